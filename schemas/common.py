@@ -1,0 +1,54 @@
+"""Wire vocabulary shared by every ruleset: positions, modifiers, dice records, problems."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+# Client ids: actors, weapons, targets, encounters are named by the VTT.
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
+Name = Annotated[str, msgspec.Meta(max_length=200)]
+# A die face as typed in at the table; the die size is checked when the step is rolled.
+DieValue = Annotated[int, msgspec.Meta(ge=1, le=100)]
+# Given dice for one step: at most this many (exploding sixes included).
+GivenDice = dict[
+    Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
+    Annotated[list[DieValue], msgspec.Meta(max_length=200)],
+]
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Base of every request body: unknown fields are an error, never silently ignored."""
+
+
+class Point(Request):
+    x: float
+    y: float
+
+
+class Modifier(msgspec.Struct, frozen=True):
+    """One term of a pool, limit or target number, with where it comes from."""
+
+    source: str
+    value: int
+
+
+class DiceRoll(msgspec.Struct, frozen=True):
+    """Every die rolled for one step, in order (extra dice of exploding sixes included)."""
+
+    step: str
+    sides: int
+    values: list[int]
+    given: bool = False
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    """RFC 9457 problem details, the body of every error response."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    path: str | None = None
+    request_id: str | None = None

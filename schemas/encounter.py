@@ -1,0 +1,159 @@
+"""Encounter-level wire types: creation, state, actions, turn advances, events, rulesets."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from schemas.common import Id, Name, Request
+from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
+
+RulesetId = Literal["sr5"]
+
+# Unions with one member per ruleset (`A | B` as rulesets arrive), tagged by "ruleset" (results
+# by "kind"). The service decodes an attack with the member of the encounter's ruleset, so
+# clients may leave the tag out.
+AttackRequest = SR5AttackRequest
+AttackResult = SR5AttackResult
+CombatState = SR5State
+
+ActionName = Literal[
+    "other", "take_aim", "move", "full_defense", "drop_prone", "hit_the_dirt", "reload"
+]
+AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
+EventType = Literal["encounter_created", "attack", "action", "advance", "encounter_ended"]
+
+
+class EncounterCreate(Request):
+    ruleset: RulesetId
+    name: Name = ""
+
+
+class Tokens(msgspec.Struct):
+    gm: str
+    player: str
+
+
+class TurnState(msgspec.Struct):
+    combat_turn: int = 1
+    initiative_pass: int = 1
+    # Whose action phase it is, when the VTT has said so through advance.
+    action_phase: str | None = None
+
+
+class EncounterState(msgspec.Struct):
+    """The stored document of one encounter (the store keeps its version beside it)."""
+
+    id: str
+    ruleset: RulesetId
+    name: str
+    created_at: str
+    turn: TurnState
+    combat: CombatState
+    # SHA-256 of the encounter's tokens; the tokens themselves are never stored.
+    token_hashes: dict[str, str] = {}
+
+
+class EncounterView(msgspec.Struct):
+    """What clients see of an encounter."""
+
+    id: str
+    ruleset: RulesetId
+    name: str
+    created_at: str
+    version: int
+    last_event_id: str | None
+    turn: TurnState
+    combat: CombatState
+
+
+class EncounterCreated(msgspec.Struct):
+    id: str
+    ruleset: RulesetId
+    name: str
+    created_at: str
+    tokens: Tokens
+    event_id: str
+
+
+class ActionRequest(Request):
+    actor: Id
+    action: ActionName
+
+
+class ActionResult(msgspec.Struct, tag="action", tag_field="kind"):
+    actor: str
+    action: ActionName
+    # What the action changed in the combat state, in words a player reads.
+    effects: list[str]
+
+
+class AdvanceRequest(Request):
+    to: AdvanceTo
+    actor: Id | None = None
+
+
+class AdvanceResult(msgspec.Struct, tag="advance", tag_field="kind"):
+    to: AdvanceTo
+    turn: TurnState
+    effects: list[str]
+
+
+class AttackOutcome(msgspec.Struct):
+    """The answer to an attack: its event, its result and the encounter after it."""
+
+    event_id: str
+    result: AttackResult
+    state: EncounterView
+
+
+class ActionOutcome(msgspec.Struct):
+    event_id: str
+    result: ActionResult
+    state: EncounterView
+
+
+class AdvanceOutcome(msgspec.Struct):
+    event_id: str
+    result: AdvanceResult
+    state: EncounterView
+
+
+Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome
+
+
+class Event(msgspec.Struct, omit_defaults=True):
+    """One entry of an encounter's stream; the id is the stream id."""
+
+    id: str
+    type: EventType
+    encounter: str
+    at: str
+    actor: str | None = None
+    result: AttackResult | ActionResult | AdvanceResult | None = None
+
+
+class EventPage(msgspec.Struct):
+    events: list[Event]
+    last_event_id: str | None
+
+
+class RulesetInfo(msgspec.Struct):
+    id: RulesetId
+    title: str
+    source: str
+    dice: Literal["d6_pool", "d6_target_number", "d100"]
+    firing_modes: list[str]
+    actions: list[str]
+    zone_shapes: list[str]
+    dice_steps: list[str]
+
+
+class RulesetList(msgspec.Struct):
+    rulesets: list[RulesetInfo]
+
+
+class Health(msgspec.Struct):
+    status: Literal["ok", "unavailable"]
+    store: str

@@ -1,0 +1,157 @@
+"""Shadowrun 5 wire types: the attack request, its result, and the combat state kept per actor."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from schemas.common import DiceRoll, GivenDice, Id, Modifier, Request
+
+Rating = Annotated[int, msgspec.Meta(ge=0, le=30)]
+Attribute = Annotated[int, msgspec.Meta(ge=1, le=30)]
+
+WeaponCategory = Literal[
+    "taser",
+    "hold_out_pistol",
+    "light_pistol",
+    "heavy_pistol",
+    "machine_pistol",
+    "submachine_gun",
+    "assault_rifle",
+    "shotgun",
+    "shotgun_flechette",
+    "sniper_rifle",
+    "light_machine_gun",
+    "medium_machine_gun",
+    "heavy_machine_gun",
+    "assault_cannon",
+    "grenade_launcher",
+    "missile_launcher",
+]
+# What a weapon lists: "FA" covers both full-auto actions, as in the weapon tables.
+WeaponMode = Literal["SS", "SA", "BF", "FA"]
+# What an attack fires: SB needs SA, LB needs BF, FA_complex needs FA.
+FiringMode = Literal["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex"]
+Cover = Literal["none", "partial", "good", "full"]
+Smartlink = Literal["none", "wired", "wireless_gear", "wireless_implant"]
+
+
+class SR5Attacker(Request):
+    id: Id
+    agility: Attribute
+    strength: Attribute
+    skill: Rating
+    willpower: Attribute = 1
+    intuition: Attribute = 1
+    edge: Rating = 0
+    # The character's current wound modifier, as a penalty: 0, -1, -2, ...
+    wound_modifier: Annotated[int, msgspec.Meta(ge=-30, le=0)] = 0
+
+
+class SR5Weapon(Request):
+    id: Id
+    category: WeaponCategory
+    damage: Annotated[int, msgspec.Meta(ge=0, le=100)]
+    accuracy: Annotated[int, msgspec.Meta(ge=0, le=30)]
+    modes: Annotated[list[WeaponMode], msgspec.Meta(min_length=1, max_length=4)]
+    ammo: Annotated[int, msgspec.Meta(ge=0, le=10_000)]
+    damage_type: Literal["P", "S"] = "P"
+    ap: Annotated[int, msgspec.Meta(ge=-30, le=30)] = 0
+    rc: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
+
+
+class SR5Defender(Request):
+    reaction: Attribute
+    intuition: Attribute
+    body: Attribute
+    willpower: Attribute = 1
+    armor: Rating = 0
+
+
+class SR5Target(Request):
+    id: Id
+    distance_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)]
+    defender: SR5Defender
+    cover: Cover = "none"
+
+
+class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
+    attacker: SR5Attacker
+    weapon: SR5Weapon
+    mode: FiringMode
+    targets: Annotated[list[SR5Target], msgspec.Meta(min_length=1, max_length=20)]
+    smartlink: Smartlink = "none"
+    dice: GivenDice = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+
+
+class SR5Test(msgspec.Struct, frozen=True):
+    """One d6 pool: how many dice, how many hits, and its glitches."""
+
+    pool: int
+    hits: int
+    ones: int
+    glitch: bool
+    critical_glitch: bool
+
+
+class SR5Recoil(msgspec.Struct, frozen=True):
+    rounds_before: int
+    rounds_fired: int
+    rounds_total: int
+    compensation: int
+    heavy_weapon: bool
+    penalty: int
+
+
+class SR5Damage(msgspec.Struct, frozen=True):
+    dv: int
+    armor: int
+    track: Literal["physical", "stun"]
+    soak: SR5Test
+    soak_modifiers: list[Modifier]
+    soak_hits: int
+    boxes: int
+
+
+class SR5TargetResult(msgspec.Struct, frozen=True):
+    target: str
+    outcome: Literal["hit", "graze", "miss"]
+    range: Literal["short", "medium", "long", "extreme"]
+    attack_hits: int
+    defense_hits: int
+    net_hits: int
+    defense: SR5Test
+    defense_modifiers: list[Modifier]
+    damage: SR5Damage | None = None
+
+
+class SR5AttackResult(msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen=True):
+    attacker: str
+    weapon: str
+    mode: FiringMode
+    action: Literal["simple", "complex"]
+    rounds_fired: int
+    ammo_left: int
+    pool: int
+    modifiers: list[Modifier]
+    limit: int
+    limit_modifiers: list[Modifier]
+    recoil: SR5Recoil
+    attack: SR5Test
+    attack_hits_before_limit: int
+    targets: list[SR5TargetResult]
+    dice: list[DiceRoll]
+    seed: int
+
+
+class SR5ActorState(msgspec.Struct, omit_defaults=True):
+    # Rounds fired since the last reset (progressive recoil), and the compensation that stood
+    # when that sequence began.
+    recoil_rounds: int = 0
+    recoil_compensation: int = 0
+
+
+class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset"):
+    actors: dict[str, SR5ActorState] = {}

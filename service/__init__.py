@@ -1,0 +1,1 @@
+"""firefight: a ranged-combat resolution service for virtual tabletops."""

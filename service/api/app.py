@@ -1,0 +1,380 @@
+"""The aiohttp application: `create_app(config)` is the only way to build it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import msgspec
+import structlog
+from aiohttp import WSCloseCode, web
+
+from schemas.encounter import (
+    ActionRequest,
+    AdvanceRequest,
+    EncounterCreate,
+    Health,
+    RulesetList,
+)
+from service.api import openapi
+from service.api.hub import EventHub, Subscription
+from service.api.problems import ProblemError, problem_response, validation_problem
+from service.config import Config
+from service.engine import EncounterNotFound, Encounters, StoreContention, event_json
+from service.rules import RULESETS, RuleViolation
+from service.rules.dice import DiceError
+from service.store import EncounterStore, MemoryStore, RedisStore, StoreLimits, StoreUnavailable
+from service.store.base import START, parse_event_id
+
+CONFIG = web.AppKey("config", Config)
+STORE = web.AppKey("store", EncounterStore)
+ENCOUNTERS = web.AppKey("encounters", Encounters)
+HUB = web.AppKey("hub", EventHub)
+SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("sockets")
+
+JSON = "application/json"
+REQUEST_ID_HEADER = "X-Request-Id"
+
+T = TypeVar("T")
+log = structlog.get_logger("firefight.api")
+_json = msgspec.json.Encoder()
+_decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _json_response(value: object, status: int = 200) -> web.Response:
+    return web.Response(body=_json.encode(value), status=status, content_type=JSON)
+
+
+async def _decode(request: web.Request, kind: type[T]) -> T:
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    body = await request.read()
+    result: T = decoder.decode(body)
+    return result
+
+
+def _encounter_id(request: web.Request) -> str:
+    encounter_id = request.match_info["encounter"]
+    structlog.contextvars.bind_contextvars(encounter=encounter_id)
+    return encounter_id
+
+
+def _after(request: web.Request) -> str | None:
+    after = request.query.get("after") or None
+    if after is not None:
+        try:
+            parse_event_id(after)
+        except ValueError as error:
+            raise ProblemError(400, "validation", "Invalid request", str(error), "after") from None
+    return after
+
+
+# --- middlewares -------------------------------------------------------------------------
+
+
+@web.middleware
+async def request_context(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request id for every request, and one canonical log line when it ends."""
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    request_id = given if 0 < len(given) <= 64 and given.isprintable() else uuid.uuid4().hex
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(request_id=request_id)
+    started = time.perf_counter()
+    status = 500
+    try:
+        response = await handler(request)
+        status = response.status
+        response.headers[REQUEST_ID_HEADER] = request_id
+        return response
+    finally:
+        log.info(
+            "request",
+            method=request.method,
+            path=request.path,
+            status=status,
+            duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+
+
+@web.middleware
+async def problems(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Turns every error into problem+json; bad input is never a 500."""
+    request_id = structlog.contextvars.get_contextvars().get("request_id")
+    try:
+        return await handler(request)
+    except ProblemError as error:
+        return problem_response(error, request_id)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        return problem_response(validation_problem(error), request_id)
+    except DiceError as error:
+        return problem_response(
+            ProblemError(400, "dice", "Given dice do not fit", error.detail, error.path), request_id
+        )
+    except RuleViolation as error:
+        return problem_response(
+            ProblemError(422, error.kind, "Not allowed by the rules", error.detail, error.path),
+            request_id,
+        )
+    except EncounterNotFound as error:
+        return problem_response(
+            ProblemError(404, "encounter-not-found", "No such encounter", str(error)), request_id
+        )
+    except StoreContention as error:
+        return problem_response(
+            ProblemError(503, "contention", "Busy, retry", str(error)), request_id
+        )
+    except StoreUnavailable:
+        return problem_response(
+            ProblemError(
+                503,
+                "store-unavailable",
+                "Store unavailable",
+                "the encounter store cannot be reached",
+            ),
+            request_id,
+        )
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        kind = {404: "not-found", 405: "method-not-allowed", 413: "body-too-large"}.get(
+            error.status, "http"
+        )
+        detail = error.text or error.reason
+        if error.status == 413:
+            detail = f"the body is larger than {request.app[CONFIG].max_body_bytes} bytes"
+        response = problem_response(
+            ProblemError(error.status, kind, error.reason, detail), request_id
+        )
+        if error.status == 405 and "Allow" in error.headers:
+            response.headers["Allow"] = error.headers["Allow"]
+        return response
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("unhandled_error")
+        return problem_response(
+            ProblemError(500, "internal", "Internal error", "the service failed; see its logs"),
+            request_id,
+        )
+
+
+def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """Answers the configured origins only (Foundry runs on its own origin); nothing by default."""
+    allowed = frozenset(origins)
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is None or origin not in allowed:
+            return await handler(request)
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            response: web.StreamResponse = web.Response(status=204)
+            response.headers["Access-Control-Allow-Methods"] = "GET, POST, DELETE, OPTIONS"
+            response.headers["Access-Control-Allow-Headers"] = (
+                "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
+            )
+            response.headers["Access-Control-Max-Age"] = "600"
+        else:
+            response = await handler(request)
+            response.headers["Access-Control-Expose-Headers"] = REQUEST_ID_HEADER
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Vary"] = "Origin"
+        return response
+
+    return middleware
+
+
+# --- handlers ------------------------------------------------------------------------------
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return _json_response(Health(status="ok", store=_store_kind(request.app)))
+
+
+async def readyz(request: web.Request) -> web.Response:
+    try:
+        await request.app[STORE].ping()
+    except StoreUnavailable:
+        return _json_response(Health(status="unavailable", store=_store_kind(request.app)), 503)
+    return _json_response(Health(status="ok", store=_store_kind(request.app)))
+
+
+def _store_kind(app: web.Application) -> str:
+    return "redis" if app[CONFIG].redis_url else "memory"
+
+
+async def rulesets(request: web.Request) -> web.Response:
+    return _json_response(RulesetList(rulesets=[r.info for r in RULESETS.values()]))
+
+
+async def create_encounter(request: web.Request) -> web.Response:
+    body = await _decode(request, EncounterCreate)
+    created = await request.app[ENCOUNTERS].create(body)
+    structlog.contextvars.bind_contextvars(encounter=created.id)
+    response = _json_response(created, 201)
+    response.headers["Location"] = f"/v1/encounters/{created.id}"
+    return response
+
+
+async def get_encounter(request: web.Request) -> web.Response:
+    return _json_response(await request.app[ENCOUNTERS].view(_encounter_id(request)))
+
+
+async def delete_encounter(request: web.Request) -> web.Response:
+    await request.app[ENCOUNTERS].end(_encounter_id(request))
+    return web.Response(status=204)
+
+
+async def attack(request: web.Request) -> web.Response:
+    encounter_id = _encounter_id(request)
+    body = await request.read()
+    outcome = await request.app[ENCOUNTERS].attack(encounter_id, body)
+    return _json_response(outcome, 201)
+
+
+async def action(request: web.Request) -> web.Response:
+    encounter_id = _encounter_id(request)
+    body = await _decode(request, ActionRequest)
+    return _json_response(await request.app[ENCOUNTERS].action(encounter_id, body), 201)
+
+
+async def advance(request: web.Request) -> web.Response:
+    encounter_id = _encounter_id(request)
+    body = await _decode(request, AdvanceRequest)
+    return _json_response(await request.app[ENCOUNTERS].advance(encounter_id, body), 201)
+
+
+async def events(request: web.Request) -> web.Response:
+    encounter_id = _encounter_id(request)
+    after = _after(request)
+    page = await request.app[ENCOUNTERS].events(encounter_id, after, 1000)
+    last = _json.encode(page[-1][0] if page else None)
+    body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
+    return web.Response(body=body, content_type=JSON)
+
+
+async def websocket(request: web.Request) -> web.WebSocketResponse:
+    """Missed events first (after `after`), then live ones, each once and in order."""
+    encounter_id = _encounter_id(request)
+    after = _after(request)
+    app = request.app
+    encounters = app[ENCOUNTERS]
+    # Refuse before the upgrade, so the client gets a problem it can read.
+    await encounters.events(encounter_id, after, 1)
+    socket = web.WebSocketResponse(heartbeat=app[CONFIG].ws_heartbeat_seconds)
+    await socket.prepare(request)
+    app[SOCKETS].add(socket)
+    subscription = await app[HUB].subscribe(encounter_id)
+    sender = asyncio.create_task(_send_events(socket, encounters, subscription, after or START))
+    try:
+        async for _ in socket:
+            pass  # clients have nothing to say; reading keeps the heartbeat and close working
+    finally:
+        sender.cancel()
+        app[HUB].unsubscribe(subscription)
+    return socket
+
+
+async def _send_events(
+    socket: web.WebSocketResponse, encounters: Encounters, subscription: Subscription, after: str
+) -> None:
+    last = parse_event_id(after)
+    cursor = after
+    while True:  # the replay, a page at a time
+        page = await encounters.store.events_after(subscription.encounter_id, cursor, 1000)
+        for event_id, stored in page:
+            await socket.send_str(event_json(event_id, stored).decode())
+            cursor, last = event_id, parse_event_id(event_id)
+            if _is_end(stored):
+                await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
+                return
+        if len(page) < 1000:
+            break
+    while True:
+        if subscription.overflowed and subscription.queue.empty():
+            await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"resume with after")
+            return
+        for event_id, stored in await subscription.queue.get():
+            position = parse_event_id(event_id)
+            if position <= last:
+                continue
+            last = position
+            await socket.send_str(event_json(event_id, stored).decode())
+            if _is_end(stored):
+                await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
+                return
+
+
+def _is_end(stored: bytes) -> bool:
+    return stored.startswith(b'{"type":"encounter_ended"')
+
+
+# --- app -------------------------------------------------------------------------------------
+
+
+def _make_store(config: Config) -> EncounterStore:
+    limits = StoreLimits(
+        ttl_seconds=config.encounter_ttl_seconds, max_events=config.max_events_per_encounter
+    )
+    if config.redis_url:
+        return RedisStore(config.redis_url, limits)
+    return MemoryStore(limits)
+
+
+async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
+    store = _make_store(app[CONFIG])
+    app[STORE] = store
+    app[ENCOUNTERS] = Encounters(store)
+    app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds)
+    yield
+    await store.close()
+
+
+async def _hub_ctx(app: web.Application) -> AsyncIterator[None]:
+    task = asyncio.create_task(app[HUB].run())
+    yield
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+
+
+async def _close_sockets(app: web.Application) -> None:
+    sockets: weakref.WeakSet[web.WebSocketResponse] = app[SOCKETS]
+    for socket in list(sockets):
+        await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
+
+def create_app(config: Config | None = None) -> web.Application:
+    config = config or Config()
+    app = web.Application(
+        client_max_size=config.max_body_bytes,
+        middlewares=[request_context, cors(config.cors_origins), problems],
+    )
+    app[CONFIG] = config
+    app[SOCKETS] = weakref.WeakSet()
+    app.cleanup_ctx.append(_store_ctx)
+    app.cleanup_ctx.append(_hub_ctx)
+    app.on_shutdown.append(_close_sockets)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    app.router.add_get("/openapi.json", openapi.openapi_json)
+    app.router.add_get("/docs", openapi.docs_page)
+    app.router.add_get("/v1/rulesets", rulesets)
+    app.router.add_post("/v1/encounters", create_encounter)
+    app.router.add_get("/v1/encounters/{encounter}", get_encounter)
+    app.router.add_delete("/v1/encounters/{encounter}", delete_encounter)
+    app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
+    app.router.add_post("/v1/encounters/{encounter}/actions", action)
+    app.router.add_post("/v1/encounters/{encounter}/advance", advance)
+    app.router.add_get("/v1/encounters/{encounter}/events", events)
+    app.router.add_get("/v1/encounters/{encounter}/ws", websocket)
+    return app

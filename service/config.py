@@ -1,0 +1,102 @@
+"""Configuration from environment variables and command-line flags, with safe defaults.
+
+With nothing set, the service listens on 127.0.0.1:8080 with the embedded store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+LogFormat = Literal["json", "console"]
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Config:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    # Unset: the embedded in-process store.
+    redis_url: str | None = None
+    cors_origins: tuple[str, ...] = ()
+    log_format: LogFormat = "json"
+    log_level: str = "info"
+    max_body_bytes: int = 256 * 1024
+    encounter_ttl_seconds: int = 7 * 24 * 3600
+    max_events_per_encounter: int = 10_000
+    ws_heartbeat_seconds: float = 20.0
+    # How long the event reader waits on the store before it looks at new subscriptions.
+    event_poll_seconds: float = 0.5
+
+
+def _int(name: str, value: str, minimum: int, maximum: int) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not '{value}'") from None
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{name} must be between {minimum} and {maximum}, not {number}")
+    return number
+
+
+def load_config(
+    argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
+) -> Config:
+    """Flags win over environment variables, which win over the defaults."""
+    env = os.environ if environ is None else environ
+    parser = argparse.ArgumentParser(
+        prog="firefight", description="firefight: ranged-combat resolution for virtual tabletops"
+    )
+    parser.add_argument("--host", default=env.get("FIREFIGHT_HOST", Config.host))
+    parser.add_argument("--port", default=env.get("FIREFIGHT_PORT", str(Config.port)))
+    parser.add_argument(
+        "--redis-url",
+        default=env.get("FIREFIGHT_REDIS_URL") or None,
+        help="redis://host:port/db; unset for the embedded store",
+    )
+    parser.add_argument("--log-format", default=env.get("FIREFIGHT_LOG_FORMAT"))
+    parser.add_argument("--log-level", default=env.get("FIREFIGHT_LOG_LEVEL", Config.log_level))
+    args = parser.parse_args(argv)
+
+    log_format = args.log_format or ("console" if sys.stderr.isatty() else "json")
+    if log_format not in ("json", "console"):
+        raise ConfigError(f"FIREFIGHT_LOG_FORMAT must be json or console, not '{log_format}'")
+    origins = tuple(
+        o.strip().rstrip("/") for o in env.get("FIREFIGHT_CORS_ORIGINS", "").split(",") if o.strip()
+    )
+    if "*" in origins:
+        raise ConfigError("FIREFIGHT_CORS_ORIGINS names origins; '*' is not allowed")
+    fmt: LogFormat = "console" if log_format == "console" else "json"
+    return Config(
+        host=args.host,
+        port=_int("FIREFIGHT_PORT", args.port, 0, 65535),
+        redis_url=args.redis_url,
+        cors_origins=origins,
+        log_format=fmt,
+        log_level=args.log_level.lower(),
+        max_body_bytes=_int(
+            "FIREFIGHT_MAX_BODY_BYTES",
+            env.get("FIREFIGHT_MAX_BODY_BYTES", str(Config.max_body_bytes)),
+            1024,
+            16 * 1024 * 1024,
+        ),
+        encounter_ttl_seconds=_int(
+            "FIREFIGHT_ENCOUNTER_TTL_SECONDS",
+            env.get("FIREFIGHT_ENCOUNTER_TTL_SECONDS", str(Config.encounter_ttl_seconds)),
+            60,
+            365 * 24 * 3600,
+        ),
+        max_events_per_encounter=_int(
+            "FIREFIGHT_MAX_EVENTS",
+            env.get("FIREFIGHT_MAX_EVENTS", str(Config.max_events_per_encounter)),
+            100,
+            1_000_000,
+        ),
+    )

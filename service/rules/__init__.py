@@ -1,0 +1,16 @@
+"""The pure rules core: dice, the ruleset interface and one subpackage per ruleset.
+
+Nothing here does I/O; everything takes its dice from a `Dice` passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from service.rules.ruleset import Resolution, Ruleset, RuleViolation
+from service.rules.sr5 import SR5Ruleset
+
+RULESETS: Mapping[str, Ruleset] = MappingProxyType({"sr5": SR5Ruleset()})
+
+__all__ = ["RULESETS", "Resolution", "RuleViolation", "Ruleset"]

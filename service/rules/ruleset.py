@@ -1,0 +1,75 @@
+"""The interface every ruleset implements, and the errors the rules core raises.
+
+A ruleset is a set of pure functions over (request, combat state, turn, dice): no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from schemas.encounter import (
+    ActionRequest,
+    ActionResult,
+    AdvanceRequest,
+    AttackRequest,
+    AttackResult,
+    CombatState,
+    RulesetInfo,
+    TurnState,
+)
+from service.rules.dice import Dice
+
+R = TypeVar("R")
+
+
+class RuleViolation(ValueError):
+    """A request that is well-formed but that the rules do not allow; `path` names the field."""
+
+    def __init__(self, detail: str, path: str | None = None, kind: str = "rule-violation") -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.path = path
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Resolution(Generic[R]):
+    """What a ruleset function returns: the result to publish and the combat state after it."""
+
+    result: R
+    state: CombatState
+    actor: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class Ruleset(Protocol):
+    """One ruleset of rules-sources/, registered under `info.id`."""
+
+    @property
+    def info(self) -> RulesetInfo: ...
+
+    @property
+    def attack_type(self) -> type[Any]:
+        """The msgspec Struct of this ruleset's attack body (a member of `AttackRequest`)."""
+        ...
+
+    def new_state(self) -> CombatState: ...
+
+    def dice_steps(self, request: AttackRequest) -> set[str]:
+        """Every step name `request` may roll, to reject given dice for steps that do not exist."""
+        ...
+
+    def resolve_attack(
+        self, request: AttackRequest, state: CombatState, turn: TurnState, dice: Dice
+    ) -> Resolution[AttackResult]: ...
+
+    def resolve_action(
+        self, request: ActionRequest, state: CombatState, turn: TurnState
+    ) -> Resolution[ActionResult]: ...
+
+    def on_advance(
+        self, request: AdvanceRequest, state: CombatState, turn: TurnState
+    ) -> tuple[CombatState, list[str]]:
+        """The combat state after the turn moved to `turn`, and what that changed."""
+        ...

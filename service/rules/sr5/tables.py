@@ -1,0 +1,102 @@
+"""Shadowrun 5 numbers, each row citing where it comes from.
+
+"the guide" is rules-sources/000_43afc0edeb7f6e19.txt; "README" is rules-sources/README.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+RangeBand = Literal["short", "medium", "long", "extreme"]
+Action = Literal["simple", "complex"]
+
+# README, "Shadowrun 5": range dice pool modifiers by band.
+RANGE_MODIFIER: dict[RangeBand, int] = {"short": 0, "medium": -1, "long": -3, "extreme": -6}
+
+
+@dataclass(frozen=True)
+class RangeBands:
+    """Upper bounds in metres of short, medium, long and extreme; closer than `minimum` is
+    out of range (launcher minimum ranges)."""
+
+    short: float
+    medium: float
+    long: float
+    extreme: float
+    minimum: float = 0.0
+
+
+# README: "the SR5 weapon range bands" (SR5 core rulebook, Range Table, p. 185; tabulated
+# publicly e.g. in Jasrags/ShadowMaster docs/data_tables/combat/range_table.md).
+RANGE_BANDS: dict[str, RangeBands] = {
+    "taser": RangeBands(5, 10, 15, 20),
+    "hold_out_pistol": RangeBands(5, 15, 30, 50),
+    "light_pistol": RangeBands(5, 15, 30, 50),
+    "heavy_pistol": RangeBands(5, 20, 40, 60),
+    "machine_pistol": RangeBands(5, 15, 30, 50),
+    "submachine_gun": RangeBands(10, 40, 80, 150),
+    "assault_rifle": RangeBands(25, 150, 350, 550),
+    "shotgun": RangeBands(10, 40, 80, 150),  # slug
+    "shotgun_flechette": RangeBands(15, 30, 45, 60),
+    "sniper_rifle": RangeBands(50, 350, 800, 1500),
+    "light_machine_gun": RangeBands(25, 200, 400, 800),
+    "medium_machine_gun": RangeBands(40, 250, 750, 1200),
+    "heavy_machine_gun": RangeBands(40, 250, 750, 1200),
+    "assault_cannon": RangeBands(50, 300, 750, 1500),
+    "grenade_launcher": RangeBands(50, 100, 150, 500, minimum=5),
+    "missile_launcher": RangeBands(70, 150, 450, 1500, minimum=20),
+}
+
+# The guide, "Heavy Weapons": machine guns, assault cannons, grenade, rocket and missile
+# launchers; recoil left after compensation is doubled for them.
+HEAVY_WEAPONS = frozenset(
+    {
+        "light_machine_gun",
+        "medium_machine_gun",
+        "heavy_machine_gun",
+        "assault_cannon",
+        "grenade_launcher",
+        "missile_launcher",
+    }
+)
+
+
+@dataclass(frozen=True)
+class FiringMode:
+    rounds: int
+    action: Action
+    defense_modifier: int
+    # The mode the weapon must list to fire this one.
+    needs: str
+    # Rounds that count toward progressive recoil (a single shot incurs none).
+    recoil_rounds: int
+
+
+# The guide, firing modes SS, SA, SB, BF, LB, FA (simple) and FA (complex), and the defense
+# modifiers listed under "Attacker firing ...".
+FIRING_MODES: dict[str, FiringMode] = {
+    "SS": FiringMode(rounds=1, action="simple", defense_modifier=0, needs="SS", recoil_rounds=0),
+    "SA": FiringMode(rounds=1, action="simple", defense_modifier=0, needs="SA", recoil_rounds=1),
+    "SB": FiringMode(rounds=3, action="complex", defense_modifier=-2, needs="SA", recoil_rounds=3),
+    "BF": FiringMode(rounds=3, action="simple", defense_modifier=-2, needs="BF", recoil_rounds=3),
+    "LB": FiringMode(rounds=6, action="complex", defense_modifier=-5, needs="BF", recoil_rounds=6),
+    "FA": FiringMode(rounds=6, action="simple", defense_modifier=-5, needs="FA", recoil_rounds=6),
+    "FA_complex": FiringMode(
+        rounds=10, action="complex", defense_modifier=-9, needs="FA", recoil_rounds=10
+    ),
+}
+
+# The guide, "Recoil": one point of compensation for everyone, plus Strength / 3 rounded up.
+BASE_RECOIL_COMPENSATION = 1
+STRENGTH_PER_COMPENSATION = 3
+HEAVY_WEAPON_RECOIL_FACTOR = 2
+
+# The guide, cover: good +4, partial +2 to defense; fully behind cover is blind fire, -6 to attack.
+COVER_DEFENSE_MODIFIER = {"none": 0, "partial": 2, "good": 4, "full": 0}
+BLIND_FIRE_MODIFIER = -6
+
+# The guide, "Smartgun systems": +2 Accuracy when active (wired or wireless); wireless adds +1
+# die through gear (glasses, goggles, contacts) or +2 through an implant.
+SMARTLINK_ACCURACY = {"none": 0, "wired": 2, "wireless_gear": 2, "wireless_implant": 2}
+SMARTLINK_DICE = {"none": 0, "wired": 0, "wireless_gear": 1, "wireless_implant": 2}

@@ -1,0 +1,141 @@
+"""The embedded store: the `EncounterStore` contract in this process, for a laptop with no Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from service.store.base import (
+    EncounterExists,
+    Events,
+    StoredEncounter,
+    StoreLimits,
+    parse_event_id,
+)
+
+
+@dataclass
+class _Encounter:
+    version: int
+    document: bytes | None
+    expires_at: float
+    events: deque[tuple[str, bytes]] = field(default_factory=deque)
+
+
+class MemoryStore:
+    """Every method runs without awaiting in between, so each is atomic on the event loop."""
+
+    def __init__(
+        self, limits: StoreLimits | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._limits = limits or StoreLimits()
+        self._clock = clock
+        self._encounters: dict[str, _Encounter] = {}
+        self._last_id = (0, 0)
+        self._arrived = asyncio.Event()
+
+    def _live(self, encounter_id: str) -> _Encounter | None:
+        encounter = self._encounters.get(encounter_id)
+        if encounter is not None and encounter.expires_at <= self._clock():
+            del self._encounters[encounter_id]
+            return None
+        return encounter
+
+    def _next_id(self) -> str:
+        now_ms = int(self._clock() * 1000)
+        ms, seq = self._last_id
+        self._last_id = (now_ms, 0) if now_ms > ms else (ms, seq + 1)
+        return f"{self._last_id[0]}-{self._last_id[1]}"
+
+    def _append(self, encounter: _Encounter, event: bytes, ttl: int) -> str:
+        event_id = self._next_id()
+        encounter.events.append((event_id, event))
+        while len(encounter.events) > self._limits.max_events:
+            encounter.events.popleft()
+        encounter.expires_at = self._clock() + ttl
+        # Wake every reader, then arm a fresh event for the next wait.
+        self._arrived.set()
+        self._arrived = asyncio.Event()
+        return event_id
+
+    async def create(self, encounter_id: str, document: bytes, event: bytes) -> str:
+        if self._live(encounter_id) is not None:
+            raise EncounterExists(encounter_id)
+        encounter = _Encounter(version=1, document=document, expires_at=0.0)
+        self._encounters[encounter_id] = encounter
+        return self._append(encounter, event, self._limits.ttl_seconds)
+
+    async def load(self, encounter_id: str) -> StoredEncounter | None:
+        encounter = self._live(encounter_id)
+        if encounter is None or encounter.document is None:
+            return None
+        return StoredEncounter(encounter.version, encounter.document)
+
+    async def commit(
+        self, encounter_id: str, expected_version: int, document: bytes, event: bytes
+    ) -> str | None:
+        encounter = self._live(encounter_id)
+        if encounter is None or encounter.document is None:
+            return None
+        if encounter.version != expected_version:
+            return None
+        encounter.version += 1
+        encounter.document = document
+        return self._append(encounter, event, self._limits.ttl_seconds)
+
+    async def delete(self, encounter_id: str, event: bytes) -> str | None:
+        encounter = self._live(encounter_id)
+        if encounter is None or encounter.document is None:
+            return None
+        encounter.document = None
+        return self._append(encounter, event, self._limits.ended_ttl_seconds)
+
+    def _after(self, encounter_id: str, after: str, limit: int) -> Events:
+        encounter = self._live(encounter_id)
+        if encounter is None:
+            return []
+        cursor = parse_event_id(after)
+        found = []
+        for event_id, event in encounter.events:
+            if parse_event_id(event_id) > cursor:
+                found.append((event_id, event))
+                if len(found) >= limit:
+                    break
+        return found
+
+    async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
+        return self._after(encounter_id, after, limit)
+
+    async def last_event_id(self, encounter_id: str) -> str | None:
+        encounter = self._live(encounter_id)
+        if encounter is None or not encounter.events:
+            return None
+        return encounter.events[-1][0]
+
+    async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
+        arrived = self._arrived
+        found = self._collect(cursors)
+        if found:
+            return found
+        try:
+            await asyncio.wait_for(arrived.wait(), timeout_s)
+        except TimeoutError:
+            return {}
+        return self._collect(cursors)
+
+    def _collect(self, cursors: Mapping[str, str]) -> dict[str, Events]:
+        found = {}
+        for encounter_id, cursor in cursors.items():
+            events = self._after(encounter_id, cursor, 1000)
+            if events:
+                found[encounter_id] = events
+        return found
+
+    async def ping(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._encounters.clear()

@@ -1,0 +1,85 @@
+"""Shared fixtures: the real Redis (required under CI), stores of every kind, and the app."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import fakeredis
+import pytest
+import redis
+import redis.asyncio as aioredis
+from aiohttp import web
+from aiohttp.test_utils import TestClient
+
+from service.api import create_app
+from service.config import Config
+from service.store import MemoryStore, RedisStore, StoreLimits
+
+REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+IN_CI = os.environ.get("CI") == "true"
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The real Redis: under CI its absence fails the test instead of skipping it."""
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError as error:
+        message = f"no Redis at {REDIS_URL} ({error}); `make test` starts one"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_URL
+
+
+@pytest.fixture(params=["memory", "fakeredis", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
+    """One store of each kind, so one contract suite runs against all three."""
+    limits = StoreLimits(max_events=100)
+    if request.param == "memory":
+        made: Any = MemoryStore(limits)
+    elif request.param == "fakeredis":
+        server = fakeredis.FakeServer()
+        made = RedisStore(
+            "redis://fake",
+            limits,
+            client=fakeredis.FakeAsyncRedis(server=server),
+            reader=fakeredis.FakeAsyncRedis(server=server),
+        )
+    else:
+        made = RedisStore(request.getfixturevalue("redis_url"), limits)
+    yield made
+    await made.close()
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+AppFactory = Callable[..., Awaitable[TestClient[web.Request, web.Application]]]
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFactory:
+    """A test client on a fresh app; `redis=True` puts it on the real Redis."""
+
+    async def make(*, redis: bool = False, **overrides: Any) -> Any:
+        if redis:
+            overrides["redis_url"] = request.getfixturevalue("redis_url")
+        return await aiohttp_client(create_app(Config(**overrides)))
+
+    return make
+
+
+@pytest.fixture
+async def client(make_client: AppFactory, store_kind: str) -> Any:
+    """The app on the embedded store and on the real Redis."""
+    return await make_client(redis=store_kind == "redis")
