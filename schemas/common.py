@@ -9,12 +9,11 @@ import msgspec
 # Client ids: actors, weapons, targets, encounters are named by the VTT.
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 Name = Annotated[str, msgspec.Meta(max_length=200)]
-# A die face as typed in at the table; the die size is checked when the step is rolled.
-DieValue = Annotated[int, msgspec.Meta(ge=1, le=100)]
-# Given dice for one step: at most this many (exploding sixes included).
+# Given dice per step name: faces as typed in at the table, at most 200 a step (exploding sixes
+# included). The faces are checked against each step's die, which only the ruleset knows.
 GivenDice = dict[
     Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
-    Annotated[list[DieValue], msgspec.Meta(max_length=200)],
+    Annotated[list[int], msgspec.Meta(max_length=200)],
 ]
 
 

@@ -35,7 +35,7 @@ from schemas.encounter import (
     TurnState,
 )
 from service.rules import RULESETS, Resolution, Ruleset
-from service.rules.dice import Dice, check_step_names
+from service.rules.dice import Dice, check_given
 from service.rules.turns import advance_turn
 from service.store import EncounterStore, parse_event_id
 
@@ -195,7 +195,7 @@ class Encounters:
         loaded = await self._load(encounter_id)
         # The body is decoded as the encounter's ruleset's attack (msgspec.ValidationError if not).
         request = self._attack_decoders[loaded.state.ruleset].decode(body)
-        check_step_names(request.dice, loaded.ruleset.dice_steps(request))
+        check_given(request.dice, loaded.ruleset.dice_steps(request))
         seed = request.seed if request.seed is not None else secrets.randbits(63)
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:

@@ -185,9 +185,16 @@ class Dice:
                 )
 
 
-def check_step_names(given: Mapping[str, Sequence[int]], steps: set[str]) -> None:
-    """Every given step must be one the request can roll, so a typo is never silently re-rolled."""
-    for step in given:
-        if step not in steps:
+def check_given(given: Mapping[str, Sequence[int]], steps: Mapping[str, int]) -> None:
+    """Given dice must name steps the request can roll (a typo is never silently re-rolled) and
+    show faces of that step's die (`steps` maps step names to die sizes)."""
+    for step, values in given.items():
+        sides = steps.get(step)
+        if sides is None:
             known = ", ".join(sorted(steps))
             raise DiceError(step, f"this request rolls no step named '{step}'; it rolls: {known}")
+        for index, value in enumerate(values):
+            if not 1 <= value <= sides:
+                raise DiceError(
+                    step, f"step '{step}' rolls d{sides}: {value} is not a face of it", index
+                )

@@ -56,8 +56,8 @@ class Ruleset(Protocol):
 
     def new_state(self) -> CombatState: ...
 
-    def dice_steps(self, request: AttackRequest) -> set[str]:
-        """Every step name `request` may roll, to reject given dice for steps that do not exist."""
+    def dice_steps(self, request: AttackRequest) -> dict[str, int]:
+        """Every step `request` may roll, with its die's sides, to check given dice up front."""
         ...
 
     def resolve_attack(

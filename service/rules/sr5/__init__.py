@@ -35,7 +35,7 @@ class SR5Ruleset:
     def new_state(self) -> CombatState:
         return SR5State()
 
-    def dice_steps(self, request: SR5AttackRequest) -> set[str]:
+    def dice_steps(self, request: SR5AttackRequest) -> dict[str, int]:
         return attack.dice_steps(request)
 
     def resolve_attack(

@@ -30,11 +30,12 @@ def attack_step(request: SR5AttackRequest, target_id: str) -> str:
     return "attack"
 
 
-def dice_steps(request: SR5AttackRequest) -> set[str]:
-    """Every step name this request can roll."""
-    steps = {attack_step(request, t.id) for t in request.targets}
+def dice_steps(request: SR5AttackRequest) -> dict[str, int]:
+    """Every step this request can roll, with its die: all d6."""
+    steps = {attack_step(request, t.id): 6 for t in request.targets}
     for target in request.targets:
-        steps |= {f"defense:{target.id}", f"soak:{target.id}"}
+        steps[f"defense:{target.id}"] = 6
+        steps[f"soak:{target.id}"] = 6
     return steps
 
 

@@ -1,0 +1,297 @@
+"""The HTTP contract through a real client: the embedded store and the real Redis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests import sr5_requests as make
+
+PROBLEM = "application/problem+json"
+
+
+async def new_encounter(client: Any, name: str = "warehouse") -> str:
+    response = await client.post("/v1/encounters", json={"ruleset": "sr5", "name": name})
+    assert response.status == 201, await response.text()
+    body = await response.json()
+    assert response.headers["Location"] == f"/v1/encounters/{body['id']}"
+    return str(body["id"])
+
+
+async def test_health_and_readiness(client: Any) -> None:
+    assert (await client.get("/healthz")).status == 200
+    ready = await client.get("/readyz")
+    assert ready.status == 200
+    assert (await ready.json())["status"] == "ok"
+
+
+async def test_rulesets_list_what_each_supports(client: Any) -> None:
+    body = await (await client.get("/v1/rulesets")).json()
+    sr5 = next(r for r in body["rulesets"] if r["id"] == "sr5")
+    assert "SA" in sr5["firing_modes"]
+    assert "other" in sr5["actions"]
+    assert "defense:<target id>" in sr5["dice_steps"]
+
+
+async def test_create_returns_tokens_and_the_encounter_reads_back(client: Any) -> None:
+    response = await client.post("/v1/encounters", json={"ruleset": "sr5", "name": "docks"})
+    created = await response.json()
+    assert created["ruleset"] == "sr5"
+    assert created["tokens"]["gm"] != created["tokens"]["player"]
+    state = await (await client.get(f"/v1/encounters/{created['id']}")).json()
+    assert state["name"] == "docks"
+    assert state["version"] == 1
+    assert state["last_event_id"] == created["event_id"]
+    assert state["turn"] == {"combat_turn": 1, "initiative_pass": 1, "action_phase": None}
+    assert "token_hashes" not in state
+
+
+async def test_an_attack_resolves_changes_state_and_is_an_event(client: Any) -> None:
+    encounter = await new_encounter(client)
+    body = make.attack(
+        dice={
+            "attack": [5, 5, 6, 6, 2, 2, 2, 2, 2, 2],
+            "defense:goon-1": [5, 2, 2, 2, 2, 2],
+            "soak:goon-1": [5, 5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+        }
+    )
+    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
+    assert response.status == 201, await response.text()
+    outcome = await response.json()
+    target = outcome["result"]["targets"][0]
+    assert (target["outcome"], target["net_hits"]) == ("hit", 3)
+    assert target["damage"] == {
+        "dv": 11,
+        "armor": 8,
+        "track": "physical",
+        "soak": {"pool": 12, "hits": 3, "ones": 0, "glitch": False, "critical_glitch": False},
+        "soak_modifiers": [{"source": "body", "value": 4}, {"source": "modified armor", "value": 8}],
+        "soak_hits": 3,
+        "boxes": 8,
+    }
+    assert outcome["result"]["rounds_fired"] == 1
+    assert outcome["result"]["ammo_left"] == 14
+    assert [d["step"] for d in outcome["result"]["dice"]] == [
+        "attack", "defense:goon-1", "soak:goon-1"
+    ]
+    assert outcome["state"]["combat"]["actors"]["sam"]["recoil_rounds"] == 1
+    events = await (await client.get(f"/v1/encounters/{encounter}/events")).json()
+    assert [e["type"] for e in events["events"]] == ["encounter_created", "attack"]
+    assert events["events"][-1]["id"] == outcome["event_id"] == events["last_event_id"]
+    assert events["events"][-1]["result"] == outcome["result"]
+
+
+async def test_recoil_builds_across_requests_and_other_resets_it(client: Any) -> None:
+    encounter = await new_encounter(client)
+    body = make.attack(attacker=make.attacker(strength=2))
+    penalties = []
+    for _ in range(3):
+        outcome = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
+        penalties.append(outcome["result"]["recoil"]["penalty"])
+    assert penalties == [0, 0, -1]
+    reset = await client.post(
+        f"/v1/encounters/{encounter}/actions", json={"actor": "sam", "action": "other"}
+    )
+    assert reset.status == 201
+    assert (await reset.json())["result"]["effects"] == ["recoil reset (3 rounds since the last reset)"]
+    outcome = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
+    assert outcome["result"]["recoil"]["rounds_before"] == 0
+
+
+async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
+    encounter = await new_encounter(client)
+    path = f"/v1/encounters/{encounter}/advance"
+    phase = await (await client.post(path, json={"to": "action_phase", "actor": "sam"})).json()
+    assert phase["result"]["turn"] == {"combat_turn": 1, "initiative_pass": 1, "action_phase": "sam"}
+    passed = await (await client.post(path, json={"to": "initiative_pass"})).json()
+    assert passed["state"]["turn"] == {"combat_turn": 1, "initiative_pass": 2, "action_phase": None}
+    turned = await (await client.post(path, json={"to": "combat_turn"})).json()
+    assert turned["state"]["turn"] == {"combat_turn": 2, "initiative_pass": 1, "action_phase": None}
+
+
+async def test_the_same_given_dice_give_the_same_result(client: Any) -> None:
+    encounter = await new_encounter(client)
+    body = make.attack(mode="SS", weapon=make.weapon(modes=["SS"]), seed=1234)
+    first = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
+    second = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
+    assert first["result"] == second["result"]
+    assert first["event_id"] != second["event_id"]
+
+
+async def test_delete_ends_the_encounter(client: Any) -> None:
+    encounter = await new_encounter(client)
+    assert (await client.delete(f"/v1/encounters/{encounter}")).status == 204
+    gone = await client.get(f"/v1/encounters/{encounter}")
+    assert gone.status == 404
+    assert gone.content_type == PROBLEM
+    assert (await client.delete(f"/v1/encounters/{encounter}")).status == 404
+    attack = await client.post(f"/v1/encounters/{encounter}/attacks", json=make.attack())
+    assert attack.status == 404
+    # Watchers who resume still learn that it ended.
+    events = await (await client.get(f"/v1/encounters/{encounter}/events")).json()
+    assert events["events"][-1]["type"] == "encounter_ended"
+
+
+async def test_events_after_an_id(client: Any) -> None:
+    encounter = await new_encounter(client)
+    ids = []
+    for _ in range(3):
+        outcome = await (
+            await client.post(f"/v1/encounters/{encounter}/attacks", json=make.attack())
+        ).json()
+        ids.append(outcome["event_id"])
+    page = await (await client.get(f"/v1/encounters/{encounter}/events?after={ids[0]}")).json()
+    assert [e["id"] for e in page["events"]] == ids[1:]
+
+
+async def test_request_ids_are_echoed(client: Any) -> None:
+    response = await client.get("/healthz", headers={"X-Request-Id": "table-7"})
+    assert response.headers["X-Request-Id"] == "table-7"
+    assert len((await client.get("/healthz")).headers["X-Request-Id"]) == 32
+
+
+# --- bad requests: always a 4xx problem naming the field, never a 500 -------------------------
+
+
+def without(body: dict[str, Any], *path: str) -> dict[str, Any]:
+    copy: Any = {**body}
+    node = copy
+    for key in path[:-1]:
+        node[key] = {**node[key]} if isinstance(node[key], dict) else list(node[key])
+        node = node[key]
+    del node[path[-1]]
+    return dict(copy)
+
+
+BAD_ATTACKS: list[tuple[str, Any, int, str]] = [
+    ("wrong type", make.attack(attacker=make.attacker(agility="six")), 400, "$.attacker.agility"),
+    ("missing field", without(make.attack(), "weapon"), 400, "$.weapon"),
+    ("missing nested field", without(make.attack(), "attacker", "skill"), 400, "$.attacker.skill"),
+    ("unknown field", {**make.attack(), "weapom": {}}, 400, "$.weapom"),
+    ("unknown mode", make.attack(mode="XX"), 400, "$.mode"),
+    ("mode the weapon lacks", make.attack(mode="FA"), 422, "$.mode"),
+    ("no ammo", make.attack(weapon=make.weapon(ammo=0)), 422, "$.weapon.ammo"),
+    ("negative distance", make.attack(targets=[make.target(distance_m=-1)]), 400,
+     "$.targets[0].distance_m"),
+    ("out of range", make.attack(targets=[make.target(distance_m=61)]), 422,
+     "$.targets[0].distance_m"),
+    ("no targets", make.attack(targets=[]), 400, "$.targets"),
+    ("too few given dice", make.attack(dice={"attack": [5, 5]}), 400, '$.dice["attack"]'),
+    ("die outside 1-6", make.attack(dice={"attack": [5, 5, 9, 1, 1, 1, 1, 1, 1, 1]}), 400,
+     '$.dice["attack"][2]'),
+    ("die of zero", make.attack(dice={"attack": [0]}), 400, '$.dice["attack"][0]'),
+    ("too many given dice", make.attack(dice={"attack": [2] * 11}), 400, '$.dice["attack"][10]'),
+    ("unknown dice step", make.attack(dice={"defence:goon-1": [1]}), 400,
+     '$.dice["defence:goon-1"]'),
+    ("wrong ruleset tag", {**make.attack(), "ruleset": "sr4"}, 400, "$.ruleset"),
+    ("bad id", make.attack(attacker=make.attacker(id="")), 400, "$.attacker.id"),
+    ("not an object", [1, 2], 400, "$"),
+    ("wound modifier positive", make.attack(attacker=make.attacker(wound_modifier=2)), 400,
+     "$.attacker.wound_modifier"),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "status", "path"), BAD_ATTACKS, ids=[c[0] for c in BAD_ATTACKS])
+async def test_bad_attacks_are_problems_naming_the_field(
+    client: Any, case: str, body: Any, status: int, path: str
+) -> None:
+    encounter = await new_encounter(client)
+    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
+    assert response.status == status, await response.text()
+    assert response.content_type == PROBLEM
+    problem = await response.json()
+    assert problem["status"] == status
+    assert problem["path"] == path, problem
+    assert problem["type"].startswith("https://")
+    assert problem["detail"]
+    # Nothing was half-written: the state is where it was.
+    state = await (await client.get(f"/v1/encounters/{encounter}")).json()
+    assert state["version"] == 1
+
+
+async def test_malformed_json_is_a_problem(client: Any) -> None:
+    encounter = await new_encounter(client)
+    response = await client.post(f"/v1/encounters/{encounter}/attacks", data=b"{not json")
+    assert response.status == 400
+    assert (await response.json())["type"].endswith("/malformed-json")
+
+
+async def test_unknown_ruleset_is_refused(client: Any) -> None:
+    response = await client.post("/v1/encounters", json={"ruleset": "gurps"})
+    assert response.status == 400
+    assert (await response.json())["path"] == "$.ruleset"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "field"),
+    [
+        ("actions", {"actor": "sam", "action": "dance"}, 400, "$.action"),
+        ("actions", {"actor": "sam", "action": "take_aim"}, 422, "$.action"),
+        ("actions", {"action": "other"}, 400, "$.actor"),
+        ("advance", {"to": "action_phase"}, 422, "$.actor"),
+        ("advance", {"to": "tomorrow"}, 400, "$.to"),
+    ],
+)
+async def test_bad_actions_and_advances(
+    client: Any, path: str, body: dict[str, Any], status: int, field: str
+) -> None:
+    encounter = await new_encounter(client)
+    response = await client.post(f"/v1/encounters/{encounter}/{path}", json=body)
+    assert response.status == status
+    assert (await response.json())["path"] == field
+
+
+async def test_unknown_encounter_and_bad_event_ids(client: Any) -> None:
+    response = await client.post("/v1/encounters/nope/attacks", json=make.attack())
+    assert response.status == 404
+    assert (await response.json())["type"].endswith("/encounter-not-found")
+    encounter = await new_encounter(client)
+    bad = await client.get(f"/v1/encounters/{encounter}/events?after=yesterday")
+    assert bad.status == 400
+    assert (await bad.json())["path"] == "after"
+    assert (await client.get("/v1/encounters/nope/events")).status == 404
+
+
+async def test_unknown_routes_and_methods_are_problems(client: Any) -> None:
+    missing = await client.get("/v1/nothing")
+    assert (missing.status, missing.content_type) == (404, PROBLEM)
+    wrong = await client.put("/v1/encounters")
+    assert (wrong.status, wrong.content_type) == (405, PROBLEM)
+    assert "POST" in wrong.headers["Allow"]
+
+
+async def test_a_body_over_the_limit_is_413(make_client: Any) -> None:
+    client = await make_client(max_body_bytes=2048)
+    response = await client.post("/v1/encounters", data=b"{" + b" " * 4096 + b"}")
+    assert response.status == 413
+    problem = await response.json()
+    assert problem["type"].endswith("/body-too-large")
+    assert "2048" in problem["detail"]
+
+
+async def test_cors_answers_configured_origins_only(make_client: Any) -> None:
+    client = await make_client(cors_origins=("http://localhost:30000",))
+    preflight = await client.options(
+        "/v1/encounters",
+        headers={"Origin": "http://localhost:30000", "Access-Control-Request-Method": "POST"},
+    )
+    assert preflight.status == 204
+    assert preflight.headers["Access-Control-Allow-Origin"] == "http://localhost:30000"
+    other = await client.get("/healthz", headers={"Origin": "http://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+
+
+async def test_openapi_and_docs_describe_the_contract(client: Any) -> None:
+    document = await (await client.get("/openapi.json")).json()
+    assert document["openapi"].startswith("3.1")
+    assert "/v1/encounters/{encounter}/attacks" in document["paths"]
+    schemas = document["components"]["schemas"]
+    assert "SR5AttackRequest" in schemas and "Problem" in schemas
+    assert schemas["SR5Target"]["properties"]["distance_m"]["minimum"] == 0
+    page = await client.get("/docs")
+    assert page.content_type == "text/html"
+    text = await page.text()
+    assert "POST /v1/encounters/{encounter}/attacks" in text
+    assert "http://" not in text.replace("http://", "", 0) or "cdn" not in text.lower()
+    assert "<script" not in text  # works offline: nothing to fetch

@@ -1,0 +1,461 @@
+"""SR5 through `resolve_attack` with given dice: each rule on its own terms, and the guide's numbers.
+
+"the guide" is rules-sources/000_43afc0edeb7f6e19.txt.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schemas.encounter import ActionRequest, TurnState
+from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
+from service.rules import RULESETS, RuleViolation
+from service.rules.dice import Dice
+from service.rules.sr5.attack import range_band, recoil_compensation, recoil_penalty
+from tests import sr5_requests as make
+
+SR5 = RULESETS["sr5"]
+NO_HITS = [1, 2, 3, 4]  # four dice, no hit, one 1: no glitch
+
+
+def resolve(
+    body: dict[str, Any], state: SR5State | None = None, seed: int = 7
+) -> tuple[SR5AttackResult, SR5State]:
+    request = msgspec.convert(body, SR5AttackRequest)
+    dice = Dice(seed, request.dice)
+    resolution = SR5.resolve_attack(request, state or SR5State(), TurnState(), dice)
+    dice.check_given_used()
+    assert isinstance(resolution.result, SR5AttackResult)
+    assert isinstance(resolution.state, SR5State)
+    return resolution.result, resolution.state
+
+
+def modifier(result: SR5AttackResult, source: str) -> int | None:
+    return next((m.value for m in result.modifiers if m.source == source), None)
+
+
+def reset(state: SR5State, actor: str = "sam") -> SR5State:
+    resolution = SR5.resolve_action(ActionRequest(actor=actor, action="other"), state, TurnState())
+    assert isinstance(resolution.state, SR5State)
+    return resolution.state
+
+
+# --- the attack test -------------------------------------------------------------------------
+
+
+def test_pool_is_agility_plus_skill_plus_modifiers_each_with_its_source() -> None:
+    result, _ = resolve(
+        make.attack(
+            attacker=make.attacker(agility=6, skill=6, wound_modifier=-2),
+            targets=[make.target(distance_m=12)],
+            smartlink="wireless_implant",
+            dice={"attack": [1, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2]},
+        )
+    )
+    # 6 + 6 - 1 (medium range for a heavy pistol) - 2 (wounds) + 2 (implanted smartlink)
+    assert result.pool == 11
+    assert [(m.source, m.value) for m in result.modifiers] == [
+        ("agility", 6),
+        ("skill", 6),
+        ("range (medium)", -1),
+        ("wound modifier", -2),
+        ("smartlink (wireless_implant)", 2),
+    ]
+
+
+def test_hits_are_capped_by_accuracy() -> None:
+    # The guide: Joe Agile with 11 dice and a pistol of Accuracy 4 applies at most 4 hits.
+    result, _ = resolve(
+        make.attack(
+            attacker=make.attacker(agility=11, skill=8),
+            weapon=make.weapon(accuracy=4),
+            dice={"attack": [5] * 10 + [1] * 9, "defense:goon-1": [1, 2, 3, 4, 2, 3]},
+        )
+    )
+    assert result.attack_hits_before_limit == 10
+    assert result.limit == 4
+    assert result.targets[0].attack_hits == 4
+
+
+def test_smartlink_wired_adds_two_accuracy_and_no_dice() -> None:
+    result, _ = resolve(make.attack(smartlink="wired"))
+    assert result.limit == 7
+    assert modifier(result, "smartlink (wired)") is None
+
+
+def test_smartlink_wireless_gear_adds_one_die_and_two_accuracy() -> None:
+    result, _ = resolve(make.attack(smartlink="wireless_gear"))
+    assert modifier(result, "smartlink (wireless_gear)") == 1
+    assert result.limit == 7
+
+
+@pytest.mark.parametrize(
+    ("category", "distance", "band"),
+    [
+        ("heavy_pistol", 0, "short"),
+        ("heavy_pistol", 5, "short"),
+        ("heavy_pistol", 5.5, "medium"),
+        ("heavy_pistol", 20, "medium"),
+        ("heavy_pistol", 40, "long"),
+        ("heavy_pistol", 60, "extreme"),
+        ("assault_rifle", 25, "short"),
+        ("assault_rifle", 26, "medium"),
+        ("sniper_rifle", 1500, "extreme"),
+        ("grenade_launcher", 5, "short"),
+    ],
+)
+def test_range_bands_follow_the_sr5_table(category: str, distance: float, band: str) -> None:
+    assert range_band(category, distance, "$") == band
+
+
+@pytest.mark.parametrize(("band", "distance", "value"), [("medium", 12, -1), ("long", 30, -3),
+                                                          ("extreme", 50, -6)])
+def test_range_modifiers(band: str, distance: float, value: int) -> None:
+    # rules-sources/README.md: 0 / -1 / -3 / -6.
+    result, _ = resolve(make.attack(targets=[make.target(distance_m=distance)]))
+    assert modifier(result, f"range ({band})") == value
+    assert result.targets[0].range == band
+
+
+def test_beyond_extreme_range_and_inside_minimum_range_are_refused() -> None:
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(targets=[make.target(distance_m=60.5)]))
+    assert raised.value.path == "$.targets[0].distance_m"
+    with pytest.raises(RuleViolation, match="minimum range"):
+        range_band("grenade_launcher", 4, "$")
+
+
+def test_full_cover_is_blind_fire_six_dice_off_the_attack() -> None:
+    result, _ = resolve(make.attack(targets=[make.target(cover="full")]))
+    assert modifier(result, "blind fire (target fully behind cover)") == -6
+
+
+# --- defense and outcome ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("cover", "bonus"), [("partial", 2), ("good", 4)])
+def test_cover_adds_to_the_defense(cover: str, bonus: int) -> None:
+    result, _ = resolve(
+        make.attack(targets=[make.target(cover=cover)], dice={"attack": [5] + [2] * 9})
+    )
+    target = result.targets[0]
+    assert target.defense.pool == 6 + bonus
+    assert ("cover (" + cover + ")", bonus) in [(m.source, m.value) for m in target.defense_modifiers]
+
+
+def test_a_tie_is_a_graze_contact_and_no_damage() -> None:
+    result, _ = resolve(
+        make.attack(dice={"attack": [5, 5] + [2] * 8, "defense:goon-1": [6, 5, 1, 2, 3, 4]})
+    )
+    target = result.targets[0]
+    assert (target.outcome, target.attack_hits, target.defense_hits) == ("graze", 2, 2)
+    assert target.net_hits == 0
+    assert target.damage is None
+
+
+def test_more_defense_hits_is_a_miss() -> None:
+    result, _ = resolve(
+        make.attack(dice={"attack": [5] + [2] * 9, "defense:goon-1": [6, 5, 1, 2, 3, 4]})
+    )
+    assert result.targets[0].outcome == "miss"
+
+
+def test_no_attack_hits_is_a_miss_and_the_defender_rolls_nothing() -> None:
+    result, _ = resolve(make.attack(dice={"attack": [2] * 10}))
+    assert result.targets[0].outcome == "miss"
+    assert [r.step for r in result.dice] == ["attack"]
+
+
+# --- damage ----------------------------------------------------------------------------------
+
+
+def test_damage_value_plus_net_hits_armor_plus_ap_soaked_by_body_and_armor() -> None:
+    result, _ = resolve(
+        make.attack(
+            dice={
+                "attack": [5, 5, 6, 6, 2, 2, 2, 2, 2, 2],  # 4 hits
+                "defense:goon-1": [5, 2, 2, 2, 2, 2],  # 1 hit: 3 net hits
+                # body 4 + armor (9 - 1) = 12 dice, 3 hits
+                "soak:goon-1": [5, 5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+            }
+        )
+    )
+    damage = result.targets[0].damage
+    assert damage is not None
+    assert damage.dv == 8 + 3
+    assert damage.armor == 9 - 1
+    assert damage.track == "physical"
+    assert damage.soak.pool == 12
+    assert (damage.soak_hits, damage.boxes) == (3, 8)
+
+
+def test_physical_becomes_stun_when_modified_armor_exceeds_modified_dv() -> None:
+    result, _ = resolve(
+        make.attack(
+            weapon=make.weapon(damage=5, ap=0),
+            targets=[make.target(defender=make.defender(armor=12))],
+            dice={"attack": [5, 2, 2, 2, 2, 2, 2, 2, 2, 2], "defense:goon-1": [2] * 6},
+        )
+    )
+    damage = result.targets[0].damage
+    assert damage is not None
+    assert (damage.dv, damage.armor, damage.track) == (6, 12, "stun")
+
+
+def test_equal_armor_and_dv_stays_physical() -> None:
+    result, _ = resolve(
+        make.attack(
+            weapon=make.weapon(damage=5, ap=0),
+            targets=[make.target(defender=make.defender(armor=6))],
+            dice={"attack": [5, 2, 2, 2, 2, 2, 2, 2, 2, 2], "defense:goon-1": [2] * 6},
+        )
+    )
+    damage = result.targets[0].damage
+    assert damage is not None and (damage.dv, damage.armor, damage.track) == (6, 6, "physical")
+
+
+def test_ap_beyond_the_armor_leaves_body_alone_to_soak() -> None:
+    result, _ = resolve(
+        make.attack(
+            weapon=make.weapon(ap=-12),
+            dice={"attack": [5, 2, 2, 2, 2, 2, 2, 2, 2, 2], "defense:goon-1": [2] * 6},
+        )
+    )
+    damage = result.targets[0].damage
+    assert damage is not None
+    assert damage.armor == 0
+    assert damage.soak.pool == 4  # Body only
+
+
+def test_stun_weapons_stay_stun() -> None:
+    result, _ = resolve(
+        make.attack(
+            weapon=make.weapon(category="taser", damage_type="S", damage=9, ap=-5),
+            dice={"attack": [5, 2, 2, 2, 2, 2, 2, 2, 2, 2], "defense:goon-1": [2] * 6},
+        )
+    )
+    damage = result.targets[0].damage
+    assert damage is not None and damage.track == "stun"
+
+
+# --- firing modes ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "weapon_modes", "rounds", "action", "defense"),
+    [
+        ("SS", ["SS"], 1, "simple", 0),
+        ("SA", ["SA"], 1, "simple", 0),
+        ("SB", ["SA"], 3, "complex", -2),
+        ("BF", ["BF"], 3, "simple", -2),
+        ("LB", ["BF"], 6, "complex", -5),
+        ("FA", ["FA"], 6, "simple", -5),
+        ("FA_complex", ["FA"], 10, "complex", -9),
+    ],
+)
+def test_firing_modes_rounds_action_and_defense_modifier(
+    mode: str, weapon_modes: list[str], rounds: int, action: str, defense: int
+) -> None:
+    result, _ = resolve(
+        make.attack(
+            mode=mode,
+            weapon=make.weapon(category="submachine_gun", modes=weapon_modes, ammo=30),
+        )
+    )
+    assert (result.rounds_fired, result.action, result.ammo_left) == (rounds, action, 30 - rounds)
+    shown = [m.value for m in result.targets[0].defense_modifiers if m.source.startswith("firing")]
+    assert shown == ([defense] if defense else [])
+
+
+def test_a_mode_the_weapon_lacks_is_refused() -> None:
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(mode="BF", weapon=make.weapon(modes=["SA"])))
+    assert raised.value.path == "$.mode"
+
+
+def test_too_little_ammo_for_the_mode_says_how_many_rounds_are_left() -> None:
+    with pytest.raises(RuleViolation, match="has 2 left") as raised:
+        resolve(make.attack(mode="BF", weapon=make.weapon(modes=["BF"], ammo=2)))
+    assert raised.value.path == "$.weapon.ammo"
+
+
+# --- recoil ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("strength", "rc", "expected"), [(4, 0, 3), (1, 0, 2), (3, 0, 2),
+                                                          (6, 2, 5), (7, 1, 5)])
+def test_recoil_compensation_is_one_plus_strength_thirds_plus_rc(
+    strength: int, rc: int, expected: int
+) -> None:
+    # The guide: "a character with 4 strength has an initial 3 points".
+    assert recoil_compensation(strength, rc) == expected
+
+
+def test_heavy_weapons_double_the_recoil_left_after_compensation() -> None:
+    # The guide: a 6-round burst from a heavy machine gun with 4 points of compensation
+    # leaves -2, doubled to -4.
+    assert recoil_penalty(6, 4, heavy_weapon=True) == -4
+    result, _ = resolve(
+        make.attack(
+            mode="FA",
+            attacker=make.attacker(strength=4),
+            weapon=make.weapon(category="heavy_machine_gun", modes=["FA"], rc=1, ammo=100),
+            targets=[make.target(distance_m=30)],
+        )
+    )
+    assert result.recoil.compensation == 4
+    assert result.recoil.heavy_weapon
+    assert modifier(result, "recoil") == -4
+
+
+def test_semi_automatic_fires_twice_before_recoil_bites() -> None:
+    # The guide: everyone has at least 2 compensation, so two SA shots cost nothing.
+    state = SR5State()
+    penalties = []
+    for _ in range(4):
+        result, state = resolve(make.attack(attacker=make.attacker(strength=2)), state)
+        penalties.append(result.recoil.penalty)
+    assert penalties == [0, 0, -1, -2]
+    assert state.actors["sam"].recoil_rounds == 4
+
+
+def test_recoil_is_progressive_across_phases_compensated_once() -> None:
+    # The guide: -3 on one phase, then another 3-round burst makes -6.
+    weapon = make.weapon(category="assault_rifle", modes=["BF"], ammo=30)
+    first, state = resolve(make.attack(mode="LB", weapon=weapon))  # 6 rounds - 3 compensation
+    second, state = resolve(make.attack(mode="BF", weapon=weapon), state)
+    assert (first.recoil.penalty, second.recoil.penalty) == (-3, -6)
+    assert second.recoil.rounds_before == 6
+    assert second.recoil.compensation == 3
+
+
+def test_compensation_stands_from_when_the_sequence_began() -> None:
+    weapon = make.weapon(category="assault_rifle", modes=["BF"], ammo=30)
+    _, state = resolve(make.attack(mode="BF", weapon=weapon))
+    # A stronger shooter mid-sequence changes nothing: compensation is counted once.
+    result, _ = resolve(
+        make.attack(mode="BF", weapon=weapon, attacker=make.attacker(strength=9)), state
+    )
+    assert result.recoil.compensation == 3
+    assert result.recoil.penalty == -3
+
+
+def test_any_other_action_resets_recoil() -> None:
+    weapon = make.weapon(category="assault_rifle", modes=["BF"], ammo=30)
+    _, state = resolve(make.attack(mode="BF", weapon=weapon))
+    _, state = resolve(make.attack(mode="BF", weapon=weapon), state)
+    state = reset(state)
+    result, _ = resolve(make.attack(mode="BF", weapon=weapon), state)
+    assert result.recoil.rounds_before == 0
+    assert result.recoil.penalty == 0
+
+
+def test_single_shot_adds_no_recoil() -> None:
+    state = SR5State()
+    for _ in range(5):
+        result, state = resolve(make.attack(mode="SS", weapon=make.weapon(modes=["SS"])), state)
+        assert result.recoil.penalty == 0
+    assert state.actors["sam"].recoil_rounds == 0
+
+
+def test_recoil_is_kept_per_actor() -> None:
+    weapon = make.weapon(category="assault_rifle", modes=["BF"], ammo=30)
+    _, state = resolve(make.attack(mode="LB", weapon=weapon))
+    other, _ = resolve(
+        make.attack(mode="BF", weapon=weapon, attacker=make.attacker(id="twitch")), state
+    )
+    assert other.recoil.rounds_before == 0
+
+
+def test_multiple_targets_are_refused_in_this_slice() -> None:
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(targets=[make.target(), make.target(id="goon-2")]))
+    assert raised.value.path == "$.targets"
+
+
+# --- invariants ------------------------------------------------------------------------------
+
+attack_bodies = st.fixed_dictionaries(
+    {
+        "attacker": st.fixed_dictionaries(
+            {
+                "id": st.sampled_from(["sam", "twitch"]),
+                "agility": st.integers(1, 12),
+                "strength": st.integers(1, 12),
+                "skill": st.integers(0, 12),
+                "wound_modifier": st.integers(-6, 0),
+            }
+        ),
+        "weapon": st.fixed_dictionaries(
+            {
+                "id": st.just("gun"),
+                "category": st.sampled_from(["heavy_pistol", "assault_rifle", "light_machine_gun"]),
+                "damage": st.integers(0, 15),
+                "damage_type": st.sampled_from(["P", "S"]),
+                "ap": st.integers(-10, 4),
+                "accuracy": st.integers(0, 9),
+                "rc": st.integers(0, 5),
+                "modes": st.just(["SA", "BF", "FA"]),
+                "ammo": st.just(100),
+            }
+        ),
+        "mode": st.sampled_from(["SA", "SB", "BF", "LB", "FA", "FA_complex"]),
+        "targets": st.lists(
+            st.fixed_dictionaries(
+                {
+                    "id": st.just("goon-1"),
+                    "distance_m": st.floats(0, 60),
+                    "cover": st.sampled_from(["none", "partial", "good", "full"]),
+                    "defender": st.fixed_dictionaries(
+                        {
+                            "reaction": st.integers(1, 9),
+                            "intuition": st.integers(1, 9),
+                            "body": st.integers(1, 9),
+                            "armor": st.integers(0, 20),
+                        }
+                    ),
+                }
+            ),
+            min_size=1,
+            max_size=1,
+        ),
+        "smartlink": st.sampled_from(["none", "wired", "wireless_gear", "wireless_implant"]),
+    }
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=attack_bodies, seed=st.integers(0, 2**63 - 1), rounds_before=st.integers(0, 20))
+def test_invariants_of_any_attack(body: dict[str, Any], seed: int, rounds_before: int) -> None:
+    state = SR5State(actors={})
+    if rounds_before:
+        state = msgspec.convert(
+            {"actors": {body["attacker"]["id"]: {"recoil_rounds": rounds_before,
+                                                 "recoil_compensation": 3}}},
+            SR5State,
+        )
+    result, after = resolve(body, state, seed=seed)
+    again, after_again = resolve(body, state, seed=seed)
+    # The same request, state and dice always give the same result.
+    assert msgspec.json.encode(result) == msgspec.json.encode(again)
+    assert after == after_again
+    # Replaying the recorded dice as given dice gives the same result too.
+    given_dice = {roll.step: roll.values for roll in result.dice}
+    replay, _ = resolve({**body, "dice": given_dice}, state, seed=seed + 1)
+    assert [t.outcome for t in replay.targets] == [t.outcome for t in result.targets]
+    assert replay.targets == result.targets
+    for target in result.targets:
+        assert 0 <= target.attack_hits <= result.limit
+        assert target.net_hits >= 0
+        if target.damage is not None:
+            assert target.damage.boxes >= 0
+            assert target.damage.armor >= 0
+            assert target.outcome == "hit"
+    assert result.pool >= 0
+    assert result.recoil.penalty <= 0
+    assert after.actors[body["attacker"]["id"]].recoil_rounds == rounds_before + result.rounds_fired

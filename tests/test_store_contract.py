@@ -1,0 +1,128 @@
+"""One contract for every EncounterStore: memory, fakeredis and the real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from service.store import EncounterExists, parse_event_id
+from service.store.base import START
+from tests.conftest import new_id
+
+
+async def test_create_then_load_gives_version_one(store: Any) -> None:
+    encounter = new_id()
+    event_id = await store.create(encounter, b"doc-1", b'{"type":"encounter_created"}')
+    parse_event_id(event_id)
+    loaded = await store.load(encounter)
+    assert (loaded.version, loaded.document) == (1, b"doc-1")
+    assert await store.last_event_id(encounter) == event_id
+
+
+async def test_create_twice_is_refused(store: Any) -> None:
+    encounter = new_id()
+    await store.create(encounter, b"doc", b"{}")
+    with pytest.raises(EncounterExists):
+        await store.create(encounter, b"other", b"{}")
+    assert (await store.load(encounter)).document == b"doc"
+
+
+async def test_load_of_an_unknown_encounter_is_none(store: Any) -> None:
+    assert await store.load(new_id()) is None
+    assert await store.last_event_id(new_id()) is None
+
+
+async def test_commit_is_compare_and_set_on_the_version(store: Any) -> None:
+    encounter = new_id()
+    await store.create(encounter, b"v1", b"{}")
+    first = await store.commit(encounter, 1, b"v2", b'{"n":2}')
+    assert first is not None
+    # A writer that read version 1 too loses, and nothing of its write lands.
+    assert await store.commit(encounter, 1, b"stale", b'{"n":"stale"}') is None
+    loaded = await store.load(encounter)
+    assert (loaded.version, loaded.document) == (2, b"v2")
+    events = await store.events_after(encounter, START, 10)
+    assert [e for _, e in events] == [b"{}", b'{"n":2}']
+
+
+async def test_commit_to_a_missing_encounter_writes_nothing(store: Any) -> None:
+    encounter = new_id()
+    assert await store.commit(encounter, 1, b"doc", b"{}") is None
+    assert await store.load(encounter) is None
+    assert await store.events_after(encounter, START, 10) == []
+
+
+async def test_events_after_an_id_are_the_later_ones_in_order(store: Any) -> None:
+    encounter = new_id()
+    ids = [await store.create(encounter, b"v1", b"0")]
+    for n in range(1, 6):
+        ids.append(await store.commit(encounter, n, b"v", str(n).encode()))
+    assert [parse_event_id(i) for i in ids] == sorted(parse_event_id(i) for i in ids)
+    after = await store.events_after(encounter, ids[2], 100)
+    assert after == [(ids[n], str(n).encode()) for n in range(3, 6)]
+    assert await store.events_after(encounter, ids[-1], 100) == []
+    assert len(await store.events_after(encounter, START, 2)) == 2
+
+
+async def test_concurrent_writers_each_land_exactly_once(store: Any) -> None:
+    encounter = new_id()
+    await store.create(encounter, b"0", b"created")
+
+    async def increment(writer: int) -> None:
+        while True:
+            loaded = await store.load(encounter)
+            value = int(loaded.document) + 1
+            if await store.commit(encounter, loaded.version, str(value).encode(), b"w%d" % writer):
+                return
+
+    await asyncio.gather(*(increment(n) for n in range(20)))
+    loaded = await store.load(encounter)
+    assert (loaded.version, loaded.document) == (21, b"20")
+    events = [e for _, e in await store.events_after(encounter, START, 100)]
+    assert sorted(events[1:]) == sorted(b"w%d" % n for n in range(20))
+
+
+async def test_delete_removes_the_state_and_appends_the_end_for_watchers(store: Any) -> None:
+    encounter = new_id()
+    created = await store.create(encounter, b"doc", b"created")
+    ended = await store.delete(encounter, b"ended")
+    assert ended is not None
+    assert await store.load(encounter) is None
+    assert await store.events_after(encounter, created, 10) == [(ended, b"ended")]
+    assert await store.delete(encounter, b"ended") is None
+    assert await store.commit(encounter, 1, b"doc", b"late") is None
+
+
+async def test_read_new_returns_what_arrives_after_the_cursors(store: Any) -> None:
+    first, second = new_id(), new_id()
+    start_first = await store.create(first, b"a", b"a0")
+    start_second = await store.create(second, b"b", b"b0")
+    waiting = asyncio.create_task(
+        store.read_new({first: start_first, second: start_second}, timeout_s=5)
+    )
+    await asyncio.sleep(0)
+    added = await store.commit(second, 1, b"b", b"b1")
+    found = await asyncio.wait_for(waiting, 6)
+    assert found == {second: [(added, b"b1")]}
+
+
+async def test_read_new_times_out_empty(store: Any) -> None:
+    encounter = new_id()
+    start = await store.create(encounter, b"a", b"a0")
+    assert await store.read_new({encounter: start}, timeout_s=0.05) == {}
+
+
+async def test_events_are_capped_per_encounter(store: Any) -> None:
+    # The fixture's stores keep about 100 events; Redis trims approximately ("MAXLEN ~").
+    encounter = new_id()
+    await store.create(encounter, b"0", b"e")
+    for version in range(1, 400):
+        await store.commit(encounter, version, b"v", b"e")
+    kept = await store.events_after(encounter, START, 1000)
+    assert 100 <= len(kept) < 400
+
+
+async def test_ping_answers(store: Any) -> None:
+    await store.ping()
