@@ -10,7 +10,6 @@ from typing import Any
 import fakeredis
 import pytest
 import redis
-import redis.asyncio as aioredis
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 

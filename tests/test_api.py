@@ -66,14 +66,19 @@ async def test_an_attack_resolves_changes_state_and_is_an_event(client: Any) -> 
         "armor": 8,
         "track": "physical",
         "soak": {"pool": 12, "hits": 3, "ones": 0, "glitch": False, "critical_glitch": False},
-        "soak_modifiers": [{"source": "body", "value": 4}, {"source": "modified armor", "value": 8}],
+        "soak_modifiers": [
+            {"source": "body", "value": 4},
+            {"source": "modified armor", "value": 8},
+        ],
         "soak_hits": 3,
         "boxes": 8,
     }
     assert outcome["result"]["rounds_fired"] == 1
     assert outcome["result"]["ammo_left"] == 14
     assert [d["step"] for d in outcome["result"]["dice"]] == [
-        "attack", "defense:goon-1", "soak:goon-1"
+        "attack",
+        "defense:goon-1",
+        "soak:goon-1",
     ]
     assert outcome["state"]["combat"]["actors"]["sam"]["recoil_rounds"] == 1
     events = await (await client.get(f"/v1/encounters/{encounter}/events")).json()
@@ -94,7 +99,9 @@ async def test_recoil_builds_across_requests_and_other_resets_it(client: Any) ->
         f"/v1/encounters/{encounter}/actions", json={"actor": "sam", "action": "other"}
     )
     assert reset.status == 201
-    assert (await reset.json())["result"]["effects"] == ["recoil reset (3 rounds since the last reset)"]
+    assert (await reset.json())["result"]["effects"] == [
+        "recoil reset (3 rounds since the last reset)"
+    ]
     outcome = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
     assert outcome["result"]["recoil"]["rounds_before"] == 0
 
@@ -103,7 +110,11 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
     encounter = await new_encounter(client)
     path = f"/v1/encounters/{encounter}/advance"
     phase = await (await client.post(path, json={"to": "action_phase", "actor": "sam"})).json()
-    assert phase["result"]["turn"] == {"combat_turn": 1, "initiative_pass": 1, "action_phase": "sam"}
+    assert phase["result"]["turn"] == {
+        "combat_turn": 1,
+        "initiative_pass": 1,
+        "action_phase": "sam",
+    }
     passed = await (await client.post(path, json={"to": "initiative_pass"})).json()
     assert passed["state"]["turn"] == {"combat_turn": 1, "initiative_pass": 2, "action_phase": None}
     turned = await (await client.post(path, json={"to": "combat_turn"})).json()
@@ -172,27 +183,49 @@ BAD_ATTACKS: list[tuple[str, Any, int, str]] = [
     ("unknown mode", make.attack(mode="XX"), 400, "$.mode"),
     ("mode the weapon lacks", make.attack(mode="FA"), 422, "$.mode"),
     ("no ammo", make.attack(weapon=make.weapon(ammo=0)), 422, "$.weapon.ammo"),
-    ("negative distance", make.attack(targets=[make.target(distance_m=-1)]), 400,
-     "$.targets[0].distance_m"),
-    ("out of range", make.attack(targets=[make.target(distance_m=61)]), 422,
-     "$.targets[0].distance_m"),
+    (
+        "negative distance",
+        make.attack(targets=[make.target(distance_m=-1)]),
+        400,
+        "$.targets[0].distance_m",
+    ),
+    (
+        "out of range",
+        make.attack(targets=[make.target(distance_m=61)]),
+        422,
+        "$.targets[0].distance_m",
+    ),
     ("no targets", make.attack(targets=[]), 400, "$.targets"),
     ("too few given dice", make.attack(dice={"attack": [5, 5]}), 400, '$.dice["attack"]'),
-    ("die outside 1-6", make.attack(dice={"attack": [5, 5, 9, 1, 1, 1, 1, 1, 1, 1]}), 400,
-     '$.dice["attack"][2]'),
+    (
+        "die outside 1-6",
+        make.attack(dice={"attack": [5, 5, 9, 1, 1, 1, 1, 1, 1, 1]}),
+        400,
+        '$.dice["attack"][2]',
+    ),
     ("die of zero", make.attack(dice={"attack": [0]}), 400, '$.dice["attack"][0]'),
     ("too many given dice", make.attack(dice={"attack": [2] * 11}), 400, '$.dice["attack"][10]'),
-    ("unknown dice step", make.attack(dice={"defence:goon-1": [1]}), 400,
-     '$.dice["defence:goon-1"]'),
+    (
+        "unknown dice step",
+        make.attack(dice={"defence:goon-1": [1]}),
+        400,
+        '$.dice["defence:goon-1"]',
+    ),
     ("wrong ruleset tag", {**make.attack(), "ruleset": "sr4"}, 400, "$.ruleset"),
     ("bad id", make.attack(attacker=make.attacker(id="")), 400, "$.attacker.id"),
     ("not an object", [1, 2], 400, "$"),
-    ("wound modifier positive", make.attack(attacker=make.attacker(wound_modifier=2)), 400,
-     "$.attacker.wound_modifier"),
+    (
+        "wound modifier positive",
+        make.attack(attacker=make.attacker(wound_modifier=2)),
+        400,
+        "$.attacker.wound_modifier",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "body", "status", "path"), BAD_ATTACKS, ids=[c[0] for c in BAD_ATTACKS])
+@pytest.mark.parametrize(
+    ("case", "body", "status", "path"), BAD_ATTACKS, ids=[c[0] for c in BAD_ATTACKS]
+)
 async def test_bad_attacks_are_problems_naming_the_field(
     client: Any, case: str, body: Any, status: int, path: str
 ) -> None:

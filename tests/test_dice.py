@@ -74,8 +74,14 @@ def test_given_faces_are_checked_against_each_steps_die_up_front() -> None:
 
 @pytest.mark.parametrize(
     ("ones", "pool", "sr5", "sr4"),
-    [(2, 4, False, True), (3, 4, True, True), (3, 6, False, True), (4, 7, True, True),
-     (3, 7, False, False), (0, 0, False, False)],
+    [
+        (2, 4, False, True),
+        (3, 4, True, True),
+        (3, 6, False, True),
+        (4, 7, True, True),
+        (3, 7, False, False),
+        (0, 0, False, False),
+    ],
 )
 def test_glitch_sr5_needs_more_than_half_sr4_half_or_more(
     ones: int, pool: int, sr5: bool, sr4: bool

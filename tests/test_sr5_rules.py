@@ -1,4 +1,4 @@
-"""SR5 through `resolve_attack` with given dice: each rule on its own terms, and the guide's numbers.
+"""SR5 through `resolve_attack` with given dice: each rule on its own terms, and the guide.
 
 "the guide" is rules-sources/000_43afc0edeb7f6e19.txt.
 """
@@ -20,7 +20,6 @@ from service.rules.sr5.attack import range_band, recoil_compensation, recoil_pen
 from tests import sr5_requests as make
 
 SR5 = RULESETS["sr5"]
-NO_HITS = [1, 2, 3, 4]  # four dice, no hit, one 1: no glitch
 
 
 def resolve(
@@ -113,8 +112,9 @@ def test_range_bands_follow_the_sr5_table(category: str, distance: float, band: 
     assert range_band(category, distance, "$") == band
 
 
-@pytest.mark.parametrize(("band", "distance", "value"), [("medium", 12, -1), ("long", 30, -3),
-                                                          ("extreme", 50, -6)])
+@pytest.mark.parametrize(
+    ("band", "distance", "value"), [("medium", 12, -1), ("long", 30, -3), ("extreme", 50, -6)]
+)
 def test_range_modifiers(band: str, distance: float, value: int) -> None:
     # rules-sources/README.md: 0 / -1 / -3 / -6.
     result, _ = resolve(make.attack(targets=[make.target(distance_m=distance)]))
@@ -145,7 +145,9 @@ def test_cover_adds_to_the_defense(cover: str, bonus: int) -> None:
     )
     target = result.targets[0]
     assert target.defense.pool == 6 + bonus
-    assert ("cover (" + cover + ")", bonus) in [(m.source, m.value) for m in target.defense_modifiers]
+    assert ("cover (" + cover + ")", bonus) in [
+        (m.source, m.value) for m in target.defense_modifiers
+    ]
 
 
 def test_a_tie_is_a_graze_contact_and_no_damage() -> None:
@@ -287,8 +289,9 @@ def test_too_little_ammo_for_the_mode_says_how_many_rounds_are_left() -> None:
 # --- recoil ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("strength", "rc", "expected"), [(4, 0, 3), (1, 0, 2), (3, 0, 2),
-                                                          (6, 2, 5), (7, 1, 5)])
+@pytest.mark.parametrize(
+    ("strength", "rc", "expected"), [(4, 0, 3), (1, 0, 2), (3, 0, 2), (6, 2, 5), (7, 1, 5)]
+)
 def test_recoil_compensation_is_one_plus_strength_thirds_plus_rc(
     strength: int, rc: int, expected: int
 ) -> None:
@@ -435,8 +438,14 @@ def test_invariants_of_any_attack(body: dict[str, Any], seed: int, rounds_before
     state = SR5State(actors={})
     if rounds_before:
         state = msgspec.convert(
-            {"actors": {body["attacker"]["id"]: {"recoil_rounds": rounds_before,
-                                                 "recoil_compensation": 3}}},
+            {
+                "actors": {
+                    body["attacker"]["id"]: {
+                        "recoil_rounds": rounds_before,
+                        "recoil_compensation": 3,
+                    }
+                }
+            },
             SR5State,
         )
     result, after = resolve(body, state, seed=seed)

@@ -1,0 +1,178 @@
+"""`python -m service` as a user runs it: configuration, the embedded store, the README."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.config import Config, ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float = 15) -> dict[str, str]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(
+                f"the service exited: {process.stderr.read() if process.stderr else ''!r}"
+            )
+        try:
+            with urllib.request.urlopen(url + "/readyz", timeout=1) as response:
+                body: dict[str, str] = json.load(response)
+                return body
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"{url} was not ready within {seconds} s")
+
+
+@contextlib.contextmanager
+def serve(*args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`python -m service` with nothing configured but the port (and `args`)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service", "--port", str(port), *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        ready = wait_ready(url, process)
+        assert ready == {"status": "ok", "store": "memory"}
+        yield url, process
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    with serve() as (url, _):
+        yield url
+
+
+def test_defaults_are_localhost_8080_and_the_embedded_store() -> None:
+    config = load_config([], {})
+    assert (config.host, config.port, config.redis_url) == ("127.0.0.1", 8080, None)
+    assert config.cors_origins == ()
+
+
+def test_environment_and_flags_with_flags_winning() -> None:
+    env = {
+        "FIREFIGHT_HOST": "0.0.0.0",
+        "FIREFIGHT_PORT": "9000",
+        "FIREFIGHT_REDIS_URL": "redis://cache:6379/1",
+        "FIREFIGHT_CORS_ORIGINS": "http://localhost:30000, https://vtt.example.org/",
+        "FIREFIGHT_LOG_FORMAT": "console",
+        "FIREFIGHT_MAX_BODY_BYTES": "4096",
+    }
+    config = load_config(["--port", "9100"], env)
+    assert config == Config(
+        host="0.0.0.0",
+        port=9100,
+        redis_url="redis://cache:6379/1",
+        cors_origins=("http://localhost:30000", "https://vtt.example.org"),
+        log_format="console",
+        max_body_bytes=4096,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"FIREFIGHT_PORT": "eighty"}, "FIREFIGHT_PORT must be a whole number"),
+        ({"FIREFIGHT_PORT": "70000"}, "between 0 and 65535"),
+        ({"FIREFIGHT_CORS_ORIGINS": "*"}, "'*' is not allowed"),
+        ({"FIREFIGHT_LOG_FORMAT": "xml"}, "json or console"),
+    ],
+)
+def test_bad_configuration_is_refused_clearly(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_config([], env)
+
+
+def test_a_bad_setting_stops_the_service_with_a_message() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "service"],
+        env={**os.environ, "FIREFIGHT_PORT": "eighty"},
+        capture_output=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert b"FIREFIGHT_PORT must be a whole number" in result.stderr
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "firefight"
+    result = subprocess.run([str(script), "--help"], capture_output=True, timeout=30)
+    assert result.returncode == 0
+    assert b"--redis-url" in result.stdout
+
+
+def test_logs_are_json_lines_one_per_request_with_its_id() -> None:
+    with serve() as (url, process):
+        request = urllib.request.Request(
+            url + "/v1/encounters",
+            data=b'{"ruleset": "sr5"}',
+            headers={"X-Request-Id": "log-probe", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            encounter = json.load(response)["id"]
+    assert process.stderr is not None
+    lines = [json.loads(line) for line in process.stderr.read().decode().splitlines()]
+    probe = [line for line in lines if line.get("request_id") == "log-probe"]
+    assert len(probe) == 1
+    assert probe[0]["event"] == "request"
+    assert (probe[0]["method"], probe[0]["path"], probe[0]["status"]) == (
+        "POST",
+        "/v1/encounters",
+        201,
+    )
+    assert probe[0]["encounter"] == encounter
+    assert isinstance(probe[0]["duration_ms"], float)
+
+
+def quickstart() -> str:
+    readme = (ROOT / "README.md").read_text()
+    marker = readme.index("<!-- quickstart:")
+    block = re.search(r"```sh\n(.*?)```", readme[marker:], re.S)
+    assert block is not None
+    return block.group(1)
+
+
+def test_the_readme_example_resolves_a_shot_as_the_readme_says(served: str) -> None:
+    script = quickstart().replace("http://127.0.0.1:8080", served)
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    outcome = json.loads(result.stdout)
+    attack = outcome["result"]
+    target = attack["targets"][0]
+    # The numbers the README states.
+    assert attack["pool"] == 13
+    assert (target["attack_hits"], target["defense_hits"], target["net_hits"]) == (4, 1, 3)
+    assert target["damage"]["dv"] == 11
+    assert target["damage"]["armor"] == 8
+    assert (target["damage"]["soak_hits"], target["damage"]["boxes"]) == (2, 9)
+    assert target["damage"]["track"] == "physical"
