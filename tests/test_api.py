@@ -328,3 +328,15 @@ async def test_openapi_and_docs_describe_the_contract(client: Any) -> None:
     assert "POST /v1/encounters/{encounter}/attacks" in text
     assert "http://" not in text.replace("http://", "", 0) or "cdn" not in text.lower()
     assert "<script" not in text  # works offline: nothing to fetch
+
+
+async def test_an_unreachable_redis_is_a_503_and_not_ready(make_client: Any) -> None:
+    client = await make_client(redis_url="redis://127.0.0.1:1/0")
+    ready = await client.get("/readyz")
+    assert ready.status == 503
+    assert (await ready.json()) == {"status": "unavailable", "store": "redis"}
+    assert (await client.get("/healthz")).status == 200
+    response = await client.post("/v1/encounters", json={"ruleset": "sr5"})
+    assert response.status == 503
+    assert response.content_type == PROBLEM
+    assert (await response.json())["type"].endswith("/store-unavailable")

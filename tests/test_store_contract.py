@@ -126,3 +126,53 @@ async def test_events_are_capped_per_encounter(store: Any) -> None:
 
 async def test_ping_answers(store: Any) -> None:
     await store.ping()
+
+
+async def test_redis_keys_share_the_encounters_hash_tag_and_expire(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    from service.store import RedisStore, StoreLimits
+
+    store = RedisStore(redis_url, StoreLimits(ttl_seconds=600, ended_ttl_seconds=60))
+    raw = aioredis.Redis.from_url(redis_url)
+    try:
+        encounter = new_id()
+        await store.create(encounter, b"doc", b"created")
+        state, events = f"ff:{{{encounter}}}:state", f"ff:{{{encounter}}}:events"
+        assert 590_000 < await raw.pttl(state) <= 600_000
+        assert 590_000 < await raw.pttl(events) <= 600_000
+        await store.delete(encounter, b"ended")
+        assert not await raw.exists(state)
+        assert 0 < await raw.pttl(events) <= 60_000
+    finally:
+        await raw.aclose()
+        await store.close()
+
+
+async def test_memory_encounters_expire_after_their_ttl() -> None:
+    from service.store import MemoryStore, StoreLimits
+
+    now = [1000.0]
+    store = MemoryStore(StoreLimits(ttl_seconds=60), clock=lambda: now[0])
+    encounter = new_id()
+    await store.create(encounter, b"doc", b"created")
+    now[0] += 59
+    assert await store.commit(encounter, 1, b"doc2", b"e") is not None  # a write refreshes it
+    now[0] += 59
+    assert (await store.load(encounter)).version == 2
+    now[0] += 61
+    assert await store.load(encounter) is None
+    assert await store.events_after(encounter, START, 10) == []
+
+
+async def test_an_unreachable_redis_is_store_unavailable() -> None:
+    from service.store import RedisStore, StoreUnavailable
+
+    store = RedisStore("redis://127.0.0.1:1/0", command_timeout_s=0.5)
+    try:
+        with pytest.raises(StoreUnavailable):
+            await store.ping()
+        with pytest.raises(StoreUnavailable):
+            await store.commit(new_id(), 1, b"doc", b"e")
+    finally:
+        await store.close()

@@ -38,6 +38,7 @@ from service.rules import RULESETS, Resolution, Ruleset
 from service.rules.dice import Dice, check_given
 from service.rules.turns import advance_turn
 from service.store import EncounterStore, parse_event_id
+from service.store.base import START
 
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
@@ -171,9 +172,11 @@ class Encounters:
         event_type: EventType,
         resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
         outcome_type: type[OutcomeT],
+        loaded: _Loaded | None = None,
     ) -> OutcomeT:
         for _ in range(MAX_ATTEMPTS):
-            loaded = await self._load(encounter_id)
+            if loaded is None:
+                loaded = await self._load(encounter_id)
             resolution, new_state = resolve(loaded)
             event = self._event(
                 event_type, encounter_id, actor=resolution.actor, result=resolution.result
@@ -187,6 +190,7 @@ class Encounters:
                     result=resolution.result,
                     state=self._view(new_state, loaded.version + 1, event_id),
                 )
+            loaded = None  # another writer came first: read again, resolve again
         raise StoreContention(
             f"encounter '{encounter_id}' changed {MAX_ATTEMPTS} times while this request resolved"
         )
@@ -206,7 +210,7 @@ class Encounters:
             dice.check_given_used()
             return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
 
-        return await self._change(encounter_id, "attack", resolve, AttackOutcome)
+        return await self._change(encounter_id, "attack", resolve, AttackOutcome, loaded)
 
     async def action(self, encounter_id: str, request: ActionRequest) -> ActionOutcome:
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
@@ -239,10 +243,10 @@ class Encounters:
         self, encounter_id: str, after: str | None, limit: int
     ) -> list[tuple[str, bytes]]:
         """(id, wire event) after `after` (ValueError if it is not an event id)."""
-        cursor = after or "0-0"
+        cursor = after or START
         parse_event_id(cursor)
         events = await self._store.events_after(encounter_id, cursor, min(limit, EVENTS_PAGE))
-        if not events and await self._store.load(encounter_id) is None:
-            if await self._store.last_event_id(encounter_id) is None:
-                raise EncounterNotFound(encounter_id)
+        # Every encounter's stream starts with its creation: an empty one never existed.
+        if not events and await self._store.last_event_id(encounter_id) is None:
+            raise EncounterNotFound(encounter_id)
         return [(event_id, event_json(event_id, stored)) for event_id, stored in events]
