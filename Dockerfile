@@ -1,0 +1,28 @@
+# firefight: the API on port 8080. `docker compose up` runs it with Redis (docker-compose.yml);
+# alone it serves on the embedded in-process store (set FIREFIGHT_REDIS_URL to use a Redis).
+FROM python:3.11-slim
+
+ENV PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# .dockerignore lets in only what `pip install .` builds from (pyproject.toml, README.md and the
+# packages). The source is removed after the install: the image runs the installed package.
+WORKDIR /src
+COPY . .
+RUN pip install --no-cache-dir . \
+    && cd / && rm -rf /src \
+    && useradd --system --user-group --uid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin firefight
+WORKDIR /
+
+# Numeric, so an orchestrator (Kubernetes runAsNonRoot) can tell it is not root.
+USER 10001:10001
+EXPOSE 8080
+
+# slim has no curl: Python's urllib fails (exit 1) on a refused connection or a non-2xx answer.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=3)"]
+
+# Flags win over FIREFIGHT_HOST / FIREFIGHT_PORT: inside a container it must listen on every
+# interface, and on the port EXPOSE and HEALTHCHECK name.
+CMD ["firefight", "--host", "0.0.0.0", "--port", "8080"]

@@ -1,0 +1,563 @@
+"""The container files, checked without a Docker engine.
+
+docker-compose.yml is a Compose file an engine accepts and sets only settings the service reads;
+.dockerignore lets in what `pip install .` builds from; and the Dockerfile's command, run with the
+compose environment against the local Redis, serves the API and passes both healthchecks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+import pytest
+import redis
+import yaml
+
+from service.config import load_config
+from service.store.redis import events_key, state_key
+from tests import sr5_requests as make
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = ROOT / "docker-compose.yml"
+DOCKERFILE = ROOT / "Dockerfile"
+DOCKERIGNORE = ROOT / ".dockerignore"
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+# Top-level elements of the Compose specification (plus x-* extensions).
+COMPOSE_TOP_LEVEL = {"name", "services", "networks", "volumes", "configs", "secrets", "include"}
+RESTART_POLICIES = {"no", "always", "on-failure", "unless-stopped"}
+DURATION = re.compile(r"(\d+(\.\d+)?(us|ms|s|m|h))+")
+READY_SECONDS = 20
+
+
+# --- Compose interpolation (https://docs.docker.com/compose/how-tos/environment-variables/) ----
+
+_VARIABLE = re.compile(
+    r"\$(?:(?P<escaped>\$)"
+    r"|\{(?P<braced>[A-Za-z_]\w*)(?:(?P<op>:?[-?+])(?P<arg>[^}]*))?\}"
+    r"|(?P<named>[A-Za-z_]\w*))"
+)
+
+
+def interpolate(value: Any, env: Mapping[str, str]) -> Any:
+    """${VAR}, $VAR, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR:+alt} and $$."""
+    if isinstance(value, dict):
+        return {key: interpolate(item, env) for key, item in value.items()}
+    if isinstance(value, list):
+        return [interpolate(item, env) for item in value]
+    if not isinstance(value, str):
+        return value
+
+    def one(match: re.Match[str]) -> str:
+        if match["escaped"]:
+            return "$"
+        name = match["braced"] or match["named"]
+        op, arg = match["op"], match["arg"] or ""
+        found = env.get(name)
+        missing = not found if op and op.startswith(":") else found is None
+        if op in (":-", "-"):
+            return arg if missing else str(found)
+        if op in (":?", "?"):
+            if missing:
+                raise ValueError(f"compose requires {name}: {arg}")
+            return str(found)
+        if op in (":+", "+"):
+            return "" if missing else arg
+        return found or ""  # unset without a default: empty, as Compose does (with a warning)
+
+    return _VARIABLE.sub(one, value)
+
+
+def load_compose(dotenv: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The compose file as an engine sees it with `dotenv` as its only variables."""
+    raw = yaml.safe_load(COMPOSE.read_text())
+    assert isinstance(raw, dict), "docker-compose.yml is not a mapping"
+    resolved: dict[str, Any] = interpolate(raw, dotenv or {})
+    return resolved
+
+
+def environment(service: Mapping[str, Any]) -> dict[str, str]:
+    """A service's `environment`, list or mapping form, as the strings the container gets."""
+    given = service.get("environment") or {}
+    if isinstance(given, list):
+        given = dict(entry.split("=", 1) if "=" in entry else (entry, None) for entry in given)
+    result = {}
+    for name, value in given.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        result[name] = "" if value is None else str(value)
+    return result
+
+
+def documented_dotenv() -> dict[str, str]:
+    """The `.env` examples the compose file's header comment gives (`#   NAME=value`)."""
+    found = re.findall(r"^#\s+(FIREFIGHT_\w+)=(\S+)", COMPOSE.read_text(), flags=re.MULTILINE)
+    return dict(found)
+
+
+def healthcheck_argv(service: Mapping[str, Any]) -> list[str]:
+    test = service["healthcheck"]["test"]
+    if isinstance(test, str):
+        return ["CMD-SHELL", test]
+    return [str(part) for part in test]
+
+
+# --- Dockerfile and .dockerignore ---------------------------------------------------------------
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) in order; continuation lines joined, comments dropped."""
+    instructions: list[tuple[str, str]] = []
+    current = ""
+    for raw in DOCKERFILE.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        current += line
+        keyword, _, rest = current.partition(" ")
+        instructions.append((keyword.upper(), " ".join(rest.split())))
+        current = ""
+    assert not current, "the Dockerfile ends inside a continued line"
+    return instructions
+
+
+def last(keyword: str) -> str:
+    found = [rest for name, rest in dockerfile() if name == keyword]
+    assert found, f"the Dockerfile has no {keyword}"
+    return found[-1]
+
+
+def dockerfile_cmd() -> list[str]:
+    cmd = json.loads(last("CMD"))  # the exec (JSON array) form: no shell, signals reach firefight
+    assert isinstance(cmd, list) and all(isinstance(part, str) for part in cmd), cmd
+    return cmd
+
+
+def dockerfile_healthcheck() -> list[str]:
+    given = last("HEALTHCHECK")
+    match = re.fullmatch(r"((?:--[a-z-]+=\S+ )*)CMD (\[.*\])", given)
+    assert match, f"HEALTHCHECK is not `[--option=value ...] CMD [json array]`: {given}"
+    argv = json.loads(match[2])
+    assert isinstance(argv, list) and all(isinstance(part, str) for part in argv), argv
+    return argv
+
+
+def exposed_port() -> int:
+    ports = last("EXPOSE").split()
+    assert len(ports) == 1, f"one port expected, EXPOSE {ports}"
+    return int(ports[0].removesuffix("/tcp"))
+
+
+def _dockerignore_regex(pattern: str) -> re.Pattern[str]:
+    """Docker's pattern syntax: `*` and `?` within a path segment, `**` across segments."""
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            out, i = out + "[^/]", i + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return re.compile(out + r"\Z")
+
+
+def in_build_context(path: str) -> bool:
+    """Whether .dockerignore lets `path` in: the last pattern matching it or a parent decides."""
+    rules = []
+    for raw in DOCKERIGNORE.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        negated = line.startswith("!")
+        pattern = os.path.normpath(line.removeprefix("!").strip()).lstrip("/")
+        assert "[" not in pattern, f"character classes are not checked here: {pattern}"
+        rules.append((negated, _dockerignore_regex(pattern)))
+    parts = path.split("/")
+    candidates = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    included = True
+    for negated, regex in rules:
+        if any(regex.match(candidate) for candidate in candidates):
+            included = negated
+    return included
+
+
+# --- the compose file ---------------------------------------------------------------------------
+
+
+def test_compose_file_has_what_a_compose_engine_needs() -> None:
+    raw = yaml.safe_load(COMPOSE.read_text())
+    assert "version" not in raw, "the Compose specification has no top-level `version`"
+    unknown = {key for key in raw if key not in COMPOSE_TOP_LEVEL and not key.startswith("x-")}
+    assert not unknown, f"not Compose top-level elements: {unknown}"
+    compose = load_compose()
+    assert "${" not in yaml.safe_dump(compose), "an interpolation was left unresolved"
+
+    services = compose["services"]
+    assert set(services) == {"redis", "firefight"}
+    declared_volumes = set(compose.get("volumes") or {})
+    for name, service in services.items():
+        assert "image" in service or "build" in service, f"{name}: neither image nor build"
+        assert service.get("restart") in RESTART_POLICIES, (
+            f"{name}: restart {service.get('restart')}"
+        )
+        check = service["healthcheck"]
+        argv = healthcheck_argv(service)
+        assert argv[0] in ("CMD", "CMD-SHELL") and len(argv) >= 2, f"{name}: healthcheck {argv}"
+        assert not check.get("disable"), f"{name}: healthcheck disabled"
+        for key in ("interval", "timeout", "start_period"):
+            assert DURATION.fullmatch(str(check[key])), f"{name}: healthcheck {key} {check[key]}"
+        assert isinstance(check["retries"], int) and check["retries"] > 0
+        for volume in service.get("volumes", []):
+            source = volume.split(":", 1)[0]
+            if not source.startswith((".", "/", "~")):
+                assert source in declared_volumes, f"{name}: volume {source} is not declared"
+        for dependency in service.get("depends_on", {}):
+            assert dependency in services, f"{name} depends on unknown service {dependency}"
+
+    redis_service = services["redis"]
+    assert redis_service["image"] == "redis:7-alpine"
+    assert "redis-cli ping" in " ".join(healthcheck_argv(redis_service)[1:])
+
+    firefight = services["firefight"]
+    build = firefight["build"]
+    context = build if isinstance(build, str) else build.get("context", ".")
+    dockerfile_name = (
+        "Dockerfile" if isinstance(build, str) else build.get("dockerfile", "Dockerfile")
+    )
+    assert (ROOT / context / dockerfile_name).resolve() == DOCKERFILE
+    assert firefight["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert firefight["restart"] == "unless-stopped"
+    port = exposed_port()
+    assert firefight["ports"] == [f"{port}:{port}"]
+    redis_url = urlsplit(environment(firefight)["FIREFIGHT_REDIS_URL"])
+    assert redis_url.hostname in services, f"the Redis URL names no service: {redis_url.hostname}"
+    health_url = re.search(r"http://[^'\" ]+", " ".join(healthcheck_argv(firefight)))
+    assert health_url and health_url[0] == f"http://127.0.0.1:{port}/readyz", health_url
+
+
+class RecordingEnv(Mapping[str, str]):
+    """An environment that notes every name asked of it, present or not."""
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        self.values = dict(values)
+        self.asked: set[str] = set()
+
+    def __getitem__(self, name: str) -> str:
+        self.asked.add(name)
+        return self.values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def test_compose_environment_is_read_by_the_service() -> None:
+    env = environment(load_compose()["services"]["firefight"])
+    assert env and all(name.startswith("FIREFIGHT_") for name in env), env
+    recording = RecordingEnv(env)
+    config = load_config(argv=[], environ=recording)  # raises ConfigError on a bad value
+    unread = set(env) - recording.asked
+    assert not unread, f"the compose file sets names service.config never reads: {unread}"
+    assert config.redis_url == env["FIREFIGHT_REDIS_URL"]
+    assert (config.host, config.log_format) == ("0.0.0.0", "json")
+
+
+def test_every_compose_setting_changes_the_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each variable changes the Config with its compose value, or with its documented .env one.
+
+    The test runs as if on a terminal (`docker run -t`), where the log format would default to
+    console: the pinned json must still win.
+    """
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert load_config(argv=[], environ={}).log_format == "console"
+
+    env = environment(load_compose()["services"]["firefight"])
+    configured = load_config(argv=[], environ=env)
+    dotenv = documented_dotenv()
+    with_dotenv = environment(load_compose(dotenv)["services"]["firefight"])
+    for name, example in dotenv.items():
+        assert with_dotenv.get(name) == example, f"the .env example {name} does not reach it"
+    for name in env:
+        without = load_config(argv=[], environ={k: v for k, v in env.items() if k != name})
+        if without != configured:
+            continue
+        assert name in dotenv, f"{name} keeps the built-in default and has no .env example"
+        override = {**env, name: with_dotenv[name]}
+        assert load_config(argv=[], environ=override) != configured, f"{name} changes nothing"
+
+
+def test_documented_foundry_origin_reaches_cors() -> None:
+    dotenv = documented_dotenv()
+    assert dotenv.get("FIREFIGHT_CORS_ORIGINS") == "http://localhost:30000"
+    env = environment(load_compose(dotenv)["services"]["firefight"])
+    assert load_config(argv=[], environ=env).cors_origins == ("http://localhost:30000",)
+    # Without a .env the compose file allows no origin, as the service does by default.
+    plain = environment(load_compose()["services"]["firefight"])
+    assert plain["FIREFIGHT_CORS_ORIGINS"] == ""
+    assert load_config(argv=[], environ=plain).cors_origins == ()
+
+
+def test_dockerfile_builds_a_small_non_root_image_of_the_service() -> None:
+    instructions = dockerfile()
+    froms = [rest for name, rest in instructions if name == "FROM"]
+    assert froms == ["python:3.11-slim"]
+    assert ("COPY", ". .") in instructions  # the build context, as .dockerignore filters it
+    runs = " && ".join(rest for name, rest in instructions if name == "RUN")
+    assert re.search(r"pip install --no-cache-dir \.( |$)", runs), runs
+
+    names = [name for name, _ in instructions]
+    assert "USER" in names and names.index("USER") < names.index("CMD")
+    user = last("USER").split(":")[0]
+    assert user not in ("root", "0"), f"runs as {user}"
+    created = f"--uid {user}" if user.isdigit() else f" {user}"
+    assert re.search(r"(useradd|adduser) .*" + re.escape(created), runs), f"{user} is not created"
+
+    port = exposed_port()
+    cmd = dockerfile_cmd()
+    assert cmd[0] in PYPROJECT["project"]["scripts"], f"{cmd[0]} is not a console script"
+    config = load_config(
+        argv=cmd[1:], environ={"FIREFIGHT_HOST": "10.0.0.1", "FIREFIGHT_PORT": "1"}
+    )
+    assert (config.host, config.port) == ("0.0.0.0", port), "the flags must win over the env"
+
+    health = dockerfile_healthcheck()
+    assert health[:2] == ["python", "-c"], health  # slim has no curl
+    assert f"'http://127.0.0.1:{port}/healthz'" in health[2]
+    assert "--timeout=" in last("HEALTHCHECK")
+
+
+def test_build_context_holds_what_pip_install_needs() -> None:
+    assert in_build_context("pyproject.toml")
+    assert in_build_context(PYPROJECT["project"]["readme"])  # a warning when absent, not an error
+    patterns = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = [
+        path
+        for path in ROOT.iterdir()
+        if (path / "__init__.py").is_file() and any(fnmatchcase(path.name, p) for p in patterns)
+    ]
+    assert {p.name for p in packages} == {"service", "schemas"}
+    modules = [
+        path.relative_to(ROOT).as_posix()
+        for package in packages
+        for path in package.rglob("*.py")
+        if "__pycache__" not in path.parts
+    ]
+    assert len(modules) > 10
+    left_out = [module for module in modules if not in_build_context(module)]
+    assert not left_out, f".dockerignore leaves out {left_out}"
+    for path in (
+        ".venv/bin/python",
+        ".git/HEAD",
+        "tests/conftest.py",
+        "firefight.egg-info/PKG-INFO",
+        "service/__pycache__/config.cpython-311.pyc",
+        "service/api/__pycache__/app.cpython-311.pyc",
+        ".env",
+    ):
+        assert not in_build_context(path), f"{path} would be sent to the build"
+
+
+# --- the Dockerfile's command with the compose environment, on the local Redis -----------------
+
+
+@dataclass
+class Running:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    def log_tail(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+
+def free_port(host: str) -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def compose_service(redis_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Running:
+    """`firefight` as the image runs it: the Dockerfile CMD, the compose environment.
+
+    Two changes, for a machine without Docker: the Redis URL's host `redis` (the compose service)
+    becomes the local test Redis, and port 8080 becomes a free port. The host stays 0.0.0.0 as in
+    the image, so the run also shows that a server bound to every interface answers the
+    HEALTHCHECK on 127.0.0.1; it is up for a few seconds on a random port.
+    """
+    env = environment(load_compose()["services"]["firefight"])
+    compose_url = urlsplit(env["FIREFIGHT_REDIS_URL"])
+    assert compose_url.hostname == "redis", compose_url
+    local = urlsplit(redis_url)
+    env["FIREFIGHT_REDIS_URL"] = compose_url._replace(netloc=local.netloc, path=local.path).geturl()
+
+    cmd = dockerfile_cmd()
+    port_at = cmd.index("--port") + 1
+    assert cmd[port_at] == str(exposed_port())
+    port = free_port(cmd[cmd.index("--host") + 1])
+    cmd[port_at] = str(port)
+    executable = Path(sys.executable).parent / cmd[0]
+    assert executable.is_file(), f"no {cmd[0]} console script next to {sys.executable}"
+
+    # The container sees the compose environment only: drop FIREFIGHT_* of the developer's shell.
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    log = tmp_path / "firefight.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [str(executable), *cmd[1:]],
+            env={**inherited, **env},
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+
+    def stop() -> None:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+    request.addfinalizer(stop)
+    return Running(process, port, log)
+
+
+async def wait_ready(http: aiohttp.ClientSession, service: Running) -> aiohttp.ClientResponse:
+    """Polls /readyz until it answers 200, the process dies, or the deadline passes."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + READY_SECONDS
+    last_seen = "no answer"
+    while loop.time() < deadline:
+        if service.process.poll() is not None:
+            pytest.fail(
+                f"firefight exited with {service.process.returncode}:\n{service.log_tail()}"
+            )
+        try:
+            response = await http.get(
+                f"http://127.0.0.1:{service.port}/readyz", timeout=aiohttp.ClientTimeout(total=2)
+            )
+        except (aiohttp.ClientConnectionError, TimeoutError) as error:
+            last_seen = repr(error)
+        else:
+            if response.status == 200:
+                return response
+            last_seen = f"{response.status} {await response.text()}"
+        await asyncio.sleep(0.05)
+    pytest.fail(f"/readyz not ready in {READY_SECONDS}s ({last_seen}):\n{service.log_tail()}")
+
+
+def run_healthcheck(argv: list[str], port: int) -> subprocess.CompletedProcess[str]:
+    """A healthcheck's exec form as the engine runs it, on the test's port, without proxies."""
+    assert argv[0] == "python"
+    args = [part.replace(f"127.0.0.1:{exposed_port()}/", f"127.0.0.1:{port}/") for part in argv]
+    assert args != argv, f"the healthcheck does not call 127.0.0.1:{exposed_port()}"
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    return subprocess.run(
+        [sys.executable, *args[1:]], capture_output=True, text=True, timeout=15, env=env
+    )
+
+
+# Given dice: attack 10 (agility 5 + skill 5), defense 6 (reaction 3 + intuition 3),
+# soak 12 (body 4 + armor 9 - AP 1).
+DICE = {
+    "attack": [6, 5, 5, 1, 2, 2, 3, 3, 4, 4],
+    "defense:goon-1": [5, 1, 2, 2, 3, 3],
+    "soak:goon-1": [5, 5, 1, 1, 2, 2, 3, 3, 4, 4, 2, 3],
+}
+
+
+async def test_dockerfile_command_with_compose_environment_serves_on_redis(
+    compose_service: Running, redis_url: str
+) -> None:
+    base = f"http://127.0.0.1:{compose_service.port}"
+    async with aiohttp.ClientSession() as http:
+        ready = await wait_ready(http, compose_service)
+        assert await ready.json() == {"status": "ok", "store": "redis"}
+
+        created = await http.post(f"{base}/v1/encounters", json={"ruleset": "sr5", "name": "x"})
+        assert created.status == 201, await created.text()
+        encounter = (await created.json())["id"]
+
+        attacked = await http.post(
+            f"{base}/v1/encounters/{encounter}/attacks", json=make.attack(dice=DICE)
+        )
+        assert attacked.status == 201, await attacked.text()
+        outcome = await attacked.json()
+        assert set(outcome) == {"event_id", "result", "state"}
+        result = outcome["result"]
+        assert [roll["values"] for roll in result["dice"]] == list(DICE.values())
+        assert all(roll["given"] for roll in result["dice"])
+        hit = result["targets"][0]
+        assert (hit["outcome"], hit["attack_hits"], hit["defense_hits"]) == ("hit", 3, 1)
+        assert (hit["damage"]["dv"], hit["damage"]["soak_hits"], hit["damage"]["boxes"]) == (
+            10,
+            2,
+            8,
+        )
+
+        viewed = await http.get(f"{base}/v1/encounters/{encounter}")
+        assert viewed.status == 200, await viewed.text()
+        view = await viewed.json()
+        assert view == outcome["state"]
+        assert view["last_event_id"] == outcome["event_id"]
+        assert view["version"] == 2  # created, then the attack
+        assert view["combat"]["actors"]["sam"]["recoil_rounds"] == 1
+
+    # The event is in the local Redis itself, not in an embedded store.
+    store = redis.Redis.from_url(redis_url)
+    try:
+        newest = store.xrevrange(events_key(encounter), count=1)
+        assert newest[0][0].decode() == outcome["event_id"]
+        assert store.exists(state_key(encounter))
+    finally:
+        store.delete(events_key(encounter), state_key(encounter))
+        store.close()
+
+    # Both healthchecks, as the engine would run them.
+    compose_check = healthcheck_argv(load_compose()["services"]["firefight"])
+    assert compose_check[0] == "CMD"
+    for argv in (dockerfile_healthcheck(), compose_check[1:]):
+        check = run_healthcheck(argv, compose_service.port)
+        assert check.returncode == 0, check.stderr
+
+    # `docker stop` sends SIGTERM: firefight exits cleanly, having logged JSON lines only.
+    compose_service.process.send_signal(signal.SIGTERM)
+    assert compose_service.process.wait(timeout=10) == 0, compose_service.log_tail()
+    lines = [json.loads(line) for line in compose_service.log.read_text().splitlines() if line]
+    starting = next(line for line in lines if line.get("event") == "starting")
+    assert (starting["host"], starting["port"], starting["store"]) == (
+        "0.0.0.0",
+        compose_service.port,
+        "redis",
+    )
+    assert any(line.get("path") == "/readyz" and line.get("status") == 200 for line in lines)
+
+    # And the image's healthcheck notices a service that is gone.
+    assert run_healthcheck(dockerfile_healthcheck(), compose_service.port).returncode != 0
