@@ -468,3 +468,14 @@ def test_invariants_of_any_attack(body: dict[str, Any], seed: int, rounds_before
     assert result.pool >= 0
     assert result.recoil.penalty <= 0
     assert after.actors[body["attacker"]["id"]].recoil_rounds == rounds_before + result.rounds_fired
+
+
+def test_every_category_and_mode_of_the_schema_has_its_table_row() -> None:
+    from typing import get_args
+
+    from schemas.sr5 import FiringMode, WeaponCategory
+    from service.rules.sr5 import tables
+
+    assert set(tables.RANGE_BANDS) == set(get_args(WeaponCategory))
+    assert set(tables.FIRING_MODES) == set(get_args(FiringMode))
+    assert tables.HEAVY_WEAPONS <= set(get_args(WeaponCategory))

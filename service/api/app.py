@@ -313,6 +313,7 @@ async def _send_events(
 
 
 def _is_end(stored: bytes) -> bool:
+    # StoredEvent encodes `type` first; no need to decode every event to spot the last one.
     return stored.startswith(b'{"type":"encounter_ended"')
 
 
