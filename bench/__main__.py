@@ -1,0 +1,679 @@
+"""`python -m bench`: attacks per second over HTTP for firefight (embedded, Redis) and a baseline.
+
+Each server runs alone, in its own process, while this process drives it with a fixed number of
+concurrent workers; the table compares each one to the baseline's requests per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import pstats
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from bench.load import (
+    REQUEST_TIMEOUT_S,
+    LoadResult,
+    PlannedRequest,
+    percentile,
+    run_load,
+    summary,
+    worker_plan,
+)
+from bench.server import BASELINE_KEY
+from bench.servers import (
+    ROOT,
+    RunningServer,
+    ServerFailed,
+    ServerSpec,
+    machine_cpu_seconds,
+    require_loopback,
+    start_server,
+)
+from service.store.redis import events_key, state_key
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+BASELINE = "baseline"
+# Commands a server sends itself; the ones Lua scripts run inside EVALSHA (HGET, HSET, XADD,
+# PEXPIRE...) are counted by Redis too but are not round trips, and INFO is the benchmark's own.
+ROUND_TRIP_COMMANDS = (
+    "hmget",
+    "evalsha",
+    "eval",
+    "incr",
+    "incrby",  # redis-py sends INCR as INCRBY
+    "xrange",
+    "xrevrange",
+    "xread",
+    "ping",
+)
+
+NOTES = """
+attacks/s and latencies count attacks only; requests also count the recoil resets (1 in 33).
+CPU is a share of one core over the window; other CPU is what the rest of the machine used.
+server µs/req is the server's CPU time per request. redis calls/req and commits tried/req
+(script calls; above 1 means compare-and-set retries) count every client of that Redis."""
+
+
+@dataclass
+class Measured:
+    spec: ServerSpec
+    load: LoadResult
+    server_cpu_s: float | None = None
+    client_cpu_s: float | None = None
+    redis_cpu_s: float | None = None
+    redis_round_trips: int | None = None
+    redis_script_calls: int | None = None
+    machine_cpu_s: float | None = None
+    steal_cpu_s: float | None = None
+    exit_code: int | None = None
+    problems: list[str] = field(default_factory=list)
+    # Requests per second of each round, to show the spread that pooling hides.
+    round_rates: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.round_rates:
+            self.round_rates = [self.load.requests_per_s]
+
+    def share(self, seconds: float | None) -> float | None:
+        """CPU seconds over the window, as a fraction of one core."""
+        if seconds is None or not self.load.duration_s:
+            return None
+        return seconds / self.load.duration_s
+
+    @property
+    def round_trips_per_request(self) -> float | None:
+        if self.redis_round_trips is None or not self.load.requests:
+            return None
+        return self.redis_round_trips / self.load.requests
+
+    @property
+    def commit_attempts_per_request(self) -> float | None:
+        if self.redis_script_calls is None or not self.load.requests:
+            return None
+        return self.redis_script_calls / self.load.requests
+
+    @property
+    def server_cpu_us_per_request(self) -> float | None:
+        if self.server_cpu_s is None or not self.load.requests:
+            return None
+        return self.server_cpu_s / self.load.requests * 1e6
+
+    @property
+    def other_cpu_s(self) -> float | None:
+        """What the rest of the machine used: busy CPU less the server, client and Redis."""
+        if self.machine_cpu_s is None or self.server_cpu_s is None or self.client_cpu_s is None:
+            return None
+        redis = (self.redis_cpu_s or 0.0) if self.spec.redis_url else 0.0
+        ours = self.server_cpu_s + self.client_cpu_s + redis
+        return max(0.0, self.machine_cpu_s - ours)
+
+    def add(self, other: Measured) -> None:
+        """Pools another round of the same server: totals add up, so rates stay per second."""
+
+        def total(a: float | None, b: float | None) -> float | None:
+            return None if a is None or b is None else a + b
+
+        self.load.add(other.load)
+        self.round_rates += other.round_rates
+        self.server_cpu_s = total(self.server_cpu_s, other.server_cpu_s)
+        self.client_cpu_s = total(self.client_cpu_s, other.client_cpu_s)
+        self.redis_cpu_s = total(self.redis_cpu_s, other.redis_cpu_s)
+        self.machine_cpu_s = total(self.machine_cpu_s, other.machine_cpu_s)
+        self.steal_cpu_s = total(self.steal_cpu_s, other.steal_cpu_s)
+        trips = total(self.redis_round_trips, other.redis_round_trips)
+        scripts = total(self.redis_script_calls, other.redis_script_calls)
+        self.redis_round_trips = None if trips is None else int(trips)
+        self.redis_script_calls = None if scripts is None else int(scripts)
+        self.problems += other.problems
+        if other.exit_code not in (0, -signal.SIGTERM):
+            self.exit_code = other.exit_code
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.load.errors or self.load.warmup_errors or self.problems)
+
+
+class RedisCounters:
+    """Redis's own CPU time and command counts, read with INFO around the measuring window."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
+
+    async def forget(self, encounter_ids: list[str]) -> None:
+        """Removes the benchmark's encounters from Redis entirely.
+
+        Ended encounters keep their streams an hour for resuming clients: thousands of events
+        each, for every run, that nobody will read."""
+        keys = [key(e) for e in encounter_ids for key in (state_key, events_key)]
+        if keys:
+            await self._client.unlink(*keys)
+
+    async def sample(self) -> dict[str, float]:
+        cpu: dict[str, Any] = await self._client.info("cpu")
+        stats: dict[str, Any] = await self._client.info("commandstats")
+
+        def calls(*names: str) -> float:
+            return float(sum(int(stats.get(f"cmdstat_{n}", {}).get("calls", 0)) for n in names))
+
+        return {
+            "redis": float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+            "trips": calls(*ROUND_TRIP_COMMANDS),
+            # firefight's commit is the one script call per attempt: attempts over requests
+            # shows how often compare-and-set lost and the request resolved again.
+            "scripts": calls("evalsha", "eval"),
+        }
+
+
+def _specs(redis_url: str) -> list[ServerSpec]:
+    return [
+        ServerSpec("embedded", "firefight", None, "firefight, embedded in-memory store"),
+        ServerSpec("redis", "firefight", redis_url, "firefight, Redis store"),
+        ServerSpec(
+            BASELINE, "baseline", redis_url, "bare aiohttp: parse JSON body, one Redis INCR"
+        ),
+    ]
+
+
+async def _create_encounters(
+    session: aiohttp.ClientSession, server: RunningServer, count: int
+) -> list[str]:
+    if server.spec.kind == "baseline":
+        # The baseline keeps no encounters; the same URL shapes keep routing work alike.
+        return [f"baseline{i:02d}" for i in range(count)]
+    ids = []
+    for _ in range(count):
+        async with session.post(
+            f"{server.base_url}/v1/encounters", json={"ruleset": "sr5", "name": "bench"}
+        ) as response:
+            body = await response.read()
+            if response.status != 201:
+                raise ServerFailed(
+                    f"{server.spec.name}: creating an encounter answered {response.status}: "
+                    f"{body.decode(errors='replace')[:300]}"
+                )
+            created: dict[str, Any] = await response.json()
+            ids.append(str(created["id"]))
+    return ids
+
+
+async def _end_encounters(
+    session: aiohttp.ClientSession, server: RunningServer, ids: list[str]
+) -> list[str]:
+    """Ends the benchmark's encounters through the API, as a VTT would; problems, if any."""
+    if server.spec.kind == "baseline":
+        return []
+    problems = []
+    for encounter_id in ids:
+        async with session.delete(f"{server.base_url}/v1/encounters/{encounter_id}") as response:
+            await response.read()
+            if response.status != 204:
+                problems.append(f"ending encounter {encounter_id} answered {response.status}")
+    return problems
+
+
+async def _measure(
+    spec: ServerSpec,
+    args: argparse.Namespace,
+    log_dir: Path,
+    profile_dir: Path | None,
+    counters: RedisCounters | None,
+) -> Measured:
+    server = await start_server(spec, log_dir, profile_dir)
+    try:
+        timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
+        # One pooled connection per worker, kept alive, as a VTT's server-side client would.
+        connector = aiohttp.TCPConnector(limit=args.workers, limit_per_host=args.workers)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            encounters = await _create_encounters(session, server, args.encounters)
+            plans: list[list[PlannedRequest]] = [
+                worker_plan(worker, encounters[worker % len(encounters)])
+                for worker in range(args.workers)
+            ]
+            opened: dict[str, float | None] = {}
+            # Counter deltas over the measuring window (None where a counter is unreadable).
+            marks: dict[str, float | None] = {}
+
+            async def on_measure(opening: bool) -> None:
+                samples: dict[str, float | None] = {
+                    "server": server.cpu_seconds(),
+                    "client": time.process_time(),
+                }
+                machine = machine_cpu_seconds()
+                samples["machine"] = machine[0] if machine else None
+                samples["steal"] = machine[1] if machine else None
+                if counters is not None:
+                    samples.update(await counters.sample())
+                if opening:
+                    opened.update(samples)
+                    return
+                for key, value in samples.items():
+                    start = opened.get(key)
+                    marks[key] = None if value is None or start is None else value - start
+
+            load = await run_load(
+                session,
+                server.base_url,
+                plans,
+                args.warmup,
+                args.seconds,
+                args.max_requests,
+                on_measure,
+            )
+            problems = await _end_encounters(session, server, encounters)
+            if counters is not None and spec.kind == "firefight" and spec.redis_url:
+                await counters.forget(encounters)
+        measured = Measured(spec, load, problems=problems)
+        measured.server_cpu_s = marks.get("server")
+        measured.client_cpu_s = marks.get("client")
+        measured.redis_cpu_s = marks.get("redis")
+        measured.machine_cpu_s = marks.get("machine")
+        measured.steal_cpu_s = marks.get("steal")
+        trips, scripts = marks.get("trips"), marks.get("scripts")
+        measured.redis_round_trips = None if trips is None else int(trips)
+        measured.redis_script_calls = None if scripts is None else int(scripts)
+        if not server.alive():
+            measured.problems.append(f"the server died during the run:\n{server.log_tail()}")
+    finally:
+        exit_code = server.stop()
+    measured.exit_code = exit_code
+    # SIGTERM is a graceful stop for run_app: anything but 0 means it did not shut down cleanly.
+    if exit_code not in (0, -signal.SIGTERM):
+        measured.problems.append(f"the server exited with code {exit_code}:\n{server.log_tail()}")
+    return measured
+
+
+def _commits(spec: ServerSpec) -> bool:
+    """Only firefight on Redis commits through a script that Redis counts."""
+    return spec.kind == "firefight" and spec.redis_url is not None
+
+
+def _number(value: float | None, form: str) -> str:
+    return "-" if value is None else form.format(value)
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def _rows(results: list[Measured]) -> tuple[list[str], list[list[str]]]:
+    """The figures table: throughput and latency, against the baseline."""
+    baseline = next((r for r in results if r.spec.name == BASELINE), None)
+    base_rps = baseline.load.requests_per_s if baseline else 0.0
+    header = ["server", "requests", "errors", "attacks/s", "p50 ms", "p99 ms", "vs baseline"]
+    rows = []
+    for r in results:
+        latencies = r.load.attack_latencies_s
+        ratio = f"{r.load.requests_per_s / base_rps:.2f}x" if base_rps else "-"
+        rows.append(
+            [
+                r.spec.name,
+                str(r.load.requests),
+                str(r.load.errors),
+                f"{r.load.attacks_per_s:.0f}",
+                f"{_ms(latencies, 50):.2f}",
+                f"{_ms(latencies, 99):.2f}",
+                ratio,
+            ]
+        )
+    return header, rows
+
+
+def _cost_rows(results: list[Measured]) -> tuple[list[str], list[list[str]]]:
+    """The second table: where the CPU went, and what each request asked of Redis."""
+    header = [
+        "server",
+        "server CPU",
+        "server µs/req",
+        "client CPU",
+        "redis CPU",
+        "other CPU",
+        "redis calls/req",
+        "commits tried/req",
+    ]
+    rows = []
+    for r in results:
+        trips = r.round_trips_per_request
+        tries = r.commit_attempts_per_request
+        rows.append(
+            [
+                r.spec.name,
+                _percent(r.share(r.server_cpu_s)),
+                _number(r.server_cpu_us_per_request, "{:.0f}"),
+                _percent(r.share(r.client_cpu_s)),
+                _percent(r.share(r.redis_cpu_s)) if r.spec.redis_url else "-",
+                _percent(r.share(r.other_cpu_s)),
+                _number(trips if r.spec.redis_url else None, "{:.2f}"),
+                _number(tries if _commits(r.spec) else None, "{:.3f}"),
+            ]
+        )
+    return header, rows
+
+
+def _ms(latencies: list[float], p: float) -> float:
+    return percentile(latencies, p) * 1000
+
+
+def _table(header: list[str], rows: list[list[str]], markdown: bool) -> str:
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        # Names to the left, figures to the right.
+        return "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def _ratios(results: list[Measured]) -> dict[str, float]:
+    baseline = next((r for r in results if r.spec.name == BASELINE), None)
+    if baseline is None or not baseline.load.requests_per_s:
+        return {}
+    return {
+        f"{r.spec.name}/{BASELINE}": round(r.load.requests_per_s / baseline.load.requests_per_s, 3)
+        for r in results
+        if r is not baseline
+    }
+
+
+def _report_errors(results: list[Measured]) -> bool:
+    failed = [r for r in results if r.failed]
+    if not failed:
+        return False
+    bar = "!" * 78
+    out = [bar, "!!! THIS RUN HAD ERRORS: its figures are not valid", bar]
+    for r in failed:
+        out.append(
+            f"{r.spec.name}: {r.load.errors} errors in {r.load.requests} measured requests, "
+            f"{r.load.warmup_errors} in {r.load.warmup_requests} warm-up requests"
+        )
+        statuses = ", ".join(f"{k}: {v}" for k, v in sorted(r.load.statuses.items()))
+        out.append(f"  measured statuses (0 = no response): {statuses or 'none'}")
+        out += [f"  {sample}" for sample in r.load.error_samples]
+        out += [f"  {problem}" for problem in r.problems]
+    out.append(bar)
+    print("\n".join(out), file=sys.stderr)
+    return True
+
+
+# Where a profiled server's own time went, by who spent it: (path fragment, group), first match.
+PROFILE_GROUPS = (
+    ("/service/rules/", "firefight rules (sr5, dice)"),
+    ("/service/engine/", "firefight engine"),
+    ("/service/store/", "firefight store"),
+    ("/service/", "firefight api (handlers, middlewares)"),
+    ("/schemas/", "firefight api (handlers, middlewares)"),
+    ("/bench/", "baseline handler"),
+    ("/structlog/", "structlog"),
+    ("/json/", "stdlib json (structlog's JSON renderer)"),
+    ("/redis/", "redis-py"),
+    ("/aiohttp/", "aiohttp"),
+    ("/multidict/", "aiohttp"),
+    ("/yarl/", "aiohttp"),
+    ("/asyncio/", "asyncio event loop"),
+    ("selectors.py", "asyncio event loop"),
+    ("random.py", "stdlib random (dice)"),
+)
+BUILTIN_GROUPS = (
+    ("msgspec", "msgspec (C)"),
+    ("socket", "socket I/O (C)"),
+    ("epoll", "asyncio event loop"),
+    ("random", "stdlib random (dice)"),
+)
+
+
+def profile_shares(stats: pstats.Stats) -> list[tuple[str, float]]:
+    """Self time of every profiled function, summed by group; the largest first."""
+    totals: dict[str, float] = {}
+    entries: dict[tuple[str, int, str], tuple[Any, ...]] = getattr(stats, "stats", {})
+    for (filename, _, name), (_, _, self_time, *_) in entries.items():
+        groups = BUILTIN_GROUPS if filename == "~" else PROFILE_GROUPS
+        text = name if filename == "~" else filename
+        group = next((g for part, g in groups if part in text), "other")
+        totals[group] = totals.get(group, 0.0) + self_time
+    return sorted(totals.items(), key=lambda item: -item[1])
+
+
+def _write_profiles(profile_dir: Path, results: list[Measured]) -> None:
+    for r in results:
+        stats_path = profile_dir / f"{r.spec.name}.prof"
+        if not stats_path.exists():
+            continue
+        text_path = profile_dir / f"{r.spec.name}.txt"
+        with text_path.open("w") as out:
+            stats = pstats.Stats(str(stats_path), stream=out)
+            stats.sort_stats("tottime").print_stats(40)
+            stats.sort_stats("cumulative").print_stats(60)
+        shares = profile_shares(pstats.Stats(str(stats_path)))
+        whole = sum(seconds for _, seconds in shares) or 1.0
+        print(f"\nprofile of {r.spec.name}: {stats_path} (top functions: {text_path})")
+        for group, seconds in shares:
+            if seconds / whole >= 0.01:
+                print(f"  {seconds / whole * 100:5.1f}%  {group}")
+
+
+def _revision() -> str:
+    """The commit measured, marked when tracked files differ from it."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return "unknown"
+    if head.returncode != 0:
+        return "unknown"
+    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "workers": args.workers,
+        "encounters": args.encounters,
+        "warmup_s": args.warmup,
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "max_requests": args.max_requests,
+        "redis_url": args.redis_url,
+        "profiled": args.profile is not None,
+    }
+
+
+def _json_report(args: argparse.Namespace, results: list[Measured]) -> dict[str, Any]:
+    servers = []
+    for r in results:
+        entry = {"name": r.spec.name, "description": r.spec.description, **summary(r.load)}
+        entry["cpu_share_of_one_core"] = {
+            "server": r.share(r.server_cpu_s),
+            "client": r.share(r.client_cpu_s),
+            "redis": r.share(r.redis_cpu_s) if r.spec.redis_url else None,
+            "other": r.share(r.other_cpu_s),
+            "steal": r.share(r.steal_cpu_s),
+        }
+        entry["server_cpu_us_per_request"] = r.server_cpu_us_per_request
+        entry["redis_round_trips_per_request"] = (
+            r.round_trips_per_request if r.spec.redis_url else None
+        )
+        entry["commit_attempts_per_request"] = (
+            r.commit_attempts_per_request if _commits(r.spec) else None
+        )
+        entry["round_requests_per_s"] = [round(rate, 1) for rate in r.round_rates]
+        entry["problems"] = r.problems
+        servers.append(entry)
+    return {
+        "date": datetime.date.today().isoformat(),
+        "revision": _revision(),
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        "settings": _settings(args),
+        "servers": servers,
+        "ratios_to_baseline_requests_per_s": _ratios(results),
+        "errors": any(r.failed for r in results),
+    }
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__.splitlines()[0] if __doc__ else None
+    )
+    parser.add_argument("--seconds", type=float, default=5.0, help="measuring window per server")
+    parser.add_argument("--warmup", type=float, default=1.0, help="uncounted seconds first")
+    parser.add_argument("--workers", type=int, default=16, help="concurrent client requests")
+    parser.add_argument("--encounters", type=int, default=8, help="encounters the load spreads on")
+    parser.add_argument(
+        "--max-requests", type=int, default=200_000, help="cap on measured requests per server"
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("FIREFIGHT_TEST_REDIS_URL", DEFAULT_REDIS_URL),
+        help="the Redis of the redis and baseline servers (loopback only)",
+    )
+    parser.add_argument(
+        "--only", action="append", choices=["embedded", "redis", BASELINE], help="repeatable"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="measure every server this many times, pooled"
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="run each server under cProfile, stats into this folder (figures then skewed)",
+    )
+    args = parser.parse_args(argv)
+    if not 0 < args.seconds <= 600 or not 0 <= args.warmup <= 60:
+        parser.error("--seconds must be in (0, 600] and --warmup in [0, 60]")
+    if not 1 <= args.workers <= 256 or not 1 <= args.encounters <= 256:
+        parser.error("--workers and --encounters must be between 1 and 256")
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds must be between 1 and 20")
+    if args.profile is not None and args.rounds != 1:
+        parser.error("--profile takes one round")
+    if args.max_requests < 1:
+        parser.error("--max-requests must be at least 1")
+    try:
+        require_loopback(args.redis_url)
+    except ValueError as error:
+        parser.error(str(error))
+    return args
+
+
+async def _run(args: argparse.Namespace) -> int:
+    # SIGTERM cancels the run like Ctrl-C does, so the servers are stopped on the way out.
+    main_task = asyncio.current_task()
+    if main_task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+
+    specs = [s for s in _specs(args.redis_url) if not args.only or s.name in args.only]
+    client: aioredis.Redis | None = None
+    counters: RedisCounters | None = None
+    if any(s.redis_url for s in specs):
+        client = aioredis.Redis.from_url(args.redis_url, socket_connect_timeout=2)
+        try:
+            await client.ping()
+        except (RedisError, OSError) as error:
+            await client.aclose()
+            print(
+                f"bench: no Redis at {args.redis_url} ({error}); `make bench` starts one",
+                file=sys.stderr,
+            )
+            return 2
+        counters = RedisCounters(client)
+
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    results: list[Measured] = []
+    print(
+        f"bench: {args.workers} workers over {args.encounters} encounters, "
+        f"{args.warmup:g} s warm-up + {args.seconds:g} s measured per server"
+        f"{f' x {args.rounds} rounds' if args.rounds > 1 else ''}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, commit {_revision()}",
+        flush=True,
+    )
+    try:
+        with tempfile.TemporaryDirectory(prefix="firefight-bench-") as log_dir:
+            # Rounds interleave the servers, so a drift in the machine's speed (a VM's
+            # neighbours) spreads over all of them instead of favouring one.
+            for round_number in range(1, args.rounds + 1):
+                for index, spec in enumerate(specs):
+                    round_note = f" round {round_number}/{args.rounds}" if args.rounds > 1 else ""
+                    print(f"bench: {spec.name} ({spec.description}){round_note} ...", flush=True)
+                    measured = await _measure(spec, args, Path(log_dir), args.profile, counters)
+                    if round_number == 1:
+                        results.append(measured)
+                    else:
+                        results[index].add(measured)
+    finally:
+        if client is not None:
+            if any(s.name == BASELINE for s in specs):
+                await client.delete(BASELINE_KEY)
+            await client.aclose()
+
+    print()
+    print(_table(*_rows(results), markdown=args.markdown))
+    ratios = _ratios(results)
+    if ratios:
+        print()
+        print("  ".join(f"{name} {ratio:.2f}x" for name, ratio in ratios.items()))
+    if args.rounds > 1:
+        spreads = [
+            f"{r.spec.name} {min(r.round_rates):.0f}-{max(r.round_rates):.0f}" for r in results
+        ]
+        print("requests/s of single rounds: " + ", ".join(spreads))
+    print()
+    print(_table(*_cost_rows(results), markdown=args.markdown))
+    print(NOTES)
+    if args.profile is not None:
+        print("\nservers ran under cProfile: these figures are slower than real ones.")
+        _write_profiles(args.profile, results)
+    if args.json is not None:
+        args.json.write_text(json.dumps(_json_report(args, results), indent=2) + "\n")
+        print(f"figures written to {args.json}")
+    return 1 if _report_errors(results) else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    try:
+        return asyncio.run(_run(args))
+    except ServerFailed as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("bench: interrupted; servers stopped", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

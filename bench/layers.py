@@ -1,0 +1,183 @@
+"""`python -m bench.layers`: CPU cost of one attack's layers, timed in-process, one at a time.
+
+The HTTP benchmark says how fast firefight is; this says where its time goes, without a
+profiler's overhead: each layer runs in a loop and its CPU time (time.process_time, the best of 3
+rounds) is divided by the count. Calls are sequential: Redis waits are not CPU time, and
+contention plays no part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable
+
+import msgspec
+import redis.asyncio as aioredis
+import structlog
+
+from bench.load import attack_body
+from bench.server import REDIS_TIMEOUT_S
+from bench.servers import require_loopback
+from schemas.encounter import ActionRequest, EncounterCreate, TurnState
+from schemas.sr5 import SR5AttackRequest, SR5State
+from service.config import Config
+from service.engine import Encounters
+from service.logs import configure_logging
+from service.rules.dice import Dice
+from service.rules.sr5 import SR5Ruleset
+from service.store import MemoryStore, RedisStore
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+LAYER_KEY = "firefight-bench:layers"
+
+
+# The best of a few rounds, as timeit does: the others only add noise from the rest of the box.
+REPEATS = 3
+
+
+def _per_call_us(count: int, run: Callable[[int], None]) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        started = time.process_time()
+        run(count)
+        best = min(best, time.process_time() - started)
+    return best / count * 1e6
+
+
+async def _per_call_us_async(count: int, run: Callable[[int], Awaitable[None]]) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        started = time.process_time()
+        await run(count)
+        best = min(best, time.process_time() - started)
+    return best / count * 1e6
+
+
+def _rules_us(count: int) -> float:
+    """The SR5 rules alone: pool, recoil, dice for attack, defense and soak, the result."""
+    request = msgspec.json.decode(attack_body("layers", 7), type=SR5AttackRequest)
+    ruleset, state, turn = SR5Ruleset(), SR5State(), TurnState()
+
+    def run(n: int) -> None:
+        for i in range(n):
+            ruleset.resolve_attack(request, state, turn, Dice(i))
+
+    return _per_call_us(count, run)
+
+
+def _log_line_us(count: int) -> float:
+    """The one JSON log line request_context writes per request, to /dev/null."""
+    with open(os.devnull, "w") as sink:
+        saved, sys.stderr = sys.stderr, sink
+        try:
+            # firefight's own set-up; its logger writes to the sys.stderr of this moment.
+            configure_logging(Config(log_format="json"))
+        finally:
+            sys.stderr = saved
+        log = structlog.get_logger("firefight.api")
+        structlog.contextvars.bind_contextvars(request_id="0" * 32, encounter="0" * 32)
+
+        def run(n: int) -> None:
+            for _ in range(n):
+                log.info("request", method="POST", path="/v1/x", status=201, duration_ms=1.0)
+
+        try:
+            return _per_call_us(count, run)
+        finally:
+            structlog.contextvars.clear_contextvars()
+
+
+async def _engine_us(encounters: Encounters, count: int) -> float:
+    """Encounters.attack: decode, load, resolve, encode state and event, commit, the outcome.
+
+    Per attack, with the HTTP benchmark's recoil resets (2 actions per 64 attacks) included."""
+    created = await encounters.create(EncounterCreate(ruleset="sr5", name="layers"))
+    # Two attackers reset every 32 shots, as in the HTTP benchmark, so no recoil builds up.
+    bodies = [attack_body(f"layers-{k}", seed) for seed in range(64) for k in range(2)]
+    resets = [ActionRequest(actor=f"layers-{k}", action="other") for k in range(2)]
+    encoder = msgspec.json.Encoder()
+
+    async def run(n: int) -> None:
+        for i in range(n):
+            outcome = await encounters.attack(created.id, bodies[i % len(bodies)])
+            encoder.encode(outcome)  # the handler's response body
+            if i % 64 == 63:
+                for reset in resets:
+                    await encounters.action(created.id, reset)
+
+    try:
+        return await _per_call_us_async(count, run)
+    finally:
+        await encounters.end(created.id)
+
+
+async def _incr_us(redis_url: str, count: int) -> float:
+    """One redis-py command round trip, as the baseline server makes it."""
+    client = aioredis.Redis.from_url(
+        redis_url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S
+    )
+
+    async def run(n: int) -> None:
+        for _ in range(n):
+            await client.incr(LAYER_KEY)
+
+    try:
+        return await _per_call_us_async(count, run)
+    finally:
+        await client.delete(LAYER_KEY)
+        await client.aclose()
+
+
+async def _run(redis_url: str | None, count: int) -> dict[str, float]:
+    figures = {
+        "sr5 rules (resolve_attack)": _rules_us(count),
+        "request log line (structlog JSON)": _log_line_us(count),
+    }
+    memory = MemoryStore()
+    figures["engine attack, embedded store"] = await _engine_us(Encounters(memory), count)
+    await memory.close()
+    if redis_url is not None:
+        store = RedisStore(redis_url)
+        try:
+            figures["engine attack, Redis store"] = await _engine_us(Encounters(store), count)
+        finally:
+            await store.close()
+        figures["one redis-py INCR"] = await _incr_us(redis_url, count)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.layers", description=__doc__)
+    parser.add_argument("--count", type=int, default=5000, help="calls per layer")
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("FIREFIGHT_TEST_REDIS_URL", DEFAULT_REDIS_URL),
+        help="loopback Redis for the Redis layers",
+    )
+    parser.add_argument("--no-redis", action="store_true", help="skip the Redis layers")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    if not 1 <= args.count <= 1_000_000:
+        parser.error("--count must be between 1 and 1000000")
+    try:
+        require_loopback(args.redis_url)
+    except ValueError as error:
+        parser.error(str(error))
+    figures = asyncio.run(_run(None if args.no_redis else args.redis_url, args.count))
+    if args.json:
+        print(json.dumps({name: round(us, 1) for name, us in figures.items()}, indent=2))
+        return 0
+    width = max(map(len, figures))
+    print(f"{'layer'.ljust(width)}  CPU µs/call")
+    for name, us in figures.items():
+        print(f"{name.ljust(width)}  {us:11.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

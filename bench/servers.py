@@ -1,0 +1,199 @@
+"""Starting, watching and stopping the servers under test, each in its own process on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+import aiohttp
+
+from bench.server import LOOPBACK
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTUP_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 10.0
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+ServerKind = Literal["firefight", "baseline"]
+
+
+class ServerFailed(RuntimeError):
+    """A server did not come up, or died; the message carries the end of its log."""
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    name: str
+    kind: ServerKind
+    redis_url: str | None
+    description: str
+
+
+def require_loopback(url: str) -> None:
+    """The benchmark never sends load anywhere but this machine."""
+    host = urlsplit(url).hostname
+    if host not in LOOPBACK_HOSTS:
+        raise ValueError(f"{url} is not a loopback address; the benchmark only uses loopback")
+
+
+def free_port() -> int:
+    # The kernel picks an unused port; the tiny race until the server binds it is retried below.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((LOOPBACK, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _clock_ticks() -> int:
+    try:
+        return os.sysconf("SC_CLK_TCK")
+    except (AttributeError, ValueError, OSError):
+        return 100
+
+
+def machine_cpu_seconds() -> tuple[float, float] | None:
+    """(busy, steal) CPU seconds of the whole machine so far, all cores (Linux /proc/stat)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal ...; guest time is already in user.
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    steal = fields[7] if len(fields) > 7 else 0
+    busy = sum(fields[:8]) - idle - steal
+    return busy / _clock_ticks(), steal / _clock_ticks()
+
+
+# Safety net: whatever happens in the benchmark, no server outlives it.
+_running: set[RunningServer] = set()
+
+
+@atexit.register
+def _stop_all() -> None:
+    for server in list(_running):
+        server.stop()
+
+
+class RunningServer:
+    def __init__(
+        self, spec: ServerSpec, process: subprocess.Popen[bytes], port: int, log_path: Path
+    ) -> None:
+        self.spec = spec
+        self.process = process
+        self.port = port
+        self.log_path = log_path
+        _running.add(self)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time of the server process so far (Linux /proc), else None."""
+        try:
+            stat = Path(f"/proc/{self.process.pid}/stat").read_text()
+        except OSError:
+            return None
+        # The command name (field 2) may hold spaces; the fields after its ')' are fixed.
+        fields = stat[stat.rindex(")") + 2 :].split()
+        utime, stime = int(fields[11]), int(fields[12])
+        return (utime + stime) / _clock_ticks()
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> int | None:
+        """SIGTERM (run_app exits gracefully), then SIGKILL if it does not; the exit code."""
+        _running.discard(self)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def _child_env() -> dict[str, str]:
+    # Flags alone configure the servers: a FIREFIGHT_* variable in the caller's shell must not
+    # turn the "embedded" server into a Redis one, or change its limits.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+async def _wait_healthy(server: RunningServer) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    timeout = aiohttp.ClientTimeout(total=1)
+    async with aiohttp.ClientSession(timeout=timeout) as session:
+        while time.monotonic() < deadline:
+            if not server.alive():
+                raise ServerFailed(
+                    f"{server.spec.name} exited with code {server.process.returncode} while "
+                    f"starting:\n{server.log_tail()}"
+                )
+            try:
+                async with session.get(f"{server.base_url}/healthz") as response:
+                    if response.status == 200:
+                        return
+            except (aiohttp.ClientError, TimeoutError):
+                pass
+            await asyncio.sleep(0.05)
+    raise ServerFailed(
+        f"{server.spec.name} did not answer GET /healthz within {STARTUP_TIMEOUT_S:g} s:\n"
+        f"{server.log_tail()}"
+    )
+
+
+async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None) -> RunningServer:
+    """Starts `python -m bench.server` for `spec` on a free port and waits until it answers."""
+    last_error: ServerFailed | None = None
+    for attempt in range(3):
+        port = free_port()
+        command = [sys.executable, "-m", "bench.server", spec.kind, "--port", str(port)]
+        if spec.redis_url:
+            command += ["--redis-url", spec.redis_url]
+        if profile_dir is not None:
+            command += ["--profile", str(profile_dir / f"{spec.name}.prof")]
+        log_path = log_dir / f"{spec.name}-{attempt}.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=_child_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                # Its own session: a Ctrl-C reaches the benchmark only, which then stops it.
+                start_new_session=True,
+            )
+        server = RunningServer(spec, process, port, log_path)
+        try:
+            await _wait_healthy(server)
+            return server
+        except ServerFailed as error:
+            server.stop()
+            last_error = error
+        except BaseException:
+            server.stop()
+            raise
+    raise last_error or ServerFailed(f"{spec.name} did not start")
