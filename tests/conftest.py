@@ -18,6 +18,8 @@ from service.config import Config
 from service.store import MemoryStore, RedisStore, StoreLimits
 
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+# What the tests write to the shared Redis expires soon after, not a week later.
+TEST_TTL_SECONDS = 600
 IN_CI = os.environ.get("CI") == "true"
 
 
@@ -37,7 +39,7 @@ def redis_url() -> str:
 @pytest.fixture(params=["memory", "fakeredis", "redis"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
     """One store of each kind, so one contract suite runs against all three."""
-    limits = StoreLimits(max_events=100)
+    limits = StoreLimits(ttl_seconds=TEST_TTL_SECONDS, ended_ttl_seconds=60, max_events=100)
     if request.param == "memory":
         made: Any = MemoryStore(limits)
     elif request.param == "fakeredis":
@@ -73,6 +75,7 @@ def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFacto
     async def make(*, redis: bool = False, **overrides: Any) -> Any:
         if redis:
             overrides["redis_url"] = request.getfixturevalue("redis_url")
+        overrides.setdefault("encounter_ttl_seconds", TEST_TTL_SECONDS)
         return await aiohttp_client(create_app(Config(**overrides)))
 
     return make
