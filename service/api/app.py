@@ -6,7 +6,8 @@ import asyncio
 import time
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import msgspec
@@ -24,7 +25,13 @@ from service.api import openapi
 from service.api.hub import EventHub, Subscription
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config
-from service.engine import EncounterNotFound, Encounters, StoreContention, event_json
+from service.engine import (
+    EVENTS_PAGE,
+    EncounterNotFound,
+    Encounters,
+    StoreContention,
+    event_json,
+)
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import DiceError
 from service.store import EncounterStore, MemoryStore, RedisStore, StoreLimits, StoreUnavailable
@@ -42,7 +49,10 @@ REQUEST_ID_HEADER = "X-Request-Id"
 T = TypeVar("T")
 log = structlog.get_logger("firefight.api")
 _json = msgspec.json.Encoder()
-_decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+# Built once: the bodies the API decodes itself (attacks are decoded by the engine, by ruleset).
+_DECODERS: Mapping[type, msgspec.json.Decoder[Any]] = MappingProxyType(
+    {kind: msgspec.json.Decoder(kind) for kind in (EncounterCreate, ActionRequest, AdvanceRequest)}
+)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -52,11 +62,7 @@ def _json_response(value: object, status: int = 200) -> web.Response:
 
 
 async def _decode(request: web.Request, kind: type[T]) -> T:
-    decoder = _decoders.get(kind)
-    if decoder is None:
-        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
-    body = await request.read()
-    result: T = decoder.decode(body)
+    result: T = _DECODERS[kind].decode(await request.read())
     return result
 
 
@@ -254,7 +260,7 @@ async def advance(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.Response:
     encounter_id = _encounter_id(request)
     after = _after(request)
-    page = await request.app[ENCOUNTERS].events(encounter_id, after, 1000)
+    page = await request.app[ENCOUNTERS].events(encounter_id, after, EVENTS_PAGE)
     last = _json.encode(page[-1][0] if page else None)
     body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
     return web.Response(body=body, content_type=JSON)
@@ -285,36 +291,44 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 async def _send_events(
     socket: web.WebSocketResponse, encounters: Encounters, subscription: Subscription, after: str
 ) -> None:
+    """The replay, a page at a time, then the live queue, skipping what the replay sent."""
     last = parse_event_id(after)
-    cursor = after
-    while True:  # the replay, a page at a time
-        page = await encounters.store.events_after(subscription.encounter_id, cursor, 1000)
-        for event_id, stored in page:
-            await socket.send_str(event_json(event_id, stored).decode())
-            cursor, last = event_id, parse_event_id(event_id)
-            if _is_end(stored):
-                await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
-                return
-        if len(page) < 1000:
-            break
-    while True:
-        if subscription.overflowed and subscription.queue.empty():
-            await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"resume with after")
-            return
-        for event_id, stored in await subscription.queue.get():
-            position = parse_event_id(event_id)
-            if position <= last:
-                continue
-            last = position
-            await socket.send_str(event_json(event_id, stored).decode())
-            if _is_end(stored):
-                await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
-                return
 
+    async def send(event_id: str, stored: bytes) -> bool:
+        """Sends one event; True when it was the last the encounter will have."""
+        nonlocal last
+        position = parse_event_id(event_id)
+        if position <= last:
+            return False
+        last = position
+        await socket.send_str(event_json(event_id, stored).decode())
+        # StoredEvent encodes `type` first: no need to decode every event to spot the end.
+        return stored.startswith(b'{"type":"encounter_ended"')
 
-def _is_end(stored: bytes) -> bool:
-    # StoredEvent encodes `type` first; no need to decode every event to spot the last one.
-    return stored.startswith(b'{"type":"encounter_ended"')
+    try:
+        cursor = after
+        while True:
+            page = await encounters.store.events_after(
+                subscription.encounter_id, cursor, EVENTS_PAGE
+            )
+            for event_id, stored in page:
+                if await send(event_id, stored):
+                    await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
+                    return
+                cursor = event_id
+            if len(page) < EVENTS_PAGE:
+                break
+        while not (subscription.overflowed and subscription.queue.empty()):
+            for event_id, stored in await subscription.queue.get():
+                if await send(event_id, stored):
+                    await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
+                    return
+    except StoreUnavailable:
+        pass  # the client resumes with `after` once the store is back
+    except ConnectionResetError:
+        return
+    # Too far behind, or the store failed mid-replay: the client resumes with `after`.
+    await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"resume with after")
 
 
 # --- app -------------------------------------------------------------------------------------
