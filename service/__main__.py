@@ -18,6 +18,12 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         sys.stderr.write(f"firefight: {error}\n")
         return 2
+    if config.admin_key_generated:
+        # Printed once, on the console only: keys never go into the logs.
+        sys.stderr.write(
+            "firefight: no FIREFIGHT_ADMIN_KEY is set, so this run made one (it listens on "
+            f"localhost only).\nfirefight: admin key: {config.admin_key}\n"
+        )
     configure_logging(config)
     log = structlog.get_logger("firefight")
     log.info(

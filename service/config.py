@@ -6,17 +6,31 @@ With nothing set, the service listens on 127.0.0.1:8080 with the embedded store.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import secrets
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 LogFormat = Literal["json", "console"]
 
 
+MIN_ADMIN_KEY_LENGTH = 16
+
+
 class ConfigError(ValueError):
     pass
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -25,6 +39,10 @@ class Config:
     port: int = 8080
     # Unset: the embedded in-process store.
     redis_url: str | None = None
+    # The Bearer token that creates encounters (and acts as GM on any of them). Never logged.
+    admin_key: str = field(default="", repr=False)
+    # True when no key was configured and one was made for this run (printed once at start).
+    admin_key_generated: bool = False
     cors_origins: tuple[str, ...] = ()
     log_format: LogFormat = "json"
     log_level: str = "info"
@@ -74,10 +92,25 @@ def load_config(
     if "*" in origins:
         raise ConfigError("FIREFIGHT_CORS_ORIGINS names origins; '*' is not allowed")
     fmt: LogFormat = "console" if log_format == "console" else "json"
+    admin_key = env.get("FIREFIGHT_ADMIN_KEY", "")
+    generated = False
+    if not admin_key:
+        if not _is_loopback(args.host):
+            raise ConfigError(
+                f"FIREFIGHT_ADMIN_KEY is required when listening on {args.host}: "
+                "set it to a long random string (only a localhost-only service makes its own)"
+            )
+        admin_key, generated = secrets.token_urlsafe(32), True
+    if len(admin_key) < MIN_ADMIN_KEY_LENGTH:
+        raise ConfigError(
+            f"FIREFIGHT_ADMIN_KEY must be at least {MIN_ADMIN_KEY_LENGTH} characters long"
+        )
     return Config(
         host=args.host,
         port=_int("FIREFIGHT_PORT", args.port, 0, 65535),
         redis_url=args.redis_url,
+        admin_key=admin_key,
+        admin_key_generated=generated,
         cors_origins=origins,
         log_format=fmt,
         log_level=args.log_level.lower(),

@@ -20,6 +20,7 @@ from service.store import MemoryStore, RedisStore, StoreLimits
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # What the tests write to the shared Redis expires soon after, not a week later.
 TEST_TTL_SECONDS = 600
+ADMIN_KEY = "test-admin-key-0123456789"
 IN_CI = os.environ.get("CI") == "true"
 
 
@@ -70,13 +71,18 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFactory:
-    """A test client on a fresh app; `redis=True` puts it on the real Redis."""
+    """A test client on a fresh app; `redis=True` puts it on the real Redis.
 
-    async def make(*, redis: bool = False, **overrides: Any) -> Any:
+    It sends the admin key (which acts as GM on every encounter) unless a test sends its own
+    Authorization header, or `admin=False`."""
+
+    async def make(*, redis: bool = False, admin: bool = True, **overrides: Any) -> Any:
         if redis:
             overrides["redis_url"] = request.getfixturevalue("redis_url")
         overrides.setdefault("encounter_ttl_seconds", TEST_TTL_SECONDS)
-        return await aiohttp_client(create_app(Config(**overrides)))
+        overrides.setdefault("admin_key", ADMIN_KEY)
+        headers = {"Authorization": f"Bearer {ADMIN_KEY}"} if admin else {}
+        return await aiohttp_client(create_app(Config(**overrides)), headers=headers)
 
     return make
 

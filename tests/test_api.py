@@ -134,11 +134,13 @@ async def test_delete_ends_the_encounter(client: Any) -> None:
     encounter = await new_encounter(client)
     assert (await client.delete(f"/v1/encounters/{encounter}")).status == 204
     gone = await client.get(f"/v1/encounters/{encounter}")
-    assert gone.status == 404
+    assert gone.status == 410
     assert gone.content_type == PROBLEM
-    assert (await client.delete(f"/v1/encounters/{encounter}")).status == 404
+    assert (await gone.json())["type"].endswith("/encounter-ended")
+    assert (await client.delete(f"/v1/encounters/{encounter}")).status == 410
     attack = await client.post(f"/v1/encounters/{encounter}/attacks", json=make.attack())
-    assert attack.status == 404
+    assert attack.status == 410
+    assert (await client.get("/v1/encounters/never-was")).status == 404
     # Watchers who resume still learn that it ended.
     events = await (await client.get(f"/v1/encounters/{encounter}/events")).json()
     assert events["events"][-1]["type"] == "encounter_ended"

@@ -43,11 +43,18 @@ def wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float = 15) 
     raise AssertionError(f"{url} was not ready within {seconds} s")
 
 
+ADMIN_KEY = "cli-admin-key-0123456789"
+
+
 @contextlib.contextmanager
-def serve(*args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`python -m service` with nothing configured but the port (and `args`)."""
+def serve(
+    *args: str, admin_key: str | None = ADMIN_KEY
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`python -m service` with nothing configured but the port and the admin key."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    if admin_key is not None:
+        env["FIREFIGHT_ADMIN_KEY"] = admin_key
     process = subprocess.Popen(
         [sys.executable, "-m", "service", "--port", str(port), *args],
         cwd=ROOT,
@@ -85,12 +92,14 @@ def test_environment_and_flags_with_flags_winning() -> None:
         "FIREFIGHT_CORS_ORIGINS": "http://localhost:30000, https://vtt.example.org/",
         "FIREFIGHT_LOG_FORMAT": "console",
         "FIREFIGHT_MAX_BODY_BYTES": "4096",
+        "FIREFIGHT_ADMIN_KEY": ADMIN_KEY,
     }
     config = load_config(["--port", "9100"], env)
     assert config == Config(
         host="0.0.0.0",
         port=9100,
         redis_url="redis://cache:6379/1",
+        admin_key=ADMIN_KEY,
         cors_origins=("http://localhost:30000", "https://vtt.example.org"),
         log_format="console",
         max_body_bytes=4096,
@@ -103,6 +112,11 @@ def test_environment_and_flags_with_flags_winning() -> None:
         ({"FIREFIGHT_PORT": "eighty"}, "FIREFIGHT_PORT must be a whole number"),
         ({"FIREFIGHT_PORT": "70000"}, "between 0 and 65535"),
         ({"FIREFIGHT_CORS_ORIGINS": "*"}, "'*' is not allowed"),
+        (
+            {"FIREFIGHT_HOST": "0.0.0.0"},
+            "FIREFIGHT_ADMIN_KEY is required when listening on 0.0.0.0",
+        ),
+        ({"FIREFIGHT_ADMIN_KEY": "short"}, "at least 16 characters"),
         ({"FIREFIGHT_LOG_FORMAT": "xml"}, "json or console"),
     ],
 )
@@ -134,7 +148,11 @@ def test_logs_are_json_lines_one_per_request_with_its_id() -> None:
         request = urllib.request.Request(
             url + "/v1/encounters",
             data=b'{"ruleset": "sr5"}',
-            headers={"X-Request-Id": "log-probe", "Content-Type": "application/json"},
+            headers={
+                "X-Request-Id": "log-probe",
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {ADMIN_KEY}",
+            },
         )
         with urllib.request.urlopen(request, timeout=5) as response:
             encounter = json.load(response)["id"]
@@ -163,7 +181,10 @@ def quickstart() -> str:
 def test_the_readme_example_resolves_a_shot_as_the_readme_says(served: str) -> None:
     script = quickstart().replace("http://127.0.0.1:8080", served)
     result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, timeout=60
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "ADMIN_KEY": ADMIN_KEY},
     )
     assert result.returncode == 0, result.stderr
     outcome = json.loads(result.stdout)
@@ -176,3 +197,57 @@ def test_the_readme_example_resolves_a_shot_as_the_readme_says(served: str) -> N
     assert target["damage"]["armor"] == 8
     assert (target["damage"]["soak_hits"], target["damage"]["boxes"]) == (2, 9)
     assert target["damage"]["track"] == "physical"
+
+
+def test_a_localhost_service_without_a_key_makes_one_and_prints_it_once() -> None:
+    config = load_config([], {})
+    assert config.admin_key_generated and len(config.admin_key) >= 32
+    assert config.admin_key not in repr(config)
+    assert load_config([], {}).admin_key != config.admin_key
+    with serve(admin_key=None) as (url, process):
+        request = urllib.request.Request(url + "/v1/encounters", data=b'{"ruleset": "sr5"}')
+        try:
+            urllib.request.urlopen(request, timeout=5)
+            raise AssertionError("created an encounter without the admin key")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 401
+    assert process.stderr is not None
+    lines = process.stderr.read().decode().splitlines()
+    printed = [line for line in lines if "admin key:" in line]
+    assert len(printed) == 1
+    key = printed[0].split("admin key:")[1].strip()
+    assert len(key) >= 32
+    # The key is on the console once, never in a log line.
+    assert sum(key in line for line in lines) == 1
+
+
+async def test_tokens_and_keys_never_reach_the_logs() -> None:
+    import aiohttp
+
+    from tests import sr5_requests as make
+
+    with serve("--log-level", "debug") as (url, process):
+        admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+        async with aiohttp.ClientSession() as http:
+            created = await (
+                await http.post(f"{url}/v1/encounters", json={"ruleset": "sr5"}, headers=admin)
+            ).json()
+            encounter, tokens = created["id"], created["tokens"]
+            player = {"Authorization": f"Bearer {tokens['player']}"}
+            gm = {"Authorization": f"Bearer {tokens['gm']}"}
+            base = f"{url}/v1/encounters/{encounter}"
+            ws = await http.ws_connect(f"{base}/ws?token={tokens['player']}")
+            assert (await http.post(f"{base}/attacks", json=make.attack(), headers=player)).ok
+            assert (await ws.receive_json(timeout=5))["type"] == "encounter_created"
+            assert (await ws.receive_json(timeout=5))["type"] == "attack"
+            await ws.close()
+            refused = await http.delete(base, headers=player)
+            assert refused.status == 403
+            wrong = await http.get(base, headers={"Authorization": "Bearer not-a-token-at-all"})
+            assert wrong.status == 401
+            assert (await http.post(f"{base}/advance", json={"to": "combat_turn"}, headers=gm)).ok
+    assert process.stderr is not None
+    logs = process.stderr.read().decode()
+    assert logs.count('"event": "request"') >= 7
+    for secret in (ADMIN_KEY, tokens["gm"], tokens["player"], "not-a-token-at-all"):
+        assert secret not in logs

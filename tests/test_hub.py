@@ -8,17 +8,18 @@ from collections.abc import Callable
 from service.api.hub import QUEUE_BATCHES, EventHub
 from service.store import MemoryStore
 from tests.conftest import new_id
+from tests.test_store_contract import commit, create
 
 
 async def test_the_reader_delivers_new_events_to_every_subscription() -> None:
     store = MemoryStore()
     encounter = new_id()
-    await store.create(encounter, b"doc", b"created")
+    await create(store, encounter, b"doc", b"created")
     hub = EventHub(store, poll_seconds=0.2)
     first, second = await hub.subscribe(encounter), await hub.subscribe(encounter)
     reader = asyncio.create_task(hub.run())
     try:
-        event_id = await store.commit(encounter, 1, b"doc", b"shot")
+        event_id = await commit(store, encounter, 1, b"doc", b"shot")
         for subscription in (first, second):
             batch = await asyncio.wait_for(subscription.queue.get(), 5)
             assert batch == [(event_id, b"shot")]  # only what came after subscribing
@@ -29,23 +30,23 @@ async def test_the_reader_delivers_new_events_to_every_subscription() -> None:
 async def test_a_subscription_that_falls_behind_is_dropped_and_marked() -> None:
     store = MemoryStore()
     encounter = new_id()
-    await store.create(encounter, b"doc", b"created")
+    await create(store, encounter, b"doc", b"created")
     hub = EventHub(store, poll_seconds=0.2)
     slow = await hub.subscribe(encounter)
     reader = asyncio.create_task(hub.run())
     try:
         for version in range(1, QUEUE_BATCHES + 2):
-            await store.commit(encounter, version, b"doc", b"e")
+            await commit(store, encounter, version, b"doc", b"e")
             # Let the reader deliver each event as its own batch.
             while slow.queue.qsize() < min(version, QUEUE_BATCHES) and not slow.overflowed:
                 await asyncio.sleep(0)
         assert not slow.overflowed
-        await store.commit(encounter, QUEUE_BATCHES + 2, b"doc", b"one too many")
+        await commit(store, encounter, QUEUE_BATCHES + 2, b"doc", b"one too many")
         await asyncio.wait_for(_until(lambda: slow.overflowed), 5)
         assert slow.queue.full()
         # Dropped: later events no longer pile up behind it.
         fresh = await hub.subscribe(encounter)
-        last = await store.commit(encounter, QUEUE_BATCHES + 3, b"doc", b"after")
+        last = await commit(store, encounter, QUEUE_BATCHES + 3, b"doc", b"after")
         assert slow.queue.qsize() == QUEUE_BATCHES
         batch = await asyncio.wait_for(fresh.queue.get(), 5)
         assert batch[-1][0] == last

@@ -7,14 +7,39 @@ from typing import Any
 
 import pytest
 
-from service.store import EncounterExists, parse_event_id
+from service.store import (
+    Answered,
+    Committed,
+    EncounterExists,
+    Idempotency,
+    IdempotencyKeyLost,
+    Pending,
+    parse_event_id,
+)
 from service.store.base import START
 from tests.conftest import new_id
+
+PLACEHOLDER = "0123456789abcdef0123456789abcdef"
+ANSWER = b'{"event_id":"' + PLACEHOLDER.encode() + b'"}'
+
+
+async def create(store: Any, encounter: str, document: bytes, event: bytes) -> str:
+    created = await store.create(encounter, document, event, ANSWER, PLACEHOLDER)
+    assert isinstance(created, Committed)
+    assert created.answer == b'{"event_id":"' + created.event_id.encode() + b'"}'
+    return str(created.event_id)
+
+
+async def commit(
+    store: Any, encounter: str, version: int, document: bytes, event: bytes
+) -> str | None:
+    committed = await store.commit(encounter, version, document, event, ANSWER, PLACEHOLDER)
+    return None if committed is None else str(committed.event_id)
 
 
 async def test_create_then_load_gives_version_one(store: Any) -> None:
     encounter = new_id()
-    event_id = await store.create(encounter, b"doc-1", b'{"type":"encounter_created"}')
+    event_id = await create(store, encounter, b"doc-1", b'{"type":"encounter_created"}')
     parse_event_id(event_id)
     loaded = await store.load(encounter)
     assert (loaded.version, loaded.document) == (1, b"doc-1")
@@ -23,9 +48,9 @@ async def test_create_then_load_gives_version_one(store: Any) -> None:
 
 async def test_create_twice_is_refused(store: Any) -> None:
     encounter = new_id()
-    await store.create(encounter, b"doc", b"{}")
+    await create(store, encounter, b"doc", b"{}")
     with pytest.raises(EncounterExists):
-        await store.create(encounter, b"other", b"{}")
+        await create(store, encounter, b"other", b"{}")
     assert (await store.load(encounter)).document == b"doc"
 
 
@@ -36,11 +61,11 @@ async def test_load_of_an_unknown_encounter_is_none(store: Any) -> None:
 
 async def test_commit_is_compare_and_set_on_the_version(store: Any) -> None:
     encounter = new_id()
-    await store.create(encounter, b"v1", b"{}")
-    first = await store.commit(encounter, 1, b"v2", b'{"n":2}')
+    await create(store, encounter, b"v1", b"{}")
+    first = await commit(store, encounter, 1, b"v2", b'{"n":2}')
     assert first is not None
     # A writer that read version 1 too loses, and nothing of its write lands.
-    assert await store.commit(encounter, 1, b"stale", b'{"n":"stale"}') is None
+    assert await commit(store, encounter, 1, b"stale", b'{"n":"stale"}') is None
     loaded = await store.load(encounter)
     assert (loaded.version, loaded.document) == (2, b"v2")
     events = await store.events_after(encounter, START, 10)
@@ -49,16 +74,16 @@ async def test_commit_is_compare_and_set_on_the_version(store: Any) -> None:
 
 async def test_commit_to_a_missing_encounter_writes_nothing(store: Any) -> None:
     encounter = new_id()
-    assert await store.commit(encounter, 1, b"doc", b"{}") is None
+    assert await commit(store, encounter, 1, b"doc", b"{}") is None
     assert await store.load(encounter) is None
     assert await store.events_after(encounter, START, 10) == []
 
 
 async def test_events_after_an_id_are_the_later_ones_in_order(store: Any) -> None:
     encounter = new_id()
-    ids = [await store.create(encounter, b"v1", b"0")]
+    ids = [await create(store, encounter, b"v1", b"0")]
     for n in range(1, 6):
-        ids.append(await store.commit(encounter, n, b"v", str(n).encode()))
+        ids.append(await commit(store, encounter, n, b"v", str(n).encode()))
     assert [parse_event_id(i) for i in ids] == sorted(parse_event_id(i) for i in ids)
     after = await store.events_after(encounter, ids[2], 100)
     assert after == [(ids[n], str(n).encode()) for n in range(3, 6)]
@@ -68,13 +93,13 @@ async def test_events_after_an_id_are_the_later_ones_in_order(store: Any) -> Non
 
 async def test_concurrent_writers_each_land_exactly_once(store: Any) -> None:
     encounter = new_id()
-    await store.create(encounter, b"0", b"created")
+    await create(store, encounter, b"0", b"created")
 
     async def increment(writer: int) -> None:
         while True:
             loaded = await store.load(encounter)
             value = int(loaded.document) + 1
-            if await store.commit(encounter, loaded.version, str(value).encode(), b"w%d" % writer):
+            if await commit(store, encounter, loaded.version, str(value).encode(), b"w%d" % writer):
                 return
 
     await asyncio.gather(*(increment(n) for n in range(20)))
@@ -84,42 +109,46 @@ async def test_concurrent_writers_each_land_exactly_once(store: Any) -> None:
     assert sorted(events[1:]) == sorted(b"w%d" % n for n in range(20))
 
 
-async def test_delete_removes_the_state_and_appends_the_end_for_watchers(store: Any) -> None:
+async def test_delete_ends_the_encounter_and_appends_the_end_for_watchers(store: Any) -> None:
     encounter = new_id()
-    created = await store.create(encounter, b"doc", b"created")
+    created = await create(store, encounter, b"doc", b"created")
     ended = await store.delete(encounter, b"ended")
     assert ended is not None
-    assert await store.load(encounter) is None
+    loaded = await store.load(encounter)
+    # The document stays (to check who may read the last events) but is marked ended.
+    assert (loaded.ended, loaded.version, loaded.document) == (True, 2, b"doc")
     assert await store.events_after(encounter, created, 10) == [(ended, b"ended")]
     assert await store.delete(encounter, b"ended") is None
-    assert await store.commit(encounter, 1, b"doc", b"late") is None
+    assert await commit(store, encounter, 1, b"doc", b"late") is None
+    assert await commit(store, encounter, 2, b"doc", b"late") is None
+    assert await store.events_after(encounter, ended, 10) == []
 
 
 async def test_read_new_returns_what_arrives_after_the_cursors(store: Any) -> None:
     first, second = new_id(), new_id()
-    start_first = await store.create(first, b"a", b"a0")
-    start_second = await store.create(second, b"b", b"b0")
+    start_first = await create(store, first, b"a", b"a0")
+    start_second = await create(store, second, b"b", b"b0")
     waiting = asyncio.create_task(
         store.read_new({first: start_first, second: start_second}, timeout_s=5)
     )
     await asyncio.sleep(0)
-    added = await store.commit(second, 1, b"b", b"b1")
+    added = await commit(store, second, 1, b"b", b"b1")
     found = await asyncio.wait_for(waiting, 6)
     assert found == {second: [(added, b"b1")]}
 
 
 async def test_read_new_times_out_empty(store: Any) -> None:
     encounter = new_id()
-    start = await store.create(encounter, b"a", b"a0")
+    start = await create(store, encounter, b"a", b"a0")
     assert await store.read_new({encounter: start}, timeout_s=0.05) == {}
 
 
 async def test_events_are_capped_per_encounter(store: Any) -> None:
     # The fixture's stores keep about 100 events; Redis trims approximately ("MAXLEN ~").
     encounter = new_id()
-    await store.create(encounter, b"0", b"e")
+    await create(store, encounter, b"0", b"e")
     for version in range(1, 400):
-        await store.commit(encounter, version, b"v", b"e")
+        await commit(store, encounter, version, b"v", b"e")
     kept = await store.events_after(encounter, START, 1000)
     assert 100 <= len(kept) < 400
 
@@ -137,12 +166,12 @@ async def test_redis_keys_share_the_encounters_hash_tag_and_expire(redis_url: st
     raw = aioredis.Redis.from_url(redis_url)
     try:
         encounter = new_id()
-        await store.create(encounter, b"doc", b"created")
+        await create(store, encounter, b"doc", b"created")
         state, events = f"ff:{{{encounter}}}:state", f"ff:{{{encounter}}}:events"
         assert 590_000 < await raw.pttl(state) <= 600_000
         assert 590_000 < await raw.pttl(events) <= 600_000
         await store.delete(encounter, b"ended")
-        assert not await raw.exists(state)
+        assert 0 < await raw.pttl(state) <= 60_000
         assert 0 < await raw.pttl(events) <= 60_000
     finally:
         await raw.aclose()
@@ -155,9 +184,9 @@ async def test_memory_encounters_expire_after_their_ttl() -> None:
     now = [1000.0]
     store = MemoryStore(StoreLimits(ttl_seconds=60), clock=lambda: now[0])
     encounter = new_id()
-    await store.create(encounter, b"doc", b"created")
+    await create(store, encounter, b"doc", b"created")
     now[0] += 59
-    assert await store.commit(encounter, 1, b"doc2", b"e") is not None  # a write refreshes it
+    assert await commit(store, encounter, 1, b"doc2", b"e") is not None  # a write refreshes it
     now[0] += 59
     assert (await store.load(encounter)).version == 2
     now[0] += 61
@@ -173,6 +202,65 @@ async def test_an_unreachable_redis_is_store_unavailable() -> None:
         with pytest.raises(StoreUnavailable):
             await store.ping()
         with pytest.raises(StoreUnavailable):
-            await store.commit(new_id(), 1, b"doc", b"e")
+            await commit(store, new_id(), 1, b"doc", b"e")
     finally:
         await store.close()
+
+
+# --- idempotency -----------------------------------------------------------------------------
+
+
+def key(owner: str = "attempt-1", fingerprint: str = "request-a") -> Idempotency:
+    return Idempotency(key="key-1", fingerprint=fingerprint, owner=owner)
+
+
+async def test_a_claimed_key_keeps_the_answer_with_the_commit(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    first = key()
+    assert await store.begin(encounter, first) is None
+    # A retry while the first attempt runs is told so.
+    assert isinstance(await store.begin(encounter, key(owner="attempt-2")), Pending)
+    committed = await store.commit(encounter, 1, b"v2", b"shot", ANSWER, PLACEHOLDER, first)
+    assert isinstance(committed, Committed)
+    assert committed.answer == b'{"event_id":"' + committed.event_id.encode() + b'"}'
+    # Every later attempt gets that answer back, with what it was the answer to.
+    again = await store.begin(encounter, key(owner="attempt-3"))
+    assert again == Answered("request-a", committed.answer)
+    assert (await store.load(encounter)).version == 2
+
+
+async def test_an_abandoned_key_can_be_claimed_again(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    assert await store.begin(encounter, key()) is None
+    await store.abandon(encounter, key(owner="someone-else"))  # not theirs to release
+    assert isinstance(await store.begin(encounter, key(owner="attempt-2")), Pending)
+    await store.abandon(encounter, key())
+    assert await store.begin(encounter, key(owner="attempt-2")) is None
+
+
+async def test_a_commit_by_an_attempt_that_does_not_hold_the_key_writes_nothing(
+    store: Any,
+) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    assert await store.begin(encounter, key()) is None
+    with pytest.raises(IdempotencyKeyLost):
+        await store.commit(encounter, 1, b"v2", b"shot", ANSWER, PLACEHOLDER, key(owner="intruder"))
+    assert (await store.load(encounter)).version == 1
+    assert len(await store.events_after(encounter, START, 10)) == 1
+
+
+async def test_creating_with_a_key_twice_answers_the_first_creation(store: Any) -> None:
+    encounter = new_id()
+    first = await store.create(encounter, b"doc", b"created", ANSWER, PLACEHOLDER, key())
+    assert isinstance(first, Committed)
+    again = await store.create(
+        encounter, b"other", b"created", ANSWER, PLACEHOLDER, key(owner="retry")
+    )
+    assert again == Answered("request-a", first.answer)
+    assert (await store.load(encounter)).document == b"doc"
+    assert len(await store.events_after(encounter, START, 10)) == 1
+    with pytest.raises(EncounterExists):
+        await store.create(encounter, b"other", b"created", ANSWER, PLACEHOLDER)

@@ -6,18 +6,14 @@ import asyncio
 import time
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from types import MappingProxyType
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
 
 import msgspec
 import structlog
 from aiohttp import WSCloseCode, web
 
 from schemas.encounter import (
-    ActionRequest,
-    AdvanceRequest,
-    EncounterCreate,
     Health,
     RulesetList,
 )
@@ -27,14 +23,27 @@ from service.api.problems import ProblemError, problem_response, validation_prob
 from service.config import Config
 from service.engine import (
     EVENTS_PAGE,
+    Answer,
+    EncounterEnded,
     EncounterNotFound,
     Encounters,
+    Forbidden,
+    IdempotencyConflict,
+    IdempotencyInProgress,
     StoreContention,
+    Unauthorized,
     event_json,
 )
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import DiceError
-from service.store import EncounterStore, MemoryStore, RedisStore, StoreLimits, StoreUnavailable
+from service.store import (
+    EncounterStore,
+    IdempotencyKeyLost,
+    MemoryStore,
+    RedisStore,
+    StoreLimits,
+    StoreUnavailable,
+)
 from service.store.base import START, parse_event_id
 
 CONFIG = web.AppKey("config", Config)
@@ -45,25 +54,16 @@ SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("socket
 
 JSON = "application/json"
 REQUEST_ID_HEADER = "X-Request-Id"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
 
 T = TypeVar("T")
 log = structlog.get_logger("firefight.api")
 _json = msgspec.json.Encoder()
-# Built once: the bodies the API decodes itself (attacks are decoded by the engine, by ruleset).
-_DECODERS: Mapping[type, msgspec.json.Decoder[Any]] = MappingProxyType(
-    {kind: msgspec.json.Decoder(kind) for kind in (EncounterCreate, ActionRequest, AdvanceRequest)}
-)
-
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _json_response(value: object, status: int = 200) -> web.Response:
     return web.Response(body=_json.encode(value), status=status, content_type=JSON)
-
-
-async def _decode(request: web.Request, kind: type[T]) -> T:
-    result: T = _DECODERS[kind].decode(await request.read())
-    return result
 
 
 def _encounter_id(request: web.Request) -> str:
@@ -126,6 +126,41 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     except RuleViolation as error:
         return problem_response(
             ProblemError(422, error.kind, "Not allowed by the rules", error.detail, error.path),
+            request_id,
+        )
+    except Unauthorized as error:
+        response = problem_response(
+            ProblemError(401, "unauthorized", "Unauthorized", str(error)), request_id
+        )
+        response.headers["WWW-Authenticate"] = 'Bearer realm="firefight"'
+        return response
+    except Forbidden as error:
+        return problem_response(ProblemError(403, "forbidden", "Forbidden", str(error)), request_id)
+    except EncounterEnded as error:
+        return problem_response(
+            ProblemError(410, "encounter-ended", "Encounter ended", str(error)), request_id
+        )
+    except IdempotencyConflict as error:
+        return problem_response(
+            ProblemError(
+                422,
+                "idempotency-key-reused",
+                "Idempotency-Key reused",
+                str(error),
+                IDEMPOTENCY_HEADER,
+            ),
+            request_id,
+        )
+    except (IdempotencyInProgress, IdempotencyKeyLost) as error:
+        detail = (
+            str(error)
+            if isinstance(error, IdempotencyInProgress)
+            else ("another attempt with this Idempotency-Key took over; retry to get its answer")
+        )
+        return problem_response(
+            ProblemError(
+                409, "idempotency-key-in-use", "Request in progress", detail, IDEMPOTENCY_HEADER
+            ),
             request_id,
         )
     except EncounterNotFound as error:
@@ -220,47 +255,85 @@ async def rulesets(request: web.Request) -> web.Response:
     return _json_response(RulesetList(rulesets=[r.info for r in RULESETS.values()]))
 
 
+def _credential(request: web.Request, query_allowed: bool = False) -> str | None:
+    """The Bearer token; a WebSocket may pass it as `?token=` (browsers cannot set headers)."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return request.query.get("token") if query_allowed else None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send the token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def _idempotency_key(request: web.Request) -> str | None:
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is not None and not (0 < len(key) <= 255 and key.isascii() and key.isprintable()):
+        raise ProblemError(
+            400,
+            "validation",
+            "Invalid request",
+            "an Idempotency-Key is 1 to 255 printable ASCII characters (a UUID is best)",
+            IDEMPOTENCY_HEADER,
+        )
+    return key
+
+
+def _answer(answer: Answer, status: int = 201) -> web.Response:
+    response = web.Response(body=answer.body, status=status, content_type=JSON)
+    if answer.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
 async def create_encounter(request: web.Request) -> web.Response:
-    body = await _decode(request, EncounterCreate)
-    created = await request.app[ENCOUNTERS].create(body)
-    structlog.contextvars.bind_contextvars(encounter=created.id)
-    response = _json_response(created, 201)
-    response.headers["Location"] = f"/v1/encounters/{created.id}"
+    answer = await request.app[ENCOUNTERS].create(
+        await request.read(), _credential(request), _idempotency_key(request)
+    )
+    structlog.contextvars.bind_contextvars(encounter=answer.encounter_id)
+    response = _answer(answer)
+    response.headers["Location"] = f"/v1/encounters/{answer.encounter_id}"
     return response
 
 
 async def get_encounter(request: web.Request) -> web.Response:
-    return _json_response(await request.app[ENCOUNTERS].view(_encounter_id(request)))
+    view = await request.app[ENCOUNTERS].view(_encounter_id(request), _credential(request))
+    return _json_response(view)
 
 
 async def delete_encounter(request: web.Request) -> web.Response:
-    await request.app[ENCOUNTERS].end(_encounter_id(request))
+    await request.app[ENCOUNTERS].end(_encounter_id(request), _credential(request))
     return web.Response(status=204)
 
 
 async def attack(request: web.Request) -> web.Response:
-    encounter_id = _encounter_id(request)
-    body = await request.read()
-    outcome = await request.app[ENCOUNTERS].attack(encounter_id, body)
-    return _json_response(outcome, 201)
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.attack(*await _change_arguments(request)))
 
 
 async def action(request: web.Request) -> web.Response:
-    encounter_id = _encounter_id(request)
-    body = await _decode(request, ActionRequest)
-    return _json_response(await request.app[ENCOUNTERS].action(encounter_id, body), 201)
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.action(*await _change_arguments(request)))
 
 
 async def advance(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.advance(*await _change_arguments(request)))
+
+
+async def _change_arguments(request: web.Request) -> tuple[str, bytes, str | None, str | None]:
     encounter_id = _encounter_id(request)
-    body = await _decode(request, AdvanceRequest)
-    return _json_response(await request.app[ENCOUNTERS].advance(encounter_id, body), 201)
+    credential = _credential(request)
+    key = _idempotency_key(request)
+    return encounter_id, await request.read(), credential, key
 
 
 async def events(request: web.Request) -> web.Response:
     encounter_id = _encounter_id(request)
     after = _after(request)
-    page = await request.app[ENCOUNTERS].events(encounter_id, after, EVENTS_PAGE)
+    page = await request.app[ENCOUNTERS].events(
+        encounter_id, after, EVENTS_PAGE, _credential(request)
+    )
     last = _json.encode(page[-1][0] if page else None)
     body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
     return web.Response(body=body, content_type=JSON)
@@ -273,7 +346,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     app = request.app
     encounters = app[ENCOUNTERS]
     # Refuse before the upgrade, so the client gets a problem it can read.
-    await encounters.events(encounter_id, after, 1)
+    await encounters.events(encounter_id, after, 1, _credential(request, query_allowed=True))
     socket = web.WebSocketResponse(heartbeat=app[CONFIG].ws_heartbeat_seconds)
     await socket.prepare(request)
     app[SOCKETS].add(socket)
@@ -346,7 +419,7 @@ def _make_store(config: Config) -> EncounterStore:
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     store = _make_store(app[CONFIG])
     app[STORE] = store
-    app[ENCOUNTERS] = Encounters(store)
+    app[ENCOUNTERS] = Encounters(store, app[CONFIG].admin_key)
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds)
     yield
     await store.close()
@@ -368,8 +441,9 @@ async def _close_sockets(app: web.Application) -> None:
         await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
 
-def create_app(config: Config | None = None) -> web.Application:
-    config = config or Config()
+def create_app(config: Config) -> web.Application:
+    if not config.admin_key:
+        raise ValueError("create_app needs a Config with an admin_key (load_config makes one)")
     app = web.Application(
         client_max_size=config.max_body_bytes,
         middlewares=[request_context, cors(config.cors_origins), problems],

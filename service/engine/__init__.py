@@ -1,7 +1,9 @@
-"""Use cases: one per request. Load the encounter, ask its ruleset, commit the state and its event.
+"""Use cases: one per request. Load the encounter, check who asks, ask its ruleset, commit.
 
 The commit is compare-and-set on the version; on a conflict the use case reads again and resolves
 again with the same seed and given dice, so a retry changes nothing but the state it starts from.
+A request with an Idempotency-Key is answered once: its answer is stored with the state change and
+its event in the same atomic write, and every retry gets that answer back.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import secrets
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 
@@ -34,26 +36,66 @@ from schemas.encounter import (
     Tokens,
     TurnState,
 )
+from service.engine.access import (
+    Forbidden,
+    Permission,
+    Unauthorized,
+    authorize,
+    check_admin,
+    token_hash,
+)
 from service.rules import RULESETS, Resolution, Ruleset
 from service.rules.dice import Dice, check_given
 from service.rules.turns import advance_turn
-from service.store import EncounterStore, parse_event_id
+from service.store import (
+    Answered,
+    EncounterStore,
+    Idempotency,
+    Pending,
+    parse_event_id,
+)
 from service.store.base import START
-
-OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 MAX_ATTEMPTS = 16
 EVENTS_PAGE = 1000
 
+__all__ = [
+    "EVENTS_PAGE",
+    "Answer",
+    "EncounterEnded",
+    "EncounterNotFound",
+    "Encounters",
+    "Forbidden",
+    "IdempotencyConflict",
+    "IdempotencyInProgress",
+    "StoreContention",
+    "Unauthorized",
+    "event_json",
+]
+
 
 class EncounterNotFound(LookupError):
     def __init__(self, encounter_id: str) -> None:
-        super().__init__(f"no encounter '{encounter_id}' (it may have ended or expired)")
+        super().__init__(f"no encounter '{encounter_id}' (it may have expired)")
+        self.encounter_id = encounter_id
+
+
+class EncounterEnded(LookupError):
+    def __init__(self, encounter_id: str) -> None:
+        super().__init__(f"encounter '{encounter_id}' has ended; its events stay readable a while")
         self.encounter_id = encounter_id
 
 
 class StoreContention(RuntimeError):
     """The state kept changing under the request; the client may retry."""
+
+
+class IdempotencyConflict(ValueError):
+    """The Idempotency-Key was used before for a different request (422)."""
+
+
+class IdempotencyInProgress(RuntimeError):
+    """A request with this Idempotency-Key is still running (409)."""
 
 
 class StoredEvent(msgspec.Struct, omit_defaults=True):
@@ -66,6 +108,16 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
     result: AttackResult | ActionResult | AdvanceResult | None = None
 
 
+@dataclass(frozen=True)
+class Answer:
+    """The JSON body of a state-changing request's answer; `replayed` for a retry's."""
+
+    body: bytes
+    replayed: bool = False
+    # Set when the request made an encounter.
+    encounter_id: str | None = None
+
+
 def event_json(event_id: str, stored: bytes) -> bytes:
     """The wire event: the stored JSON object with its stream id put first."""
     return b'{"id":"' + event_id.encode() + b'",' + stored[1:]
@@ -75,8 +127,33 @@ def _utc_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+def _digest(*parts: str | bytes) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        hasher.update(len(data).to_bytes(8, "big") + data)
+    return hasher.hexdigest()
+
+
+def _xor_pad(data: bytes, idempotency_key: str, role: str) -> bytes:
+    # A one-time pad drawn from the client's key: the store never holds a token it could read.
+    pad = hashlib.shake_256(f"firefight-token:{role}:{idempotency_key}".encode())
+    return bytes(a ^ b for a, b in zip(data, pad.digest(len(data)), strict=True))
+
+
+def _seal(tokens: Tokens, idempotency_key: str) -> Tokens:
+    """Tokens as kept for the retries of a creation, unreadable without the client's key."""
+    return Tokens(
+        gm=_xor_pad(tokens.gm.encode(), idempotency_key, "gm").hex(),
+        player=_xor_pad(tokens.player.encode(), idempotency_key, "player").hex(),
+    )
+
+
+def _unseal(sealed: Tokens, idempotency_key: str) -> Tokens:
+    return Tokens(
+        gm=_xor_pad(bytes.fromhex(sealed.gm), idempotency_key, "gm").decode(),
+        player=_xor_pad(bytes.fromhex(sealed.player), idempotency_key, "player").decode(),
+    )
 
 
 @dataclass(frozen=True)
@@ -90,18 +167,27 @@ class Encounters:
     def __init__(
         self,
         store: EncounterStore,
+        admin_key: str,
         rulesets: Mapping[str, Ruleset] = RULESETS,
         clock: Callable[[], str] = _utc_now,
     ) -> None:
+        if not admin_key:
+            raise ValueError("an admin key is required")
         self._store = store
+        self._admin_key_hash = token_hash(admin_key)
         self._rulesets = rulesets
         self._clock = clock
         self._state_encoder = msgspec.msgpack.Encoder()
         self._state_decoder = msgspec.msgpack.Decoder(EncounterState)
         self._json = msgspec.json.Encoder()
-        self._attack_decoders = {
-            ruleset_id: msgspec.json.Decoder(ruleset.attack_type)
-            for ruleset_id, ruleset in rulesets.items()
+        self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
+            EncounterCreate: msgspec.json.Decoder(EncounterCreate),
+            ActionRequest: msgspec.json.Decoder(ActionRequest),
+            AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
+            **{
+                ruleset_id: msgspec.json.Decoder(ruleset.attack_type)
+                for ruleset_id, ruleset in rulesets.items()
+            },
         }
 
     @property
@@ -113,9 +199,30 @@ class Encounters:
             StoredEvent(type=event_type, encounter=encounter_id, at=self._clock(), **fields)
         )
 
-    async def create(self, request: EncounterCreate) -> EncounterCreated:
-        ruleset = self._rulesets[request.ruleset]
-        encounter_id = uuid.uuid4().hex
+    def _idempotency(self, scope: str, key: str | None, body: bytes) -> Idempotency | None:
+        if key is None:
+            return None
+        return Idempotency(
+            key=_digest("key", key),
+            fingerprint=_digest(scope, body),
+            owner=secrets.token_hex(16),
+        )
+
+    def _replay(self, answered: Answered, idempotency: Idempotency) -> Answer:
+        if answered.fingerprint != idempotency.fingerprint:
+            raise IdempotencyConflict(
+                "this Idempotency-Key was used for a different request; use a new key"
+            )
+        return Answer(answered.answer, replayed=True)
+
+    # --- creation ------------------------------------------------------------------------
+
+    async def create(self, body: bytes, credential: str | None, key: str | None) -> Answer:
+        check_admin(credential, self._admin_key_hash)
+        request: EncounterCreate = self._decoders[EncounterCreate].decode(body)
+        idempotency = self._idempotency("create", key, body)
+        # With a key, the id comes from it: a retry lands on the same encounter, atomically.
+        encounter_id = _digest("encounter", key)[:32] if key is not None else uuid.uuid4().hex
         tokens = Tokens(gm=secrets.token_urlsafe(32), player=secrets.token_urlsafe(32))
         state = EncounterState(
             id=encounter_id,
@@ -123,28 +230,51 @@ class Encounters:
             name=request.name,
             created_at=self._clock(),
             turn=TurnState(),
-            combat=ruleset.new_state(),
-            token_hashes={"gm": _token_hash(tokens.gm), "player": _token_hash(tokens.player)},
+            combat=self._rulesets[request.ruleset].new_state(),
+            token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
         )
-        event_id = await self._store.create(
-            encounter_id,
-            self._state_encoder.encode(state),
-            self._event("encounter_created", encounter_id),
-        )
-        return EncounterCreated(
+        placeholder = secrets.token_hex(16)
+        created = EncounterCreated(
             id=encounter_id,
             ruleset=request.ruleset,
             name=request.name,
             created_at=state.created_at,
             tokens=tokens,
-            event_id=event_id,
+            event_id=placeholder,
         )
+        # What is kept for retries holds the tokens sealed with the client's key.
+        kept = created
+        if key is not None:
+            kept = msgspec.structs.replace(created, tokens=_seal(tokens, key))
+        stored = await self._store.create(
+            encounter_id,
+            self._state_encoder.encode(state),
+            self._event("encounter_created", encounter_id),
+            self._json.encode(kept),
+            placeholder,
+            idempotency,
+        )
+        if isinstance(stored, Answered):
+            assert idempotency is not None and key is not None
+            body = self._replay(stored, idempotency).body
+            first = msgspec.json.decode(body, type=EncounterCreated)
+            first = msgspec.structs.replace(first, tokens=_unseal(first.tokens, key))
+            return Answer(self._json.encode(first), replayed=True, encounter_id=encounter_id)
+        created = msgspec.structs.replace(created, event_id=stored.event_id)
+        return Answer(self._json.encode(created), encounter_id=encounter_id)
 
-    async def _load(self, encounter_id: str) -> _Loaded:
+    # --- reading ---------------------------------------------------------------------------
+
+    async def _load(
+        self, encounter_id: str, credential: str | None, needed: Permission, ended_ok: bool = False
+    ) -> _Loaded:
         stored = await self._store.load(encounter_id)
         if stored is None:
             raise EncounterNotFound(encounter_id)
         state = self._state_decoder.decode(stored.document)
+        authorize(credential, needed, state.token_hashes, self._admin_key_hash)
+        if stored.ended and not ended_ok:
+            raise EncounterEnded(encounter_id)
         return _Loaded(stored.version, state, self._rulesets[state.ruleset])
 
     def _view(
@@ -161,44 +291,107 @@ class Encounters:
             combat=state.combat,
         )
 
-    async def view(self, encounter_id: str) -> EncounterView:
-        loaded = await self._load(encounter_id)
+    async def view(self, encounter_id: str, credential: str | None) -> EncounterView:
+        loaded = await self._load(encounter_id, credential, "read")
         last = await self._store.last_event_id(encounter_id)
         return self._view(loaded.state, loaded.version, last)
+
+    async def events(
+        self, encounter_id: str, after: str | None, limit: int, credential: str | None
+    ) -> list[tuple[str, bytes]]:
+        """(id, wire event) after `after` (ValueError if it is not an event id). An ended
+        encounter's events stay readable until they expire."""
+        cursor = after or START
+        parse_event_id(cursor)
+        await self._load(encounter_id, credential, "read", ended_ok=True)
+        events = await self._store.events_after(encounter_id, cursor, min(limit, EVENTS_PAGE))
+        return [(event_id, event_json(event_id, stored)) for event_id, stored in events]
+
+    # --- changing ----------------------------------------------------------------------------
 
     async def _change(
         self,
         encounter_id: str,
         event_type: EventType,
+        needed: Permission,
+        credential: str | None,
+        key: str | None,
+        body: bytes,
         resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
-        outcome_type: type[OutcomeT],
+        outcome_type: Callable[..., Outcome],
         loaded: _Loaded | None = None,
-    ) -> OutcomeT:
+    ) -> Answer:
+        if loaded is None:
+            loaded = await self._load(encounter_id, credential, needed)
+        idempotency = self._idempotency(f"{encounter_id}:{event_type}", key, body)
+        if idempotency is not None:
+            earlier = await self._store.begin(encounter_id, idempotency)
+            if isinstance(earlier, Answered):
+                return self._replay(earlier, idempotency)
+            if isinstance(earlier, Pending):
+                raise IdempotencyInProgress(
+                    "a request with this Idempotency-Key is still running; retry in a moment"
+                )
+        try:
+            return await self._resolve_and_commit(
+                encounter_id, event_type, loaded, idempotency, resolve, outcome_type
+            )
+        except BaseException:
+            if idempotency is not None:
+                await self._store.abandon(encounter_id, idempotency)
+            raise
+
+    async def _resolve_and_commit(
+        self,
+        encounter_id: str,
+        event_type: EventType,
+        loaded: _Loaded | None,
+        idempotency: Idempotency | None,
+        resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
+        outcome_type: Callable[..., Outcome],
+    ) -> Answer:
         for _ in range(MAX_ATTEMPTS):
             if loaded is None:
-                loaded = await self._load(encounter_id)
+                stored = await self._store.load(encounter_id)
+                if stored is None:
+                    raise EncounterNotFound(encounter_id)
+                if stored.ended:
+                    raise EncounterEnded(encounter_id)
+                state = self._state_decoder.decode(stored.document)
+                loaded = _Loaded(stored.version, state, self._rulesets[state.ruleset])
             resolution, new_state = resolve(loaded)
-            event = self._event(
-                event_type, encounter_id, actor=resolution.actor, result=resolution.result
-            )
-            event_id = await self._store.commit(
-                encounter_id, loaded.version, self._state_encoder.encode(new_state), event
-            )
-            if event_id is not None:
-                return outcome_type(
-                    event_id=event_id,
+            placeholder = secrets.token_hex(16)
+            answer = self._json.encode(
+                outcome_type(
+                    event_id=placeholder,
                     result=resolution.result,
-                    state=self._view(new_state, loaded.version + 1, event_id),
+                    state=self._view(new_state, loaded.version + 1, placeholder),
                 )
+            )
+            committed = await self._store.commit(
+                encounter_id,
+                loaded.version,
+                self._state_encoder.encode(new_state),
+                self._event(
+                    event_type, encounter_id, actor=resolution.actor, result=resolution.result
+                ),
+                answer,
+                placeholder,
+                idempotency,
+            )
+            if committed is not None:
+                return Answer(committed.answer)
             loaded = None  # another writer came first: read again, resolve again
         raise StoreContention(
             f"encounter '{encounter_id}' changed {MAX_ATTEMPTS} times while this request resolved"
         )
 
-    async def attack(self, encounter_id: str, body: bytes) -> AttackOutcome:
-        loaded = await self._load(encounter_id)
+    async def attack(
+        self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
+    ) -> Answer:
+        loaded = await self._load(encounter_id, credential, "play")
         # The body is decoded as the encounter's ruleset's attack (msgspec.ValidationError if not).
-        request = self._attack_decoders[loaded.state.ruleset].decode(body)
+        request = self._decoders[loaded.state.ruleset].decode(body)
         check_given(request.dice, loaded.ruleset.dice_steps(request))
         seed = request.seed if request.seed is not None else secrets.randbits(63)
 
@@ -210,18 +403,30 @@ class Encounters:
             dice.check_given_used()
             return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
 
-        return await self._change(encounter_id, "attack", resolve, AttackOutcome, loaded)
+        return await self._change(
+            encounter_id, "attack", "play", credential, key, body, resolve, AttackOutcome, loaded
+        )
 
-    async def action(self, encounter_id: str, request: ActionRequest) -> ActionOutcome:
+    async def action(
+        self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
+    ) -> Answer:
+        request: ActionRequest = self._decoders[ActionRequest].decode(body)
+
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             resolution = current.ruleset.resolve_action(
                 request, current.state.combat, current.state.turn
             )
             return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
 
-        return await self._change(encounter_id, "action", resolve, ActionOutcome)
+        return await self._change(
+            encounter_id, "action", "play", credential, key, body, resolve, ActionOutcome
+        )
 
-    async def advance(self, encounter_id: str, request: AdvanceRequest) -> AdvanceOutcome:
+    async def advance(
+        self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
+    ) -> Answer:
+        request: AdvanceRequest = self._decoders[AdvanceRequest].decode(body)
+
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             turn = advance_turn(current.state.turn, request)
             combat, effects = current.ruleset.on_advance(request, current.state.combat, turn)
@@ -229,24 +434,15 @@ class Encounters:
             resolution = Resolution(result=result, state=combat, actor=request.actor)
             return resolution, msgspec.structs.replace(current.state, turn=turn, combat=combat)
 
-        return await self._change(encounter_id, "advance", resolve, AdvanceOutcome)
+        return await self._change(
+            encounter_id, "advance", "gm", credential, key, body, resolve, AdvanceOutcome
+        )
 
-    async def end(self, encounter_id: str) -> str:
+    async def end(self, encounter_id: str, credential: str | None) -> str:
+        await self._load(encounter_id, credential, "gm")
         event_id = await self._store.delete(
             encounter_id, self._event("encounter_ended", encounter_id)
         )
         if event_id is None:
-            raise EncounterNotFound(encounter_id)
+            raise EncounterEnded(encounter_id)
         return event_id
-
-    async def events(
-        self, encounter_id: str, after: str | None, limit: int
-    ) -> list[tuple[str, bytes]]:
-        """(id, wire event) after `after` (ValueError if it is not an event id)."""
-        cursor = after or START
-        parse_event_id(cursor)
-        events = await self._store.events_after(encounter_id, cursor, min(limit, EVENTS_PAGE))
-        # Every encounter's stream starts with its creation: an empty one never existed.
-        if not events and await self._store.last_event_id(encounter_id) is None:
-            raise EncounterNotFound(encounter_id)
-        return [(event_id, event_json(event_id, stored)) for event_id, stored in events]

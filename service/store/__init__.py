@@ -1,8 +1,13 @@
 """Encounter state and event streams: the contract, the embedded store and the Redis store."""
 
 from service.store.base import (
+    Answered,
+    Committed,
     EncounterExists,
     EncounterStore,
+    Idempotency,
+    IdempotencyKeyLost,
+    Pending,
     StoredEncounter,
     StoreLimits,
     StoreUnavailable,
@@ -12,9 +17,14 @@ from service.store.memory import MemoryStore
 from service.store.redis import RedisStore
 
 __all__ = [
+    "Answered",
+    "Committed",
     "EncounterExists",
     "EncounterStore",
+    "Idempotency",
+    "IdempotencyKeyLost",
     "MemoryStore",
+    "Pending",
     "RedisStore",
     "StoreLimits",
     "StoreUnavailable",

@@ -1,7 +1,8 @@
 """The `EncounterStore` contract: one versioned document and one event stream per encounter.
 
 The store knows bytes and versions, not rules. An update is compare-and-set on the version, and
-the new document and its event are written in one atomic step.
+the new document, its event and (with an idempotency key) the answer to the request are written in
+one atomic step.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def parse_event_id(event_id: str) -> tuple[int, int]:
 class StoredEncounter:
     version: int
     document: bytes
+    # Ended encounters keep their document (for who may read their last events) until they expire.
+    ended: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,41 @@ class StoreLimits:
     ended_ttl_seconds: int = 3600
     # Events kept per encounter (older ones are trimmed).
     max_events: int = 10_000
+    # How long the answer to a request with an Idempotency-Key is kept for its retries.
+    idempotency_ttl_seconds: int = 24 * 3600
+    # How long a request with an Idempotency-Key may run before a retry may take over.
+    idempotency_pending_seconds: int = 60
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """One attempt at a request that carries an Idempotency-Key."""
+
+    # A hash of the client's key (the key itself is never stored).
+    key: str
+    # A hash of what was asked, so the same key with another request is refused.
+    fingerprint: str
+    # This attempt's own random id: only the attempt that began it may finish it.
+    owner: str
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A request with this key was answered before: its fingerprint and its answer."""
+
+    fingerprint: str
+    answer: bytes
+
+
+class Pending:
+    """A request with this key is still running."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    event_id: str
+    # The answer with the event id put in place of the placeholder.
+    answer: bytes
 
 
 class StoreUnavailable(Exception):
@@ -50,24 +88,54 @@ class EncounterExists(Exception):
     pass
 
 
+class IdempotencyKeyLost(Exception):
+    """The key's pending claim expired and another attempt took it over."""
+
+
 class EncounterStore(Protocol):
-    async def create(self, encounter_id: str, document: bytes, event: bytes) -> str:
-        """Store version 1 and the first event; EncounterExists if the id is taken."""
+    async def create(
+        self,
+        encounter_id: str,
+        document: bytes,
+        event: bytes,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None = None,
+    ) -> Committed | Answered:
+        """Store version 1 and the first event. With `idempotency`, an earlier answer to the same
+        key is returned instead (Answered); EncounterExists if the id is taken otherwise."""
         ...
 
     async def load(self, encounter_id: str) -> StoredEncounter | None: ...
 
+    async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
+        """Claim the key for this attempt (None), or say it was answered or is still running."""
+        ...
+
+    async def abandon(self, encounter_id: str, idempotency: Idempotency) -> None:
+        """Release a key this attempt claimed and did not answer (the request failed)."""
+        ...
+
     async def commit(
-        self, encounter_id: str, expected_version: int, document: bytes, event: bytes
-    ) -> str | None:
-        """Write version expected+1 and append `event`, both or neither. Returns the event id;
-        None when the stored version is not `expected_version` or the encounter is gone."""
+        self,
+        encounter_id: str,
+        expected_version: int,
+        document: bytes,
+        event: bytes,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None = None,
+    ) -> Committed | None:
+        """Write version expected+1, append `event` and keep `answer` for the key, all or none.
+
+        `placeholder` in `answer` becomes the event id. None when the stored version is not
+        `expected_version` or the encounter is gone or ended; IdempotencyKeyLost when the key
+        is no longer this attempt's."""
         ...
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
-        """End the encounter: the document goes, `event` is appended for watchers.
-
-        None when there is no such encounter."""
+        """End the encounter: no more changes, `event` appended for watchers, everything expires
+        after the ended TTL. None when there is no such encounter or it already ended."""
         ...
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:

@@ -9,8 +9,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from service.store.base import (
+    Answered,
+    Committed,
     EncounterExists,
     Events,
+    Idempotency,
+    IdempotencyKeyLost,
+    Pending,
     StoredEncounter,
     StoreLimits,
     parse_event_id,
@@ -18,11 +23,22 @@ from service.store.base import (
 
 
 @dataclass
+class _Key:
+    """What an Idempotency-Key holds: the attempt running it, or the answer it got."""
+
+    expires_at: float
+    owner: str | None = None
+    answered: Answered | None = None
+
+
+@dataclass
 class _Encounter:
     version: int
-    document: bytes | None
+    document: bytes
     expires_at: float
+    ended: bool = False
     events: deque[tuple[str, bytes]] = field(default_factory=deque)
+    keys: dict[str, _Key] = field(default_factory=dict)
 
 
 class MemoryStore:
@@ -44,6 +60,13 @@ class MemoryStore:
             return None
         return encounter
 
+    def _key(self, encounter: _Encounter, key: str) -> _Key | None:
+        record = encounter.keys.get(key)
+        if record is not None and record.expires_at <= self._clock():
+            del encounter.keys[key]
+            return None
+        return record
+
     def _next_id(self) -> str:
         now_ms = int(self._clock() * 1000)
         ms, seq = self._last_id
@@ -61,36 +84,97 @@ class MemoryStore:
         self._arrived = asyncio.Event()
         return event_id
 
-    async def create(self, encounter_id: str, document: bytes, event: bytes) -> str:
-        if self._live(encounter_id) is not None:
+    def _answer(
+        self,
+        encounter: _Encounter,
+        event_id: str,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None,
+    ) -> Committed:
+        final = answer.replace(placeholder.encode(), event_id.encode())
+        if idempotency is not None:
+            encounter.keys[idempotency.key] = _Key(
+                expires_at=self._clock() + self._limits.idempotency_ttl_seconds,
+                answered=Answered(idempotency.fingerprint, final),
+            )
+        return Committed(event_id, final)
+
+    async def create(
+        self,
+        encounter_id: str,
+        document: bytes,
+        event: bytes,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None = None,
+    ) -> Committed | Answered:
+        existing = self._live(encounter_id)
+        if existing is not None:
+            record = self._key(existing, idempotency.key) if idempotency else None
+            if record is not None and record.answered is not None:
+                return record.answered
             raise EncounterExists(encounter_id)
         encounter = _Encounter(version=1, document=document, expires_at=0.0)
         self._encounters[encounter_id] = encounter
-        return self._append(encounter, event, self._limits.ttl_seconds)
+        event_id = self._append(encounter, event, self._limits.ttl_seconds)
+        return self._answer(encounter, event_id, answer, placeholder, idempotency)
 
     async def load(self, encounter_id: str) -> StoredEncounter | None:
         encounter = self._live(encounter_id)
-        if encounter is None or encounter.document is None:
+        if encounter is None:
             return None
-        return StoredEncounter(encounter.version, encounter.document)
+        return StoredEncounter(encounter.version, encounter.document, encounter.ended)
+
+    async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
+        encounter = self._live(encounter_id)
+        if encounter is None:
+            return None  # the use case finds it missing when it loads it
+        record = self._key(encounter, idempotency.key)
+        if record is not None:
+            return record.answered or Pending()
+        encounter.keys[idempotency.key] = _Key(
+            expires_at=self._clock() + self._limits.idempotency_pending_seconds,
+            owner=idempotency.owner,
+        )
+        return None
+
+    async def abandon(self, encounter_id: str, idempotency: Idempotency) -> None:
+        encounter = self._live(encounter_id)
+        if encounter is None:
+            return
+        record = self._key(encounter, idempotency.key)
+        if record is not None and record.owner == idempotency.owner:
+            del encounter.keys[idempotency.key]
 
     async def commit(
-        self, encounter_id: str, expected_version: int, document: bytes, event: bytes
-    ) -> str | None:
+        self,
+        encounter_id: str,
+        expected_version: int,
+        document: bytes,
+        event: bytes,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None = None,
+    ) -> Committed | None:
         encounter = self._live(encounter_id)
-        if encounter is None or encounter.document is None:
+        if encounter is None or encounter.ended or encounter.version != expected_version:
             return None
-        if encounter.version != expected_version:
-            return None
+        if idempotency is not None:
+            record = self._key(encounter, idempotency.key)
+            if record is None or record.owner != idempotency.owner:
+                raise IdempotencyKeyLost(encounter_id)
         encounter.version += 1
         encounter.document = document
-        return self._append(encounter, event, self._limits.ttl_seconds)
+        event_id = self._append(encounter, event, self._limits.ttl_seconds)
+        return self._answer(encounter, event_id, answer, placeholder, idempotency)
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         encounter = self._live(encounter_id)
-        if encounter is None or encounter.document is None:
+        if encounter is None or encounter.ended:
             return None
-        encounter.document = None
+        encounter.ended = True
+        encounter.version += 1
         return self._append(encounter, event, self._limits.ended_ttl_seconds)
 
     def _after(self, encounter_id: str, after: str, limit: int) -> Events:

@@ -14,39 +14,86 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.store.base import (
+    Answered,
+    Committed,
     EncounterExists,
     Events,
+    Idempotency,
+    IdempotencyKeyLost,
+    Pending,
     StoredEncounter,
     StoreLimits,
     StoreUnavailable,
 )
 
-# KEYS: state, events. ARGV: document, event, ttl ms, max events.
+# Every script touches one encounter's keys only (one hash tag, one Cluster slot).
+# An unused idempotency key is still passed, never touched, so every script declares its keys.
+
+# KEYS: state, events, idempotency. ARGV: document, event, ttl ms, max events, answer,
+# placeholder, with key ("1"/"0"), fingerprint, key ttl ms.
 _CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+if ARGV[7] == '1' then
+  local fp = redis.call('HGET', KEYS[3], 'fp')
+  if fp then return {'answered', fp, redis.call('HGET', KEYS[3], 'answer')} end
+end
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
 redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'e', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return id
+local answer = string.gsub(ARGV[5], ARGV[6], id)
+if ARGV[7] == '1' then
+  redis.call('HSET', KEYS[3], 'fp', ARGV[8], 'answer', answer)
+  redis.call('PEXPIRE', KEYS[3], ARGV[9])
+end
+return {'created', id, answer}
 """
 
-# KEYS: state, events. ARGV: expected version, document, event, ttl ms, max events.
+# KEYS: idempotency. ARGV: owner, pending ttl ms.
+_BEGIN = """
+local fp = redis.call('HGET', KEYS[1], 'fp')
+if fp then return {'answered', fp, redis.call('HGET', KEYS[1], 'answer')} end
+if redis.call('HSETNX', KEYS[1], 'owner', ARGV[1]) == 0 then return {'pending'} end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {'started'}
+"""
+
+# KEYS: idempotency. ARGV: owner.
+_ABANDON = """
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+# KEYS: state, events, idempotency. ARGV: expected version, document, event, ttl ms, max events,
+# answer, placeholder, with key ("1"/"0"), owner, fingerprint, key ttl ms.
 _COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
-if not v or tonumber(v) ~= tonumber(ARGV[1]) then return false end
+if not v or tonumber(v) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
+  return {'conflict'}
+end
+if ARGV[8] == '1' and redis.call('HGET', KEYS[3], 'owner') ~= ARGV[9] then return {'lost'} end
 redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'doc', ARGV[2])
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'e', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
-return id
+local answer = string.gsub(ARGV[6], ARGV[7], id)
+if ARGV[8] == '1' then
+  redis.call('DEL', KEYS[3])
+  redis.call('HSET', KEYS[3], 'fp', ARGV[10], 'answer', answer)
+  redis.call('PEXPIRE', KEYS[3], ARGV[11])
+end
+return {'committed', id, answer}
 """
 
 # KEYS: state, events. ARGV: event, ended ttl ms, max events.
 _DELETE = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-redis.call('DEL', KEYS[1])
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
+  return false
+end
+redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'ended', 1)
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return id
 """
@@ -58,6 +105,10 @@ def state_key(encounter_id: str) -> str:
 
 def events_key(encounter_id: str) -> str:
     return f"ff:{{{encounter_id}}}:events"
+
+
+def idempotency_key(encounter_id: str, key: str | None) -> str:
+    return f"ff:{{{encounter_id}}}:idem:{key or '-'}"
 
 
 def _text(value: bytes | str) -> str:
@@ -86,6 +137,8 @@ class RedisStore:
             url, socket_timeout=command_timeout_s + 30, socket_connect_timeout=command_timeout_s
         )
         self._create = self._redis.register_script(_CREATE)
+        self._begin = self._redis.register_script(_BEGIN)
+        self._abandon = self._redis.register_script(_ABANDON)
         self._commit = self._redis.register_script(_COMMIT)
         self._delete = self._redis.register_script(_DELETE)
 
@@ -99,30 +152,89 @@ class RedisStore:
     def _ttl_ms(self) -> int:
         return self._limits.ttl_seconds * 1000
 
-    async def create(self, encounter_id: str, document: bytes, event: bytes) -> str:
-        keys = [state_key(encounter_id), events_key(encounter_id)]
-        args: list[Any] = [document, event, self._ttl_ms, self._limits.max_events]
-        event_id = await self._call(lambda: self._create(keys=keys, args=args))
-        if event_id is None:
+    def _keys(self, encounter_id: str, idempotency: Idempotency | None) -> list[str]:
+        return [
+            state_key(encounter_id),
+            events_key(encounter_id),
+            idempotency_key(encounter_id, idempotency.key if idempotency else None),
+        ]
+
+    def _key_args(self, idempotency: Idempotency | None) -> list[Any]:
+        if idempotency is None:
+            return ["0", "", "", ""]
+        return [
+            "1",
+            idempotency.owner,
+            idempotency.fingerprint,
+            self._limits.idempotency_ttl_seconds * 1000,
+        ]
+
+    async def create(
+        self,
+        encounter_id: str,
+        document: bytes,
+        event: bytes,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None = None,
+    ) -> Committed | Answered:
+        with_key, _, fingerprint, key_ttl = self._key_args(idempotency)
+        args: list[Any] = [document, event, self._ttl_ms, self._limits.max_events, answer]
+        args.append(placeholder)
+        args += [with_key, fingerprint, key_ttl]
+        keys = self._keys(encounter_id, idempotency)
+        reply = await self._call(lambda: self._create(keys=keys, args=args))
+        outcome = _text(reply[0])
+        if outcome == "answered":
+            return Answered(_text(reply[1]), reply[2])
+        if outcome == "exists":
             raise EncounterExists(encounter_id)
-        return _text(event_id)
+        return Committed(_text(reply[1]), reply[2])
 
     async def load(self, encounter_id: str) -> StoredEncounter | None:
         fields: list[Any] = await self._call(
-            lambda: self._redis.hmget(state_key(encounter_id), "v", "doc")
+            lambda: self._redis.hmget(state_key(encounter_id), "v", "doc", "ended")
         )
-        version, document = fields
+        version, document, ended = fields
         if version is None or document is None:
             return None
-        return StoredEncounter(int(version), document)
+        return StoredEncounter(int(version), document, ended is not None)
+
+    async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
+        keys = [idempotency_key(encounter_id, idempotency.key)]
+        args: list[Any] = [idempotency.owner, self._limits.idempotency_pending_seconds * 1000]
+        reply = await self._call(lambda: self._begin(keys=keys, args=args))
+        outcome = _text(reply[0])
+        if outcome == "answered":
+            return Answered(_text(reply[1]), reply[2])
+        if outcome == "pending":
+            return Pending()
+        return None
+
+    async def abandon(self, encounter_id: str, idempotency: Idempotency) -> None:
+        keys = [idempotency_key(encounter_id, idempotency.key)]
+        await self._call(lambda: self._abandon(keys=keys, args=[idempotency.owner]))
 
     async def commit(
-        self, encounter_id: str, expected_version: int, document: bytes, event: bytes
-    ) -> str | None:
-        keys = [state_key(encounter_id), events_key(encounter_id)]
-        args: list[Any] = [expected_version, document, event, self._ttl_ms, self._limits.max_events]
-        event_id = await self._call(lambda: self._commit(keys=keys, args=args))
-        return None if event_id is None else _text(event_id)
+        self,
+        encounter_id: str,
+        expected_version: int,
+        document: bytes,
+        event: bytes,
+        answer: bytes,
+        placeholder: str,
+        idempotency: Idempotency | None = None,
+    ) -> Committed | None:
+        args: list[Any] = [expected_version, document, event, self._ttl_ms]
+        args += [self._limits.max_events, answer, placeholder, *self._key_args(idempotency)]
+        keys = self._keys(encounter_id, idempotency)
+        reply = await self._call(lambda: self._commit(keys=keys, args=args))
+        outcome = _text(reply[0])
+        if outcome == "lost":
+            raise IdempotencyKeyLost(encounter_id)
+        if outcome == "conflict":
+            return None
+        return Committed(_text(reply[1]), reply[2])
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         keys = [state_key(encounter_id), events_key(encounter_id)]

@@ -1,0 +1,67 @@
+"""Who may do what: the server's admin key, and each encounter's GM and player tokens.
+
+Tokens are random and kept only as SHA-256 hashes; comparisons take constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from typing import Literal
+
+Permission = Literal["read", "play", "gm"]
+
+# The issue "Trust": players resolve attacks, zone tests and actions and read state and events;
+# only the GM deletes the encounter, edits state or advances turns.
+ROLE_PERMISSIONS: Mapping[str, frozenset[Permission]] = {
+    "gm": frozenset({"read", "play", "gm"}),
+    "player": frozenset({"read", "play"}),
+}
+
+
+class Unauthorized(Exception):
+    """No credential, or one that is not this encounter's (401)."""
+
+
+class Forbidden(Exception):
+    """A credential of this encounter whose role may not do this (403)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _matches(token: str, expected_hash: str) -> bool:
+    return hmac.compare_digest(token_hash(token), expected_hash)
+
+
+def check_admin(credential: str | None, admin_key_hash: str) -> None:
+    if credential is None:
+        raise Unauthorized("creating an encounter needs the server's admin key as a Bearer token")
+    if not _matches(credential, admin_key_hash):
+        raise Unauthorized("that is not the server's admin key")
+
+
+def role_of(credential: str | None, token_hashes: Mapping[str, str], admin_key_hash: str) -> str:
+    """The role `credential` has on an encounter; the admin key acts as its GM."""
+    if credential is None:
+        raise Unauthorized("this encounter needs its GM or player token as a Bearer token")
+    if _matches(credential, admin_key_hash):
+        return "gm"
+    for role, expected in token_hashes.items():
+        if _matches(credential, expected):
+            return role
+    raise Unauthorized("that token is not one of this encounter's")
+
+
+def authorize(
+    credential: str | None,
+    needed: Permission,
+    token_hashes: Mapping[str, str],
+    admin_key_hash: str,
+) -> str:
+    role = role_of(credential, token_hashes, admin_key_hash)
+    if needed not in ROLE_PERMISSIONS[role]:
+        raise Forbidden(f"the {role} token may not do this; it needs the GM token")
+    return role
