@@ -37,6 +37,7 @@ from bench.load import (
 )
 from bench.server import BASELINE_KEY
 from bench.servers import (
+    BENCH_ADMIN_KEY,
     ROOT,
     RunningServer,
     ServerFailed,
@@ -239,7 +240,10 @@ async def _measure(
         timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
         # One pooled connection per worker, kept alive, as a VTT's server-side client would.
         connector = aiohttp.TCPConnector(limit=args.workers, limit_per_host=args.workers)
-        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        admin = {"Authorization": f"Bearer {BENCH_ADMIN_KEY}"}
+        async with aiohttp.ClientSession(
+            connector=connector, timeout=timeout, headers=admin
+        ) as session:
             encounters = await _create_encounters(session, server, args.encounters)
             plans: list[list[PlannedRequest]] = [
                 worker_plan(worker, encounters[worker % len(encounters)])

@@ -23,7 +23,7 @@ import structlog
 from bench.load import attack_body
 from bench.server import REDIS_TIMEOUT_S
 from bench.servers import require_loopback
-from schemas.encounter import ActionRequest, EncounterCreate, TurnState
+from schemas.encounter import ActionRequest, EncounterCreate, EncounterCreated, TurnState
 from schemas.sr5 import SR5AttackRequest, SR5State
 from service.config import Config
 from service.engine import Encounters
@@ -76,7 +76,7 @@ def _log_line_us(count: int) -> float:
         saved, sys.stderr = sys.stderr, sink
         try:
             # firefight's own set-up; its logger writes to the sys.stderr of this moment.
-            configure_logging(Config(log_format="json"))
+            configure_logging(Config(log_format="json", admin_key=LAYERS_ADMIN_KEY))
         finally:
             sys.stderr = saved
         log = structlog.get_logger("firefight.api")
@@ -92,28 +92,35 @@ def _log_line_us(count: int) -> float:
             structlog.contextvars.clear_contextvars()
 
 
+LAYERS_ADMIN_KEY = "layers-admin-key-0123456789"
+
+
 async def _engine_us(encounters: Encounters, count: int) -> float:
     """Encounters.attack: decode, load, resolve, encode state and event, commit, the outcome.
 
     Per attack, with the HTTP benchmark's recoil resets (2 actions per 64 attacks) included."""
-    created = await encounters.create(EncounterCreate(ruleset="sr5", name="layers"))
+    encoder = msgspec.json.Encoder()
+    answer = await encounters.create(
+        encoder.encode(EncounterCreate(ruleset="sr5", name="layers")), LAYERS_ADMIN_KEY, None
+    )
+    created = msgspec.json.decode(answer.body, type=EncounterCreated)
+    gm = created.tokens.gm
     # Two attackers reset every 32 shots, as in the HTTP benchmark, so no recoil builds up.
     bodies = [attack_body(f"layers-{k}", seed) for seed in range(64) for k in range(2)]
-    resets = [ActionRequest(actor=f"layers-{k}", action="other") for k in range(2)]
-    encoder = msgspec.json.Encoder()
+    resets = [encoder.encode(ActionRequest(actor=f"layers-{k}", action="other")) for k in range(2)]
 
     async def run(n: int) -> None:
+        # The answer is the handler's response body, encoded by the engine.
         for i in range(n):
-            outcome = await encounters.attack(created.id, bodies[i % len(bodies)])
-            encoder.encode(outcome)  # the handler's response body
+            await encounters.attack(created.id, bodies[i % len(bodies)], gm)
             if i % 64 == 63:
                 for reset in resets:
-                    await encounters.action(created.id, reset)
+                    await encounters.action(created.id, reset, gm)
 
     try:
         return await _per_call_us_async(count, run)
     finally:
-        await encounters.end(created.id)
+        await encounters.end(created.id, gm)
 
 
 async def _incr_us(redis_url: str, count: int) -> float:
@@ -139,12 +146,16 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
         "request log line (structlog JSON)": _log_line_us(count),
     }
     memory = MemoryStore()
-    figures["engine attack, embedded store"] = await _engine_us(Encounters(memory), count)
+    figures["engine attack, embedded store"] = await _engine_us(
+        Encounters(memory, LAYERS_ADMIN_KEY), count
+    )
     await memory.close()
     if redis_url is not None:
         store = RedisStore(redis_url)
         try:
-            figures["engine attack, Redis store"] = await _engine_us(Encounters(store), count)
+            figures["engine attack, Redis store"] = await _engine_us(
+                Encounters(store, LAYERS_ADMIN_KEY), count
+            )
         finally:
             await store.close()
         figures["one redis-py INCR"] = await _incr_us(redis_url, count)

@@ -133,10 +133,15 @@ class RunningServer:
         return self.process.returncode
 
 
+BENCH_ADMIN_KEY = "bench-admin-key-0123456789"
+
+
 def _child_env() -> dict[str, str]:
     # Flags alone configure the servers: a FIREFIGHT_* variable in the caller's shell must not
     # turn the "embedded" server into a Redis one, or change its limits.
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    # The benchmark creates its encounters with this key, which also acts as their GM.
+    env["FIREFIGHT_ADMIN_KEY"] = BENCH_ADMIN_KEY
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
