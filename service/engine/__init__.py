@@ -8,8 +8,10 @@ its event in the same atomic write, and every retry gets that answer back.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import hashlib
+import random
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
@@ -56,7 +58,10 @@ from service.store import (
 )
 from service.store.base import START
 
-MAX_ATTEMPTS = 16
+MAX_ATTEMPTS = 32
+# After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
+# writers piling onto one encounter spread out instead of colliding again in step.
+BACKOFF_SECONDS = 0.001
 EVENTS_PAGE = 1000
 
 __all__ = [
@@ -350,8 +355,9 @@ class Encounters:
         resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
         outcome_type: Callable[..., Outcome],
     ) -> Answer:
-        for _ in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
             if loaded is None:
+                await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
                 stored = await self._store.load(encounter_id)
                 if stored is None:
                     raise EncounterNotFound(encounter_id)
