@@ -48,9 +48,9 @@ ADMIN_KEY = "cli-admin-key-0123456789"
 
 @contextlib.contextmanager
 def serve(
-    *args: str, admin_key: str | None = ADMIN_KEY
+    *args: str, admin_key: str | None = ADMIN_KEY, expect_store: str = "memory"
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`python -m service` with nothing configured but the port and the admin key."""
+    """`python -m service` with nothing configured but the port, the admin key and `args`."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     if admin_key is not None:
@@ -65,10 +65,11 @@ def serve(
     url = f"http://127.0.0.1:{port}"
     try:
         ready = wait_ready(url, process)
-        assert ready == {"status": "ok", "store": "memory"}
+        assert ready == {"status": "ok", "store": expect_store}
         yield url, process
     finally:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
         process.wait(timeout=10)
 
 
