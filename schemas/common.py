@@ -9,11 +9,18 @@ import msgspec
 # Client ids: actors, weapons, targets, encounters are named by the VTT.
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 Name = Annotated[str, msgspec.Meta(max_length=200)]
-# Given dice per step name: faces as typed in at the table, at most 200 a step (exploding sixes
-# included). The faces are checked against each step's die, which only the ruleset knows.
-GivenDice = dict[
-    Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
-    Annotated[list[int], msgspec.Meta(max_length=200)],
+# Given dice per step name: faces as typed in at the table, at most MAX_DICE_PER_STEP a step
+# (exploding sixes included) and MAX_DICE_STEPS steps. The faces are checked against each step's
+# die, which only the ruleset knows.
+MAX_DICE_PER_STEP = 200
+MAX_TARGETS = 20
+MAX_DICE_STEPS = 64
+GivenDice = Annotated[
+    dict[
+        Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
+        Annotated[list[int], msgspec.Meta(max_length=MAX_DICE_PER_STEP)],
+    ],
+    msgspec.Meta(max_length=MAX_DICE_STEPS),
 ]
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import DiceRoll, GivenDice, Id, Modifier, Request
+from schemas.common import MAX_TARGETS, DiceRoll, GivenDice, Id, Modifier, Request
 
 Rating = Annotated[int, msgspec.Meta(ge=0, le=30)]
 Attribute = Annotated[int, msgspec.Meta(ge=1, le=30)]
@@ -80,7 +80,7 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     attacker: SR5Attacker
     weapon: SR5Weapon
     mode: FiringMode
-    targets: Annotated[list[SR5Target], msgspec.Meta(min_length=1, max_length=20)]
+    targets: Annotated[list[SR5Target], msgspec.Meta(min_length=1, max_length=MAX_TARGETS)]
     smartlink: Smartlink = "none"
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None

@@ -50,6 +50,10 @@ class Config:
     encounter_ttl_seconds: int = 7 * 24 * 3600
     max_events_per_encounter: int = 10_000
     ws_heartbeat_seconds: float = 20.0
+    # State changes per second per encounter on each replica (0: no limit); bursts of twice that.
+    rate_limit_per_second: int = 20
+    # Actors an encounter's combat state may hold.
+    max_actors_per_encounter: int = 200
     # How long the event reader waits on the store before it looks at new subscriptions.
     event_poll_seconds: float = 0.5
 
@@ -125,6 +129,18 @@ def load_config(
             env.get("FIREFIGHT_ENCOUNTER_TTL_SECONDS", str(Config.encounter_ttl_seconds)),
             60,
             365 * 24 * 3600,
+        ),
+        rate_limit_per_second=_int(
+            "FIREFIGHT_RATE_LIMIT",
+            env.get("FIREFIGHT_RATE_LIMIT", str(Config.rate_limit_per_second)),
+            0,
+            100_000,
+        ),
+        max_actors_per_encounter=_int(
+            "FIREFIGHT_MAX_ACTORS",
+            env.get("FIREFIGHT_MAX_ACTORS", str(Config.max_actors_per_encounter)),
+            2,
+            100_000,
         ),
         max_events_per_encounter=_int(
             "FIREFIGHT_MAX_EVENTS",

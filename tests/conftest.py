@@ -81,6 +81,8 @@ def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFacto
             overrides["redis_url"] = request.getfixturevalue("redis_url")
         overrides.setdefault("encounter_ttl_seconds", TEST_TTL_SECONDS)
         overrides.setdefault("admin_key", ADMIN_KEY)
+        # Tests fire faster than any table; the rate limit has its own tests.
+        overrides.setdefault("rate_limit_per_second", 0)
         headers = {"Authorization": f"Bearer {ADMIN_KEY}"} if admin else {}
         return await aiohttp_client(create_app(Config(**overrides)), headers=headers)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 import uuid
 import weakref
@@ -19,6 +20,7 @@ from schemas.encounter import (
 )
 from service.api import openapi
 from service.api.hub import EventHub, Subscription
+from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config
 from service.engine import (
@@ -30,6 +32,7 @@ from service.engine import (
     Forbidden,
     IdempotencyConflict,
     IdempotencyInProgress,
+    LimitExceeded,
     StoreContention,
     Unauthorized,
     event_json,
@@ -136,6 +139,10 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         return response
     except Forbidden as error:
         return problem_response(ProblemError(403, "forbidden", "Forbidden", str(error)), request_id)
+    except LimitExceeded as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
     except EncounterEnded as error:
         return problem_response(
             ProblemError(410, "encounter-ended", "Encounter ended", str(error)), request_id
@@ -204,6 +211,28 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
             ProblemError(500, "internal", "Internal error", "the service failed; see its logs"),
             request_id,
         )
+
+
+def rate_limit(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """429 for state changes beyond the per-encounter rate (reads and sockets are not limited)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        encounter_id = request.match_info.get("encounter")
+        if limiter is not None and encounter_id and request.method in ("POST", "DELETE"):
+            wait = limiter.retry_after(encounter_id)
+            if wait is not None:
+                raise ProblemError(
+                    429,
+                    "rate-limited",
+                    "Too many requests",
+                    "this encounter changes state faster than the service allows; retry after "
+                    f"{wait:.2f} s",
+                    headers={"Retry-After": str(max(1, math.ceil(wait)))},
+                )
+        return await handler(request)
+
+    return middleware
 
 
 def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
@@ -419,7 +448,9 @@ def _make_store(config: Config) -> EncounterStore:
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     store = _make_store(app[CONFIG])
     app[STORE] = store
-    app[ENCOUNTERS] = Encounters(store, app[CONFIG].admin_key)
+    app[ENCOUNTERS] = Encounters(
+        store, app[CONFIG].admin_key, max_actors=app[CONFIG].max_actors_per_encounter
+    )
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds)
     yield
     await store.close()
@@ -446,7 +477,16 @@ def create_app(config: Config) -> web.Application:
         raise ValueError("create_app needs a Config with an admin_key (load_config makes one)")
     app = web.Application(
         client_max_size=config.max_body_bytes,
-        middlewares=[request_context, cors(config.cors_origins), problems],
+        middlewares=[
+            request_context,
+            cors(config.cors_origins),
+            problems,
+            rate_limit(
+                RateLimiter(config.rate_limit_per_second, 2 * config.rate_limit_per_second)
+                if config.rate_limit_per_second
+                else None
+            ),
+        ],
     )
     app[CONFIG] = config
     app[SOCKETS] = weakref.WeakSet()

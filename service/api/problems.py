@@ -15,6 +15,7 @@ CONTENT_TYPE = "application/problem+json"
 _AT_PATH = re.compile(r" - at `(\$[^`]*)`$")
 _UNKNOWN_FIELD = re.compile(r"^Object contains unknown field `([^`]*)`")
 _MISSING_FIELD = re.compile(r"^Object missing required field `([^`]*)`")
+_OVER_LIMIT = re.compile(r"^Expected `(array|object|str)` of length <= \d+$")
 
 _encoder = msgspec.json.Encoder()
 
@@ -23,7 +24,13 @@ class ProblemError(Exception):
     """Raised anywhere in the API layer to answer with a problem."""
 
     def __init__(
-        self, status: int, kind: str, title: str, detail: str, path: str | None = None
+        self,
+        status: int,
+        kind: str,
+        title: str,
+        detail: str,
+        path: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -31,6 +38,7 @@ class ProblemError(Exception):
         self.title = title
         self.detail = detail
         self.path = path
+        self.headers = headers or {}
 
 
 def validation_problem(error: msgspec.ValidationError | msgspec.DecodeError) -> ProblemError:
@@ -47,6 +55,9 @@ def validation_problem(error: msgspec.ValidationError | msgspec.DecodeError) -> 
     field = _UNKNOWN_FIELD.match(detail) or _MISSING_FIELD.match(detail)
     if field:
         path = f"{path}.{field.group(1)}"
+    if _OVER_LIMIT.match(detail):
+        # Too many targets, dice, steps or characters: a limit of the service, not a typo.
+        return ProblemError(422, "limit-exceeded", "Limit exceeded", detail, path)
     return ProblemError(400, "validation", "Invalid request", detail, path)
 
 
@@ -59,4 +70,9 @@ def problem_response(error: ProblemError, request_id: str | None) -> web.Respons
         path=error.path,
         request_id=request_id,
     )
-    return web.Response(body=_encoder.encode(body), status=error.status, content_type=CONTENT_TYPE)
+    return web.Response(
+        body=_encoder.encode(body),
+        status=error.status,
+        content_type=CONTENT_TYPE,
+        headers=error.headers,
+    )

@@ -73,6 +73,7 @@ __all__ = [
     "Forbidden",
     "IdempotencyConflict",
     "IdempotencyInProgress",
+    "LimitExceeded",
     "StoreContention",
     "Unauthorized",
     "event_json",
@@ -89,6 +90,10 @@ class EncounterEnded(LookupError):
     def __init__(self, encounter_id: str) -> None:
         super().__init__(f"encounter '{encounter_id}' has ended; its events stay readable a while")
         self.encounter_id = encounter_id
+
+
+class LimitExceeded(ValueError):
+    """The request would take the encounter past one of the service's limits (422)."""
 
 
 class StoreContention(RuntimeError):
@@ -175,10 +180,12 @@ class Encounters:
         admin_key: str,
         rulesets: Mapping[str, Ruleset] = RULESETS,
         clock: Callable[[], str] = _utc_now,
+        max_actors: int = 200,
     ) -> None:
         if not admin_key:
             raise ValueError("an admin key is required")
         self._store = store
+        self._max_actors = max_actors
         self._admin_key_hash = token_hash(admin_key)
         self._rulesets = rulesets
         self._clock = clock
@@ -366,6 +373,11 @@ class Encounters:
                 state = self._state_decoder.decode(stored.document)
                 loaded = _Loaded(stored.version, state, self._rulesets[state.ruleset])
             resolution, new_state = resolve(loaded)
+            if len(new_state.combat.actors) > self._max_actors:
+                raise LimitExceeded(
+                    f"an encounter holds at most {self._max_actors} actors; end this one or "
+                    "start another"
+                )
             placeholder = secrets.token_hex(16)
             answer = self._json.encode(
                 outcome_type(

@@ -1,0 +1,52 @@
+"""A per-encounter rate limit on state changes, kept by each replica (a token bucket per encounter).
+
+A table changes state a few times a second at most; a script hammering one encounter gets 429s
+instead of starving the others. Each replica keeps its own buckets, so N replicas allow N times
+the rate: it is a guard against abuse, not an accounting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Buckets idle long enough to be full again are forgotten when there are more than this many.
+MAX_BUCKETS = 10_000
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    updated: float
+
+
+class RateLimiter:
+    def __init__(
+        self, per_second: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._rate = per_second
+        self._burst = burst
+        self._clock = clock
+        self._buckets: dict[str, _Bucket] = {}
+
+    def retry_after(self, key: str) -> float | None:
+        """None when `key` may go ahead now (one token taken); else seconds until it may."""
+        now = self._clock()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= MAX_BUCKETS:
+                self._forget_full(now)
+            bucket = self._buckets[key] = _Bucket(self._burst, now)
+        bucket.tokens = min(self._burst, bucket.tokens + (now - bucket.updated) * self._rate)
+        bucket.updated = now
+        if bucket.tokens >= 1:
+            bucket.tokens -= 1
+            return None
+        return (1 - bucket.tokens) / self._rate
+
+    def _forget_full(self, now: float) -> None:
+        refill = self._burst / self._rate
+        self._buckets = {
+            key: bucket for key, bucket in self._buckets.items() if now - bucket.updated < refill
+        }
