@@ -24,6 +24,14 @@ class ConfigError(ValueError):
     pass
 
 
+def _flag(name: str, value: str) -> bool:
+    if value.lower() in ("", "0", "false", "no"):
+        return False
+    if value.lower() in ("1", "true", "yes"):
+        return True
+    raise ConfigError(f"{name} must be true or false, not '{value}'")
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -39,6 +47,8 @@ class Config:
     port: int = 8080
     # Unset: the embedded in-process store.
     redis_url: str | None = None
+    # The URL names one node of a Redis Cluster; the client finds the others.
+    redis_cluster: bool = False
     # The Bearer token that creates encounters (and acts as GM on any of them). Never logged.
     admin_key: str = field(default="", repr=False)
     # True when no key was configured and one was made for this run (printed once at start).
@@ -83,6 +93,12 @@ def load_config(
         default=env.get("FIREFIGHT_REDIS_URL") or None,
         help="redis://host:port/db; unset for the embedded store",
     )
+    parser.add_argument(
+        "--redis-cluster",
+        action="store_true",
+        default=_flag("FIREFIGHT_REDIS_CLUSTER", env.get("FIREFIGHT_REDIS_CLUSTER", "")),
+        help="the Redis URL is a node of a Redis Cluster",
+    )
     parser.add_argument("--log-format", default=env.get("FIREFIGHT_LOG_FORMAT"))
     parser.add_argument("--log-level", default=env.get("FIREFIGHT_LOG_LEVEL", Config.log_level))
     args = parser.parse_args(argv)
@@ -113,6 +129,7 @@ def load_config(
         host=args.host,
         port=_int("FIREFIGHT_PORT", args.port, 0, 65535),
         redis_url=args.redis_url,
+        redis_cluster=args.redis_cluster,
         admin_key=admin_key,
         admin_key_generated=generated,
         cors_origins=origins,

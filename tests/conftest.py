@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import fakeredis
@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient
 from service.api import create_app
 from service.config import Config
 from service.store import MemoryStore, RedisStore, StoreLimits
+from tests.redis_cluster import start_cluster
 
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # What the tests write to the shared Redis expires soon after, not a week later.
@@ -37,7 +38,13 @@ def redis_url() -> str:
     return REDIS_URL
 
 
-@pytest.fixture(params=["memory", "fakeredis", "redis"])
+@pytest.fixture(scope="session")
+def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real three-node Redis Cluster, started for this test session."""
+    yield from start_cluster(tmp_path_factory.mktemp("cluster"))
+
+
+@pytest.fixture(params=["memory", "fakeredis", "redis", "cluster"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
     """One store of each kind, so one contract suite runs against all three."""
     limits = StoreLimits(ttl_seconds=TEST_TTL_SECONDS, ended_ttl_seconds=60, max_events=100)
@@ -51,8 +58,10 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
             client=fakeredis.FakeAsyncRedis(server=server),
             reader=fakeredis.FakeAsyncRedis(server=server),
         )
-    else:
+    elif request.param == "redis":
         made = RedisStore(request.getfixturevalue("redis_url"), limits)
+    else:
+        made = RedisStore(request.getfixturevalue("redis_cluster_url"), limits, cluster=True)
     yield made
     await made.close()
 
@@ -64,7 +73,7 @@ def new_id() -> str:
 AppFactory = Callable[..., Awaitable[TestClient[web.Request, web.Application]]]
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "cluster"])
 def store_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -76,9 +85,14 @@ def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFacto
     It sends the admin key (which acts as GM on every encounter) unless a test sends its own
     Authorization header, or `admin=False`."""
 
-    async def make(*, redis: bool = False, admin: bool = True, **overrides: Any) -> Any:
+    async def make(
+        *, redis: bool = False, cluster: bool = False, admin: bool = True, **overrides: Any
+    ) -> Any:
         if redis:
             overrides["redis_url"] = request.getfixturevalue("redis_url")
+        if cluster:
+            overrides["redis_url"] = request.getfixturevalue("redis_cluster_url")
+            overrides["redis_cluster"] = True
         overrides.setdefault("encounter_ttl_seconds", TEST_TTL_SECONDS)
         overrides.setdefault("admin_key", ADMIN_KEY)
         # Tests fire faster than any table; the rate limit has its own tests.
@@ -91,5 +105,5 @@ def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFacto
 
 @pytest.fixture
 async def client(make_client: AppFactory, store_kind: str) -> Any:
-    """The app on the embedded store and on the real Redis."""
-    return await make_client(redis=store_kind == "redis")
+    """The app on the embedded store, on the real Redis and on a real Redis Cluster."""
+    return await make_client(redis=store_kind == "redis", cluster=store_kind == "cluster")

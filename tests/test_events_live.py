@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
 from tests import sr5_requests as make
@@ -79,11 +80,12 @@ async def test_shutdown_closes_sockets_going_away(make_client: Any) -> None:
     assert closing.data == WSCloseCode.GOING_AWAY
 
 
+@pytest.mark.parametrize("shared", ["redis", "cluster"])
 async def test_two_replicas_one_redis_events_cross_and_resume_exactly_once(
-    make_client: Any,
+    make_client: Any, shared: str
 ) -> None:
-    first = await make_client(redis=True)
-    second = await make_client(redis=True)
+    first = await make_client(redis=shared == "redis", cluster=shared == "cluster")
+    second = await make_client(redis=shared == "redis", cluster=shared == "cluster")
     encounter = await new_encounter(first)
 
     ws = await first.ws_connect(f"/v1/encounters/{encounter}/ws")
@@ -114,8 +116,13 @@ async def test_two_replicas_one_redis_events_cross_and_resume_exactly_once(
     assert created["type"] == "encounter_created"
 
 
-async def test_many_watchers_see_the_same_events_in_the_same_order(make_client: Any) -> None:
-    replicas = [await make_client(redis=True) for _ in range(2)]
+@pytest.mark.parametrize("shared", ["redis", "cluster"])
+async def test_many_watchers_see_the_same_events_in_the_same_order(
+    make_client: Any, shared: str
+) -> None:
+    replicas = [
+        await make_client(redis=shared == "redis", cluster=shared == "cluster") for _ in range(2)
+    ]
     encounter = await new_encounter(replicas[0])
     sockets = [await replicas[n % 2].ws_connect(f"/v1/encounters/{encounter}/ws") for n in range(4)]
     for ws in sockets:

@@ -10,6 +10,8 @@ import random
 import uuid
 from typing import Any
 
+import pytest
+
 from tests import sr5_requests as make
 from tests.test_events_live import receive
 from tests.test_trust import bearer, open_table
@@ -28,10 +30,14 @@ async def post_until_answered(client: Any, path: str, body: Any, headers: dict[s
     raise AssertionError(f"{path} was never answered")
 
 
+@pytest.mark.parametrize("shared", ["redis", "cluster"])
 async def test_concurrent_retries_across_replicas_count_each_request_once(
-    make_client: Any,
+    make_client: Any, shared: str
 ) -> None:
-    replicas = [await make_client(redis=True, admin=False) for _ in range(2)]
+    replicas = [
+        await make_client(redis=shared == "redis", cluster=shared == "cluster", admin=False)
+        for _ in range(2)
+    ]
     encounter, tokens = await open_table(replicas[0])
     player = bearer(tokens["player"])
     watchers = [

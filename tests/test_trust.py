@@ -31,7 +31,9 @@ async def open_table(client: Any) -> tuple[str, dict[str, str]]:
 @pytest.fixture
 async def anonymous(make_client: Any, store_kind: str) -> Any:
     """A client that sends no credentials of its own."""
-    return await make_client(redis=store_kind == "redis", admin=False)
+    return await make_client(
+        redis=store_kind == "redis", cluster=store_kind == "cluster", admin=False
+    )
 
 
 # --- who may do what -------------------------------------------------------------------------

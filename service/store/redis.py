@@ -6,10 +6,13 @@ Cluster keeps an encounter on one node and every script touches one slot.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ClusterDownError, ClusterError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -99,6 +102,10 @@ return id
 """
 
 
+# With a Cluster, how long each per-encounter read blocks (the wait for a new event at most).
+CLUSTER_BLOCK_SECONDS = 0.1
+
+
 def state_key(encounter_id: str) -> str:
     return f"ff:{{{encounter_id}}}:state"
 
@@ -124,17 +131,19 @@ class RedisStore:
         self,
         url: str,
         limits: StoreLimits | None = None,
-        client: aioredis.Redis | None = None,
-        reader: aioredis.Redis | None = None,
+        client: Any = None,
+        reader: Any = None,
         command_timeout_s: float = 2.0,
+        cluster: bool = False,
     ) -> None:
         self._limits = limits or StoreLimits()
-        self._redis = client or aioredis.Redis.from_url(
-            url, socket_timeout=command_timeout_s, socket_connect_timeout=command_timeout_s
-        )
+        self._cluster = cluster
+        kind: Any = RedisCluster if cluster else aioredis.Redis
+        options: dict[str, Any] = {"socket_connect_timeout": command_timeout_s}
+        self._redis = client or kind.from_url(url, socket_timeout=command_timeout_s, **options)
         # Blocking XREAD waits longer than a command may take: it gets its own client.
-        self._reader = reader or aioredis.Redis.from_url(
-            url, socket_timeout=command_timeout_s + 30, socket_connect_timeout=command_timeout_s
+        self._reader = reader or kind.from_url(
+            url, socket_timeout=command_timeout_s + 30, **options
         )
         self._create = self._redis.register_script(_CREATE)
         self._begin = self._redis.register_script(_BEGIN)
@@ -145,7 +154,13 @@ class RedisStore:
     async def _call(self, operation: Callable[[], Awaitable[Any]]) -> Any:
         try:
             return await operation()
-        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+        except (
+            RedisConnectionError,
+            RedisTimeoutError,
+            ClusterDownError,
+            ClusterError,
+            OSError,
+        ) as error:
             raise StoreUnavailable(str(error)) from error
 
     @property
@@ -257,9 +272,34 @@ class RedisStore:
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         if not cursors:
             return {}
+        if self._cluster:
+            return await self._read_new_per_slot(cursors, timeout_s)
         streams: dict[Any, Any] = {events_key(e): c for e, c in cursors.items()}
         block_ms = max(1, int(timeout_s * 1000))
         answer = await self._call(lambda: self._reader.xread(streams, count=1000, block=block_ms))
+        return self._found(answer)
+
+    async def _read_new_per_slot(
+        self, cursors: Mapping[str, str], timeout_s: float
+    ) -> dict[str, Events]:
+        # A Cluster runs a multi-key XREAD only on keys of one slot: one short blocking read per
+        # encounter, side by side. The short block bounds how long a new event waits for the
+        # slowest of them to come back.
+        block_ms = max(1, int(min(timeout_s, CLUSTER_BLOCK_SECONDS) * 1000))
+
+        async def one(encounter_id: str, cursor: str) -> Any:
+            return await self._reader.xread(
+                {events_key(encounter_id): cursor}, count=1000, block=block_ms
+            )
+
+        answers = await self._call(lambda: asyncio.gather(*(one(e, c) for e, c in cursors.items())))
+        found: dict[str, Events] = {}
+        for answer in answers:
+            found.update(self._found(answer))
+        return found
+
+    @staticmethod
+    def _found(answer: Any) -> dict[str, Events]:
         # RESP2 answers a list of [key, entries]; RESP3 a map of key to entries.
         pairs: Any = answer.items() if isinstance(answer, dict) else (answer or [])
         found: dict[str, Events] = {}
