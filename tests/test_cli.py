@@ -118,6 +118,8 @@ def test_environment_and_flags_with_flags_winning() -> None:
             "FIREFIGHT_ADMIN_KEY is required when listening on 0.0.0.0",
         ),
         ({"FIREFIGHT_ADMIN_KEY": "short"}, "at least 16 characters"),
+        ({"FIREFIGHT_REDIS_CLUSTER": "maybe"}, "FIREFIGHT_REDIS_CLUSTER must be true or false"),
+        ({"FIREFIGHT_RATE_LIMIT": "-1"}, "FIREFIGHT_RATE_LIMIT must be between"),
         ({"FIREFIGHT_LOG_FORMAT": "xml"}, "json or console"),
     ],
 )
@@ -252,3 +254,9 @@ async def test_tokens_and_keys_never_reach_the_logs() -> None:
     assert logs.count('"event": "request"') >= 7
     for secret in (ADMIN_KEY, tokens["gm"], tokens["player"], "not-a-token-at-all"):
         assert secret not in logs
+
+
+def test_the_cluster_switch_by_environment_or_flag() -> None:
+    assert not load_config([], {}).redis_cluster
+    assert load_config([], {"FIREFIGHT_REDIS_CLUSTER": "true"}).redis_cluster
+    assert load_config(["--redis-cluster"], {}).redis_cluster
