@@ -229,3 +229,21 @@ async def test_a_malformed_key_is_400(client: Any, key: str) -> None:
     )
     assert response.status == 400
     assert (await response.json())["path"] == "Idempotency-Key"
+
+
+async def test_a_creation_key_whose_answer_expired_is_refused_not_reused(
+    make_client: Any,
+) -> None:
+    from service.api.app import STORE
+    from service.store.memory import MemoryStore
+
+    client = await make_client()
+    headers = {"Idempotency-Key": str(uuid.uuid4())}
+    assert (await client.post("/v1/encounters", json={"ruleset": "sr5"}, headers=headers)).ok
+    store = client.server.app[STORE]
+    assert isinstance(store, MemoryStore)
+    for encounter in store._encounters.values():  # the kept answers expire after 24 h
+        encounter.keys.clear()
+    again = await client.post("/v1/encounters", json={"ruleset": "sr5"}, headers=headers)
+    assert again.status == 422
+    assert (await again.json())["type"].endswith("/idempotency-key-reused")

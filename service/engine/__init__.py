@@ -51,6 +51,7 @@ from service.rules.dice import Dice, check_given
 from service.rules.turns import advance_turn
 from service.store import (
     Answered,
+    EncounterExists,
     EncounterStore,
     Idempotency,
     Pending,
@@ -258,14 +259,21 @@ class Encounters:
         kept = created
         if key is not None:
             kept = msgspec.structs.replace(created, tokens=_seal(tokens, key))
-        stored = await self._store.create(
-            encounter_id,
-            self._state_encoder.encode(state),
-            self._event("encounter_created", encounter_id),
-            self._json.encode(kept),
-            placeholder,
-            idempotency,
-        )
+        try:
+            stored = await self._store.create(
+                encounter_id,
+                self._state_encoder.encode(state),
+                self._event("encounter_created", encounter_id),
+                self._json.encode(kept),
+                placeholder,
+                idempotency,
+            )
+        except EncounterExists:
+            # Only a key can name an existing encounter: one whose answer is no longer kept.
+            raise IdempotencyConflict(
+                "this Idempotency-Key created an encounter whose answer is no longer kept; "
+                "use a new key"
+            ) from None
         if isinstance(stored, Answered):
             assert idempotency is not None and key is not None
             body = self._replay(stored, idempotency).body
