@@ -172,6 +172,7 @@ class _Loaded:
     version: int
     state: EncounterState
     ruleset: Ruleset
+    ended: bool
 
 
 class Encounters:
@@ -285,17 +286,23 @@ class Encounters:
 
     # --- reading ---------------------------------------------------------------------------
 
-    async def _load(
-        self, encounter_id: str, credential: str | None, needed: Permission, ended_ok: bool = False
-    ) -> _Loaded:
+    async def _read(self, encounter_id: str) -> _Loaded:
         stored = await self._store.load(encounter_id)
         if stored is None:
             raise EncounterNotFound(encounter_id)
         state = self._state_decoder.decode(stored.document)
-        authorize(credential, needed, state.token_hashes, self._admin_key_hash)
-        if stored.ended and not ended_ok:
+        return _Loaded(stored.version, state, self._rulesets[state.ruleset], stored.ended)
+
+    async def _load(
+        self, encounter_id: str, credential: str | None, needed: Permission, ended_ok: bool = False
+    ) -> _Loaded:
+        """The encounter, once `credential` is shown to have `needed` on it (404, 401, 403,
+        then 410 for an ended one unless `ended_ok`)."""
+        loaded = await self._read(encounter_id)
+        authorize(credential, needed, loaded.state.token_hashes, self._admin_key_hash)
+        if loaded.ended and not ended_ok:
             raise EncounterEnded(encounter_id)
-        return _Loaded(stored.version, state, self._rulesets[state.ruleset])
+        return loaded
 
     def _view(
         self, state: EncounterState, version: int, last_event_id: str | None
@@ -373,13 +380,9 @@ class Encounters:
         for attempt in range(MAX_ATTEMPTS):
             if loaded is None:
                 await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
-                stored = await self._store.load(encounter_id)
-                if stored is None:
-                    raise EncounterNotFound(encounter_id)
-                if stored.ended:
+                loaded = await self._read(encounter_id)
+                if loaded.ended:
                     raise EncounterEnded(encounter_id)
-                state = self._state_decoder.decode(stored.document)
-                loaded = _Loaded(stored.version, state, self._rulesets[state.ruleset])
             resolution, new_state = resolve(loaded)
             if len(new_state.combat.actors) > self._max_actors:
                 raise LimitExceeded(
