@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import time
 import uuid
 import weakref
@@ -57,7 +58,7 @@ SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("socket
 
 JSON = "application/json"
 REQUEST_ID_HEADER = "X-Request-Id"
-IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
 
 T = TypeVar("T")
 log = structlog.get_logger("firefight.api")
@@ -75,13 +76,21 @@ def _encounter_id(request: web.Request) -> str:
     return encounter_id
 
 
+_AFTER = re.compile(openapi.AFTER_PATTERN)
+
+
 def _after(request: web.Request) -> str | None:
+    """The `after` event id, None when absent or empty. Checked here as the contract has it (ASCII
+    digits, 19 at most each): the store would take other digits, or numbers Redis refuses."""
     after = request.query.get("after") or None
-    if after is not None:
-        try:
-            parse_event_id(after)
-        except ValueError as error:
-            raise ProblemError(400, "validation", "Invalid request", str(error), "after") from None
+    if after is not None and not _AFTER.fullmatch(after):
+        raise ProblemError(
+            400,
+            "validation",
+            "Invalid request",
+            f"{after[:64]!r} is not an event id (expected <milliseconds>-<sequence>, as returned)",
+            "after",
+        )
     return after
 
 
@@ -295,6 +304,15 @@ def _credential(request: web.Request, query_allowed: bool = False) -> str | None
     return token.strip()
 
 
+def _encounter_credential(request: web.Request, query_allowed: bool = False) -> str:
+    """The credential for an encounter's route. Without one the answer is 401 before the encounter
+    is looked up, so an anonymous caller learns nothing, not even whether it exists."""
+    credential = _credential(request, query_allowed)
+    if credential is None:
+        raise Unauthorized("this encounter needs its GM or player token as a Bearer token")
+    return credential
+
+
 def _idempotency_key(request: web.Request) -> str | None:
     key = request.headers.get(IDEMPOTENCY_HEADER)
     if key is not None and not (0 < len(key) <= 255 and key.isascii() and key.isprintable()):
@@ -326,12 +344,14 @@ async def create_encounter(request: web.Request) -> web.Response:
 
 
 async def get_encounter(request: web.Request) -> web.Response:
-    view = await request.app[ENCOUNTERS].view(_encounter_id(request), _credential(request))
+    credential = _encounter_credential(request)
+    view = await request.app[ENCOUNTERS].view(_encounter_id(request), credential)
     return _json_response(view)
 
 
 async def delete_encounter(request: web.Request) -> web.Response:
-    await request.app[ENCOUNTERS].end(_encounter_id(request), _credential(request))
+    credential = _encounter_credential(request)
+    await request.app[ENCOUNTERS].end(_encounter_id(request), credential)
     return web.Response(status=204)
 
 
@@ -352,17 +372,16 @@ async def advance(request: web.Request) -> web.Response:
 
 async def _change_arguments(request: web.Request) -> tuple[str, bytes, str | None, str | None]:
     encounter_id = _encounter_id(request)
-    credential = _credential(request)
+    credential = _encounter_credential(request)
     key = _idempotency_key(request)
     return encounter_id, await request.read(), credential, key
 
 
 async def events(request: web.Request) -> web.Response:
     encounter_id = _encounter_id(request)
+    credential = _encounter_credential(request)
     after = _after(request)
-    page = await request.app[ENCOUNTERS].events(
-        encounter_id, after, EVENTS_PAGE, _credential(request)
-    )
+    page = await request.app[ENCOUNTERS].events(encounter_id, after, EVENTS_PAGE, credential)
     last = _json.encode(page[-1][0] if page else None)
     body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
     return web.Response(body=body, content_type=JSON)
@@ -371,11 +390,12 @@ async def events(request: web.Request) -> web.Response:
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     """Missed events first (after `after`), then live ones, each once and in order."""
     encounter_id = _encounter_id(request)
+    credential = _encounter_credential(request, query_allowed=True)
     after = _after(request)
     app = request.app
     encounters = app[ENCOUNTERS]
     # Refuse before the upgrade, so the client gets a problem it can read.
-    await encounters.events(encounter_id, after, 1, _credential(request, query_allowed=True))
+    await encounters.events(encounter_id, after, 1, credential)
     socket = web.WebSocketResponse(heartbeat=app[CONFIG].ws_heartbeat_seconds)
     await socket.prepare(request)
     app[SOCKETS].add(socket)

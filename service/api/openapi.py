@@ -6,7 +6,7 @@ import functools
 import html
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from aiohttp import web
@@ -30,6 +30,30 @@ from schemas.encounter import (
 
 VERSION = "0.1.0"
 _REF = "#/components/schemas/{name}"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# An event id as the API takes it. Redis stream ids are two 64-bit numbers; 19 digits each keeps
+# every id the pattern allows a valid one (and thousands of years away from the first clash).
+AFTER_PATTERN = r"^([0-9]{1,19}-[0-9]{1,19})?$"
+
+# Who may call an operation: the server's admin key; a token of the encounter (the admin key acts
+# as its GM); the same, or for a WebSocket `?token=` (browsers cannot set headers).
+Auth = Literal["admin", "encounter", "socket"]
+
+# What each problem status means; every status an operation can answer is listed with it.
+PROBLEMS: dict[int, str] = {
+    400: "Invalid request: malformed JSON, a field or parameter that does not fit, given dice "
+    "that do not fit, or (WebSocket) a request that is not a WebSocket upgrade",
+    401: "No credential, or one that is not valid here (see WWW-Authenticate)",
+    403: "The credential's role may not do this (only the GM may)",
+    404: "No such encounter (it may have expired)",
+    409: "A request with this Idempotency-Key is still running; retry in a moment",
+    410: "The encounter has ended; its events stay readable a while",
+    413: "The body is larger than the service accepts",
+    422: "Not allowed by the rules, past one of the service's limits, or an Idempotency-Key "
+    "used before for another request (or whose kept answer has expired)",
+    429: "The encounter changes state faster than the service allows; retry after Retry-After",
+    503: "The store cannot be reached, or the encounter kept changing; retry",
+}
 
 
 @dataclass(frozen=True)
@@ -41,7 +65,13 @@ class Operation:
     response: Any = None
     status: int = 200
     query_after: bool = False
+    # Every problem status the operation can answer (application/problem+json).
     errors: tuple[int, ...] = ()
+    auth: Auth | None = None
+    # Takes an Idempotency-Key header: a retry with it gets the first answer back.
+    idempotent: bool = False
+    # Statuses answered with `response`'s type rather than a problem (/readyz's 503).
+    also: tuple[int, ...] = ()
 
 
 OPERATIONS = (
@@ -51,7 +81,7 @@ OPERATIONS = (
         "/readyz",
         "The store answers (503 when it does not).",
         response=Health,
-        errors=(503,),
+        also=(503,),
     ),
     Operation("get", "/v1/rulesets", "Ruleset ids with what each supports.", response=RulesetList),
     Operation(
@@ -61,17 +91,25 @@ OPERATIONS = (
         request=EncounterCreate,
         response=EncounterCreated,
         status=201,
-        errors=(400,),
+        errors=(400, 401, 413, 422, 503),
+        auth="admin",
+        idempotent=True,
     ),
     Operation(
         "get",
         "/v1/encounters/{encounter}",
         "The encounter's state and last event id.",
         response=EncounterView,
-        errors=(404,),
+        errors=(401, 404, 410, 503),
+        auth="encounter",
     ),
     Operation(
-        "delete", "/v1/encounters/{encounter}", "End the encounter.", status=204, errors=(404,)
+        "delete",
+        "/v1/encounters/{encounter}",
+        "End the encounter (GM).",
+        status=204,
+        errors=(401, 403, 404, 410, 429, 503),
+        auth="encounter",
     ),
     Operation(
         "post",
@@ -80,7 +118,9 @@ OPERATIONS = (
         request=AttackRequest,
         response=AttackOutcome,
         status=201,
-        errors=(400, 404, 422, 503),
+        errors=(400, 401, 404, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
     ),
     Operation(
         "post",
@@ -89,16 +129,20 @@ OPERATIONS = (
         request=ActionRequest,
         response=ActionOutcome,
         status=201,
-        errors=(400, 404, 422, 503),
+        errors=(400, 401, 404, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
     ),
     Operation(
         "post",
         "/v1/encounters/{encounter}/advance",
-        "Move to an actor's action phase, the next initiative pass or the next combat turn.",
+        "Move to an actor's action phase, the next initiative pass or the next combat turn (GM).",
         request=AdvanceRequest,
         response=AdvanceOutcome,
         status=201,
-        errors=(400, 404, 422, 503),
+        errors=(400, 401, 403, 404, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
     ),
     Operation(
         "get",
@@ -106,7 +150,8 @@ OPERATIONS = (
         "Events after an id, oldest first.",
         response=EventPage,
         query_after=True,
-        errors=(400, 404),
+        errors=(400, 401, 404, 503),
+        auth="encounter",
     ),
     Operation(
         "get",
@@ -116,13 +161,111 @@ OPERATIONS = (
         response=Event,
         status=101,
         query_after=True,
-        errors=(400, 404),
+        errors=(400, 401, 404, 503),
+        auth="socket",
     ),
 )
 
 
 def _type_name(kind: Any) -> str:
     return getattr(kind, "__name__", None) or "AttackRequest"
+
+
+def _header(description: str, required: bool = True, **schema: Any) -> dict[str, Any]:
+    return {
+        "description": description,
+        "required": required,
+        "schema": {"type": "string", **schema},
+    }
+
+
+_REQUEST_ID = _header("The request's id (the caller's, if it sent a usable one); in the log line.")
+_SECURITY: dict[Auth, list[dict[str, list[str]]]] = {
+    "admin": [{"bearer": []}],
+    "encounter": [{"bearer": []}],
+    "socket": [{"bearer": []}, {"token": []}],
+}
+_SECURITY_SCHEMES = {
+    "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The server's admin key (creates encounters and acts as GM on any), or "
+        "one of the encounter's tokens: GM or player.",
+    },
+    "token": {
+        "type": "apiKey",
+        "in": "query",
+        "name": "token",
+        "description": "The WebSocket's alternative to the Authorization header (browsers cannot "
+        "set headers on one).",
+    },
+}
+
+
+def _parameters(op: Operation) -> list[dict[str, Any]]:
+    parameters: list[dict[str, Any]] = []
+    if "{encounter}" in op.path:
+        parameters.append(
+            {"name": "encounter", "in": "path", "required": True, "schema": {"type": "string"}}
+        )
+    if op.query_after:
+        parameters.append(
+            {
+                "name": "after",
+                "in": "query",
+                "required": False,
+                "description": "An event id: only events after it (empty: from the first).",
+                "schema": {"type": "string", "pattern": AFTER_PATTERN},
+            }
+        )
+    if op.idempotent:
+        parameters.append(
+            {
+                "name": IDEMPOTENCY_HEADER,
+                "in": "header",
+                "required": False,
+                "description": "Makes a retry safe: the first answer is kept a day and every "
+                "retry with the same key and body gets it back (a UUID is best).",
+                "schema": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255,
+                    # Printable ASCII; HTTP drops spaces around a header value.
+                    "pattern": "^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$",
+                },
+            }
+        )
+    return parameters
+
+
+def _success(op: Operation, refs: dict[Any, Any]) -> dict[str, Any]:
+    ok: dict[str, Any] = {"description": "Switching Protocols" if op.status == 101 else "OK"}
+    if op.response is not None:
+        ok["content"] = {"application/json": {"schema": refs[op.response]}}
+    # The upgrade is answered before the request's id can be added.
+    headers = {} if op.status == 101 else {"X-Request-Id": _REQUEST_ID}
+    if op.idempotent:
+        headers["Idempotent-Replayed"] = _header(
+            "Present on a retry's answer (the first one, kept)", required=False, enum=["true"]
+        )
+    if op.method == "post" and op.path == "/v1/encounters":
+        headers["Location"] = _header("The new encounter's path.")
+    if headers:
+        ok["headers"] = headers
+    return ok
+
+
+def _problem(status: int, problem_ref: dict[str, Any]) -> dict[str, Any]:
+    headers = {"X-Request-Id": _REQUEST_ID}
+    if status == 401:
+        headers["WWW-Authenticate"] = _header("How to authenticate: a Bearer token.")
+    if status == 429:
+        headers["Retry-After"] = _header("Seconds to wait before retrying.", pattern="^[0-9]+$")
+    return {
+        "description": PROBLEMS[status],
+        "headers": headers,
+        "content": {"application/problem+json": {"schema": problem_ref}},
+    }
 
 
 @functools.cache
@@ -134,37 +277,25 @@ def document() -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
         entry: dict[str, Any] = {"summary": op.summary, "responses": {}}
-        parameters = []
-        if "{encounter}" in op.path:
-            parameters.append(
-                {"name": "encounter", "in": "path", "required": True, "schema": {"type": "string"}}
-            )
-        if op.query_after:
-            parameters.append(
-                {
-                    "name": "after",
-                    "in": "query",
-                    "required": False,
-                    "description": "An event id: only events after it.",
-                    "schema": {"type": "string", "pattern": r"^\d+-\d+$"},
-                }
-            )
+        parameters = _parameters(op)
         if parameters:
             entry["parameters"] = parameters
+        if op.auth is not None:
+            entry["security"] = _SECURITY[op.auth]
         if op.request is not None:
             entry["requestBody"] = {
                 "required": True,
                 "content": {"application/json": {"schema": refs[op.request]}},
             }
-        ok: dict[str, Any] = {"description": "OK"}
-        if op.response is not None:
-            ok["content"] = {"application/json": {"schema": refs[op.response]}}
-        entry["responses"][str(op.status)] = ok
-        for status in op.errors:
+        entry["responses"][str(op.status)] = _success(op, refs)
+        for status in op.also:
             entry["responses"][str(status)] = {
-                "description": "problem",
-                "content": {"application/problem+json": {"schema": problem_ref}},
+                "description": "Unavailable",
+                "headers": {"X-Request-Id": _REQUEST_ID},
+                "content": {"application/json": {"schema": refs[op.response]}},
             }
+        for status in op.errors:
+            entry["responses"][str(status)] = _problem(status, problem_ref)
         paths.setdefault(op.path, {})[op.method] = entry
     return {
         "openapi": "3.1.0",
@@ -174,7 +305,7 @@ def document() -> dict[str, Any]:
             "description": "Ranged-combat resolution for virtual tabletops.",
         },
         "paths": paths,
-        "components": {"schemas": components},
+        "components": {"schemas": components, "securitySchemes": _SECURITY_SCHEMES},
     }
 
 

@@ -15,13 +15,13 @@ from typing import Protocol
 Events = list[tuple[str, bytes]]
 
 # Stream ids are "<milliseconds>-<sequence>", as Redis makes them; the memory store makes the same.
-_EVENT_ID = re.compile(r"^(\d{1,20})-(\d{1,20})$")
+_EVENT_ID = re.compile(r"([0-9]{1,19})-([0-9]{1,19})")
 START = "0-0"
 
 
 def parse_event_id(event_id: str) -> tuple[int, int]:
     """The id as a sortable pair; ValueError when it is not a stream id."""
-    match = _EVENT_ID.match(event_id)
+    match = _EVENT_ID.fullmatch(event_id)
     if match is None:
         raise ValueError(f"'{event_id}' is not an event id (expected <milliseconds>-<sequence>)")
     return int(match.group(1)), int(match.group(2))

@@ -181,7 +181,8 @@ class RedisStore:
             "1",
             idempotency.owner,
             idempotency.fingerprint,
-            self._limits.idempotency_ttl_seconds * 1000,
+            # An answer never outlives its encounter: a replayed creation names a live one.
+            min(self._limits.idempotency_ttl_seconds, self._limits.ttl_seconds) * 1000,
         ]
 
     async def create(

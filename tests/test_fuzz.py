@@ -1,0 +1,370 @@
+"""Schemathesis fuzzes every operation of the OpenAPI document the service serves.
+
+No request may get a 500, and every answer must be one the document describes: its status code,
+content type, headers and body. The generated `{encounter}` is swapped for a real encounter most of
+the time (live, ended, or one kept for DELETE), so the fuzzing gets past the lookup into the
+handlers; the rest keep the generated id and must get a 404 the document lists.
+
+Two passes over each store: one with the admin key on every request, so authentication is not what
+every case trips over, and one with whatever credential each case draws (none, malformed, another
+encounter's, the player's, the GM's, the admin's), so 401 and 403 are checked against the document
+too. Generation is derandomized and bounded (about 20 s for the module on two cores). Last, what
+the fuzzing found, pinned by plain tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import zlib
+from collections.abc import Coroutine, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import pytest
+import requests
+import schemathesis
+from aiohttp import web
+from schemathesis import Case
+from schemathesis.core import NotSet
+
+from service.api import create_app
+from service.api.openapi import document
+from service.config import Config
+from tests import sr5_requests as make
+from tests.conftest import ADMIN_KEY, TEST_TTL_SECONDS
+
+T = TypeVar("T")
+ADMIN = f"Bearer {ADMIN_KEY}"
+
+# Statuses a schema-valid request may get besides a success. The defaults would call a 410 or 422
+# a rejected valid request; here they answer state, not shape: an ended encounter refuses every
+# change (410), and the rules refuse what the schema cannot know (422: out of ammo, out of range,
+# too many actors, an Idempotency-Key used before for another body). 5xx is NOT in the list.
+POSITIVE_STATUSES = ["2xx", "401", "403", "404", "409", "410", "422", "429"]
+# Statuses that count as refusing a schema-violating request: the defaults plus 410 (an ended
+# encounter refuses everything, whatever the body) and 413.
+NEGATIVE_STATUSES = [
+    "400",
+    "401",
+    "403",
+    "404",
+    "405",
+    "406",
+    "409",
+    "410",
+    "413",
+    "415",
+    "422",
+    "428",
+    "429",
+]
+
+
+def _config(*, examples: int, admin: bool) -> schemathesis.Config:
+    return schemathesis.Config.from_dict(
+        {
+            # With `deterministic` below, the same cases every run (the coverage phase too).
+            "seed": 20261130,
+            # The admin key for the document's `bearer` scheme: schemathesis sends it as
+            # configured auth, so its ignored_auth check also tries each operation without it.
+            **({"auth": {"openapi": {"bearer": {"bearer": ADMIN_KEY}}}} if admin else {}),
+            "request-timeout": 10,
+            "generation": {
+                "max-examples": examples,
+                "deterministic": True,
+                # No example database: a run never depends on an earlier one.
+                "database": "none",
+                # The second pass draws its own credentials: schemathesis generating (or
+                # leaving out, as negative data) the `bearer` header would be undone by them.
+                "with-security-parameters": admin,
+            },
+            # Nothing learned from responses: ids, tokens and rolled dice differ run to run, and
+            # cases built from them would too. Encounters are aimed at by `Service.aim` instead.
+            "phases": {
+                "examples": {"extra-data-sources": {"responses": False}},
+                # The coverage phase (boundary and invalid values, unexpected methods) once, in
+                # the first pass: the second is about credentials.
+                "coverage": {"enabled": admin, "extra-data-sources": {"responses": False}},
+                "fuzzing": {
+                    "extra-data-sources": {"responses": False},
+                    "error-feedback": {"enabled": False},
+                },
+            },
+            # Every built-in check stays on (not_a_server_error, status_code_conformance,
+            # content_type_conformance, response_schema_conformance, response_headers_conformance,
+            # negative_data_rejection, positive_data_acceptance, missing_required_header,
+            # ignored_auth, unsupported_method, ...); two get this service's expectations.
+            "checks": {
+                "positive_data_acceptance": {"expected-statuses": POSITIVE_STATUSES},
+                "negative_data_rejection": {"expected-statuses": NEGATIVE_STATUSES},
+            },
+            "operations": [
+                {
+                    # Given dice are checked against the steps the attack rolls, which no JSON
+                    # Schema can say: a valid-looking `dice` map may get a 400 `dice` problem.
+                    "include-path": "/v1/encounters/{encounter}/attacks",
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": [*POSITIVE_STATUSES, "400"]
+                        }
+                    },
+                },
+                {
+                    # An HTTP client cannot finish a WebSocket handshake, so every request the
+                    # fuzzer makes is a plain GET: the documented 400 is the right answer to it.
+                    "include-path": "/v1/encounters/{encounter}/ws",
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": [*POSITIVE_STATUSES, "400"]
+                        }
+                    },
+                },
+            ],
+        }
+    )
+
+
+def _schema(*, examples: int, admin: bool) -> Any:
+    # The document the service serves (test_the_fuzzed_document_is_the_served_one), loaded at
+    # import so that pytest collects one test per operation.
+    raw = json.loads(json.dumps(document()))
+    return schemathesis.openapi.from_dict(raw, config=_config(examples=examples, admin=admin))
+
+
+AS_ADMIN = _schema(examples=40, admin=True)
+ANY_CREDENTIAL = _schema(examples=25, admin=False)
+
+
+# --- the service under test ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Encounter:
+    id: str
+    gm: str
+    player: str
+
+
+@dataclass(frozen=True)
+class Service:
+    url: str
+    session: requests.Session
+    # Encounters that stay live, one that has ended, and the ones DELETE may end.
+    live: tuple[Encounter, ...]
+    ended: Encounter
+    doomed: tuple[Encounter, ...]
+
+    @contextlib.contextmanager
+    def aimed(self, case: Case, seed: str) -> Iterator[Encounter | None]:
+        """Points the case at a real encounter, or leaves the generated id (a 404) in place.
+
+        The case gets its own path back afterwards: the coverage phase's cases are explicit
+        examples, the same objects for both stores."""
+        path = case.path_parameters or {}
+        target = None
+        if "encounter" in path:
+            pool = self.doomed if case.method.upper() == "DELETE" else self.live
+            choices: Sequence[Encounter | None] = (*pool, self.ended, None)
+            target = _pick(choices, seed)
+        if target is None:
+            yield None
+            return
+        # Assigned, not changed in place, so schemathesis re-reads what the case now holds.
+        case.path_parameters = {**path, "encounter": target.id}
+        try:
+            yield target
+        finally:
+            case.path_parameters = path
+
+    def credential(self, seed: str, target: Encounter | None) -> str | None:
+        """The Authorization header a case of the second pass sends; None: no header."""
+        other = self.live[0] if target != self.live[0] else self.live[1]
+        choices: list[str | None] = [
+            None,
+            "Basic Zm9vOmJhcg==",
+            "Bearer",
+            "Bearer not-a-token",
+            f"Bearer {other.gm}",
+            ADMIN,
+        ]
+        if target is not None:
+            choices += [f"Bearer {target.player}", f"Bearer {target.gm}"]
+        return _pick(choices, f"credential {seed}")
+
+
+def _seed(case: Case) -> str:
+    """What the choices for a case are drawn from: the case as generated (so, before `aim`).
+    The whole of it, not the generated id alone: the coverage phase varies the body under one
+    id, and its cases should not all land on the same encounter."""
+    body = None if isinstance(case.body, NotSet) else case.body  # NotSet's repr has an address
+    return repr((case.path_parameters, case.query, body))
+
+
+def _pick(choices: Sequence[T], seed: str) -> T:
+    """A choice that depends only on `seed`: derandomized generation makes the same ones."""
+    return choices[zlib.crc32(seed.encode("utf-8", "surrogatepass")) % len(choices)]
+
+
+@contextlib.contextmanager
+def _serving(config: Config) -> Iterator[str]:
+    """The app on a free port, run by its own event loop in a thread."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="fuzzed-service", daemon=True)
+    thread.start()
+
+    def run(coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=30)
+
+    runner = web.AppRunner(create_app(config), access_log=None)
+    try:
+        run(runner.setup())
+        run(web.TCPSite(runner, "127.0.0.1", 0).start())
+        host, port = runner.addresses[0][:2]
+        yield f"http://{host}:{port}"
+    finally:
+        run(runner.cleanup())
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()
+
+
+def _encounter(session: requests.Session, url: str) -> Encounter:
+    response = session.post(
+        f"{url}/v1/encounters",
+        json={"ruleset": "sr5", "name": "fuzzed"},
+        headers={"Authorization": ADMIN},
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return Encounter(body["id"], body["tokens"]["gm"], body["tokens"]["player"])
+
+
+def _play(session: requests.Session, url: str, encounter: Encounter) -> None:
+    """An attack, an action and an advance, so states and event pages carry every result kind."""
+    for path, body in (
+        ("attacks", make.attack(seed=7)),
+        ("actions", {"actor": "sam", "action": "other"}),
+        ("advance", {"to": "initiative_pass"}),
+    ):
+        response = session.post(
+            f"{url}/v1/encounters/{encounter.id}/{path}",
+            json=body,
+            headers={"Authorization": f"Bearer {encounter.gm}"},
+            timeout=10,
+        )
+        assert response.status_code == 201, response.text
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def service(request: pytest.FixtureRequest) -> Iterator[Service]:
+    """The service on the embedded store and on the real Redis, with encounters to aim at."""
+    config = Config(
+        admin_key=ADMIN_KEY,
+        # The fuzzer changes one encounter far faster than a table; 429 has its own tests.
+        rate_limit_per_second=0,
+        encounter_ttl_seconds=TEST_TTL_SECONDS,
+        redis_url=request.getfixturevalue("redis_url") if request.param == "redis" else None,
+    )
+    with _serving(config) as url, requests.Session() as session:
+        live = tuple(_encounter(session, url) for _ in range(3))
+        for encounter in live[:2]:
+            _play(session, url, encounter)
+        ended = _encounter(session, url)
+        _play(session, url, ended)
+        ending = session.delete(
+            f"{url}/v1/encounters/{ended.id}", headers={"Authorization": ADMIN}, timeout=10
+        )
+        assert ending.status_code == 204, ending.text
+        doomed = tuple(_encounter(session, url) for _ in range(4))
+        yield Service(url, session, live, ended, doomed)
+
+
+# --- the tests -------------------------------------------------------------------------------
+
+
+def test_the_fuzzed_document_is_the_served_one(service: Service) -> None:
+    served = service.session.get(f"{service.url}/openapi.json", timeout=10)
+    assert served.status_code == 200
+    assert served.json() == json.loads(json.dumps(document()))
+    assert len(AS_ADMIN) == len(ANY_CREDENTIAL) == 11  # every operation, both passes
+
+
+@AS_ADMIN.parametrize()
+def test_fuzz_as_admin(case: Case, service: Service) -> None:
+    with service.aimed(case, _seed(case)):
+        case.call_and_validate(base_url=service.url, session=service.session)
+
+
+@ANY_CREDENTIAL.parametrize()
+def test_fuzz_with_any_credential(case: Case, service: Service) -> None:
+    seed = _seed(case)
+    with service.aimed(case, seed) as target:
+        # Sent as an explicit header, which ignored_auth takes for a valid credential (it then
+        # checks that the operation refuses the request without it).
+        credential = service.credential(seed, target)
+        headers = {} if credential is None else {"Authorization": credential}
+        case.call_and_validate(base_url=service.url, session=service.session, headers=headers)
+
+
+# Found by the fuzzing (missing_required_header): with no credential at all, an unknown
+# encounter was a 404 and a known one a 401. Now it is a 401 either way, before the lookup.
+@pytest.mark.parametrize(
+    ("method", "route"),
+    [
+        ("GET", ""),
+        ("DELETE", ""),
+        ("POST", "/attacks"),
+        ("POST", "/actions"),
+        ("POST", "/advance"),
+        ("GET", "/events"),
+        ("GET", "/ws"),
+    ],
+)
+def test_no_credential_is_a_401_whether_the_encounter_exists_or_not(
+    service: Service, method: str, route: str
+) -> None:
+    for encounter in (service.live[2].id, "no-such-encounter"):
+        response = service.session.request(
+            method, f"{service.url}/v1/encounters/{encounter}{route}", json={}, timeout=10
+        )
+        assert response.status_code == 401, (encounter, response.text)
+        assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+# Found next to the fuzzing (which, on `^\d+-\d+$`, made only ASCII digits): event ids the
+# store's check let through to Redis, which refused them with an error, a 500. Now the API takes
+# only what its document says: ASCII digits, 19 at most a side.
+@pytest.mark.parametrize(
+    "after",
+    [
+        "1-1\n",
+        "\u0663-\u0663",  # Arabic-Indic digits
+        "99999999999999999999-0",  # past 64 bits
+        "18446744073709551615-18446744073709551615",  # the last id: nothing can come after it
+    ],
+)
+@pytest.mark.parametrize("route", ["events", "ws"])
+def test_an_event_id_redis_would_refuse_is_a_400(service: Service, route: str, after: str) -> None:
+    response = service.session.get(
+        f"{service.url}/v1/encounters/{service.live[0].id}/{route}",
+        params={"after": after},
+        headers={"Authorization": ADMIN},
+        timeout=10,
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["path"] == "after"
+
+
+def test_the_largest_event_id_the_document_allows_is_answered(service: Service) -> None:
+    response = service.session.get(
+        f"{service.url}/v1/encounters/{service.live[0].id}/events",
+        params={"after": "9999999999999999999-9999999999999999999"},
+        headers={"Authorization": ADMIN},
+        timeout=10,
+    )
+    assert response.status_code == 200, response.text
+    assert response.json() == {"events": [], "last_event_id": None}
