@@ -11,6 +11,22 @@ import redis
 from tests.redis_server import OwnRedis, free_port
 
 SLOTS = 16384
+# A node's cluster bus listens 10,000 ports above its own, so its port must leave room for it.
+BUS_OFFSET = 10_000
+
+
+def free_cluster_port() -> int:
+    """A port that is free, and whose cluster bus port is free too."""
+    for _ in range(200):
+        port = random.randint(20_000, 65_535 - BUS_OFFSET)
+        try:
+            for candidate in (port, port + BUS_OFFSET):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", candidate))
+        except OSError:
+            continue
+        return port
+    raise AssertionError("found no free pair of ports for a cluster node")
 
 
 def _wait(condition: str, check: object, seconds: float = 20) -> None:
