@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import redis
 
-from tests.redis_server import OwnRedis, free_port
+from tests.redis_server import OwnRedis
 
 SLOTS = 16384
 # A node's cluster bus listens 10,000 ports above its own, so its port must leave room for it.
@@ -50,7 +52,7 @@ def start_cluster(directory: Path, nodes: int = 3) -> Iterator[str]:
             node_dir.mkdir()
             server = OwnRedis(
                 node_dir,
-                free_port(),
+                free_cluster_port(),
                 "--cluster-enabled",
                 "yes",
                 "--cluster-config-file",
