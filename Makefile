@@ -29,5 +29,12 @@ bench: $(STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	$(BIN)/python -m bench
 
+# A minute at a fixed rate with WebSocket watchers (docs/performance.md, "Sustained load");
+# flags through ARGS, e.g. make bench-sustained ARGS="--store both --rate 300".
+.PHONY: bench-sustained
+bench-sustained: $(STAMP)
+	bash scripts/ensure-redis $(BIN)/python
+	$(BIN)/python -m bench.sustained $(ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
