@@ -55,7 +55,7 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
         made = RedisStore(
             "redis://fake",
             limits,
-            client=fakeredis.FakeAsyncRedis(server=server),
+            client=fakeredis.FakeAsyncRedis(server=server, max_connections=1000),
             reader=fakeredis.FakeAsyncRedis(server=server),
         )
     elif request.param == "redis":

@@ -264,3 +264,11 @@ async def test_creating_with_a_key_twice_answers_the_first_creation(store: Any) 
     assert len(await store.events_after(encounter, START, 10)) == 1
     with pytest.raises(EncounterExists):
         await store.create(encounter, b"other", b"created", ANSWER, PLACEHOLDER)
+
+
+async def test_a_burst_of_requests_waits_for_connections_instead_of_failing(store: Any) -> None:
+    # More commands in flight at once than redis-py's default pool holds (100).
+    encounter = new_id()
+    await create(store, encounter, b"doc", b"created")
+    loaded = await asyncio.gather(*(store.load(encounter) for _ in range(400)))
+    assert all(item is not None and item.document == b"doc" for item in loaded)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -20,6 +20,9 @@ from service.store.base import (
     StoreLimits,
     parse_event_id,
 )
+
+# Expired Idempotency-Key records of an encounter are swept when it holds more than this many.
+KEYS_BEFORE_SWEEP = 256
 
 
 @dataclass
@@ -37,7 +40,8 @@ class _Encounter:
     document: bytes
     expires_at: float
     ended: bool = False
-    events: deque[tuple[str, bytes]] = field(default_factory=deque)
+    # (sortable id, id, event), oldest first: found by bisection, since watchers look often.
+    events: list[tuple[tuple[int, int], str, bytes]] = field(default_factory=list)
     keys: dict[str, _Key] = field(default_factory=dict)
 
 
@@ -75,9 +79,9 @@ class MemoryStore:
 
     def _append(self, encounter: _Encounter, event: bytes, ttl: int) -> str:
         event_id = self._next_id()
-        encounter.events.append((event_id, event))
-        while len(encounter.events) > self._limits.max_events:
-            encounter.events.popleft()
+        encounter.events.append((self._last_id, event_id, event))
+        if len(encounter.events) > self._limits.max_events:
+            del encounter.events[: len(encounter.events) - self._limits.max_events]
         encounter.expires_at = self._clock() + ttl
         # Wake every reader, then arm a fresh event for the next wait.
         self._arrived.set()
@@ -130,6 +134,9 @@ class MemoryStore:
         encounter = self._live(encounter_id)
         if encounter is None:
             return None  # the use case finds it missing when it loads it
+        if len(encounter.keys) > KEYS_BEFORE_SWEEP:
+            now = self._clock()
+            encounter.keys = {k: r for k, r in encounter.keys.items() if r.expires_at > now}
         record = self._key(encounter, idempotency.key)
         if record is not None:
             return record.answered or Pending()
@@ -181,14 +188,8 @@ class MemoryStore:
         encounter = self._live(encounter_id)
         if encounter is None:
             return []
-        cursor = parse_event_id(after)
-        found = []
-        for event_id, event in encounter.events:
-            if parse_event_id(event_id) > cursor:
-                found.append((event_id, event))
-                if len(found) >= limit:
-                    break
-        return found
+        start = bisect.bisect_right(encounter.events, parse_event_id(after), key=lambda e: e[0])
+        return [(event_id, event) for _, event_id, event in encounter.events[start : start + limit]]
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
         return self._after(encounter_id, after, limit)
@@ -197,7 +198,7 @@ class MemoryStore:
         encounter = self._live(encounter_id)
         if encounter is None or not encounter.events:
             return None
-        return encounter.events[-1][0]
+        return encounter.events[-1][1]
 
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         arrived = self._arrived

@@ -106,6 +106,31 @@ return id
 CLUSTER_BLOCK_SECONDS = 0.1
 
 
+# Connections one client keeps to a Redis (to each node of a Cluster). redis-py's own default
+# (100) fails a command outright when they are all busy, which a burst of requests reaches.
+MAX_CONNECTIONS = 512
+
+
+def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: float) -> Any:
+    if cluster:
+        return RedisCluster.from_url(
+            url,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=connect_timeout,
+            max_connections=MAX_CONNECTIONS,
+        )
+    # A blocking pool makes a burst wait for a free connection (up to the connect timeout)
+    # instead of failing as if Redis were down.
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=connect_timeout,
+        socket_timeout=socket_timeout,
+        socket_connect_timeout=connect_timeout,
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
 def state_key(encounter_id: str) -> str:
     return f"ff:{{{encounter_id}}}:state"
 
@@ -138,13 +163,9 @@ class RedisStore:
     ) -> None:
         self._limits = limits or StoreLimits()
         self._cluster = cluster
-        kind: Any = RedisCluster if cluster else aioredis.Redis
-        options: dict[str, Any] = {"socket_connect_timeout": command_timeout_s}
-        self._redis = client or kind.from_url(url, socket_timeout=command_timeout_s, **options)
+        self._redis = client or _client(url, cluster, command_timeout_s, command_timeout_s)
         # Blocking XREAD waits longer than a command may take: it gets its own client.
-        self._reader = reader or kind.from_url(
-            url, socket_timeout=command_timeout_s + 30, **options
-        )
+        self._reader = reader or _client(url, cluster, command_timeout_s + 30, command_timeout_s)
         self._create = self._redis.register_script(_CREATE)
         self._begin = self._redis.register_script(_BEGIN)
         self._abandon = self._redis.register_script(_ABANDON)
