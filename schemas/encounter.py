@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -22,7 +22,10 @@ ActionName = Literal[
     "other", "take_aim", "move", "full_defense", "drop_prone", "hit_the_dirt", "reload"
 ]
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
-EventType = Literal["encounter_created", "attack", "action", "advance", "encounter_ended"]
+EventType = Literal[
+    "encounter_created", "attack", "action", "advance", "state_edited", "encounter_ended"
+]
+Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 
 
 class EncounterCreate(Request):
@@ -35,11 +38,11 @@ class Tokens(msgspec.Struct):
     player: str
 
 
-class TurnState(msgspec.Struct):
-    combat_turn: int = 1
-    initiative_pass: int = 1
+class TurnState(msgspec.Struct, forbid_unknown_fields=True):
+    combat_turn: Count = 1
+    initiative_pass: Count = 1
     # Whose action phase it is, when the VTT has said so through advance.
-    action_phase: str | None = None
+    action_phase: Id | None = None
 
 
 class EncounterState(msgspec.Struct):
@@ -100,6 +103,20 @@ class AdvanceResult(msgspec.Struct, tag="advance", tag_field="kind"):
     effects: list[str]
 
 
+class StateEdit(Request):
+    """The GM sets the turn or the combat state by hand (a correction at the table)."""
+
+    turn: TurnState | None = None
+    combat: CombatState | None = None
+    reason: Name = ""
+
+
+class StateEditResult(msgspec.Struct, tag="state_edit", tag_field="kind"):
+    # What was replaced: "turn", "combat" or both.
+    changed: list[str]
+    reason: str
+
+
 class AttackOutcome(msgspec.Struct):
     """The answer to an attack: its event, its result and the encounter after it."""
 
@@ -120,7 +137,13 @@ class AdvanceOutcome(msgspec.Struct):
     state: EncounterView
 
 
-Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome
+class StateEditOutcome(msgspec.Struct):
+    event_id: str
+    result: StateEditResult
+    state: EncounterView
+
+
+Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome | StateEditOutcome
 
 
 class Event(msgspec.Struct, omit_defaults=True):
@@ -131,7 +154,7 @@ class Event(msgspec.Struct, omit_defaults=True):
     encounter: str
     at: str
     actor: str | None = None
-    result: AttackResult | ActionResult | AdvanceResult | None = None
+    result: AttackResult | ActionResult | AdvanceResult | StateEditResult | None = None
 
 
 class EventPage(msgspec.Struct):

@@ -149,9 +149,9 @@ class SR5AttackResult(msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen
 class SR5ActorState(msgspec.Struct, omit_defaults=True):
     # Rounds fired since the last reset (progressive recoil), and the compensation that stood
     # when that sequence began.
-    recoil_rounds: int = 0
-    recoil_compensation: int = 0
+    recoil_rounds: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
+    recoil_compensation: Annotated[int, msgspec.Meta(ge=0, le=1_000)] = 0
 
 
-class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset"):
-    actors: dict[str, SR5ActorState] = {}
+class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):
+    actors: dict[Id, SR5ActorState] = {}

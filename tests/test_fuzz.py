@@ -31,7 +31,7 @@ from schemathesis import Case
 from schemathesis.core import NotSet
 
 from service.api import create_app
-from service.api.openapi import document
+from service.api.openapi import OPERATIONS, document
 from service.config import Config
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY, TEST_TTL_SECONDS
@@ -106,6 +106,16 @@ def _config(*, examples: int, admin: bool) -> schemathesis.Config:
                     # Given dice are checked against the steps the attack rolls, which no JSON
                     # Schema can say: a valid-looking `dice` map may get a 400 `dice` problem.
                     "include-path": "/v1/encounters/{encounter}/attacks",
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": [*POSITIVE_STATUSES, "400"]
+                        }
+                    },
+                },
+                {
+                    # JSON Schema counts 468461.0 as an integer; msgspec, like the service,
+                    # wants an integer written as one: a 400 naming the field is right for it.
+                    "include-path": "/v1/encounters/{encounter}/state",
                     "checks": {
                         "positive_data_acceptance": {
                             "expected-statuses": [*POSITIVE_STATUSES, "400"]
@@ -290,7 +300,7 @@ def test_the_fuzzed_document_is_the_served_one(service: Service) -> None:
     served = service.session.get(f"{service.url}/openapi.json", timeout=10)
     assert served.status_code == 200
     assert served.json() == json.loads(json.dumps(document()))
-    assert len(AS_ADMIN) == len(ANY_CREDENTIAL) == 11  # every operation, both passes
+    assert len(AS_ADMIN) == len(ANY_CREDENTIAL) == len(OPERATIONS)  # every one, both passes
 
 
 @AS_ADMIN.parametrize()

@@ -247,3 +247,60 @@ async def test_a_creation_key_whose_answer_expired_is_refused_not_reused(
     again = await client.post("/v1/encounters", json={"ruleset": "sr5"}, headers=headers)
     assert again.status == 422
     assert (await again.json())["type"].endswith("/idempotency-key-reused")
+
+
+# --- the GM corrects the table ----------------------------------------------------------------
+
+
+async def test_the_gm_sets_turn_and_recoil_by_hand_and_it_is_an_event(anonymous: Any) -> None:
+    encounter, tokens = await open_table(anonymous)
+    gm, player = bearer(tokens["gm"]), bearer(tokens["player"])
+    base = f"/v1/encounters/{encounter}"
+    assert (await anonymous.post(f"{base}/attacks", json=make.attack(), headers=player)).ok
+    edit = {
+        "turn": {"combat_turn": 3, "initiative_pass": 2, "action_phase": "sam"},
+        "combat": {"ruleset": "sr5", "actors": {"sam": {"recoil_rounds": 0}}},
+        "reason": "forgot Sam took cover",
+    }
+    refused = await anonymous.put(f"{base}/state", json=edit, headers=player)
+    assert refused.status == 403
+    response = await anonymous.put(f"{base}/state", json=edit, headers=gm)
+    assert response.status == 201
+    outcome = await response.json()
+    assert outcome["result"] == {
+        "kind": "state_edit",
+        "changed": ["turn", "combat"],
+        "reason": "forgot Sam took cover",
+    }
+    assert outcome["state"]["turn"] == edit["turn"]
+    assert outcome["state"]["combat"]["actors"] == {"sam": {}}
+    page = await (await anonymous.get(f"{base}/events", headers=player)).json()
+    assert page["events"][-1]["type"] == "state_edited"
+    # Only the turn: the combat state stays as it was.
+    turn_only = await anonymous.put(f"{base}/state", json={"turn": {"combat_turn": 4}}, headers=gm)
+    assert (await turn_only.json())["state"]["combat"]["actors"] == {"sam": {}}
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "path"),
+    [
+        ({}, 422, "$"),
+        ({"turn": {"combat_turn": 0}}, 400, "$.turn.combat_turn"),
+        (
+            {"combat": {"ruleset": "sr5", "actors": {"sam": {"recoil_rounds": -1}}}},
+            400,
+            "$.combat.actors[...].recoil_rounds",
+        ),
+        ({"combat": {"ruleset": "d100"}}, 400, "$.combat.ruleset"),
+        ({"turn": {"combat_turn": 2, "round": 1}}, 400, "$.turn.round"),
+    ],
+)
+async def test_bad_state_edits_are_refused_and_change_nothing(
+    client: Any, body: Any, status: int, path: str
+) -> None:
+    encounter, _ = await open_table(client)
+    response = await client.put(f"/v1/encounters/{encounter}/state", json=body)
+    assert response.status == status, await response.text()
+    assert (await response.json())["path"] == path
+    view = await (await client.get(f"/v1/encounters/{encounter}")).json()
+    assert view["version"] == 1

@@ -228,7 +228,7 @@ def rate_limit(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.Strea
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         encounter_id = request.match_info.get("encounter")
-        if limiter is not None and encounter_id and request.method in ("POST", "DELETE"):
+        if limiter is not None and encounter_id and request.method in ("POST", "PUT", "DELETE"):
             wait = limiter.retry_after(encounter_id)
             if wait is not None:
                 raise ProblemError(
@@ -368,6 +368,11 @@ async def action(request: web.Request) -> web.Response:
 async def advance(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
     return _answer(await encounters.advance(*await _change_arguments(request)))
+
+
+async def edit_state(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.edit_state(*await _change_arguments(request)))
 
 
 async def _change_arguments(request: web.Request) -> tuple[str, bytes, str | None, str | None]:
@@ -524,6 +529,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
     app.router.add_post("/v1/encounters/{encounter}/actions", action)
     app.router.add_post("/v1/encounters/{encounter}/advance", advance)
+    app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
     app.router.add_get("/v1/encounters/{encounter}/events", events)
     app.router.add_get("/v1/encounters/{encounter}/ws", websocket)
     return app

@@ -26,6 +26,8 @@ from schemas.encounter import (
     EventPage,
     Health,
     RulesetList,
+    StateEdit,
+    StateEditOutcome,
 )
 
 VERSION = "0.1.0"
@@ -139,6 +141,17 @@ OPERATIONS = (
         "Move to an actor's action phase, the next initiative pass or the next combat turn (GM).",
         request=AdvanceRequest,
         response=AdvanceOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "put",
+        "/v1/encounters/{encounter}/state",
+        "Set the turn, the combat state or both by hand (GM): a correction at the table.",
+        request=StateEdit,
+        response=StateEditOutcome,
         status=201,
         errors=(400, 401, 403, 404, 409, 410, 413, 422, 429, 503),
         auth="encounter",

@@ -35,6 +35,9 @@ from schemas.encounter import (
     EncounterView,
     EventType,
     Outcome,
+    StateEdit,
+    StateEditOutcome,
+    StateEditResult,
     Tokens,
     TurnState,
 )
@@ -46,7 +49,7 @@ from service.engine.access import (
     check_admin,
     token_hash,
 )
-from service.rules import RULESETS, Resolution, Ruleset
+from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
 from service.rules.dice import Dice, check_given
 from service.rules.turns import advance_turn
 from service.store import (
@@ -116,7 +119,7 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
     encounter: str
     at: str
     actor: str | None = None
-    result: AttackResult | ActionResult | AdvanceResult | None = None
+    result: AttackResult | ActionResult | AdvanceResult | StateEditResult | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,7 @@ class Encounters:
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
             ActionRequest: msgspec.json.Decoder(ActionRequest),
             AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
+            StateEdit: msgspec.json.Decoder(StateEdit),
             **{
                 ruleset_id: msgspec.json.Decoder(ruleset.attack_type)
                 for ruleset_id, ruleset in rulesets.items()
@@ -465,6 +469,33 @@ class Encounters:
 
         return await self._change(
             encounter_id, "advance", "gm", credential, key, body, resolve, AdvanceOutcome
+        )
+
+    async def edit_state(
+        self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
+    ) -> Answer:
+        """The GM replaces the turn, the combat state or both, as they are on the table."""
+        edit: StateEdit = self._decoders[StateEdit].decode(body)
+        if edit.turn is None and edit.combat is None:
+            raise RuleViolation("give `turn`, `combat` or both", path="$", kind="nothing-to-edit")
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            combat = current.state.combat if edit.combat is None else edit.combat
+            if type(combat) is not type(current.state.combat):
+                raise RuleViolation(
+                    f"this encounter plays {current.state.ruleset}",
+                    path="$.combat.ruleset",
+                    kind="wrong-ruleset",
+                )
+            changed = [name for name in ("turn", "combat") if getattr(edit, name) is not None]
+            result = StateEditResult(changed=changed, reason=edit.reason)
+            state = msgspec.structs.replace(
+                current.state, turn=edit.turn or current.state.turn, combat=combat
+            )
+            return Resolution(result=result, state=combat), state
+
+        return await self._change(
+            encounter_id, "state_edited", "gm", credential, key, body, resolve, StateEditOutcome
         )
 
     async def end(self, encounter_id: str, credential: str | None) -> str:
