@@ -74,6 +74,13 @@ class SR5Target(Request):
     distance_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)]
     defender: SR5Defender
     cover: Cover = "none"
+    # The attacker aims at a specific spot of this target.
+    called_shot: bool = False
+    # The defender's situation.
+    prone: bool = False
+    running: bool = False
+    in_moving_vehicle: bool = False
+    in_melee: bool = False
 
 
 class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
@@ -82,6 +89,17 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     mode: FiringMode
     targets: Annotated[list[SR5Target], msgspec.Meta(min_length=1, max_length=MAX_TARGETS)]
     smartlink: Smartlink = "none"
+    # The attacker's situation.
+    running: bool = False
+    from_moving_vehicle: bool = False
+    in_melee: bool = False
+    off_hand: bool = False
+    ambidextrous: bool = False
+    # Firing from behind full cover through the smartgun's camera or an imaging scope.
+    through_camera: bool = False
+    # With several targets and a pool that does not split evenly: who gets the larger shares
+    # (as many as the remainder). Unset: the first targets in order.
+    larger_shares: Annotated[list[Id], msgspec.Meta(max_length=MAX_TARGETS)] = []
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
 
@@ -119,6 +137,11 @@ class SR5TargetResult(msgspec.Struct, frozen=True):
     target: str
     outcome: Literal["hit", "graze", "miss"]
     range: Literal["short", "medium", "long", "extreme"]
+    # This target's share of the pool, and what applies to this target alone.
+    share: int
+    attack_modifiers: list[Modifier]
+    attack: SR5Test
+    attack_hits_before_limit: int
     attack_hits: int
     defense_hits: int
     net_hits: int
@@ -139,8 +162,6 @@ class SR5AttackResult(msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen
     limit: int
     limit_modifiers: list[Modifier]
     recoil: SR5Recoil
-    attack: SR5Test
-    attack_hits_before_limit: int
     targets: list[SR5TargetResult]
     dice: list[DiceRoll]
     seed: int
@@ -151,6 +172,8 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
     # when that sequence began.
     recoil_rounds: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
     recoil_compensation: Annotated[int, msgspec.Meta(ge=0, le=1_000)] = 0
+    # Defense tests made since this actor's last action phase began (-1 die each).
+    defenses: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
 
 
 class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):

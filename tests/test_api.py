@@ -121,13 +121,16 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
     assert turned["state"]["turn"] == {"combat_turn": 2, "initiative_pass": 1, "action_phase": None}
 
 
-async def test_the_same_given_dice_give_the_same_result(client: Any) -> None:
-    encounter = await new_encounter(client)
+async def test_the_same_seed_and_state_give_the_same_result(client: Any) -> None:
     body = make.attack(mode="SS", weapon=make.weapon(modes=["SS"]), seed=1234)
-    first = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
-    second = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
-    assert first["result"] == second["result"]
-    assert first["event_id"] != second["event_id"]
+    answers = []
+    for _ in range(2):  # two fresh encounters: the same state
+        encounter = await new_encounter(client)
+        answers.append(
+            await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
+        )
+    assert answers[0]["result"] == answers[1]["result"]
+    assert answers[0]["event_id"] != answers[1]["event_id"]
 
 
 async def test_delete_ends_the_encounter(client: Any) -> None:

@@ -194,7 +194,8 @@ def test_the_readme_example_resolves_a_shot_as_the_readme_says(served: str) -> N
     attack = outcome["result"]
     target = attack["targets"][0]
     # The numbers the README states.
-    assert attack["pool"] == 13
+    assert attack["pool"] == 14
+    assert target["attack"]["pool"] == 13
     assert (target["attack_hits"], target["defense_hits"], target["net_hits"]) == (4, 1, 3)
     assert target["damage"]["dv"] == 11
     assert target["damage"]["armor"] == 8

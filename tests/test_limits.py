@@ -47,7 +47,8 @@ async def test_names_are_limited_too(client: Any) -> None:
 
 
 async def test_an_encounter_holds_a_bounded_number_of_actors(make_client: Any) -> None:
-    client = await make_client(max_actors_per_encounter=3)
+    # Attackers and the defenders they shoot at are both actors (recoil, defenses taken).
+    client = await make_client(max_actors_per_encounter=4)
     encounter = await new_encounter(client)
     path = f"/v1/encounters/{encounter}/attacks"
     for actor in ("a", "b", "c"):

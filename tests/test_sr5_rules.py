@@ -12,11 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.encounter import ActionRequest, TurnState
+from schemas.encounter import ActionRequest, AdvanceRequest, TurnState
 from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
-from service.rules.sr5.attack import range_band, recoil_compensation, recoil_penalty
+from service.rules.sr5.attack import (
+    range_band,
+    recoil_compensation,
+    recoil_penalty,
+    split_pool,
+)
 from tests import sr5_requests as make
 
 SR5 = RULESETS["sr5"]
@@ -35,7 +40,9 @@ def resolve(
 
 
 def modifier(result: SR5AttackResult, source: str) -> int | None:
-    return next((m.value for m in result.modifiers if m.source == source), None)
+    """A modifier of the whole attack, or of its (first) target's share."""
+    every = [*result.modifiers, *result.targets[0].attack_modifiers]
+    return next((m.value for m in every if m.source == source), None)
 
 
 def reset(state: SR5State, actor: str = "sam") -> SR5State:
@@ -56,15 +63,21 @@ def test_pool_is_agility_plus_skill_plus_modifiers_each_with_its_source() -> Non
             dice={"attack": [1, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2]},
         )
     )
-    # 6 + 6 - 1 (medium range for a heavy pistol) - 2 (wounds) + 2 (implanted smartlink)
-    assert result.pool == 11
+    # 6 + 6 - 2 (wounds) + 2 (implanted smartlink) for the attack, then -1 for the target at
+    # medium range with a heavy pistol.
+    assert result.pool == 12
     assert [(m.source, m.value) for m in result.modifiers] == [
         ("agility", 6),
         ("skill", 6),
-        ("range (medium)", -1),
         ("wound modifier", -2),
         ("smartlink (wireless_implant)", 2),
     ]
+    target = result.targets[0]
+    assert [(m.source, m.value) for m in target.attack_modifiers] == [
+        ("pool", 12),
+        ("range (medium)", -1),
+    ]
+    assert target.attack.pool == 11
 
 
 def test_hits_are_capped_by_accuracy() -> None:
@@ -76,7 +89,7 @@ def test_hits_are_capped_by_accuracy() -> None:
             dice={"attack": [5] * 10 + [1] * 9, "defense:goon-1": [1, 2, 3, 4, 2, 3]},
         )
     )
-    assert result.attack_hits_before_limit == 10
+    assert result.targets[0].attack_hits_before_limit == 10
     assert result.limit == 4
     assert result.targets[0].attack_hits == 4
 
@@ -375,8 +388,8 @@ def test_recoil_is_kept_per_actor() -> None:
     assert other.recoil.rounds_before == 0
 
 
-def test_multiple_targets_are_refused_in_this_slice() -> None:
-    with pytest.raises(RuleViolation) as raised:
+def test_single_shot_modes_attack_one_target() -> None:
+    with pytest.raises(RuleViolation, match="attacks one target") as raised:
         resolve(make.attack(targets=[make.target(), make.target(id="goon-2")]))
     assert raised.value.path == "$.targets"
 
@@ -479,3 +492,172 @@ def test_every_category_and_mode_of_the_schema_has_its_table_row() -> None:
     assert set(tables.RANGE_BANDS) == set(get_args(WeaponCategory))
     assert set(tables.FIRING_MODES) == set(get_args(FiringMode))
     assert tables.HEAVY_WEAPONS <= set(get_args(WeaponCategory))
+
+
+# --- multiple targets ------------------------------------------------------------------------
+
+RIFLE = make.weapon(category="assault_rifle", modes=["SA", "BF", "FA"], ammo=60, rc=10)
+
+
+def three_targets(**fields: Any) -> dict[str, Any]:
+    base = {
+        "mode": "BF",
+        "weapon": RIFLE,
+        "attacker": make.attacker(agility=5, skill=6),
+        "targets": [make.target(id=f"goon-{n}", distance_m=10) for n in (1, 2, 3)],
+    }
+    return make.attack(**{**base, **fields})
+
+
+def test_the_guides_split_eleven_dice_over_three_targets_is_four_four_three() -> None:
+    result, _ = resolve(three_targets())
+    assert result.pool == 11
+    assert [t.share for t in result.targets] == [4, 4, 3]
+    assert [t.attack.pool for t in result.targets] == [4, 4, 3]
+
+
+def test_the_request_chooses_who_gets_the_larger_shares_but_never_an_uneven_split() -> None:
+    result, _ = resolve(three_targets(larger_shares=["goon-3", "goon-1"]))
+    assert [t.share for t in result.targets] == [4, 3, 4]
+    with pytest.raises(RuleViolation, match="leave 2 larger share") as raised:
+        resolve(three_targets(larger_shares=["goon-3"]))
+    assert raised.value.path == "$.larger_shares"
+    with pytest.raises(RuleViolation, match="not a target"):
+        resolve(three_targets(larger_shares=["goon-9", "goon-1"]))
+
+
+def test_at_most_half_the_skill_in_targets() -> None:
+    # The guide: automatics 6 can target 3 people.
+    four = three_targets()
+    four["targets"] = [make.target(id=f"goon-{n}", distance_m=10) for n in (1, 2, 3, 4)]
+    with pytest.raises(RuleViolation, match="at most 3 targets") as raised:
+        resolve(four)
+    assert raised.value.path == "$.targets"
+    with pytest.raises(RuleViolation, match="named once"):
+        resolve(three_targets(targets=[make.target(), make.target()]))
+
+
+def test_each_target_rolls_its_own_attack_defense_and_soak() -> None:
+    result, _ = resolve(
+        three_targets(
+            dice={
+                "attack:goon-1": [5, 5, 5, 5],
+                "attack:goon-2": [1, 2, 3, 4],
+                "attack:goon-3": [6, 2, 2],
+                "defense:goon-1": [2] * 4,  # 3 + 3 - 2 for the burst
+                "defense:goon-3": [5, 2, 2, 2],
+            }
+        )
+    )
+    assert [t.outcome for t in result.targets] == ["hit", "miss", "graze"]
+    assert [t.attack_hits for t in result.targets] == [4, 0, 1]
+    steps = [roll.step for roll in result.dice]
+    assert steps[:3] == ["attack:goon-1", "defense:goon-1", "soak:goon-1"]
+    assert "defense:goon-2" not in steps
+
+
+def test_recoil_comes_off_the_whole_pool_before_it_is_split() -> None:
+    # The guide: "recoil is ALWAYS applied first to the attack pool before it is divided".
+    heavy = make.weapon(category="assault_rifle", modes=["FA"], ammo=60, rc=0)
+    result, _ = resolve(three_targets(mode="FA_complex", weapon=heavy))
+    assert result.recoil.penalty == -(10 - 3)
+    assert result.pool == 11 - 7
+    assert sum(t.share for t in result.targets) == result.pool
+
+
+def test_range_and_called_shots_apply_to_each_targets_share() -> None:
+    result, _ = resolve(
+        three_targets(
+            targets=[
+                make.target(id="near", distance_m=10),
+                make.target(id="far", distance_m=100),
+                make.target(id="aimed", distance_m=10, called_shot=True),
+            ]
+        )
+    )
+    near, far, aimed = result.targets
+    assert near.attack.pool == near.share
+    assert far.attack.pool == far.share - 1  # medium range for an assault rifle
+    assert aimed.attack.pool == max(0, aimed.share - 4)
+
+
+@given(pool=st.integers(0, 60), count=st.integers(1, 10))
+def test_splitting_a_pool_never_loses_or_invents_dice(pool: int, count: int) -> None:
+    shares = split_pool(pool, [f"t{n}" for n in range(count)], [])
+    assert sum(shares.values()) == pool
+    assert max(shares.values()) - min(shares.values()) <= 1
+
+
+# --- situations --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "source", "value"),
+    [
+        ({"running": True}, "attacker running", -2),
+        ({"from_moving_vehicle": True}, "firing from a moving vehicle", -2),
+        ({"in_melee": True}, "attacker in melee", -3),
+        ({"off_hand": True}, "off-hand weapon", -2),
+        ({"through_camera": True}, "firing from cover through a camera", -3),
+    ],
+)
+def test_the_attackers_situation(fields: dict[str, Any], source: str, value: int) -> None:
+    result, _ = resolve(make.attack(**fields))
+    assert modifier(result, source) == value
+
+
+def test_ambidexterity_removes_the_off_hand_penalty() -> None:
+    result, _ = resolve(make.attack(off_hand=True, ambidextrous=True))
+    assert modifier(result, "off-hand weapon") is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "source", "value"),
+    [
+        ({"prone": True}, "defender prone", -2),
+        ({"running": True}, "defender running", 2),
+        ({"in_moving_vehicle": True}, "defender in a moving vehicle", 3),
+        ({"in_melee": True}, "defender in melee", -3),
+    ],
+)
+def test_the_defenders_situation(fields: dict[str, Any], source: str, value: int) -> None:
+    result, _ = resolve(make.attack(targets=[make.target(**fields)]))
+    defense = {m.source: m.value for m in result.targets[0].defense_modifiers}
+    assert defense[source] == value
+
+
+def test_each_earlier_defense_costs_a_die_until_the_defenders_action_phase() -> None:
+    hit = {"attack": [5] + [2] * 9}
+    state = SR5State()
+    pools = []
+    for _ in range(3):
+        result, state = resolve(
+            make.attack(mode="SS", weapon=make.weapon(modes=["SS"]), dice=hit), state
+        )
+        pools.append(result.targets[0].defense.pool)
+    assert pools == [6, 5, 4]
+    assert state.actors["goon-1"].defenses == 3
+    # A missed attack with no hits asks for no defense, and costs none.
+    _, state = resolve(
+        make.attack(mode="SS", weapon=make.weapon(modes=["SS"]), dice={"attack": [2] * 10}), state
+    )
+    assert state.actors["goon-1"].defenses == 3
+    turn = TurnState(action_phase="goon-1")
+    state_after, effects = SR5.on_advance(
+        AdvanceRequest(to="action_phase", actor="goon-1"), state, turn
+    )
+    assert isinstance(state_after, SR5State)
+    assert state_after.actors["goon-1"].defenses == 0
+    assert effects
+    result, _ = resolve(
+        make.attack(mode="SS", weapon=make.weapon(modes=["SS"]), dice=hit), state_after
+    )
+    assert result.targets[0].defense.pool == 6
+
+
+def test_recoil_reset_keeps_what_else_the_actor_carries() -> None:
+    _, state = resolve(
+        make.attack(mode="SS", weapon=make.weapon(modes=["SS"]), dice={"attack": [5] + [2] * 9})
+    )
+    state = reset(state, actor="goon-1")
+    assert state.actors["goon-1"].defenses == 1

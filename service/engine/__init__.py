@@ -478,6 +478,9 @@ class Encounters:
         edit: StateEdit = self._decoders[StateEdit].decode(body)
         if edit.turn is None and edit.combat is None:
             raise RuleViolation("give `turn`, `combat` or both", path="$", kind="nothing-to-edit")
+        # A combat state says which ruleset it is: a whole state is never guessed.
+        if edit.combat is not None and "ruleset" not in msgspec.json.decode(body)["combat"]:
+            raise msgspec.ValidationError("Object missing required field `ruleset` - at `$.combat`")
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             combat = current.state.combat if edit.combat is None else edit.combat

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from schemas.encounter import (
     ActionRequest,
     ActionResult,
@@ -28,7 +30,12 @@ class SR5Ruleset:
         firing_modes=list(tables.FIRING_MODES),
         actions=list(ACTIONS),
         zone_shapes=[],
-        dice_steps=["attack", "defense:<target id>", "soak:<target id>"],
+        dice_steps=[
+            "attack",
+            "attack:<target id>",
+            "defense:<target id>",
+            "soak:<target id>",
+        ],
     )
     attack_type = SR5AttackRequest
 
@@ -62,7 +69,9 @@ class SR5Ruleset:
                 f"recoil reset ({rounds} round{'' if rounds == 1 else 's'} since the last reset)"
             )
         actors = dict(state.actors)
-        actors[request.actor] = SR5ActorState()
+        actors[request.actor] = msgspec.structs.replace(
+            actor, recoil_rounds=0, recoil_compensation=0
+        )
         return Resolution(
             result=ActionResult(actor=request.actor, action=request.action, effects=effects),
             state=SR5State(actors=actors),
@@ -72,6 +81,13 @@ class SR5Ruleset:
     def on_advance(
         self, request: AdvanceRequest, state: CombatState, turn: TurnState
     ) -> tuple[CombatState, list[str]]:
-        # Recoil persists across phases and turns (the guide, "Recoil is progressive").
-        del request, turn
-        return state, []
+        # Recoil persists across phases and turns (the guide, "Recoil is progressive"); the
+        # defenses an actor made count against it until its own action phase begins.
+        del turn
+        actor = state.actors.get(request.actor or "")
+        if request.to != "action_phase" or actor is None or actor.defenses == 0:
+            return state, []
+        actors = dict(state.actors)
+        actors[request.actor or ""] = msgspec.structs.replace(actor, defenses=0)
+        effects = [f"{request.actor}: earlier defenses no longer count ({actor.defenses})"]
+        return SR5State(actors=actors), effects

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+import msgspec
+
 from schemas.common import Modifier
 from schemas.sr5 import (
     SR5ActorState,
@@ -26,8 +28,8 @@ EDITION: Edition = "sr5"
 
 
 def attack_step(request: SR5AttackRequest, target_id: str) -> str:
-    del request, target_id  # one target per attack for now: the step is plain "attack"
-    return "attack"
+    """ "attack" for one target; "attack:<target id>" for each of several."""
+    return "attack" if len(request.targets) == 1 else f"attack:{target_id}"
 
 
 def dice_steps(request: SR5AttackRequest) -> dict[str, int]:
@@ -109,11 +111,32 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
             path="$.weapon.ammo",
             kind="out-of-ammo",
         )
-    if len(request.targets) > 1:
+    ids = [t.id for t in request.targets]
+    if len(set(ids)) != len(ids):
         raise RuleViolation(
-            "one target per attack: multiple-target attacks are not supported yet",
-            path="$.targets",
-            kind="not-supported",
+            "each target may be named once", path="$.targets", kind="rule-violation"
+        )
+    if len(ids) > 1:
+        if request.mode not in tables.MULTIPLE_TARGET_MODES:
+            raise RuleViolation(
+                f"{request.mode} attacks one target; bursts and automatic fire attack several",
+                path="$.targets",
+                kind="rule-violation",
+            )
+        most = request.attacker.skill // 2
+        if len(ids) > most:
+            raise RuleViolation(
+                f"skill {request.attacker.skill} attacks at most {most} targets at once "
+                "(half the skill, rounded down)",
+                path="$.targets",
+                kind="too-many-targets",
+            )
+    unknown = [t for t in request.larger_shares if t not in ids]
+    if unknown:
+        raise RuleViolation(
+            f"larger_shares names {', '.join(unknown)}, not a target of this attack",
+            path="$.larger_shares",
+            kind="rule-violation",
         )
     return mode
 
@@ -139,7 +162,91 @@ def _recoil(
     )
     if mode.recoil_rounds == 0:
         return recoil, actor
-    return recoil, SR5ActorState(recoil_rounds=total, recoil_compensation=compensation)
+    return recoil, msgspec.structs.replace(
+        actor, recoil_rounds=total, recoil_compensation=compensation
+    )
+
+
+def split_pool(pool: int, target_ids: list[str], larger_shares: list[str]) -> dict[str, int]:
+    """The guide: divide the pool as evenly as possible; the remainder goes one die each to
+    `larger_shares` (or to the first targets), never more to anyone."""
+    base, remainder = divmod(pool, len(target_ids))
+    if larger_shares and len(larger_shares) != remainder:
+        raise RuleViolation(
+            f"{pool} dice over {len(target_ids)} targets leave {remainder} larger share(s); "
+            f"larger_shares names {len(larger_shares)}",
+            path="$.larger_shares",
+            kind="uneven-split",
+        )
+    favoured = set(larger_shares) if larger_shares else set(target_ids[:remainder])
+    return {t: base + (1 if t in favoured else 0) for t in target_ids}
+
+
+def _whole_attack_modifiers(request: SR5AttackRequest, recoil: SR5Recoil) -> list[Modifier]:
+    """Everything that applies to the whole pool, before it is split among targets."""
+    attacker = request.attacker
+    modifiers = [Modifier("agility", attacker.agility), Modifier("skill", attacker.skill)]
+    situational = [
+        (attacker.wound_modifier != 0, "wound modifier", attacker.wound_modifier),
+        (
+            tables.SMARTLINK_DICE[request.smartlink] != 0,
+            f"smartlink ({request.smartlink})",
+            tables.SMARTLINK_DICE[request.smartlink],
+        ),
+        (request.running, "attacker running", tables.RUNNING_ATTACK),
+        (request.from_moving_vehicle, "firing from a moving vehicle", tables.MOVING_VEHICLE_ATTACK),
+        (request.in_melee, "attacker in melee", tables.IN_MELEE_ATTACK),
+        (
+            request.off_hand and not request.ambidextrous,
+            "off-hand weapon",
+            tables.OFF_HAND_ATTACK,
+        ),
+        (request.through_camera, "firing from cover through a camera", tables.CAMERA_ATTACK),
+        (recoil.penalty != 0, "recoil", recoil.penalty),
+    ]
+    modifiers += [Modifier(source, value) for applies, source, value in situational if applies]
+    return modifiers
+
+
+def _target_attack_modifiers(
+    share: int, band: RangeBand, target: SR5Target, several: bool
+) -> list[Modifier]:
+    modifiers = [Modifier("share of the pool" if several else "pool", share)]
+    if band != "short":
+        modifiers.append(Modifier(f"range ({band})", tables.RANGE_MODIFIER[band]))
+    if target.cover == "full":
+        modifiers.append(
+            Modifier("blind fire (target fully behind cover)", tables.BLIND_FIRE_MODIFIER)
+        )
+    if target.called_shot:
+        modifiers.append(Modifier("called shot", tables.CALLED_SHOT_ATTACK))
+    return modifiers
+
+
+def _defense_modifiers(
+    target: SR5Target, mode_name: str, mode: tables.FiringMode, earlier_defenses: int
+) -> list[Modifier]:
+    defender = target.defender
+    modifiers = [Modifier("reaction", defender.reaction), Modifier("intuition", defender.intuition)]
+    situational = [
+        (
+            tables.COVER_DEFENSE_MODIFIER[target.cover] != 0,
+            f"cover ({target.cover})",
+            tables.COVER_DEFENSE_MODIFIER[target.cover],
+        ),
+        (mode.defense_modifier != 0, f"firing mode {mode_name}", mode.defense_modifier),
+        (target.prone, "defender prone", tables.PRONE_DEFENSE),
+        (target.running, "defender running", tables.RUNNING_DEFENSE),
+        (target.in_moving_vehicle, "defender in a moving vehicle", tables.MOVING_VEHICLE_DEFENSE),
+        (target.in_melee, "defender in melee", tables.IN_MELEE_DEFENSE),
+        (
+            earlier_defenses > 0,
+            f"{earlier_defenses} earlier defense(s) since its last action",
+            tables.EARLIER_DEFENSE * earlier_defenses,
+        ),
+    ]
+    modifiers += [Modifier(source, value) for applies, source, value in situational if applies]
+    return modifiers
 
 
 def _damage(request: SR5AttackRequest, target: SR5Target, net_hits: int, dice: Dice) -> SR5Damage:
@@ -164,53 +271,22 @@ def _damage(request: SR5AttackRequest, target: SR5Target, net_hits: int, dice: D
     )
 
 
-def resolve_attack(
-    request: SR5AttackRequest, state: SR5State, dice: Dice
-) -> Resolution[SR5AttackResult]:
-    mode = _validate(request)
-    attacker, weapon = request.attacker, request.weapon
-    target = request.targets[0]
-    band = range_band(weapon.category, target.distance_m, "$.targets[0].distance_m")
-
-    actor = state.actors.get(attacker.id, SR5ActorState())
-    recoil, actor_after = _recoil(request, actor, mode)
-
-    modifiers = [Modifier("agility", attacker.agility), Modifier("skill", attacker.skill)]
-    if band != "short":
-        modifiers.append(Modifier(f"range ({band})", tables.RANGE_MODIFIER[band]))
-    if attacker.wound_modifier:
-        modifiers.append(Modifier("wound modifier", attacker.wound_modifier))
-    if tables.SMARTLINK_DICE[request.smartlink]:
-        modifiers.append(
-            Modifier(f"smartlink ({request.smartlink})", tables.SMARTLINK_DICE[request.smartlink])
-        )
-    if target.cover == "full":
-        modifiers.append(
-            Modifier("blind fire (target fully behind cover)", tables.BLIND_FIRE_MODIFIER)
-        )
-    if recoil.penalty:
-        modifiers.append(Modifier("recoil", recoil.penalty))
-
-    limit_modifiers = [Modifier("accuracy", weapon.accuracy)]
-    if tables.SMARTLINK_ACCURACY[request.smartlink]:
-        limit_modifiers.append(Modifier("smartlink", tables.SMARTLINK_ACCURACY[request.smartlink]))
-    limit = _total(limit_modifiers)
-
-    pool = _total(modifiers)
-    attack = dice.pool(attack_step(request, target.id), pool, EDITION)
+def _resolve_target(
+    request: SR5AttackRequest,
+    target: SR5Target,
+    index: int,
+    share: int,
+    limit: int,
+    mode: tables.FiringMode,
+    earlier_defenses: int,
+    dice: Dice,
+) -> SR5TargetResult:
+    band = range_band(request.weapon.category, target.distance_m, f"$.targets[{index}].distance_m")
+    several = len(request.targets) > 1
+    attack_modifiers = _target_attack_modifiers(share, band, target, several)
+    attack = dice.pool(attack_step(request, target.id), _total(attack_modifiers), EDITION)
     attack_hits = min(attack.hits, limit)
-
-    defense_modifiers = [
-        Modifier("reaction", target.defender.reaction),
-        Modifier("intuition", target.defender.intuition),
-    ]
-    if tables.COVER_DEFENSE_MODIFIER[target.cover]:
-        defense_modifiers.append(
-            Modifier(f"cover ({target.cover})", tables.COVER_DEFENSE_MODIFIER[target.cover])
-        )
-    if mode.defense_modifier:
-        defense_modifiers.append(Modifier(f"firing mode {request.mode}", mode.defense_modifier))
-
+    defense_modifiers = _defense_modifiers(target, request.mode, mode, earlier_defenses)
     damage = None
     outcome: Literal["hit", "graze", "miss"]
     if attack_hits == 0:
@@ -226,6 +302,49 @@ def resolve_attack(
             outcome = "graze"  # contact, no damage: the defender wins ties
         else:
             outcome = "miss"
+    return SR5TargetResult(
+        target=target.id,
+        outcome=outcome,
+        range=band,
+        share=share,
+        attack_modifiers=attack_modifiers,
+        attack=_test(attack),
+        attack_hits_before_limit=attack.hits,
+        attack_hits=attack_hits,
+        defense_hits=defense.hits,
+        net_hits=max(0, attack_hits - defense.hits),
+        defense=_test(defense),
+        defense_modifiers=defense_modifiers,
+        damage=damage,
+    )
+
+
+def resolve_attack(
+    request: SR5AttackRequest, state: SR5State, dice: Dice
+) -> Resolution[SR5AttackResult]:
+    mode = _validate(request)
+    attacker, weapon = request.attacker, request.weapon
+    actors = dict(state.actors)
+    recoil, actors[attacker.id] = _recoil(request, actors.get(attacker.id, SR5ActorState()), mode)
+
+    modifiers = _whole_attack_modifiers(request, recoil)
+    pool = _total(modifiers)
+    limit_modifiers = [Modifier("accuracy", weapon.accuracy)]
+    if tables.SMARTLINK_ACCURACY[request.smartlink]:
+        limit_modifiers.append(Modifier("smartlink", tables.SMARTLINK_ACCURACY[request.smartlink]))
+    limit = _total(limit_modifiers)
+
+    shares = split_pool(pool, [t.id for t in request.targets], request.larger_shares)
+    targets = []
+    for index, target in enumerate(request.targets):
+        defender = actors.get(target.id, SR5ActorState())
+        targets.append(
+            _resolve_target(
+                request, target, index, shares[target.id], limit, mode, defender.defenses, dice
+            )
+        )
+        if targets[-1].attack_hits > 0:  # the defender rolled a defense test
+            actors[target.id] = msgspec.structs.replace(defender, defenses=defender.defenses + 1)
 
     result = SR5AttackResult(
         attacker=attacker.id,
@@ -239,24 +358,8 @@ def resolve_attack(
         limit=limit,
         limit_modifiers=limit_modifiers,
         recoil=recoil,
-        attack=_test(attack),
-        attack_hits_before_limit=attack.hits,
-        targets=[
-            SR5TargetResult(
-                target=target.id,
-                outcome=outcome,
-                range=band,
-                attack_hits=attack_hits,
-                defense_hits=defense.hits,
-                net_hits=max(0, attack_hits - defense.hits),
-                defense=_test(defense),
-                defense_modifiers=defense_modifiers,
-                damage=damage,
-            )
-        ],
+        targets=targets,
         dice=dice.rolls,
         seed=dice.seed,
     )
-    actors = dict(state.actors)
-    actors[attacker.id] = actor_after
     return Resolution(result=result, state=SR5State(actors=actors), actor=attacker.id)

@@ -100,3 +100,23 @@ BLIND_FIRE_MODIFIER = -6
 # die through gear (glasses, goggles, contacts) or +2 through an implant.
 SMARTLINK_ACCURACY = {"none": 0, "wired": 2, "wireless_gear": 2, "wireless_implant": 2}
 SMARTLINK_DICE = {"none": 0, "wired": 0, "wireless_gear": 1, "wireless_implant": 2}
+
+# The guide, "Attacker ..." situational modifiers to the attack test.
+RUNNING_ATTACK = -2
+MOVING_VEHICLE_ATTACK = -2
+IN_MELEE_ATTACK = -3
+OFF_HAND_ATTACK = -2
+CAMERA_ATTACK = -3
+CALLED_SHOT_ATTACK = -4
+
+# The guide, "Defender ..." modifiers to the defense test; rules-sources/README.md adds prone -2
+# and -1 for each earlier defense since the defender's last action.
+RUNNING_DEFENSE = 2
+MOVING_VEHICLE_DEFENSE = 3
+IN_MELEE_DEFENSE = -3
+PRONE_DEFENSE = -2
+EARLIER_DEFENSE = -1
+
+# The guide, multiple targets: at most half the combat skill, rounded down; burst and automatic
+# modes attack several targets with one action.
+MULTIPLE_TARGET_MODES = frozenset({"SB", "BF", "LB", "FA", "FA_complex"})
