@@ -43,6 +43,8 @@ class TurnState(msgspec.Struct, forbid_unknown_fields=True):
     initiative_pass: Count = 1
     # Whose action phase it is, when the VTT has said so through advance.
     action_phase: Id | None = None
+    # How many action phases have begun through advance (0: the VTT does not track phases).
+    phase: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 class EncounterState(msgspec.Struct):
@@ -83,6 +85,22 @@ class EncounterCreated(msgspec.Struct):
 class ActionRequest(Request):
     actor: Id
     action: ActionName
+    # take_aim (sr5): what this aim adds, +1 to the accuracy or +1 die (a wireless smartlink
+    # gives both); with image magnification, the first aim locks the range shift instead.
+    aim_for: Literal["accuracy", "dice"] | None = None
+    image_magnification: bool = False
+    # full_defense (sr5): what is added to every defense, and whether the actor is surprised.
+    full_defense: (
+        Literal[
+            "willpower",
+            "acrobatic_defender",
+            "agile_defender",
+            "perceptive_defender",
+            "too_pretty_to_hit",
+        ]
+        | None
+    ) = None
+    surprised: bool = False
 
 
 class ActionResult(msgspec.Struct, tag="action", tag_field="kind"):

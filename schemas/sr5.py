@@ -35,6 +35,9 @@ WeaponMode = Literal["SS", "SA", "BF", "FA"]
 FiringMode = Literal["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex"]
 Cover = Literal["none", "partial", "good", "full"]
 Smartlink = Literal["none", "wired", "wireless_gear", "wireless_implant"]
+FullDefense = Literal[
+    "willpower", "acrobatic_defender", "agile_defender", "perceptive_defender", "too_pretty_to_hit"
+]
 
 
 class SR5Attacker(Request):
@@ -67,6 +70,13 @@ class SR5Defender(Request):
     body: Attribute
     willpower: Attribute = 1
     armor: Rating = 0
+    # What the full defense qualities add instead of Willpower, and the limits that cap them.
+    agility: Attribute | None = None
+    charisma: Attribute | None = None
+    gymnastics: Rating | None = None
+    perception: Rating | None = None
+    physical_limit: Rating | None = None
+    mental_limit: Rating | None = None
 
 
 class SR5Target(Request):
@@ -147,6 +157,8 @@ class SR5TargetResult(msgspec.Struct, frozen=True):
     net_hits: int
     defense: SR5Test
     defense_modifiers: list[Modifier]
+    # Set when a skill-based full defense puts a limit on the defense test.
+    defense_limit: int | None = None
     damage: SR5Damage | None = None
 
 
@@ -174,6 +186,15 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
     recoil_compensation: Annotated[int, msgspec.Meta(ge=0, le=1_000)] = 0
     # Defense tests made since this actor's last action phase began (-1 die each).
     defenses: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
+    # Aim actions taken since the last shot or other action, by what each was for, and whether
+    # an image magnification aim has locked the one-step range shift.
+    aims_for_accuracy: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    aims_for_dice: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    range_shift: bool = False
+    # The full defense in force until the combat turn ends, and what it adds.
+    full_defense: FullDefense | None = None
+    # The action phase (TurnState.phase) of this actor's last attack.
+    attacked_in_phase: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):

@@ -43,7 +43,12 @@ async def test_create_returns_tokens_and_the_encounter_reads_back(client: Any) -
     assert state["name"] == "docks"
     assert state["version"] == 1
     assert state["last_event_id"] == created["event_id"]
-    assert state["turn"] == {"combat_turn": 1, "initiative_pass": 1, "action_phase": None}
+    assert state["turn"] == {
+        "combat_turn": 1,
+        "initiative_pass": 1,
+        "action_phase": None,
+        "phase": 0,
+    }
     assert "token_hashes" not in state
 
 
@@ -114,11 +119,22 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
         "combat_turn": 1,
         "initiative_pass": 1,
         "action_phase": "sam",
+        "phase": 1,
     }
     passed = await (await client.post(path, json={"to": "initiative_pass"})).json()
-    assert passed["state"]["turn"] == {"combat_turn": 1, "initiative_pass": 2, "action_phase": None}
+    assert passed["state"]["turn"] == {
+        "combat_turn": 1,
+        "initiative_pass": 2,
+        "action_phase": None,
+        "phase": 1,
+    }
     turned = await (await client.post(path, json={"to": "combat_turn"})).json()
-    assert turned["state"]["turn"] == {"combat_turn": 2, "initiative_pass": 1, "action_phase": None}
+    assert turned["state"]["turn"] == {
+        "combat_turn": 2,
+        "initiative_pass": 1,
+        "action_phase": None,
+        "phase": 1,
+    }
 
 
 async def test_the_same_seed_and_state_give_the_same_result(client: Any) -> None:
@@ -265,7 +281,8 @@ async def test_unknown_ruleset_is_refused(client: Any) -> None:
     ("path", "body", "status", "field"),
     [
         ("actions", {"actor": "sam", "action": "dance"}, 400, "$.action"),
-        ("actions", {"actor": "sam", "action": "take_aim"}, 422, "$.action"),
+        ("actions", {"actor": "sam", "action": "hit_the_dirt"}, 422, "$.action"),
+        ("actions", {"actor": "sam", "action": "other", "aim_for": "dice"}, 422, "$.aim_for"),
         ("actions", {"action": "other"}, 400, "$.actor"),
         ("advance", {"to": "action_phase"}, 422, "$.actor"),
         ("advance", {"to": "tomorrow"}, 400, "$.to"),
@@ -345,3 +362,17 @@ async def test_an_unreachable_redis_is_a_503_and_not_ready(make_client: Any) -> 
     assert response.status == 503
     assert response.content_type == PROBLEM
     assert (await response.json())["type"].endswith("/store-unavailable")
+
+
+async def test_a_second_attack_in_the_same_action_phase_is_409(client: Any) -> None:
+    encounter = await new_encounter(client)
+    base = f"/v1/encounters/{encounter}"
+    assert (await client.post(f"{base}/advance", json={"to": "action_phase", "actor": "sam"})).ok
+    assert (await client.post(f"{base}/attacks", json=make.attack())).status == 201
+    second = await client.post(f"{base}/attacks", json=make.attack())
+    assert second.status == 409
+    problem = await second.json()
+    assert problem["type"].endswith("/already-attacked")
+    assert "one attack action per phase" in problem["detail"]
+    assert (await client.post(f"{base}/advance", json={"to": "action_phase", "actor": "sam"})).ok
+    assert (await client.post(f"{base}/attacks", json=make.attack())).status == 201

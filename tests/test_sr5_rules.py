@@ -661,3 +661,123 @@ def test_recoil_reset_keeps_what_else_the_actor_carries() -> None:
     )
     state = reset(state, actor="goon-1")
     assert state.actors["goon-1"].defenses == 1
+
+
+# --- aiming ------------------------------------------------------------------------------------
+
+
+def act(state: SR5State, action: str, actor: str = "sam", **fields: Any) -> SR5State:
+    request = ActionRequest(actor=actor, action=action, **fields)  # type: ignore[arg-type]
+    resolution = SR5.resolve_action(request, state, TurnState())
+    assert isinstance(resolution.state, SR5State)
+    return resolution.state
+
+
+def test_each_aim_adds_a_die_or_accuracy_capped_at_half_willpower() -> None:
+    state = SR5State()
+    for _ in range(3):
+        state = act(state, "take_aim", aim_for="dice")
+    state = act(state, "take_aim", aim_for="accuracy")
+    # Willpower 3: each bonus at most 2.
+    result, after = resolve(make.attack(attacker=make.attacker(willpower=3)), state)
+    assert modifier(result, "aimed") == 2
+    assert ("aimed", 1) in [(m.source, m.value) for m in result.limit_modifiers]
+    assert result.limit == 5 + 1
+    # Firing uses the aim up.
+    again, _ = resolve(make.attack(attacker=make.attacker(willpower=3)), after)
+    assert modifier(again, "aimed") is None
+
+
+def test_a_wireless_smartlink_gives_both_bonuses_for_every_aim() -> None:
+    state = act(SR5State(), "take_aim", aim_for="dice")
+    result, _ = resolve(make.attack(smartlink="wireless_gear"), state)
+    assert modifier(result, "aimed") == 1
+    assert result.limit == 5 + 2 + 1  # accuracy, smartlink, aim
+
+
+def test_any_other_action_loses_the_aim() -> None:
+    state = act(SR5State(), "take_aim", aim_for="dice")
+    state = act(state, "move")
+    result, _ = resolve(make.attack(), state)
+    assert modifier(result, "aimed") is None
+
+
+def test_image_magnification_takes_one_aim_to_shift_the_range_a_step() -> None:
+    far = [make.target(distance_m=30)]  # long range for a heavy pistol
+    state = act(SR5State(), "take_aim", image_magnification=True)
+    result, _ = resolve(make.attack(targets=far), state)
+    assert modifier(result, "range (long, as medium through image magnification)") == -1
+    assert modifier(result, "aimed") is None  # that aim gave no other bonus
+    state = act(state, "take_aim", image_magnification=True, aim_for="dice")
+    result, _ = resolve(make.attack(targets=far), state)
+    assert modifier(result, "aimed") == 1
+
+
+# --- full defense ------------------------------------------------------------------------------
+
+
+def test_full_defense_adds_willpower_to_every_defense_until_the_turn_ends() -> None:
+    state = act(SR5State(), "full_defense", actor="goon-1")
+    hit = {"attack": [5] + [2] * 9}
+    target = [make.target(defender=make.defender(willpower=4))]
+    result, state = resolve(make.attack(targets=target, dice=hit), state)
+    defense = {m.source: m.value for m in result.targets[0].defense_modifiers}
+    assert defense["full defense (willpower)"] == 4
+    assert result.targets[0].defense.pool == 3 + 3 + 4
+    state, effects = SR5.on_advance(AdvanceRequest(to="combat_turn"), state, TurnState())
+    assert isinstance(state, SR5State)
+    assert state.actors["goon-1"].full_defense is None
+    assert any("full defense ends" in effect for effect in effects)
+
+
+def test_acrobatic_defender_adds_gymnastics_capped_by_the_physical_limit() -> None:
+    state = act(SR5State(), "full_defense", actor="goon-1", full_defense="acrobatic_defender")
+    defender = make.defender(gymnastics=5, physical_limit=2)
+    result, _ = resolve(
+        make.attack(
+            targets=[make.target(defender=defender)],
+            dice={"attack": [5, 5, 5, 2, 2, 2, 2, 2, 2, 2], "defense:goon-1": [5] * 11},
+        ),
+        state,
+    )
+    target = result.targets[0]
+    assert target.defense.pool == 3 + 3 + 5
+    assert target.defense_limit == 2
+    assert target.defense_hits == 2
+    assert target.outcome == "hit"
+
+
+def test_a_quality_needs_the_value_it_adds() -> None:
+    state = act(SR5State(), "full_defense", actor="goon-1", full_defense="agile_defender")
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(), state)
+    assert raised.value.path == "$.targets[0].defender.agility"
+
+
+def test_full_defense_reports_the_initiative_cost_and_is_refused_when_surprised() -> None:
+    resolution = SR5.resolve_action(
+        ActionRequest(actor="goon-1", action="full_defense"), SR5State(), TurnState()
+    )
+    assert "initiative -10" in resolution.result.effects
+    with pytest.raises(RuleViolation) as raised:
+        act(SR5State(), "full_defense", actor="goon-1", surprised=True)
+    assert raised.value.status == 409
+
+
+# --- one attack per action phase ----------------------------------------------------------
+
+
+def test_one_attack_action_per_action_phase_once_phases_are_tracked() -> None:
+    request = msgspec.convert(make.attack(), SR5AttackRequest)
+    phase = TurnState(action_phase="sam", phase=4)
+    first = SR5.resolve_attack(request, SR5State(), phase, Dice(1))
+    assert isinstance(first.state, SR5State)
+    with pytest.raises(RuleViolation, match="already attacked") as raised:
+        SR5.resolve_attack(request, first.state, phase, Dice(1))
+    assert raised.value.status == 409
+    # The next phase of the same actor allows the next attack.
+    SR5.resolve_attack(request, first.state, TurnState(action_phase="sam", phase=7), Dice(1))
+    # A VTT that does not track phases (phase 0) is never refused.
+    untracked = SR5.resolve_attack(request, SR5State(), TurnState(), Dice(1))
+    assert isinstance(untracked.state, SR5State)
+    SR5.resolve_attack(request, untracked.state, TurnState(), Dice(1))

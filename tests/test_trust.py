@@ -258,7 +258,7 @@ async def test_the_gm_sets_turn_and_recoil_by_hand_and_it_is_an_event(anonymous:
     base = f"/v1/encounters/{encounter}"
     assert (await anonymous.post(f"{base}/attacks", json=make.attack(), headers=player)).ok
     edit = {
-        "turn": {"combat_turn": 3, "initiative_pass": 2, "action_phase": "sam"},
+        "turn": {"combat_turn": 3, "initiative_pass": 2, "action_phase": "sam", "phase": 5},
         "combat": {"ruleset": "sr5", "actors": {"sam": {"recoil_rounds": 0}}},
         "reason": "forgot Sam took cover",
     }

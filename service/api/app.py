@@ -137,7 +137,9 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         )
     except RuleViolation as error:
         return problem_response(
-            ProblemError(422, error.kind, "Not allowed by the rules", error.detail, error.path),
+            ProblemError(
+                error.status, error.kind, "Not allowed by the rules", error.detail, error.path
+            ),
             request_id,
         )
     except Unauthorized as error:

@@ -26,11 +26,19 @@ R = TypeVar("R")
 class RuleViolation(ValueError):
     """A request that is well-formed but that the rules do not allow; `path` names the field."""
 
-    def __init__(self, detail: str, path: str | None = None, kind: str = "rule-violation") -> None:
+    def __init__(
+        self,
+        detail: str,
+        path: str | None = None,
+        kind: str = "rule-violation",
+        status: int = 422,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.path = path
         self.kind = kind
+        # 422: never allowed as asked; 409: not allowed now, in this state of the fight.
+        self.status = status
 
 
 @dataclass(frozen=True)

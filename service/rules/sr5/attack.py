@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Literal
 
 import msgspec
 
 from schemas.common import Modifier
+from schemas.encounter import TurnState
 from schemas.sr5 import (
     SR5ActorState,
     SR5AttackRequest,
@@ -182,7 +184,19 @@ def split_pool(pool: int, target_ids: list[str], larger_shares: list[str]) -> di
     return {t: base + (1 if t in favoured else 0) for t in target_ids}
 
 
-def _whole_attack_modifiers(request: SR5AttackRequest, recoil: SR5Recoil) -> list[Modifier]:
+def aim_bonuses(request: SR5AttackRequest, actor: SR5ActorState) -> tuple[int, int]:
+    """(+accuracy, +dice) from the aims taken: each capped at half Willpower rounded up; with a
+    wireless smartlink every aim gives both."""
+    cap = math.ceil(request.attacker.willpower / tables.AIM_CAP_DIVISOR)
+    if request.smartlink in tables.WIRELESS_SMARTLINKS:
+        both = min(actor.aims_for_accuracy + actor.aims_for_dice, cap)
+        return both, both
+    return min(actor.aims_for_accuracy, cap), min(actor.aims_for_dice, cap)
+
+
+def _whole_attack_modifiers(
+    request: SR5AttackRequest, recoil: SR5Recoil, aim_dice: int
+) -> list[Modifier]:
     """Everything that applies to the whole pool, before it is split among targets."""
     attacker = request.attacker
     modifiers = [Modifier("agility", attacker.agility), Modifier("skill", attacker.skill)]
@@ -202,17 +216,27 @@ def _whole_attack_modifiers(request: SR5AttackRequest, recoil: SR5Recoil) -> lis
             tables.OFF_HAND_ATTACK,
         ),
         (request.through_camera, "firing from cover through a camera", tables.CAMERA_ATTACK),
+        (aim_dice != 0, "aimed", aim_dice),
         (recoil.penalty != 0, "recoil", recoil.penalty),
     ]
     modifiers += [Modifier(source, value) for applies, source, value in situational if applies]
     return modifiers
 
 
+BANDS: tuple[RangeBand, ...] = ("short", "medium", "long", "extreme")
+
+
 def _target_attack_modifiers(
-    share: int, band: RangeBand, target: SR5Target, several: bool
+    share: int, band: RangeBand, target: SR5Target, several: bool, shifted: bool
 ) -> list[Modifier]:
     modifiers = [Modifier("share of the pool" if several else "pool", share)]
-    if band != "short":
+    if shifted and band != "short":
+        # The guide: image magnification moves the range modifier one step down, once aimed.
+        closer = BANDS[BANDS.index(band) - 1]
+        if closer != "short":
+            source = f"range ({band}, as {closer} through image magnification)"
+            modifiers.append(Modifier(source, tables.RANGE_MODIFIER[closer]))
+    elif band != "short":
         modifiers.append(Modifier(f"range ({band})", tables.RANGE_MODIFIER[band]))
     if target.cover == "full":
         modifiers.append(
@@ -223,11 +247,43 @@ def _target_attack_modifiers(
     return modifiers
 
 
+def full_defense(
+    target: SR5Target, index: int, quality: str | None
+) -> tuple[Modifier | None, int | None]:
+    """What a full defense adds to this defender's pool, and the limit it brings, if any."""
+    if quality is None:
+        return None, None
+    bonus = tables.FULL_DEFENSE[quality]
+    fields = [bonus.adds] + ([bonus.limit] if bonus.limit else [])
+    values = []
+    for field in fields:
+        value = getattr(target.defender, field)
+        if value is None:
+            raise RuleViolation(
+                f"{target.id} is in full defense ({quality}): give its {field}",
+                path=f"$.targets[{index}].defender.{field}",
+                kind="missing-defender-value",
+            )
+        values.append(value)
+    source = (
+        f"full defense ({bonus.adds})"
+        if quality == "willpower"
+        else (f"full defense, {quality.replace('_', ' ')} ({bonus.adds})")
+    )
+    return Modifier(source, values[0]), (values[1] if bonus.limit else None)
+
+
 def _defense_modifiers(
-    target: SR5Target, mode_name: str, mode: tables.FiringMode, earlier_defenses: int
+    target: SR5Target,
+    mode_name: str,
+    mode: tables.FiringMode,
+    earlier_defenses: int,
+    full_defense_bonus: Modifier | None,
 ) -> list[Modifier]:
     defender = target.defender
     modifiers = [Modifier("reaction", defender.reaction), Modifier("intuition", defender.intuition)]
+    if full_defense_bonus is not None:
+        modifiers.append(full_defense_bonus)
     situational = [
         (
             tables.COVER_DEFENSE_MODIFIER[target.cover] != 0,
@@ -278,15 +334,17 @@ def _resolve_target(
     share: int,
     limit: int,
     mode: tables.FiringMode,
-    earlier_defenses: int,
+    defender: SR5ActorState,
+    range_shift: bool,
     dice: Dice,
 ) -> SR5TargetResult:
     band = range_band(request.weapon.category, target.distance_m, f"$.targets[{index}].distance_m")
     several = len(request.targets) > 1
-    attack_modifiers = _target_attack_modifiers(share, band, target, several)
+    attack_modifiers = _target_attack_modifiers(share, band, target, several, range_shift)
+    bonus, defense_limit = full_defense(target, index, defender.full_defense)
     attack = dice.pool(attack_step(request, target.id), _total(attack_modifiers), EDITION)
     attack_hits = min(attack.hits, limit)
-    defense_modifiers = _defense_modifiers(target, request.mode, mode, earlier_defenses)
+    defense_modifiers = _defense_modifiers(target, request.mode, mode, defender.defenses, bonus)
     damage = None
     outcome: Literal["hit", "graze", "miss"]
     if attack_hits == 0:
@@ -295,6 +353,8 @@ def _resolve_target(
         outcome = "miss"
     else:
         defense = dice.pool(f"defense:{target.id}", _total(defense_modifiers), EDITION)
+        if defense_limit is not None and defense.hits > defense_limit:
+            defense = dataclasses.replace(defense, hits=defense_limit)
         if attack_hits > defense.hits:
             outcome = "hit"
             damage = _damage(request, target, attack_hits - defense.hits, dice)
@@ -315,23 +375,45 @@ def _resolve_target(
         net_hits=max(0, attack_hits - defense.hits),
         defense=_test(defense),
         defense_modifiers=defense_modifiers,
+        defense_limit=defense_limit,
         damage=damage,
     )
 
 
 def resolve_attack(
-    request: SR5AttackRequest, state: SR5State, dice: Dice
+    request: SR5AttackRequest, state: SR5State, turn: TurnState, dice: Dice
 ) -> Resolution[SR5AttackResult]:
     mode = _validate(request)
     attacker, weapon = request.attacker, request.weapon
     actors = dict(state.actors)
-    recoil, actors[attacker.id] = _recoil(request, actors.get(attacker.id, SR5ActorState()), mode)
+    shooter = actors.get(attacker.id, SR5ActorState())
+    # The guide: one attack action per action phase (enforced once the VTT tracks phases).
+    if turn.phase and shooter.attacked_in_phase == turn.phase:
+        raise RuleViolation(
+            f"{attacker.id} already attacked in this action phase; one attack action per phase",
+            path="$.attacker.id",
+            kind="already-attacked",
+            status=409,
+        )
+    aim_accuracy, aim_dice = aim_bonuses(request, shooter)
+    range_shift = shooter.range_shift
+    recoil, shooter = _recoil(request, shooter, mode)
+    # Firing uses up the aim and the locked range shift.
+    actors[attacker.id] = msgspec.structs.replace(
+        shooter,
+        aims_for_accuracy=0,
+        aims_for_dice=0,
+        range_shift=False,
+        attacked_in_phase=turn.phase,
+    )
 
-    modifiers = _whole_attack_modifiers(request, recoil)
+    modifiers = _whole_attack_modifiers(request, recoil, aim_dice)
     pool = _total(modifiers)
     limit_modifiers = [Modifier("accuracy", weapon.accuracy)]
     if tables.SMARTLINK_ACCURACY[request.smartlink]:
         limit_modifiers.append(Modifier("smartlink", tables.SMARTLINK_ACCURACY[request.smartlink]))
+    if aim_accuracy:
+        limit_modifiers.append(Modifier("aimed", aim_accuracy))
     limit = _total(limit_modifiers)
 
     shares = split_pool(pool, [t.id for t in request.targets], request.larger_shares)
@@ -340,7 +422,15 @@ def resolve_attack(
         defender = actors.get(target.id, SR5ActorState())
         targets.append(
             _resolve_target(
-                request, target, index, shares[target.id], limit, mode, defender.defenses, dice
+                request,
+                target,
+                index,
+                shares[target.id],
+                limit,
+                mode,
+                defender,
+                range_shift,
+                dice,
             )
         )
         if targets[-1].attack_hits > 0:  # the defender rolled a defense test

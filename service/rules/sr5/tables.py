@@ -120,3 +120,28 @@ EARLIER_DEFENSE = -1
 # The guide, multiple targets: at most half the combat skill, rounded down; burst and automatic
 # modes attack several targets with one action.
 MULTIPLE_TARGET_MODES = frozenset({"SB", "BF", "LB", "FA", "FA_complex"})
+
+# The guide, "Aim": +1 accuracy or +1 die per aim action, each capped at half Willpower rounded
+# up; a wireless smartlink gives both with every aim.
+AIM_CAP_DIVISOR = 2
+WIRELESS_SMARTLINKS = frozenset({"wireless_gear", "wireless_implant"})
+
+# The guide, "Full Defense": -10 initiative; adds Willpower, or what a quality puts in its place,
+# to every defense test until the combat turn ends. Skill-based qualities bring the skill's limit.
+FULL_DEFENSE_INITIATIVE = -10
+
+
+@dataclass(frozen=True)
+class FullDefenseBonus:
+    # The defender field added to the defense pool, and the limit field capping its hits.
+    adds: str
+    limit: str | None = None
+
+
+FULL_DEFENSE: dict[str, FullDefenseBonus] = {
+    "willpower": FullDefenseBonus("willpower"),
+    "acrobatic_defender": FullDefenseBonus("gymnastics", limit="physical_limit"),
+    "agile_defender": FullDefenseBonus("agility"),
+    "perceptive_defender": FullDefenseBonus("perception", limit="mental_limit"),
+    "too_pretty_to_hit": FullDefenseBonus("charisma"),
+}

@@ -1,0 +1,139 @@
+"""Shadowrun 5 actions that are not attacks, and what a new phase or turn changes.
+
+The guide: any action other than firing resets progressive recoil and loses the aim; aiming
+builds up the aim; full defense is an interrupt that lasts until the combat turn ends.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from schemas.encounter import ActionRequest, ActionResult, AdvanceRequest
+from schemas.sr5 import SR5ActorState, SR5State
+from service.rules.ruleset import Resolution, RuleViolation
+from service.rules.sr5 import tables
+
+# Actions that are "anything other than firing": they reset recoil and lose the aim.
+OTHER_ACTIONS = ("other", "move", "drop_prone", "reload")
+ACTIONS = ("take_aim", "full_defense", *OTHER_ACTIONS)
+
+# Which request fields each action reads; any other given is refused, never ignored.
+_FIELDS = {
+    "take_aim": {"aim_for", "image_magnification"},
+    "full_defense": {"full_defense", "surprised"},
+}
+
+
+def _check_fields(request: ActionRequest) -> None:
+    given = {
+        name
+        for name in ("aim_for", "image_magnification", "full_defense", "surprised")
+        if getattr(request, name) not in (None, False)
+    }
+    extra = given - _FIELDS.get(request.action, set())
+    if extra:
+        name = sorted(extra)[0]
+        raise RuleViolation(
+            f"'{name}' does not go with the action '{request.action}'",
+            path=f"$.{name}",
+            kind="rule-violation",
+        )
+
+
+def _reset_recoil_and_aim(actor: SR5ActorState, effects: list[str]) -> SR5ActorState:
+    if actor.recoil_rounds:
+        rounds = actor.recoil_rounds
+        effects.append(
+            f"recoil reset ({rounds} round{'' if rounds == 1 else 's'} since the last reset)"
+        )
+    if actor.aims_for_accuracy or actor.aims_for_dice or actor.range_shift:
+        effects.append("aim lost")
+    return msgspec.structs.replace(
+        actor,
+        recoil_rounds=0,
+        recoil_compensation=0,
+        aims_for_accuracy=0,
+        aims_for_dice=0,
+        range_shift=False,
+    )
+
+
+def _take_aim(request: ActionRequest, actor: SR5ActorState, effects: list[str]) -> SR5ActorState:
+    if request.image_magnification and not actor.range_shift:
+        # The guide: the first aim through image magnification locks the range shift and
+        # gives none of the usual bonus; later aims do.
+        effects.append("image magnification: range one step closer for the next shot")
+        actor = msgspec.structs.replace(actor, range_shift=True)
+    elif request.aim_for == "accuracy":
+        actor = msgspec.structs.replace(actor, aims_for_accuracy=actor.aims_for_accuracy + 1)
+        effects.append(f"aimed for accuracy ({actor.aims_for_accuracy} so far)")
+    else:
+        actor = msgspec.structs.replace(actor, aims_for_dice=actor.aims_for_dice + 1)
+        effects.append(f"aimed for dice ({actor.aims_for_dice} so far)")
+    # Aiming is an action other than firing: it resets recoil (but keeps the aim it builds).
+    if actor.recoil_rounds:
+        effects.append(f"recoil reset ({actor.recoil_rounds} rounds since the last reset)")
+    return msgspec.structs.replace(actor, recoil_rounds=0, recoil_compensation=0)
+
+
+def _full_defense(
+    request: ActionRequest, actor: SR5ActorState, effects: list[str]
+) -> SR5ActorState:
+    if request.surprised:
+        raise RuleViolation(
+            "a surprised character cannot take an interrupt action such as full defense",
+            path="$.surprised",
+            kind="surprised",
+            status=409,
+        )
+    quality = request.full_defense or "willpower"
+    adds = tables.FULL_DEFENSE[quality].adds
+    effects.append(f"full defense: +{adds} to every defense until the combat turn ends")
+    effects.append(f"initiative {tables.FULL_DEFENSE_INITIATIVE}")
+    actor = _reset_recoil_and_aim(actor, effects)
+    return msgspec.structs.replace(actor, full_defense=quality)
+
+
+def resolve_action(request: ActionRequest, state: SR5State) -> Resolution[ActionResult]:
+    if request.action not in ACTIONS:
+        raise RuleViolation(
+            f"sr5 does not resolve '{request.action}' yet; it resolves: {', '.join(ACTIONS)}",
+            path="$.action",
+            kind="action-not-supported",
+        )
+    _check_fields(request)
+    actor = state.actors.get(request.actor, SR5ActorState())
+    effects: list[str] = []
+    if request.action == "take_aim":
+        actor = _take_aim(request, actor, effects)
+    elif request.action == "full_defense":
+        actor = _full_defense(request, actor, effects)
+    else:
+        actor = _reset_recoil_and_aim(actor, effects)
+    actors = dict(state.actors)
+    actors[request.actor] = actor
+    return Resolution(
+        result=ActionResult(actor=request.actor, action=request.action, effects=effects),
+        state=SR5State(actors=actors),
+        actor=request.actor,
+    )
+
+
+def on_advance(request: AdvanceRequest, state: SR5State) -> tuple[SR5State, list[str]]:
+    """Recoil and aim persist across phases and turns; the defenses an actor made count until its
+    own action phase begins; full defense lasts until the combat turn ends."""
+    actors = dict(state.actors)
+    effects: list[str] = []
+    if request.to == "action_phase" and request.actor in actors:
+        actor = actors[request.actor]
+        if actor.defenses:
+            effects.append(f"{request.actor}: earlier defenses no longer count ({actor.defenses})")
+            actors[request.actor] = msgspec.structs.replace(actor, defenses=0)
+    if request.to == "combat_turn":
+        for actor_id, actor in actors.items():
+            if actor.full_defense is not None:
+                effects.append(f"{actor_id}: full defense ends with the combat turn")
+                actors[actor_id] = msgspec.structs.replace(actor, full_defense=None)
+    if not effects:
+        return state, []
+    return SR5State(actors=actors), effects
