@@ -35,6 +35,17 @@ WeaponMode = Literal["SS", "SA", "BF", "FA"]
 FiringMode = Literal["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex"]
 Cover = Literal["none", "partial", "good", "full"]
 Smartlink = Literal["none", "wired", "wireless_gear", "wireless_implant"]
+Severity = Literal[0, 1, 2, 3]
+VisionGear = Literal[
+    "thermographic",
+    "ultrasound",
+    "flare_compensation",
+    "low_light",
+    "low_light_flashlight",
+    "infrared_flashlight",
+    "tracer_rounds",
+    "improved_rangefinder",
+]
 FullDefense = Literal[
     "willpower", "acrobatic_defender", "agile_defender", "perceptive_defender", "too_pretty_to_hit"
 ]
@@ -93,6 +104,17 @@ class SR5Target(Request):
     in_melee: bool = False
 
 
+class SR5Environment(Request):
+    """The conditions of the environment table, each from none to the worst."""
+
+    visibility: Literal["clear", "light", "moderate", "heavy"] = "clear"
+    # What obscures the view: thermographic vision sees through all but thermal smoke.
+    visibility_cause: Literal["rain", "fog", "smoke", "thermal_smoke"] = "rain"
+    light: Literal["full", "partial", "dim", "total_darkness"] = "full"
+    glare: Literal["none", "weak", "moderate", "blinding"] = "none"
+    wind: Literal["none", "light", "moderate", "strong"] = "none"
+
+
 class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     attacker: SR5Attacker
     weapon: SR5Weapon
@@ -107,6 +129,9 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     ambidextrous: bool = False
     # Firing from behind full cover through the smartgun's camera or an imaging scope.
     through_camera: bool = False
+    environment: SR5Environment = msgspec.field(default_factory=SR5Environment)
+    # The attacker's vision gear and what its weapon fires that shifts the environment's rows.
+    vision: Annotated[list[VisionGear], msgspec.Meta(max_length=8)] = []
     # With several targets and a pool that does not split evenly: who gets the larger shares
     # (as many as the remainder). Unset: the first targets in order.
     larger_shares: Annotated[list[Id], msgspec.Meta(max_length=MAX_TARGETS)] = []

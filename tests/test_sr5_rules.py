@@ -706,7 +706,9 @@ def test_image_magnification_takes_one_aim_to_shift_the_range_a_step() -> None:
     far = [make.target(distance_m=30)]  # long range for a heavy pistol
     state = act(SR5State(), "take_aim", image_magnification=True)
     result, _ = resolve(make.attack(targets=far), state)
-    assert modifier(result, "range (long, as medium through image magnification)") == -1
+    [environment] = [m for m in result.targets[0].attack_modifiers if "environment" in m.source]
+    assert environment.value == -1
+    assert "range moved closer by image magnification" in environment.source
     assert modifier(result, "aimed") is None  # that aim gave no other bonus
     state = act(state, "take_aim", image_magnification=True, aim_for="dice")
     result, _ = resolve(make.attack(targets=far), state)
@@ -781,3 +783,105 @@ def test_one_attack_action_per_action_phase_once_phases_are_tracked() -> None:
     untracked = SR5.resolve_attack(request, SR5State(), TurnState(), Dice(1))
     assert isinstance(untracked.state, SR5State)
     SR5.resolve_attack(request, untracked.state, TurnState(), Dice(1))
+
+
+# --- environment and vision --------------------------------------------------------------------
+
+
+def environment_value(**fields: Any) -> int:
+    """The environment's one modifier to the first target's share (0 when none applies)."""
+    result, _ = resolve(make.attack(**fields))
+    applied = [
+        m.value
+        for m in result.targets[0].attack_modifiers
+        if m.source.startswith(("environment", "range"))
+    ]
+    return sum(applied)
+
+
+def test_the_guides_dim_light_example_gives_a_pool_of_seven() -> None:
+    # The guide: Agility 4, skill 6, dim lighting -3: 7 dice.
+    result, _ = resolve(
+        make.attack(attacker=make.attacker(agility=4, skill=6), environment={"light": "dim"})
+    )
+    assert result.targets[0].attack.pool == 7
+
+
+@pytest.mark.parametrize(
+    ("environment", "distance", "value"),
+    [
+        ({"light": "dim"}, 12, -3),  # dim light and medium range: the worst counts
+        ({"wind": "light", "glare": "weak"}, 4, -1),
+        ({"visibility": "heavy"}, 4, -6),
+        ({"visibility": "heavy", "light": "total_darkness"}, 4, -10),  # two at the worst
+        ({"light": "total_darkness"}, 50, -10),  # total darkness and extreme range
+        ({}, 4, 0),
+    ],
+)
+def test_only_the_worst_condition_counts_and_two_at_the_worst_make_ten(
+    environment: dict[str, str], distance: float, value: int
+) -> None:
+    assert (
+        environment_value(environment=environment, targets=[make.target(distance_m=distance)])
+        == value
+    )
+
+
+@pytest.mark.parametrize(
+    ("environment", "vision", "smartlink", "value"),
+    [
+        ({"visibility": "moderate", "visibility_cause": "smoke"}, ["thermographic"], "none", -1),
+        (
+            {"visibility": "moderate", "visibility_cause": "thermal_smoke"},
+            ["thermographic"],
+            "none",
+            -3,
+        ),
+        ({"visibility": "moderate"}, ["ultrasound"], "none", -1),
+        ({"light": "dim"}, ["thermographic"], "none", -1),
+        ({"light": "total_darkness"}, ["thermographic", "infrared_flashlight"], "none", -1),
+        ({"light": "total_darkness"}, ["ultrasound"], "none", 0),  # within 50 m
+        ({"glare": "blinding"}, ["flare_compensation"], "none", -1),
+        ({"light": "dim"}, ["low_light"], "none", 0),
+        ({"light": "total_darkness"}, ["low_light"], "none", -6),
+        ({"light": "total_darkness"}, ["low_light", "low_light_flashlight"], "none", -3),
+        ({"wind": "moderate"}, [], "wired", -1),
+        ({"wind": "strong"}, ["tracer_rounds"], "none", -3),
+        ({"wind": "light"}, ["tracer_rounds"], "none", -1),
+    ],
+)
+def test_vision_gear_moves_rows_as_the_guide_lists(
+    environment: dict[str, str], vision: list[str], smartlink: str, value: int
+) -> None:
+    assert environment_value(environment=environment, vision=vision, smartlink=smartlink) == value
+
+
+def test_range_rows_move_with_tracers_and_a_smartlinked_rangefinder() -> None:
+    far = [make.target(distance_m=30)]  # long with a heavy pistol
+    assert environment_value(targets=far) == -3
+    assert environment_value(targets=far, vision=["tracer_rounds"]) == -1
+    assert environment_value(targets=far, vision=["improved_rangefinder"]) == -3  # no smartlink
+    assert environment_value(targets=far, vision=["improved_rangefinder"], smartlink="wired") == -1
+
+
+def test_ultrasound_ignores_light_only_within_fifty_metres() -> None:
+    rifle = make.weapon(category="assault_rifle", modes=["SA"])
+    dark = {"light": "total_darkness"}
+    near = [make.target(distance_m=20)]  # short range for an assault rifle
+    far = [make.target(distance_m=60)]
+    assert (
+        environment_value(weapon=rifle, environment=dark, vision=["ultrasound"], targets=near) == 0
+    )
+    assert (
+        environment_value(weapon=rifle, environment=dark, vision=["ultrasound"], targets=far) == -6
+    )
+
+
+def test_blind_fire_is_not_added_to_total_darkness() -> None:
+    # The guide: a target fully behind cover in total darkness is -6, not -12.
+    result, _ = resolve(
+        make.attack(environment={"light": "total_darkness"}, targets=[make.target(cover="full")])
+    )
+    assert sum(m.value for m in result.targets[0].attack_modifiers[1:]) == -6
+    result, _ = resolve(make.attack(targets=[make.target(cover="full")]))
+    assert modifier(result, "blind fire (target fully behind cover)") == -6

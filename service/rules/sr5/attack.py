@@ -24,6 +24,7 @@ from schemas.sr5 import (
 from service.rules.dice import Dice, Edition, PoolRoll
 from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr5 import tables
+from service.rules.sr5.environment import environment
 from service.rules.sr5.tables import RangeBand
 
 EDITION: Edition = "sr5"
@@ -223,22 +224,20 @@ def _whole_attack_modifiers(
     return modifiers
 
 
-BANDS: tuple[RangeBand, ...] = ("short", "medium", "long", "extreme")
-
-
 def _target_attack_modifiers(
-    share: int, band: RangeBand, target: SR5Target, several: bool, shifted: bool
+    request: SR5AttackRequest,
+    share: int,
+    band: RangeBand,
+    target: SR5Target,
+    range_shift: bool,
 ) -> list[Modifier]:
+    several = len(request.targets) > 1
     modifiers = [Modifier("share of the pool" if several else "pool", share)]
-    if shifted and band != "short":
-        # The guide: image magnification moves the range modifier one step down, once aimed.
-        closer = BANDS[BANDS.index(band) - 1]
-        if closer != "short":
-            source = f"range ({band}, as {closer} through image magnification)"
-            modifiers.append(Modifier(source, tables.RANGE_MODIFIER[closer]))
-    elif band != "short":
-        modifiers.append(Modifier(f"range ({band})", tables.RANGE_MODIFIER[band]))
-    if target.cover == "full":
+    conditions = environment(request, band, target.distance_m, range_shift)
+    if conditions.modifier is not None:
+        modifiers.append(conditions.modifier)
+    # The guide: blind fire is the total darkness modifier; the two do not add up.
+    if target.cover == "full" and not conditions.total_darkness:
         modifiers.append(
             Modifier("blind fire (target fully behind cover)", tables.BLIND_FIRE_MODIFIER)
         )
@@ -339,8 +338,7 @@ def _resolve_target(
     dice: Dice,
 ) -> SR5TargetResult:
     band = range_band(request.weapon.category, target.distance_m, f"$.targets[{index}].distance_m")
-    several = len(request.targets) > 1
-    attack_modifiers = _target_attack_modifiers(share, band, target, several, range_shift)
+    attack_modifiers = _target_attack_modifiers(request, share, band, target, range_shift)
     bonus, defense_limit = full_defense(target, index, defender.full_defense)
     attack = dice.pool(attack_step(request, target.id), _total(attack_modifiers), EDITION)
     attack_hits = min(attack.hits, limit)
