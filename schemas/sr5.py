@@ -104,6 +104,27 @@ class SR5Target(Request):
     in_melee: bool = False
 
 
+AmmoName = Literal[
+    "regular",
+    "apds",
+    "explosive",
+    "ex_explosive",
+    "flechette",
+    "gel",
+    "hollow_point",
+    "stick_n_shock",
+    "tracer",
+]
+
+
+class SR5Ammo(Request):
+    """A load the tables do not have: what it adds to DV and AP, and the damage it turns to."""
+
+    dv: Annotated[int, msgspec.Meta(ge=-30, le=30)] = 0
+    ap: Annotated[int, msgspec.Meta(ge=-30, le=30)] = 0
+    damage_type: Literal["P", "S"] | None = None
+
+
 class SR5Environment(Request):
     """The conditions of the environment table, each from none to the worst."""
 
@@ -130,6 +151,11 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     # Firing from behind full cover through the smartgun's camera or an imaging scope.
     through_camera: bool = False
     environment: SR5Environment = msgspec.field(default_factory=SR5Environment)
+    # The load in the weapon: a standard ammunition, or its numbers.
+    ammo: AmmoName | SR5Ammo = "regular"
+    # Edge declared with the attack: Push the Limit adds Edge dice, ignores the limit and lets
+    # sixes explode. The VTT owns the Edge pool; the result says what to spend.
+    edge: Literal["none", "push_the_limit"] = "none"
     # The attacker's vision gear and what its weapon fires that shifts the environment's rows.
     vision: Annotated[list[VisionGear], msgspec.Meta(max_length=8)] = []
     # With several targets and a pool that does not split evenly: who gets the larger shares
@@ -161,6 +187,9 @@ class SR5Recoil(msgspec.Struct, frozen=True):
 class SR5Damage(msgspec.Struct, frozen=True):
     dv: int
     armor: int
+    # What goes into the DV and the armor: the weapon, the ammunition and the net hits.
+    dv_modifiers: list[Modifier]
+    ap: int
     track: Literal["physical", "stun"]
     soak: SR5Test
     soak_modifiers: list[Modifier]
@@ -199,6 +228,8 @@ class SR5AttackResult(msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen
     limit: int
     limit_modifiers: list[Modifier]
     recoil: SR5Recoil
+    # Edge points the attack spends (the VTT takes them off the character's pool).
+    edge_spent: int
     targets: list[SR5TargetResult]
     dice: list[DiceRoll]
     seed: int

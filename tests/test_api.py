@@ -69,6 +69,8 @@ async def test_an_attack_resolves_changes_state_and_is_an_event(client: Any) -> 
     assert target["damage"] == {
         "dv": 11,
         "armor": 8,
+        "dv_modifiers": [{"source": "weapon", "value": 8}, {"source": "net hits", "value": 3}],
+        "ap": -1,
         "track": "physical",
         "soak": {"pool": 12, "hits": 3, "ones": 0, "glitch": False, "critical_glitch": False},
         "soak_modifiers": [

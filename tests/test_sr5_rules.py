@@ -885,3 +885,65 @@ def test_blind_fire_is_not_added_to_total_darkness() -> None:
     assert sum(m.value for m in result.targets[0].attack_modifiers[1:]) == -6
     result, _ = resolve(make.attack(targets=[make.target(cover="full")]))
     assert modifier(result, "blind fire (target fully behind cover)") == -6
+
+
+# --- ammunition ----------------------------------------------------------------------------
+
+
+HIT = {"attack": [5, 5, 6, 6, 2, 2, 2, 2, 2, 2], "defense:goon-1": [5, 2, 2, 2, 2, 2]}
+
+
+def damage_with(ammo: Any, **weapon: Any) -> Any:
+    result, _ = resolve(make.attack(ammo=ammo, weapon=make.weapon(**weapon), dice=HIT))
+    damage = result.targets[0].damage
+    assert damage is not None
+    return damage
+
+
+@pytest.mark.parametrize(
+    ("ammo", "dv", "ap", "track"),
+    [
+        ("regular", 8 + 3, -1, "physical"),
+        ("apds", 8 + 3, -1 - 4, "physical"),
+        ("explosive", 8 + 1 + 3, -1 - 1, "physical"),
+        ("ex_explosive", 8 + 2 + 3, -1 - 1, "physical"),
+        ("flechette", 8 + 2 + 3, -1 + 5, "physical"),
+        ("hollow_point", 8 + 1 + 3, -1 + 2, "physical"),
+        ("gel", 8 + 3, -1 + 1, "stun"),
+        ("stick_n_shock", 8 - 2 + 3, -5, "stun"),
+        ({"dv": 3, "ap": -2}, 8 + 3 + 3, -1 - 2, "physical"),
+        ({"dv": 0, "damage_type": "S"}, 8 + 3, -1, "stun"),
+    ],
+)
+def test_ammunition_changes_dv_ap_and_the_damage_it_does(
+    ammo: Any, dv: int, ap: int, track: str
+) -> None:
+    damage = damage_with(ammo)
+    assert (damage.dv, damage.ap, damage.armor, damage.track) == (dv, ap, max(0, 9 + ap), track)
+
+
+# --- Edge ------------------------------------------------------------------------------------
+
+
+def test_push_the_limit_adds_edge_ignores_the_limit_and_explodes_sixes() -> None:
+    result, _ = resolve(
+        make.attack(
+            attacker=make.attacker(agility=3, skill=2, edge=3),
+            weapon=make.weapon(accuracy=2),
+            edge="push_the_limit",
+            # 3 + 2 + 3 = 8 dice; three sixes explode into 6, 5, 1, and that six into a 2.
+            dice={"attack": [6, 6, 6, 5, 2, 2, 2, 2, 6, 5, 1, 2], "defense:goon-1": [2] * 6},
+        )
+    )
+    assert modifier(result, "Edge: Push the Limit") == 3
+    assert result.edge_spent == 1
+    target = result.targets[0]
+    assert target.attack.pool == 8
+    assert target.attack_hits == 6  # no limit of 2
+    assert target.outcome == "hit"
+
+
+def test_edge_needs_edge() -> None:
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(attacker=make.attacker(edge=0), edge="push_the_limit"))
+    assert raised.value.path == "$.attacker.edge"

@@ -219,6 +219,7 @@ def _whole_attack_modifiers(
         (request.through_camera, "firing from cover through a camera", tables.CAMERA_ATTACK),
         (aim_dice != 0, "aimed", aim_dice),
         (recoil.penalty != 0, "recoil", recoil.penalty),
+        (request.edge == "push_the_limit", "Edge: Push the Limit", attacker.edge),
     ]
     modifiers += [Modifier(source, value) for applies, source, value in situational if applies]
     return modifiers
@@ -304,12 +305,27 @@ def _defense_modifiers(
     return modifiers
 
 
+def ammunition(request: SR5AttackRequest) -> tuple[str, tables.Ammunition]:
+    """The load's name and numbers: a standard ammunition, or the request's own."""
+    if isinstance(request.ammo, str):
+        return request.ammo, tables.AMMUNITION[request.ammo]
+    custom = request.ammo
+    return "custom", tables.Ammunition(dv=custom.dv, ap=custom.ap, damage_type=custom.damage_type)
+
+
 def _damage(request: SR5AttackRequest, target: SR5Target, net_hits: int, dice: Dice) -> SR5Damage:
     weapon = request.weapon
-    modified_dv = weapon.damage + net_hits
+    name, load = ammunition(request)
+    dv_modifiers = [Modifier("weapon", weapon.damage)]
+    if load.dv:
+        dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
+    dv_modifiers.append(Modifier("net hits", net_hits))
+    modified_dv = max(0, sum(m.value for m in dv_modifiers))
+    ap = load.ap if load.replaces_ap else weapon.ap + load.ap
     # A negative modified armor protects nothing: the defender resists with Body alone.
-    modified_armor = max(0, target.defender.armor + weapon.ap)
-    physical = weapon.damage_type == "P" and not modified_armor > modified_dv
+    modified_armor = max(0, target.defender.armor + ap)
+    damage_type = load.damage_type or weapon.damage_type
+    physical = damage_type == "P" and not modified_armor > modified_dv
     soak_modifiers = [
         Modifier("body", target.defender.body),
         Modifier("modified armor", modified_armor),
@@ -318,6 +334,8 @@ def _damage(request: SR5AttackRequest, target: SR5Target, net_hits: int, dice: D
     return SR5Damage(
         dv=modified_dv,
         armor=modified_armor,
+        dv_modifiers=dv_modifiers,
+        ap=ap,
         track="physical" if physical else "stun",
         soak=_test(soak),
         soak_modifiers=soak_modifiers,
@@ -340,8 +358,12 @@ def _resolve_target(
     band = range_band(request.weapon.category, target.distance_m, f"$.targets[{index}].distance_m")
     attack_modifiers = _target_attack_modifiers(request, share, band, target, range_shift)
     bonus, defense_limit = full_defense(target, index, defender.full_defense)
-    attack = dice.pool(attack_step(request, target.id), _total(attack_modifiers), EDITION)
-    attack_hits = min(attack.hits, limit)
+    pushed = request.edge == "push_the_limit"
+    attack = dice.pool(
+        attack_step(request, target.id), _total(attack_modifiers), EDITION, explode=pushed
+    )
+    # Pushing the limit ignores it (the guide: "unless you spend edge").
+    attack_hits = attack.hits if pushed else min(attack.hits, limit)
     defense_modifiers = _defense_modifiers(target, request.mode, mode, defender.defenses, bonus)
     damage = None
     outcome: Literal["hit", "graze", "miss"]
@@ -383,6 +405,10 @@ def resolve_attack(
 ) -> Resolution[SR5AttackResult]:
     mode = _validate(request)
     attacker, weapon = request.attacker, request.weapon
+    if request.edge != "none" and attacker.edge < 1:
+        raise RuleViolation(
+            f"{attacker.id} has no Edge to spend", path="$.attacker.edge", kind="no-edge"
+        )
     actors = dict(state.actors)
     shooter = actors.get(attacker.id, SR5ActorState())
     # The guide: one attack action per action phase (enforced once the VTT tracks phases).
@@ -446,6 +472,7 @@ def resolve_attack(
         limit=limit,
         limit_modifiers=limit_modifiers,
         recoil=recoil,
+        edge_spent=1 if request.edge != "none" else 0,
         targets=targets,
         dice=dice.rolls,
         seed=dice.seed,

@@ -145,3 +145,27 @@ FULL_DEFENSE: dict[str, FullDefenseBonus] = {
     "perceptive_defender": FullDefenseBonus("perception", limit="mental_limit"),
     "too_pretty_to_hit": FullDefenseBonus("charisma"),
 }
+
+
+@dataclass(frozen=True)
+class Ammunition:
+    dv: int
+    # Added to the weapon's AP, or in its place when `replaces_ap`.
+    ap: int
+    damage_type: str | None = None
+    replaces_ap: bool = False
+
+
+# SR5 core rulebook, Ammunition (pp. 433-434), as tabulated publicly (e.g. Chummer5a's data; the
+# roll20 SR5 sheet sets Stick-n-Shock's AP to -5 whatever the weapon's).
+AMMUNITION: dict[str, Ammunition] = {
+    "regular": Ammunition(dv=0, ap=0),
+    "apds": Ammunition(dv=0, ap=-4),
+    "explosive": Ammunition(dv=1, ap=-1),
+    "ex_explosive": Ammunition(dv=2, ap=-1),
+    "flechette": Ammunition(dv=2, ap=5),
+    "gel": Ammunition(dv=0, ap=1, damage_type="S"),
+    "hollow_point": Ammunition(dv=1, ap=2),
+    "stick_n_shock": Ammunition(dv=-2, ap=-5, damage_type="S", replaces_ap=True),
+    "tracer": Ammunition(dv=0, ap=0),
+}
