@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import Id, Name, Request
+from schemas.common import GivenDice, Id, Name, Request
 from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
 
 RulesetId = Literal["sr5"]
@@ -19,7 +19,14 @@ AttackResult = SR5AttackResult
 CombatState = SR5State
 
 ActionName = Literal[
-    "other", "take_aim", "move", "full_defense", "drop_prone", "hit_the_dirt", "reload"
+    "other",
+    "take_aim",
+    "move",
+    "full_defense",
+    "drop_prone",
+    "hit_the_dirt",
+    "reload",
+    "second_chance",
 ]
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
@@ -90,6 +97,11 @@ class ActionRequest(Request):
     aim_for: Literal["accuracy", "dice"] | None = None
     image_magnification: bool = False
     # full_defense (sr5): what is added to every defense, and whether the actor is surprised.
+    # second_chance (sr5): which target's attack test of the actor's last attack to re-roll.
+    target: Id | None = None
+    # Dice given for the steps the action rolls, and the seed of the others.
+    dice: GivenDice = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
     full_defense: (
         Literal[
             "willpower",
@@ -108,6 +120,10 @@ class ActionResult(msgspec.Struct, tag="action", tag_field="kind"):
     action: ActionName
     # What the action changed in the combat state, in words a player reads.
     effects: list[str]
+    # Edge the action spends (the VTT owns the pool).
+    edge_spent: int = 0
+    # An attack the action re-resolved (Second Chance), with the dice it rolled.
+    attack: AttackResult | None = None
 
 
 class AdvanceRequest(Request):

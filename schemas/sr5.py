@@ -251,7 +251,17 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
     full_defense: FullDefense | None = None
     # The action phase (TurnState.phase) of this actor's last attack.
     attacked_in_phase: Annotated[int, msgspec.Meta(ge=0)] = 0
+    last_attack: SR5LastAttack | None = None
 
 
 class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):
     actors: dict[Id, SR5ActorState] = {}
+
+
+class SR5LastAttack(msgspec.Struct):
+    """An actor's last attack, kept for the follow-ups that act on it (Second Chance)."""
+
+    request: SR5AttackRequest
+    result: SR5AttackResult
+    # Targets whose attack test has had its Second Chance.
+    second_chances: list[str] = []

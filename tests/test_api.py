@@ -378,3 +378,39 @@ async def test_a_second_attack_in_the_same_action_phase_is_409(client: Any) -> N
     assert "one attack action per phase" in problem["detail"]
     assert (await client.post(f"{base}/advance", json={"to": "action_phase", "actor": "sam"})).ok
     assert (await client.post(f"{base}/attacks", json=make.attack())).status == 201
+
+
+async def test_second_chance_follows_up_the_last_attack_over_http(client: Any) -> None:
+    encounter = await new_encounter(client)
+    base = f"/v1/encounters/{encounter}"
+    shot = make.attack(
+        attacker=make.attacker(edge=2),
+        dice={"attack": [5] + [2] * 9, "defense:goon-1": [5, 2, 2, 2, 2, 2]},
+    )
+    assert (await client.post(f"{base}/attacks", json=shot)).status == 201
+    bad = await client.post(
+        f"{base}/actions",
+        json={
+            "actor": "sam",
+            "action": "second_chance",
+            "target": "goon-1",
+            "dice": {"second_chance:goon-1": [9]},
+        },
+    )
+    assert bad.status == 400
+    assert (await bad.json())["path"] == '$.dice["second_chance:goon-1"][0]'
+    response = await client.post(
+        f"{base}/actions",
+        json={
+            "actor": "sam",
+            "action": "second_chance",
+            "target": "goon-1",
+            "dice": {"second_chance:goon-1": [5] * 9, "soak:goon-1": [2] * 12},
+        },
+    )
+    assert response.status == 201, await response.text()
+    result = (await response.json())["result"]
+    assert result["edge_spent"] == 1
+    assert result["attack"]["targets"][0]["outcome"] == "hit"
+    events = await (await client.get(f"{base}/events")).json()
+    assert events["events"][-1]["result"]["attack"]["kind"] == "sr5_attack"

@@ -113,6 +113,15 @@ def _config(*, examples: int, admin: bool) -> schemathesis.Config:
                     },
                 },
                 {
+                    # The same for an action's dice (Second Chance rolls; others roll none).
+                    "include-path": "/v1/encounters/{encounter}/actions",
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": [*POSITIVE_STATUSES, "400"]
+                        }
+                    },
+                },
+                {
                     # JSON Schema counts 468461.0 as an integer; msgspec, like the service,
                     # wants an integer written as one: a 400 naming the field is right for it.
                     "include-path": "/v1/encounters/{encounter}/state",

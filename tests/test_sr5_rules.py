@@ -46,7 +46,9 @@ def modifier(result: SR5AttackResult, source: str) -> int | None:
 
 
 def reset(state: SR5State, actor: str = "sam") -> SR5State:
-    resolution = SR5.resolve_action(ActionRequest(actor=actor, action="other"), state, TurnState())
+    resolution = SR5.resolve_action(
+        ActionRequest(actor=actor, action="other"), state, TurnState(), Dice(1)
+    )
     assert isinstance(resolution.state, SR5State)
     return resolution.state
 
@@ -668,7 +670,7 @@ def test_recoil_reset_keeps_what_else_the_actor_carries() -> None:
 
 def act(state: SR5State, action: str, actor: str = "sam", **fields: Any) -> SR5State:
     request = ActionRequest(actor=actor, action=action, **fields)  # type: ignore[arg-type]
-    resolution = SR5.resolve_action(request, state, TurnState())
+    resolution = SR5.resolve_action(request, state, TurnState(), Dice(1))
     assert isinstance(resolution.state, SR5State)
     return resolution.state
 
@@ -758,7 +760,7 @@ def test_a_quality_needs_the_value_it_adds() -> None:
 
 def test_full_defense_reports_the_initiative_cost_and_is_refused_when_surprised() -> None:
     resolution = SR5.resolve_action(
-        ActionRequest(actor="goon-1", action="full_defense"), SR5State(), TurnState()
+        ActionRequest(actor="goon-1", action="full_defense"), SR5State(), TurnState(), Dice(1)
     )
     assert "initiative -10" in resolution.result.effects
     with pytest.raises(RuleViolation) as raised:
@@ -947,3 +949,75 @@ def test_edge_needs_edge() -> None:
     with pytest.raises(RuleViolation) as raised:
         resolve(make.attack(attacker=make.attacker(edge=0), edge="push_the_limit"))
     assert raised.value.path == "$.attacker.edge"
+
+
+# --- Second Chance -----------------------------------------------------------------------------
+
+
+def chance(state: SR5State, dice: dict[str, list[int]], **fields: Any) -> tuple[Any, SR5State]:
+    request = ActionRequest(actor="sam", action="second_chance", dice=dice, **fields)
+    given = Dice(3, request.dice)
+    resolution = SR5.resolve_action(request, state, TurnState(), given)
+    given.check_given_used()
+    assert isinstance(resolution.state, SR5State)
+    return resolution.result, resolution.state
+
+
+def test_second_chance_rerolls_the_misses_and_resolves_again() -> None:
+    _, state = resolve(
+        make.attack(
+            attacker=make.attacker(edge=2),
+            dice={
+                "attack": [5, 2, 2, 2, 2, 2, 2, 2, 2, 2],  # 1 hit
+                "defense:goon-1": [5, 2, 2, 2, 2, 2],  # 1 hit: a graze
+            },
+        )
+    )
+    result, state = chance(
+        state,
+        # Nine misses re-rolled: three more hits; the defense stands; the soak is rolled now.
+        {"second_chance:goon-1": [5, 6, 5, 1, 2, 3, 4, 2, 3], "soak:goon-1": [2] * 12},
+        target="goon-1",
+    )
+    assert result.edge_spent == 1
+    after = result.attack.targets[0]
+    assert (after.attack_hits, after.defense_hits, after.outcome) == (4, 1, "hit")
+    assert after.damage is not None and after.damage.dv == 8 + 3
+    assert [roll.step for roll in result.attack.dice] == ["second_chance:goon-1", "soak:goon-1"]
+    assert "graze -> hit" in result.effects[0]
+    # Once per test.
+    with pytest.raises(RuleViolation, match="has had its Second Chance"):
+        chance(state, {})
+
+
+def test_second_chance_still_respects_the_limit_and_needs_no_push() -> None:
+    _, state = resolve(
+        make.attack(
+            attacker=make.attacker(edge=2),
+            weapon=make.weapon(accuracy=2),
+            dice={"attack": [2] * 10},
+        )
+    )
+    result, _ = chance(
+        state, {"second_chance:goon-1": [5] * 10, "defense:goon-1": [2] * 6}, target="goon-1"
+    )
+    after = result.attack.targets[0]
+    assert after.attack_hits_before_limit == 10
+    assert after.attack_hits == 2
+    # A defense is rolled now that there are hits, and it counts as one.
+    assert after.defense.pool == 6
+    pushed = make.attack(attacker=make.attacker(edge=2), edge="push_the_limit")
+    _, state = resolve(pushed)
+    with pytest.raises(RuleViolation, match="Push the Limit"):
+        chance(state, {})
+
+
+def test_second_chance_needs_an_attack_and_a_named_target_of_it() -> None:
+    with pytest.raises(RuleViolation, match="no attack"):
+        chance(SR5State(), {})
+    _, state = resolve(three_targets(attacker=make.attacker(agility=5, skill=6, edge=1)))
+    with pytest.raises(RuleViolation) as raised:
+        chance(state, {})
+    assert raised.value.path == "$.target"
+    result, _ = chance(state, {}, target="goon-2")
+    assert result.attack.targets[0].target == "goon-2"

@@ -444,15 +444,20 @@ class Encounters:
         self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
     ) -> Answer:
         request: ActionRequest = self._decoders[ActionRequest].decode(body)
+        loaded = await self._load(encounter_id, credential, "play")
+        check_given(request.dice, loaded.ruleset.action_dice_steps(request))
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            dice = Dice(seed, request.dice)
             resolution = current.ruleset.resolve_action(
-                request, current.state.combat, current.state.turn
+                request, current.state.combat, current.state.turn, dice
             )
+            dice.check_given_used()
             return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
 
         return await self._change(
-            encounter_id, "action", "play", credential, key, body, resolve, ActionOutcome
+            encounter_id, "action", "play", credential, key, body, resolve, ActionOutcome, loaded
         )
 
     async def advance(

@@ -70,6 +70,22 @@ def is_glitch(ones: int, pool: int, edition: Edition) -> bool:
     return ones * 2 >= pool
 
 
+def count_pool(values: Sequence[int], pool: int, edition: Edition) -> PoolRoll:
+    """Hits and glitches of a d6 pool; `values` may hold extra dice of exploding sixes, whose
+    ones do not count toward a glitch (it is judged on the `pool` dice first rolled)."""
+    hits = sum(1 for v in values if v >= HIT_MINIMUM)
+    ones = sum(1 for v in values[:pool] if v == 1)
+    glitch = is_glitch(ones, pool, edition)
+    return PoolRoll(
+        pool=pool,
+        values=tuple(values),
+        hits=hits,
+        ones=ones,
+        glitch=glitch,
+        critical_glitch=glitch and hits == 0,
+    )
+
+
 class Dice:
     """Rolls dice for named steps, from given values first and a seeded generator otherwise."""
 
@@ -132,18 +148,7 @@ class Dice:
             more = self._draw(step, extra, 6, needed_total=len(rolled) + extra)
             rolled.extend(more)
             extra = sum(1 for v in more if v == 6)
-        hits = sum(1 for v in rolled if v >= HIT_MINIMUM)
-        # Glitches count the original pool's ones against the original pool size.
-        ones = sum(1 for v in values if v == 1)
-        glitch = is_glitch(ones, pool, edition)
-        return PoolRoll(
-            pool=pool,
-            values=tuple(rolled),
-            hits=hits,
-            ones=ones,
-            glitch=glitch,
-            critical_glitch=glitch and hits == 0,
-        )
+        return count_pool(rolled, pool, edition)
 
     def target_number_test(self, step: str, dice: int, target_number: int) -> TargetNumberRoll:
         """SR3 test: Rule of Six (a 6 is rolled again and added) and Rule of One (all ones fail)."""
@@ -192,7 +197,10 @@ def check_given(given: Mapping[str, Sequence[int]], steps: Mapping[str, int]) ->
         sides = steps.get(step)
         if sides is None:
             known = ", ".join(sorted(steps))
-            raise DiceError(step, f"this request rolls no step named '{step}'; it rolls: {known}")
+            detail = f"this request rolls no step named '{step}'; " + (
+                f"it rolls: {known}" if steps else "it rolls no dice"
+            )
+            raise DiceError(step, detail)
         for index, value in enumerate(values):
             if not 1 <= value <= sides:
                 raise DiceError(

@@ -72,8 +72,12 @@ class Ruleset(Protocol):
         self, request: AttackRequest, state: CombatState, turn: TurnState, dice: Dice
     ) -> Resolution[AttackResult]: ...
 
+    def action_dice_steps(self, request: ActionRequest) -> dict[str, int]:
+        """Every step the action may roll (most roll none), with its die's sides."""
+        ...
+
     def resolve_action(
-        self, request: ActionRequest, state: CombatState, turn: TurnState
+        self, request: ActionRequest, state: CombatState, turn: TurnState, dice: Dice
     ) -> Resolution[ActionResult]: ...
 
     def on_advance(

@@ -45,11 +45,14 @@ class SR5Ruleset:
     ) -> Resolution[SR5AttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
 
+    def action_dice_steps(self, request: ActionRequest) -> dict[str, int]:
+        return actions.dice_steps(request)
+
     def resolve_action(
-        self, request: ActionRequest, state: CombatState, turn: TurnState
+        self, request: ActionRequest, state: CombatState, turn: TurnState, dice: Dice
     ) -> Resolution[ActionResult]:
         del turn
-        return actions.resolve_action(request, state)
+        return actions.resolve_action(request, state, dice)
 
     def on_advance(
         self, request: AdvanceRequest, state: CombatState, turn: TurnState

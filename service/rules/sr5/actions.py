@@ -10,26 +10,42 @@ import msgspec
 
 from schemas.encounter import ActionRequest, ActionResult, AdvanceRequest
 from schemas.sr5 import SR5ActorState, SR5State
+from service.rules.dice import Dice
 from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr5 import tables
+from service.rules.sr5.attack import second_chance
 
 # Actions that are "anything other than firing": they reset recoil and lose the aim.
 OTHER_ACTIONS = ("other", "move", "drop_prone", "reload")
-ACTIONS = ("take_aim", "full_defense", *OTHER_ACTIONS)
+ACTIONS = ("take_aim", "full_defense", "second_chance", *OTHER_ACTIONS)
 
 # Which request fields each action reads; any other given is refused, never ignored.
 _FIELDS = {
     "take_aim": {"aim_for", "image_magnification"},
     "full_defense": {"full_defense", "surprised"},
+    "second_chance": {"target", "dice", "seed"},
 }
+_OPTIONAL = (
+    "aim_for",
+    "image_magnification",
+    "full_defense",
+    "surprised",
+    "target",
+    "dice",
+    "seed",
+)
+
+
+def dice_steps(request: ActionRequest) -> dict[str, int]:
+    """Second Chance re-rolls a target's misses, and may need that target's defense and soak."""
+    if request.action != "second_chance" or request.target is None:
+        return {}
+    target = request.target
+    return dict.fromkeys((f"second_chance:{target}", f"defense:{target}", f"soak:{target}"), 6)
 
 
 def _check_fields(request: ActionRequest) -> None:
-    given = {
-        name
-        for name in ("aim_for", "image_magnification", "full_defense", "surprised")
-        if getattr(request, name) not in (None, False)
-    }
+    given = {name for name in _OPTIONAL if getattr(request, name) not in (None, False, {})}
     extra = given - _FIELDS.get(request.action, set())
     if extra:
         name = sorted(extra)[0]
@@ -94,7 +110,19 @@ def _full_defense(
     return msgspec.structs.replace(actor, full_defense=quality)
 
 
-def resolve_action(request: ActionRequest, state: SR5State) -> Resolution[ActionResult]:
+def _second_chance(request: ActionRequest, state: SR5State, dice: Dice) -> Resolution[ActionResult]:
+    attack, after, summary = second_chance(request.actor, request.target, state, dice)
+    result = ActionResult(
+        actor=request.actor,
+        action=request.action,
+        effects=[summary, "Edge spent: 1"],
+        edge_spent=1,
+        attack=attack,
+    )
+    return Resolution(result=result, state=after, actor=request.actor)
+
+
+def resolve_action(request: ActionRequest, state: SR5State, dice: Dice) -> Resolution[ActionResult]:
     if request.action not in ACTIONS:
         raise RuleViolation(
             f"sr5 does not resolve '{request.action}' yet; it resolves: {', '.join(ACTIONS)}",
@@ -102,6 +130,9 @@ def resolve_action(request: ActionRequest, state: SR5State) -> Resolution[Action
             kind="action-not-supported",
         )
     _check_fields(request)
+    if request.action == "second_chance":
+        # Spending Edge is no action at the table: recoil and aim stand.
+        return _second_chance(request, state, dice)
     actor = state.actors.get(request.actor, SR5ActorState())
     effects: list[str] = []
     if request.action == "take_aim":

@@ -15,13 +15,14 @@ from schemas.sr5 import (
     SR5AttackRequest,
     SR5AttackResult,
     SR5Damage,
+    SR5LastAttack,
     SR5Recoil,
     SR5State,
     SR5Target,
     SR5TargetResult,
     SR5Test,
 )
-from service.rules.dice import Dice, Edition, PoolRoll
+from service.rules.dice import HIT_MINIMUM, Dice, Edition, PoolRoll, count_pool
 from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr5 import tables
 from service.rules.sr5.environment import environment
@@ -313,7 +314,13 @@ def ammunition(request: SR5AttackRequest) -> tuple[str, tables.Ammunition]:
     return "custom", tables.Ammunition(dv=custom.dv, ap=custom.ap, damage_type=custom.damage_type)
 
 
-def _damage(request: SR5AttackRequest, target: SR5Target, net_hits: int, dice: Dice) -> SR5Damage:
+def _damage(
+    request: SR5AttackRequest,
+    target: SR5Target,
+    net_hits: int,
+    dice: Dice,
+    soak_rolled: SR5Test | None = None,
+) -> SR5Damage:
     weapon = request.weapon
     name, load = ammunition(request)
     dv_modifiers = [Modifier("weapon", weapon.damage)]
@@ -330,14 +337,17 @@ def _damage(request: SR5AttackRequest, target: SR5Target, net_hits: int, dice: D
         Modifier("body", target.defender.body),
         Modifier("modified armor", modified_armor),
     ]
-    soak = dice.pool(f"soak:{target.id}", _total(soak_modifiers), EDITION)
+    if soak_rolled is None:
+        soak = _test(dice.pool(f"soak:{target.id}", _total(soak_modifiers), EDITION))
+    else:
+        soak = soak_rolled  # a re-resolved attack keeps the soak the defender already rolled
     return SR5Damage(
         dv=modified_dv,
         armor=modified_armor,
         dv_modifiers=dv_modifiers,
         ap=ap,
         track="physical" if physical else "stun",
-        soak=_test(soak),
+        soak=soak,
         soak_modifiers=soak_modifiers,
         soak_hits=soak.hits,
         boxes=max(0, modified_dv - soak.hits),
@@ -477,4 +487,98 @@ def resolve_attack(
         dice=dice.rolls,
         seed=dice.seed,
     )
+    # Kept for the follow-ups (Second Chance); the given dice are in the result already.
+    actors[attacker.id] = msgspec.structs.replace(
+        actors[attacker.id],
+        last_attack=SR5LastAttack(request=msgspec.structs.replace(request, dice={}), result=result),
+    )
     return Resolution(result=result, state=SR5State(actors=actors), actor=attacker.id)
+
+
+def second_chance(
+    actor_id: str, target_id: str | None, state: SR5State, dice: Dice
+) -> tuple[SR5AttackResult, SR5State, str]:
+    """SR5 Second Chance on one target's attack test of the actor's last attack: re-roll the
+    dice that scored no hit, and resolve again what follows from the new hits. The defense and
+    soak the defender already rolled stand; a defense is rolled only if none was needed before."""
+    actors = dict(state.actors)
+    shooter = actors.get(actor_id, SR5ActorState())
+    last = shooter.last_attack
+    if last is None:
+        raise RuleViolation(
+            f"{actor_id} has no attack to re-roll", path="$.actor", kind="no-attack"
+        )
+    request, earlier = last.request, last.result
+    if request.edge == "push_the_limit":
+        raise RuleViolation(
+            "Second Chance cannot follow Push the Limit on the same test",
+            path="$.action",
+            kind="edge-already-used",
+        )
+    if request.attacker.edge < 1:
+        raise RuleViolation(f"{actor_id} has no Edge to spend", path="$.actor", kind="no-edge")
+    names = [t.target for t in earlier.targets]
+    if target_id is None and len(names) == 1:
+        target_id = names[0]
+    if target_id not in names:
+        raise RuleViolation(
+            f"name the target whose attack test to re-roll: one of {', '.join(names)}",
+            path="$.target",
+            kind="rule-violation",
+        )
+    assert target_id is not None
+    if target_id in last.second_chances:
+        raise RuleViolation(
+            f"the attack on {target_id} has had its Second Chance",
+            path="$.target",
+            kind="edge-already-used",
+        )
+    index = names.index(target_id)
+    before, target = earlier.targets[index], request.targets[index]
+    rolled = next(r.values for r in earlier.dice if r.step == attack_step(request, target_id))
+    kept = [v for v in rolled if v >= HIT_MINIMUM]
+    again = dice.pool(f"second_chance:{target_id}", len(rolled) - len(kept), EDITION)
+    values = [*kept, *again.values]
+    final = _test(count_pool(values, len(rolled), EDITION))
+    attack_hits = min(final.hits, earlier.limit)
+
+    defender = actors.get(target_id, SR5ActorState())
+    defense, defense_hits = before.defense, before.defense_hits
+    if before.attack_hits == 0 and attack_hits > 0:  # the defender now has to defend
+        roll = dice.pool(f"defense:{target_id}", before.defense.pool, EDITION)
+        defense_hits = (
+            roll.hits if before.defense_limit is None else min(roll.hits, before.defense_limit)
+        )
+        defense = msgspec.structs.replace(_test(roll), hits=defense_hits)
+        actors[target_id] = msgspec.structs.replace(defender, defenses=defender.defenses + 1)
+    damage = None
+    outcome: Literal["hit", "graze", "miss"] = "miss"
+    if attack_hits > 0 and attack_hits > defense_hits:
+        outcome = "hit"
+        soak = before.damage.soak if before.damage is not None else None
+        damage = _damage(request, target, attack_hits - defense_hits, dice, soak)
+    elif attack_hits > 0 and attack_hits == defense_hits:
+        outcome = "graze"
+    after = msgspec.structs.replace(
+        before,
+        outcome=outcome,
+        attack=final,
+        attack_hits_before_limit=final.hits,
+        attack_hits=attack_hits,
+        defense=defense,
+        defense_hits=defense_hits,
+        net_hits=max(0, attack_hits - defense_hits),
+        damage=damage,
+    )
+    result = msgspec.structs.replace(
+        earlier, targets=[after], dice=dice.rolls, seed=dice.seed, edge_spent=1
+    )
+    actors[actor_id] = msgspec.structs.replace(
+        actors.get(actor_id, shooter),
+        last_attack=msgspec.structs.replace(last, second_chances=[*last.second_chances, target_id]),
+    )
+    summary = (
+        f"Second Chance on {target_id}: {before.attack_hits} -> {attack_hits} hits, "
+        f"{before.outcome} -> {outcome}"
+    )
+    return result, SR5State(actors=actors), summary
