@@ -73,6 +73,9 @@ class SR5Weapon(Request):
     damage_type: Literal["P", "S"] = "P"
     ap: Annotated[int, msgspec.Meta(ge=-30, le=30)] = 0
     rc: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
+    # What the weapon does on contact alone (a tracking tag, a contact toxin): it applies on a
+    # graze as well as on a hit.
+    contact_effect: Annotated[str, msgspec.Meta(max_length=200)] = ""
 
 
 class SR5Defender(Request):
@@ -150,6 +153,8 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     ambidextrous: bool = False
     # Firing from behind full cover through the smartgun's camera or an imaging scope.
     through_camera: bool = False
+    # A flechette shotgun's choke: medium and wide spreads reach several targets.
+    choke: Literal["narrow", "medium", "wide"] | None = None
     environment: SR5Environment = msgspec.field(default_factory=SR5Environment)
     # The load in the weapon: a standard ammunition, or its numbers.
     ammo: AmmoName | SR5Ammo = "regular"
@@ -213,6 +218,9 @@ class SR5TargetResult(msgspec.Struct, frozen=True):
     defense_modifiers: list[Modifier]
     # Set when a skill-based full defense puts a limit on the defense test.
     defense_limit: int | None = None
+    # The attack touched the target (a hit or a graze), and what the weapon's contact did.
+    contact: bool = False
+    contact_effect: str | None = None
     damage: SR5Damage | None = None
 
 

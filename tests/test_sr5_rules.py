@@ -1021,3 +1021,45 @@ def test_second_chance_needs_an_attack_and_a_named_target_of_it() -> None:
     assert raised.value.path == "$.target"
     result, _ = chance(state, {}, target="goon-2")
     assert result.attack.targets[0].target == "goon-2"
+
+
+# --- flechette spreads and contact -----------------------------------------------------------
+
+SHOTGUN = make.weapon(category="shotgun_flechette", modes=["SA"], ammo=10)
+
+
+@pytest.mark.parametrize(("choke", "value"), [("narrow", -1), ("medium", -3), ("wide", -5)])
+def test_a_flechette_spread_lowers_the_defense(choke: str, value: int) -> None:
+    result, _ = resolve(make.attack(weapon=SHOTGUN, choke=choke))
+    defense = {m.source: m.value for m in result.targets[0].defense_modifiers}
+    assert defense[f"flechette {choke} spread"] == value
+
+
+def test_medium_and_wide_spreads_reach_several_targets_but_take_no_called_shot() -> None:
+    two = [make.target(id="a"), make.target(id="b")]
+    result, _ = resolve(make.attack(weapon=SHOTGUN, choke="wide", targets=two))
+    assert [t.target for t in result.targets] == ["a", "b"]
+    with pytest.raises(RuleViolation, match="attack several"):
+        resolve(make.attack(weapon=SHOTGUN, choke="narrow", targets=two))
+    with pytest.raises(RuleViolation, match="called shots") as raised:
+        resolve(
+            make.attack(weapon=SHOTGUN, choke="medium", targets=[make.target(called_shot=True)])
+        )
+    assert raised.value.path == "$.choke"
+    with pytest.raises(RuleViolation, match="shotgun_flechette"):
+        resolve(make.attack(choke="wide"))
+
+
+def test_a_graze_is_contact_and_applies_a_contact_effect() -> None:
+    tagger = make.weapon(contact_effect="tracking tag")
+    graze = {"attack": [5, 5] + [2] * 8, "defense:goon-1": [6, 5, 1, 2, 3, 4]}
+    result, _ = resolve(make.attack(weapon=tagger, dice=graze))
+    target = result.targets[0]
+    assert (target.outcome, target.contact, target.contact_effect) == (
+        "graze",
+        True,
+        "tracking tag",
+    )
+    assert target.damage is None
+    miss, _ = resolve(make.attack(weapon=tagger, dice={"attack": [2] * 10}))
+    assert (miss.targets[0].contact, miss.targets[0].contact_effect) == (False, None)

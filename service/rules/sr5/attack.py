@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -120,10 +120,24 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
         raise RuleViolation(
             "each target may be named once", path="$.targets", kind="rule-violation"
         )
+    if request.choke is not None and weapon.category not in tables.FLECHETTE_SHOTGUNS:
+        raise RuleViolation(
+            "a choke belongs to a shotgun firing flechettes (category shotgun_flechette)",
+            path="$.choke",
+            kind="rule-violation",
+        )
+    spreading = request.choke in tables.SPREADING_CHOKES
+    if spreading and any(t.called_shot for t in request.targets):
+        raise RuleViolation(
+            "medium and wide spreads cannot be used with called shots",
+            path="$.choke",
+            kind="rule-violation",
+        )
     if len(ids) > 1:
-        if request.mode not in tables.MULTIPLE_TARGET_MODES:
+        if request.mode not in tables.MULTIPLE_TARGET_MODES and not spreading:
             raise RuleViolation(
-                f"{request.mode} attacks one target; bursts and automatic fire attack several",
+                f"{request.mode} attacks one target; bursts, automatic fire and a medium or "
+                "wide flechette spread attack several",
                 path="$.targets",
                 kind="rule-violation",
             )
@@ -275,8 +289,8 @@ def full_defense(
 
 
 def _defense_modifiers(
+    request: SR5AttackRequest,
     target: SR5Target,
-    mode_name: str,
     mode: tables.FiringMode,
     earlier_defenses: int,
     full_defense_bonus: Modifier | None,
@@ -291,7 +305,12 @@ def _defense_modifiers(
             f"cover ({target.cover})",
             tables.COVER_DEFENSE_MODIFIER[target.cover],
         ),
-        (mode.defense_modifier != 0, f"firing mode {mode_name}", mode.defense_modifier),
+        (mode.defense_modifier != 0, f"firing mode {request.mode}", mode.defense_modifier),
+        (
+            request.choke is not None,
+            f"flechette {request.choke} spread",
+            tables.CHOKE_DEFENSE.get(request.choke or "", 0),
+        ),
         (target.prone, "defender prone", tables.PRONE_DEFENSE),
         (target.running, "defender running", tables.RUNNING_DEFENSE),
         (target.in_moving_vehicle, "defender in a moving vehicle", tables.MOVING_VEHICLE_DEFENSE),
@@ -354,6 +373,13 @@ def _damage(
     )
 
 
+def _contact(request: SR5AttackRequest, outcome: str) -> dict[str, Any]:
+    """The guide: a graze touches the target; what needs contact only still happens."""
+    touched = outcome in ("hit", "graze")
+    effect = request.weapon.contact_effect if touched and request.weapon.contact_effect else None
+    return {"contact": touched, "contact_effect": effect}
+
+
 def _resolve_target(
     request: SR5AttackRequest,
     target: SR5Target,
@@ -374,7 +400,7 @@ def _resolve_target(
     )
     # Pushing the limit ignores it (the guide: "unless you spend edge").
     attack_hits = attack.hits if pushed else min(attack.hits, limit)
-    defense_modifiers = _defense_modifiers(target, request.mode, mode, defender.defenses, bonus)
+    defense_modifiers = _defense_modifiers(request, target, mode, defender.defenses, bonus)
     damage = None
     outcome: Literal["hit", "graze", "miss"]
     if attack_hits == 0:
@@ -406,6 +432,7 @@ def _resolve_target(
         defense=_test(defense),
         defense_modifiers=defense_modifiers,
         defense_limit=defense_limit,
+        **_contact(request, outcome),
         damage=damage,
     )
 
@@ -568,6 +595,7 @@ def second_chance(
         defense=defense,
         defense_hits=defense_hits,
         net_hits=max(0, attack_hits - defense_hits),
+        **_contact(request, outcome),
         damage=damage,
     )
     result = msgspec.structs.replace(

@@ -169,3 +169,9 @@ AMMUNITION: dict[str, Ammunition] = {
     "stick_n_shock": Ammunition(dv=-2, ap=-5, damage_type="S", replaces_ap=True),
     "tracer": Ammunition(dv=0, ap=0),
 }
+
+# The guide, "Attacker firing Flechette Shotgun on ... Spread": the defense modifiers; medium and
+# wide spreads attack several targets and cannot be called shots.
+CHOKE_DEFENSE = {"narrow": -1, "medium": -3, "wide": -5}
+SPREADING_CHOKES = frozenset({"medium", "wide"})
+FLECHETTE_SHOTGUNS = frozenset({"shotgun_flechette"})
