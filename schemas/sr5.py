@@ -100,6 +100,8 @@ class SR5Target(Request):
     cover: Cover = "none"
     # The attacker aims at a specific spot of this target.
     called_shot: bool = False
+    # With two guns: which one shoots at this target.
+    gun: Literal["first", "second"] = "first"
     # The defender's situation.
     prone: bool = False
     running: bool = False
@@ -144,6 +146,10 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     weapon: SR5Weapon
     mode: FiringMode
     targets: Annotated[list[SR5Target], msgspec.Meta(min_length=1, max_length=MAX_TARGETS)]
+    # A gun in each hand: the second, fired in the same mode, and its skill when another one.
+    second_weapon: SR5Weapon | None = None
+    second_skill: Rating | None = None
+    second_ammo: AmmoName | SR5Ammo = "regular"
     smartlink: Smartlink = "none"
     # The attacker's situation.
     running: bool = False
@@ -224,13 +230,18 @@ class SR5TargetResult(msgspec.Struct, frozen=True):
     damage: SR5Damage | None = None
 
 
-class SR5AttackResult(msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen=True):
+class SR5AttackResult(
+    msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen=True, kw_only=True
+):
     attacker: str
     weapon: str
     mode: FiringMode
     action: Literal["simple", "complex"]
     rounds_fired: int
     ammo_left: int
+    # With two guns, what the second fired and has left.
+    second_rounds_fired: int = 0
+    second_ammo_left: int | None = None
     pool: int
     modifiers: list[Modifier]
     limit: int

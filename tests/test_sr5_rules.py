@@ -1063,3 +1063,65 @@ def test_a_graze_is_contact_and_applies_a_contact_effect() -> None:
     assert target.damage is None
     miss, _ = resolve(make.attack(weapon=tagger, dice={"attack": [2] * 10}))
     assert (miss.targets[0].contact, miss.targets[0].contact_effect) == (False, None)
+
+
+# --- two guns ----------------------------------------------------------------------------------
+
+LEFT = make.weapon(id="left", accuracy=4, rc=1, ammo=12)
+
+
+def test_two_semi_automatics_cost_the_off_hand_and_add_their_rounds() -> None:
+    # The guide: everyone's two points of compensation cancel the two rounds of two SA guns.
+    result, state = resolve(make.attack(attacker=make.attacker(strength=2), second_weapon=LEFT))
+    assert modifier(result, "off-hand weapon") == -2
+    assert (result.recoil.rounds_fired, result.recoil.penalty) == (2, 0)
+    assert (result.second_rounds_fired, result.second_ammo_left) == (1, 11)
+    again, _ = resolve(make.attack(attacker=make.attacker(strength=2), second_weapon=LEFT), state)
+    assert again.recoil.penalty == -2  # 4 rounds against a compensation of 2
+
+
+def test_two_guns_use_the_lower_skill_and_the_lower_rc_unless_ambidextrous() -> None:
+    result, _ = resolve(
+        make.attack(
+            second_weapon=make.weapon(id="left", rc=0),
+            weapon=make.weapon(rc=3),
+            second_skill=3,
+            ambidextrous=True,
+        )
+    )
+    assert modifier(result, "skill (the lower of the two guns')") == 3
+    assert modifier(result, "off-hand weapon") is None
+    assert result.recoil.compensation == 1 + 2 + 0
+
+
+def test_each_gun_shoots_its_own_target_with_its_accuracy_and_ammunition() -> None:
+    hits = [5] * 10
+    result, _ = resolve(
+        make.attack(
+            attacker=make.attacker(agility=8, skill=6),  # 12 dice: 6 each
+            second_weapon=LEFT,
+            second_ammo="apds",
+            targets=[make.target(id="a"), make.target(id="b", gun="second")],
+            dice={
+                "attack:a": hits[:6],
+                "attack:b": hits[:6],
+                "defense:a": [2] * 6,
+                "defense:b": [2] * 6,
+                "soak:a": [2] * 12,
+                "soak:b": [2] * 8,
+            },
+        )
+    )
+    a, b = result.targets
+    assert (a.attack_hits, b.attack_hits) == (5, 4)  # accuracy 5 and 4
+    assert a.damage is not None and b.damage is not None
+    assert (a.damage.ap, b.damage.ap) == (-1, -1 - 4)
+
+
+def test_a_second_gun_needs_the_mode_and_a_target_for_it_needs_the_gun() -> None:
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(mode="BF", weapon=make.weapon(modes=["BF"]), second_weapon=LEFT))
+    assert raised.value.path == "$.second_weapon.modes"
+    with pytest.raises(RuleViolation) as raised:
+        resolve(make.attack(targets=[make.target(gun="second")]))
+    assert raised.value.path == "$.targets[0].gun"

@@ -21,6 +21,7 @@ from schemas.sr5 import (
     SR5Target,
     SR5TargetResult,
     SR5Test,
+    SR5Weapon,
 )
 from service.rules.dice import HIT_MINIMUM, Dice, Edition, PoolRoll, count_pool
 from service.rules.ruleset import Resolution, RuleViolation
@@ -115,6 +116,29 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
             path="$.weapon.ammo",
             kind="out-of-ammo",
         )
+    second = request.second_weapon
+    if second is not None:
+        if mode.needs not in second.modes:
+            raise RuleViolation(
+                f"{request.mode} needs a weapon with {mode.needs}; the second gun '{second.id}' "
+                f"has {', '.join(second.modes)}",
+                path="$.second_weapon.modes",
+                kind="mode-not-available",
+            )
+        if second.ammo < mode.rounds:
+            raise RuleViolation(
+                f"{request.mode} fires {mode.rounds} rounds but '{second.id}' has {second.ammo} "
+                "left",
+                path="$.second_weapon.ammo",
+                kind="out-of-ammo",
+            )
+    for index, target in enumerate(request.targets):
+        if target.gun == "second" and second is None:
+            raise RuleViolation(
+                "a target for the second gun needs a second_weapon",
+                path=f"$.targets[{index}].gun",
+                kind="rule-violation",
+            )
     ids = [t.id for t in request.targets]
     if len(set(ids)) != len(ids):
         raise RuleViolation(
@@ -134,7 +158,7 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
             kind="rule-violation",
         )
     if len(ids) > 1:
-        if request.mode not in tables.MULTIPLE_TARGET_MODES and not spreading:
+        if request.mode not in tables.MULTIPLE_TARGET_MODES and not spreading and second is None:
             raise RuleViolation(
                 f"{request.mode} attacks one target; bursts, automatic fire and a medium or "
                 "wide flechette spread attack several",
@@ -162,23 +186,26 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
 def _recoil(
     request: SR5AttackRequest, actor: SR5ActorState, mode: tables.FiringMode
 ) -> tuple[SR5Recoil, SR5ActorState]:
-    weapon = request.weapon
-    # Compensation is counted once, when a sequence of shots begins (the guide, "Recoil").
+    guns = [request.weapon] + ([request.second_weapon] if request.second_weapon else [])
+    # Compensation is counted once, when a sequence of shots begins (the guide, "Recoil"). With
+    # two guns their rounds add up (the guide: "the recoil of each weapon is cumulative");
+    # choice: the steadier hand does not lend its RC to the other, so the lower RC counts.
     if actor.recoil_rounds == 0:
-        compensation = recoil_compensation(request.attacker.strength, weapon.rc)
+        compensation = recoil_compensation(request.attacker.strength, min(g.rc for g in guns))
     else:
         compensation = actor.recoil_compensation
-    heavy = weapon.category in tables.HEAVY_WEAPONS
-    total = actor.recoil_rounds + mode.recoil_rounds
+    heavy = any(g.category in tables.HEAVY_WEAPONS for g in guns)
+    fired = mode.recoil_rounds * len(guns)
+    total = actor.recoil_rounds + fired
     recoil = SR5Recoil(
         rounds_before=actor.recoil_rounds,
-        rounds_fired=mode.recoil_rounds,
+        rounds_fired=fired,
         rounds_total=total,
         compensation=compensation,
         heavy_weapon=heavy,
         penalty=recoil_penalty(total, compensation, heavy),
     )
-    if mode.recoil_rounds == 0:
+    if fired == 0:
         return recoil, actor
     return recoil, msgspec.structs.replace(
         actor, recoil_rounds=total, recoil_compensation=compensation
@@ -215,7 +242,12 @@ def _whole_attack_modifiers(
 ) -> list[Modifier]:
     """Everything that applies to the whole pool, before it is split among targets."""
     attacker = request.attacker
-    modifiers = [Modifier("agility", attacker.agility), Modifier("skill", attacker.skill)]
+    skill = Modifier("skill", attacker.skill)
+    if request.second_weapon is not None and request.second_skill is not None:
+        # The guide: with guns of two skills, presumably the lower one.
+        if request.second_skill < attacker.skill:
+            skill = Modifier("skill (the lower of the two guns')", request.second_skill)
+    modifiers = [Modifier("agility", attacker.agility), skill]
     situational = [
         (attacker.wound_modifier != 0, "wound modifier", attacker.wound_modifier),
         (
@@ -227,7 +259,7 @@ def _whole_attack_modifiers(
         (request.from_moving_vehicle, "firing from a moving vehicle", tables.MOVING_VEHICLE_ATTACK),
         (request.in_melee, "attacker in melee", tables.IN_MELEE_ATTACK),
         (
-            request.off_hand and not request.ambidextrous,
+            (request.off_hand or request.second_weapon is not None) and not request.ambidextrous,
             "off-hand weapon",
             tables.OFF_HAND_ATTACK,
         ),
@@ -325,12 +357,21 @@ def _defense_modifiers(
     return modifiers
 
 
-def ammunition(request: SR5AttackRequest) -> tuple[str, tables.Ammunition]:
+def gun(request: SR5AttackRequest, target: SR5Target) -> SR5Weapon:
+    """The weapon that shoots at `target`: the second gun where the target says so."""
+    if target.gun == "second" and request.second_weapon is not None:
+        return request.second_weapon
+    return request.weapon
+
+
+def ammunition(
+    request: SR5AttackRequest, target: SR5Target | None = None
+) -> tuple[str, tables.Ammunition]:
     """The load's name and numbers: a standard ammunition, or the request's own."""
-    if isinstance(request.ammo, str):
-        return request.ammo, tables.AMMUNITION[request.ammo]
-    custom = request.ammo
-    return "custom", tables.Ammunition(dv=custom.dv, ap=custom.ap, damage_type=custom.damage_type)
+    load = request.second_ammo if target is not None and target.gun == "second" else request.ammo
+    if isinstance(load, str):
+        return load, tables.AMMUNITION[load]
+    return "custom", tables.Ammunition(dv=load.dv, ap=load.ap, damage_type=load.damage_type)
 
 
 def _damage(
@@ -340,8 +381,8 @@ def _damage(
     dice: Dice,
     soak_rolled: SR5Test | None = None,
 ) -> SR5Damage:
-    weapon = request.weapon
-    name, load = ammunition(request)
+    weapon = gun(request, target)
+    name, load = ammunition(request, target)
     dv_modifiers = [Modifier("weapon", weapon.damage)]
     if load.dv:
         dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
@@ -373,10 +414,11 @@ def _damage(
     )
 
 
-def _contact(request: SR5AttackRequest, outcome: str) -> dict[str, Any]:
+def _contact(request: SR5AttackRequest, target: SR5Target, outcome: str) -> dict[str, Any]:
     """The guide: a graze touches the target; what needs contact only still happens."""
     touched = outcome in ("hit", "graze")
-    effect = request.weapon.contact_effect if touched and request.weapon.contact_effect else None
+    contact_effect = gun(request, target).contact_effect
+    effect = contact_effect if touched and contact_effect else None
     return {"contact": touched, "contact_effect": effect}
 
 
@@ -391,7 +433,9 @@ def _resolve_target(
     range_shift: bool,
     dice: Dice,
 ) -> SR5TargetResult:
-    band = range_band(request.weapon.category, target.distance_m, f"$.targets[{index}].distance_m")
+    band = range_band(
+        gun(request, target).category, target.distance_m, f"$.targets[{index}].distance_m"
+    )
     attack_modifiers = _target_attack_modifiers(request, share, band, target, range_shift)
     bonus, defense_limit = full_defense(target, index, defender.full_defense)
     pushed = request.edge == "push_the_limit"
@@ -432,7 +476,7 @@ def _resolve_target(
         defense=_test(defense),
         defense_modifiers=defense_modifiers,
         defense_limit=defense_limit,
-        **_contact(request, outcome),
+        **_contact(request, target, outcome),
         damage=damage,
     )
 
@@ -476,6 +520,9 @@ def resolve_attack(
     if aim_accuracy:
         limit_modifiers.append(Modifier("aimed", aim_accuracy))
     limit = _total(limit_modifiers)
+    second = request.second_weapon
+    # Each gun's own accuracy caps the hits on the targets it shoots at.
+    second_limit = limit - weapon.accuracy + second.accuracy if second is not None else None
 
     shares = split_pool(pool, [t.id for t in request.targets], request.larger_shares)
     targets = []
@@ -487,7 +534,7 @@ def resolve_attack(
                 target,
                 index,
                 shares[target.id],
-                limit,
+                second_limit if target.gun == "second" and second_limit is not None else limit,
                 mode,
                 defender,
                 range_shift,
@@ -504,6 +551,8 @@ def resolve_attack(
         action=mode.action,
         rounds_fired=mode.rounds,
         ammo_left=weapon.ammo - mode.rounds,
+        second_rounds_fired=mode.rounds if second is not None else 0,
+        second_ammo_left=second.ammo - mode.rounds if second is not None else None,
         pool=pool,
         modifiers=modifiers,
         limit=limit,
@@ -567,7 +616,9 @@ def second_chance(
     again = dice.pool(f"second_chance:{target_id}", len(rolled) - len(kept), EDITION)
     values = [*kept, *again.values]
     final = _test(count_pool(values, len(rolled), EDITION))
-    attack_hits = min(final.hits, earlier.limit)
+    # The limit of the gun that shot at this target (they differ only with two guns).
+    limit = earlier.limit - request.weapon.accuracy + gun(request, target).accuracy
+    attack_hits = min(final.hits, limit)
 
     defender = actors.get(target_id, SR5ActorState())
     defense, defense_hits = before.defense, before.defense_hits
@@ -595,7 +646,7 @@ def second_chance(
         defense=defense,
         defense_hits=defense_hits,
         net_hits=max(0, attack_hits - defense_hits),
-        **_contact(request, outcome),
+        **_contact(request, target, outcome),
         damage=damage,
     )
     result = msgspec.structs.replace(
