@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -58,3 +58,19 @@ class Problem(msgspec.Struct, omit_defaults=True):
     detail: str
     path: str | None = None
     request_id: str | None = None
+
+
+class Zone(msgspec.Struct, omit_defaults=True):
+    """A suppression zone on the scene plane, as any ruleset draws it."""
+
+    id: str
+    shooter: str
+    shape: Literal["triangle", "circle"]
+    hits: int
+    # Dice (or points) off the actions of those inside, or next to it.
+    penalty: int
+    kind: str
+    lasts: str
+    points: list[Point] = []
+    center: Point | None = None
+    radius_m: float | None = None

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import GivenDice, Id, Name, Request
+from schemas.common import GivenDice, Id, Name, Request, Zone
 from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
 
 RulesetId = Literal["sr5"]
@@ -189,6 +189,13 @@ class Event(msgspec.Struct, omit_defaults=True):
     at: str
     actor: str | None = None
     result: AttackResult | ActionResult | AdvanceResult | StateEditResult | None = None
+    # Suppression zones this change started and ended (to draw and to remove).
+    zones_started: list[Zone] = []
+    zones_ended: list[str] = []
+
+
+class ZoneList(msgspec.Struct):
+    zones: list[Zone]
 
 
 class EventPage(msgspec.Struct):

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import MAX_TARGETS, DiceRoll, GivenDice, Id, Modifier, Request
+from schemas.common import MAX_TARGETS, DiceRoll, GivenDice, Id, Modifier, Point, Request, Zone
 
 Rating = Annotated[int, msgspec.Meta(ge=0, le=30)]
 Attribute = Annotated[int, msgspec.Meta(ge=1, le=30)]
@@ -32,7 +32,7 @@ WeaponCategory = Literal[
 # What a weapon lists: "FA" covers both full-auto actions, as in the weapon tables.
 WeaponMode = Literal["SS", "SA", "BF", "FA"]
 # What an attack fires: SB needs SA, LB needs BF, FA_complex needs FA.
-FiringMode = Literal["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex"]
+FiringMode = Literal["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex", "suppressive"]
 Cover = Literal["none", "partial", "good", "full"]
 Smartlink = Literal["none", "wired", "wireless_gear", "wireless_implant"]
 Severity = Literal[0, 1, 2, 3]
@@ -130,6 +130,26 @@ class SR5Ammo(Request):
     damage_type: Literal["P", "S"] | None = None
 
 
+class SR5ZoneOrder(Request):
+    """Where suppressive fire goes: a triangle from the shooter along a direction."""
+
+    origin: Point
+    direction_deg: Annotated[float, msgspec.Meta(ge=-360, le=360)]
+    length_m: Annotated[float, msgspec.Meta(gt=0, le=100_000)]
+    # Enhanced suppressive fire narrows the end to 5 m and takes away dropping prone.
+    enhanced: bool = False
+
+
+class SR5Bystander(Request):
+    """Another actor on the scene, for who is inside a new zone."""
+
+    id: Id
+    position: Point
+    aware: bool = True
+    in_cover: bool = False
+    prone: bool = False
+
+
 class SR5Environment(Request):
     """The conditions of the environment table, each from none to the worst."""
 
@@ -145,7 +165,11 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     attacker: SR5Attacker
     weapon: SR5Weapon
     mode: FiringMode
-    targets: Annotated[list[SR5Target], msgspec.Meta(min_length=1, max_length=MAX_TARGETS)]
+    # Every mode but suppressive fire needs at least one target.
+    targets: Annotated[list[SR5Target], msgspec.Meta(max_length=MAX_TARGETS)] = []
+    # Suppressive fire: where the zone goes, and who else is on the scene.
+    zone: SR5ZoneOrder | None = None
+    bystanders: Annotated[list[SR5Bystander], msgspec.Meta(max_length=100)] = []
     # A gun in each hand: the second, fired in the same mode, and its skill when another one.
     second_weapon: SR5Weapon | None = None
     second_skill: Rating | None = None
@@ -230,6 +254,21 @@ class SR5TargetResult(msgspec.Struct, frozen=True):
     damage: SR5Damage | None = None
 
 
+class SR5Affected(msgspec.Struct, frozen=True):
+    actor: str
+    inside: bool
+    adjacent: bool
+    # The worst zone's hits, off all their actions while they are aware of it (0 if unaware).
+    penalty: int
+    must_test: bool
+
+
+class SR5ZoneResult(msgspec.Struct, frozen=True):
+    zone: Zone
+    suppression: SR5Test
+    affected: list[SR5Affected]
+
+
 class SR5AttackResult(
     msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen=True, kw_only=True
 ):
@@ -250,6 +289,8 @@ class SR5AttackResult(
     # Edge points the attack spends (the VTT takes them off the character's pool).
     edge_spent: int
     targets: list[SR5TargetResult]
+    # Suppressive fire: the zone it made, and who it affects.
+    zone: SR5ZoneResult | None = None
     dice: list[DiceRoll]
     seed: int
 
@@ -275,6 +316,8 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
 
 class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):
     actors: dict[Id, SR5ActorState] = {}
+    zones: dict[str, SR5ZoneState] = {}
+    zones_made: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 class SR5LastAttack(msgspec.Struct):
@@ -284,3 +327,16 @@ class SR5LastAttack(msgspec.Struct):
     result: SR5AttackResult
     # Targets whose attack test has had its Second Chance.
     second_chances: list[str] = []
+
+
+class SR5ZoneState(msgspec.Struct):
+    """A live suppression zone and what its test needs."""
+
+    zone: Zone
+    polygon: list[tuple[float, float]]
+    dv: int
+    ap: int
+    damage_type: Literal["P", "S"]
+    allows_prone: bool
+    # Flechette spreads: what those inside take on their test.
+    test_modifier: int = 0

@@ -218,7 +218,7 @@ BAD_ATTACKS: list[tuple[str, Any, int, str]] = [
         422,
         "$.targets[0].distance_m",
     ),
-    ("no targets", make.attack(targets=[]), 400, "$.targets"),
+    ("no targets", make.attack(targets=[]), 422, "$.targets"),
     ("too few given dice", make.attack(dice={"attack": [5, 5]}), 400, '$.dice["attack"]'),
     (
         "die outside 1-6",
@@ -414,3 +414,28 @@ async def test_second_chance_follows_up_the_last_attack_over_http(client: Any) -
     assert result["attack"]["targets"][0]["outcome"] == "hit"
     events = await (await client.get(f"{base}/events")).json()
     assert events["events"][-1]["result"]["attack"]["kind"] == "sr5_attack"
+
+
+async def test_suppressive_fire_zones_are_listed_and_announced_by_events(client: Any) -> None:
+    encounter = await new_encounter(client)
+    base = f"/v1/encounters/{encounter}"
+    body = make.attack(
+        mode="suppressive",
+        weapon=make.weapon(category="light_machine_gun", modes=["FA"], ammo=100),
+        targets=[],
+        zone={"origin": {"x": 0, "y": 0}, "direction_deg": 45, "length_m": 30},
+        bystanders=[{"id": "goon-1", "position": {"x": 10, "y": 10}}],
+    )
+    response = await client.post(f"{base}/attacks", json=body)
+    assert response.status == 201, await response.text()
+    outcome = await response.json()
+    zone = outcome["result"]["zone"]["zone"]
+    assert outcome["result"]["zone"]["affected"][0]["inside"] is True
+    listed = await (await client.get(f"{base}/zones")).json()
+    assert listed["zones"] == [zone]
+    # The shooter moves: the zone ends.
+    assert (await client.post(f"{base}/actions", json={"actor": "sam", "action": "move"})).ok
+    assert (await (await client.get(f"{base}/zones")).json())["zones"] == []
+    events = (await (await client.get(f"{base}/events")).json())["events"]
+    assert events[1]["zones_started"] == [zone]
+    assert events[2]["zones_ended"] == [zone["id"]]

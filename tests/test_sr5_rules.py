@@ -1125,3 +1125,113 @@ def test_a_second_gun_needs_the_mode_and_a_target_for_it_needs_the_gun() -> None
     with pytest.raises(RuleViolation) as raised:
         resolve(make.attack(targets=[make.target(gun="second")]))
     assert raised.value.path == "$.targets[0].gun"
+
+
+# --- suppressive fire --------------------------------------------------------------------------
+
+MG = make.weapon(category="light_machine_gun", modes=["FA"], ammo=100, accuracy=5)
+
+
+def suppress(state: SR5State | None = None, **fields: Any) -> tuple[SR5AttackResult, SR5State]:
+    base: dict[str, Any] = {
+        "mode": "suppressive",
+        "weapon": MG,
+        "targets": [],
+        "zone": {"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 20},
+        "bystanders": [
+            {"id": "in-open", "position": {"x": 10, "y": 0}},
+            {"id": "in-cover", "position": {"x": 12, "y": 1}, "in_cover": True},
+            {"id": "beside", "position": {"x": 10, "y": 3.2}},
+            {"id": "unaware", "position": {"x": 15, "y": 0}, "aware": False},
+            {"id": "far", "position": {"x": 50, "y": 50}},
+        ],
+        "dice": {"suppression": [5, 5, 6, 2, 2, 2, 2, 2, 2, 2]},
+    }
+    return resolve(make.attack(**{**base, **fields}), state)
+
+
+def test_suppressive_fire_lays_a_zone_and_says_who_it_affects() -> None:
+    result, state = suppress()
+    assert (result.rounds_fired, result.action, result.ammo_left) == (20, "complex", 80)
+    zone = result.zone
+    assert zone is not None
+    assert (zone.zone.id, zone.zone.hits, zone.zone.penalty) == ("zone-1", 3, -3)
+    assert [(p.x, p.y) for p in zone.zone.points] == [(0, 0), (20, 5), (20, -5)]
+    affected = {a.actor: a for a in zone.affected}
+    assert (affected["in-open"].inside, affected["in-open"].must_test) == (True, True)
+    assert (affected["in-cover"].inside, affected["in-cover"].must_test) == (True, False)
+    assert (affected["beside"].inside, affected["beside"].adjacent) == (False, True)
+    assert affected["beside"].penalty == -3 and not affected["beside"].must_test
+    assert affected["unaware"].penalty == 0  # not harried by what it does not notice
+    assert (affected["far"].inside, affected["far"].adjacent, affected["far"].penalty) == (
+        False,
+        False,
+        0,
+    )
+    assert list(SR5.zones(state)) == [zone.zone]
+
+
+@pytest.mark.parametrize(
+    ("fields", "end_width", "kind"),
+    [
+        ({}, 10, "suppressive fire"),
+        (
+            {
+                "zone": {
+                    "origin": {"x": 0, "y": 0},
+                    "direction_deg": 0,
+                    "length_m": 20,
+                    "enhanced": True,
+                }
+            },
+            5,
+            "enhanced suppressive fire",
+        ),
+    ],
+)
+def test_the_zone_is_ten_metres_wide_at_its_end_five_enhanced(
+    fields: dict[str, Any], end_width: float, kind: str
+) -> None:
+    result, _ = suppress(**fields)
+    assert result.zone is not None
+    points = result.zone.zone.points
+    assert abs(points[1].y - points[2].y) == end_width
+    assert result.zone.zone.kind == kind
+
+
+def test_flechette_chokes_widen_the_zone_as_decided() -> None:
+    shotgun = make.weapon(category="shotgun_flechette", modes=["FA"], ammo=40)
+    zone = {"origin": {"x": 0, "y": 0}, "direction_deg": 90, "length_m": 30}
+    for choke, width in (("narrow", 5), ("medium", 10), ("wide", 15)):
+        result, state = suppress(weapon=shotgun, choke=choke, zone=zone)
+        assert result.zone is not None
+        points = result.zone.zone.points
+        assert round(abs(points[1].x - points[2].x), 6) == width
+        assert state.zones["zone-1"].allows_prone is False
+
+
+def test_the_zone_ends_when_the_shooter_acts_again_or_the_turn_ends() -> None:
+    _, state = suppress()
+    assert state.zones
+    assert not act(state, "move").zones
+    assert act(state, "move", actor="someone-else").zones
+    after, effects = SR5.on_advance(AdvanceRequest(to="combat_turn"), state, TurnState())
+    assert isinstance(after, SR5State) and not after.zones
+    assert any("suppression ends" in effect for effect in effects)
+    _, shot = resolve(make.attack(), state)  # the shooter fires at someone: the zone ends
+    assert not shot.zones
+
+
+def test_suppressive_fire_needs_a_zone_within_range_and_no_targets() -> None:
+    with pytest.raises(RuleViolation) as raised:
+        suppress(zone=None)
+    assert raised.value.path == "$.zone"
+    with pytest.raises(RuleViolation) as raised:
+        suppress(zone={"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 900})
+    assert raised.value.path == "$.zone.length_m"
+    with pytest.raises(RuleViolation) as raised:
+        suppress(targets=[make.target()])
+    assert raised.value.path == "$.targets"
+    with pytest.raises(RuleViolation) as raised:
+        suppress(weapon=make.weapon(modes=["SA"]))
+    assert raised.value.path == "$.mode"

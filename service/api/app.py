@@ -345,6 +345,11 @@ async def create_encounter(request: web.Request) -> web.Response:
     return response
 
 
+async def zones(request: web.Request) -> web.Response:
+    credential = _encounter_credential(request)
+    return _json_response(await request.app[ENCOUNTERS].zones(_encounter_id(request), credential))
+
+
 async def get_encounter(request: web.Request) -> web.Response:
     credential = _encounter_credential(request)
     view = await request.app[ENCOUNTERS].view(_encounter_id(request), credential)
@@ -532,6 +537,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post("/v1/encounters/{encounter}/actions", action)
     app.router.add_post("/v1/encounters/{encounter}/advance", advance)
     app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
+    app.router.add_get("/v1/encounters/{encounter}/zones", zones)
     app.router.add_get("/v1/encounters/{encounter}/events", events)
     app.router.add_get("/v1/encounters/{encounter}/ws", websocket)
     return app

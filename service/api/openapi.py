@@ -28,6 +28,7 @@ from schemas.encounter import (
     RulesetList,
     StateEdit,
     StateEditOutcome,
+    ZoneList,
 )
 
 VERSION = "0.1.0"
@@ -156,6 +157,14 @@ OPERATIONS = (
         errors=(400, 401, 403, 404, 409, 410, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/zones",
+        "The live suppression zones.",
+        response=ZoneList,
+        errors=(401, 404, 410, 503),
+        auth="encounter",
     ),
     Operation(
         "get",
@@ -326,7 +335,11 @@ async def openapi_json(request: web.Request) -> web.Response:
     return web.json_response(document())
 
 
-def _schema_html(schema: dict[str, Any]) -> str:
+def _schema_html(schema: dict[str, Any] | bool) -> str:
+    if isinstance(schema, bool):  # JSON Schema's "anything" (true) and "nothing" (false)
+        return "any" if schema else "nothing"
+    if "prefixItems" in schema:  # a tuple
+        return "[" + ", ".join(_schema_html(s) for s in schema["prefixItems"]) + "]"
     ref = schema.get("$ref")
     if ref:
         name = ref.rsplit("/", 1)[-1]

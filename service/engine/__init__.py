@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from schemas.common import Zone
 from schemas.encounter import (
     ActionOutcome,
     ActionRequest,
@@ -40,6 +41,7 @@ from schemas.encounter import (
     StateEditResult,
     Tokens,
     TurnState,
+    ZoneList,
 )
 from service.engine.access import (
     Forbidden,
@@ -120,6 +122,8 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
     at: str
     actor: str | None = None
     result: AttackResult | ActionResult | AdvanceResult | StateEditResult | None = None
+    zones_started: list[Zone] = []
+    zones_ended: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -322,6 +326,10 @@ class Encounters:
             combat=state.combat,
         )
 
+    async def zones(self, encounter_id: str, credential: str | None) -> ZoneList:
+        loaded = await self._load(encounter_id, credential, "read")
+        return ZoneList(zones=loaded.ruleset.zones(loaded.state.combat))
+
     async def view(self, encounter_id: str, credential: str | None) -> EncounterView:
         loaded = await self._load(encounter_id, credential, "read")
         last = await self._store.last_event_id(encounter_id)
@@ -393,6 +401,8 @@ class Encounters:
                     f"an encounter holds at most {self._max_actors} actors; end this one or "
                     "start another"
                 )
+            before = {z.id for z in loaded.ruleset.zones(loaded.state.combat)}
+            after = loaded.ruleset.zones(new_state.combat)
             placeholder = secrets.token_hex(16)
             answer = self._json.encode(
                 outcome_type(
@@ -406,7 +416,12 @@ class Encounters:
                 loaded.version,
                 self._state_encoder.encode(new_state),
                 self._event(
-                    event_type, encounter_id, actor=resolution.actor, result=resolution.result
+                    event_type,
+                    encounter_id,
+                    actor=resolution.actor,
+                    result=resolution.result,
+                    zones_started=[z for z in after if z.id not in before],
+                    zones_ended=sorted(before - {z.id for z in after}),
                 ),
                 answer,
                 placeholder,

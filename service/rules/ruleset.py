@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from schemas.common import Zone
 from schemas.encounter import (
     ActionRequest,
     ActionResult,
@@ -79,6 +80,10 @@ class Ruleset(Protocol):
     def resolve_action(
         self, request: ActionRequest, state: CombatState, turn: TurnState, dice: Dice
     ) -> Resolution[ActionResult]: ...
+
+    def zones(self, state: CombatState) -> list[Zone]:
+        """The live suppression zones of the combat state."""
+        ...
 
     def on_advance(
         self, request: AdvanceRequest, state: CombatState, turn: TurnState

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from schemas.common import Zone
 from schemas.encounter import (
     ActionRequest,
     ActionResult,
@@ -24,7 +25,7 @@ class SR5Ruleset:
         dice="d6_pool",
         firing_modes=list(tables.FIRING_MODES),
         actions=list(actions.ACTIONS),
-        zone_shapes=[],
+        zone_shapes=["triangle"],
         dice_steps=[
             "attack",
             "attack:<target id>",
@@ -44,6 +45,9 @@ class SR5Ruleset:
         self, request: SR5AttackRequest, state: CombatState, turn: TurnState, dice: Dice
     ) -> Resolution[SR5AttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
+
+    def zones(self, state: CombatState) -> list[Zone]:
+        return [live.zone for live in state.zones.values()]
 
     def action_dice_steps(self, request: ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)

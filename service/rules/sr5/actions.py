@@ -12,7 +12,7 @@ from schemas.encounter import ActionRequest, ActionResult, AdvanceRequest
 from schemas.sr5 import SR5ActorState, SR5State
 from service.rules.dice import Dice
 from service.rules.ruleset import Resolution, RuleViolation
-from service.rules.sr5 import tables
+from service.rules.sr5 import suppression, tables
 from service.rules.sr5.attack import second_chance
 
 # Actions that are "anything other than firing": they reset recoil and lose the aim.
@@ -131,8 +131,10 @@ def resolve_action(request: ActionRequest, state: SR5State, dice: Dice) -> Resol
         )
     _check_fields(request)
     if request.action == "second_chance":
-        # Spending Edge is no action at the table: recoil and aim stand.
+        # Spending Edge is no action at the table: recoil, aim and zones stand.
         return _second_chance(request, state, dice)
+    # Any other action ends the actor's suppressive fire.
+    state = suppression.end_zones_of(state, request.actor)
     actor = state.actors.get(request.actor, SR5ActorState())
     effects: list[str] = []
     if request.action == "take_aim":
@@ -145,7 +147,7 @@ def resolve_action(request: ActionRequest, state: SR5State, dice: Dice) -> Resol
     actors[request.actor] = actor
     return Resolution(
         result=ActionResult(actor=request.actor, action=request.action, effects=effects),
-        state=SR5State(actors=actors),
+        state=msgspec.structs.replace(state, actors=actors),
         actor=request.actor,
     )
 
@@ -161,10 +163,13 @@ def on_advance(request: AdvanceRequest, state: SR5State) -> tuple[SR5State, list
             effects.append(f"{request.actor}: earlier defenses no longer count ({actor.defenses})")
             actors[request.actor] = msgspec.structs.replace(actor, defenses=0)
     if request.to == "combat_turn":
+        if state.zones:
+            effects.append(f"suppression ends with the combat turn: {', '.join(state.zones)}")
+            state = suppression.end_all_zones(state)
         for actor_id, actor in actors.items():
             if actor.full_defense is not None:
                 effects.append(f"{actor_id}: full defense ends with the combat turn")
                 actors[actor_id] = msgspec.structs.replace(actor, full_defense=None)
     if not effects:
         return state, []
-    return SR5State(actors=actors), effects
+    return msgspec.structs.replace(state, actors=actors), effects

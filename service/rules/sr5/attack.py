@@ -25,7 +25,7 @@ from schemas.sr5 import (
 )
 from service.rules.dice import HIT_MINIMUM, Dice, Edition, PoolRoll, count_pool
 from service.rules.ruleset import Resolution, RuleViolation
-from service.rules.sr5 import tables
+from service.rules.sr5 import suppression, tables
 from service.rules.sr5.environment import environment
 from service.rules.sr5.tables import RangeBand
 
@@ -39,6 +39,8 @@ def attack_step(request: SR5AttackRequest, target_id: str) -> str:
 
 def dice_steps(request: SR5AttackRequest) -> dict[str, int]:
     """Every step this request can roll, with its die: all d6."""
+    if request.mode == "suppressive":
+        return {suppression.STEP: 6}
     steps = {attack_step(request, t.id): 6 for t in request.targets}
     for target in request.targets:
         steps[f"defense:{target.id}"] = 6
@@ -140,6 +142,12 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
                 kind="rule-violation",
             )
     ids = [t.id for t in request.targets]
+    if not ids and request.mode != "suppressive":
+        raise RuleViolation("an attack needs a target", path="$.targets", kind="rule-violation")
+    if request.zone is not None and request.mode != "suppressive":
+        raise RuleViolation(
+            "a zone goes with suppressive fire", path="$.zone", kind="rule-violation"
+        )
     if len(set(ids)) != len(ids):
         raise RuleViolation(
             "each target may be named once", path="$.targets", kind="rule-violation"
@@ -490,6 +498,8 @@ def resolve_attack(
         raise RuleViolation(
             f"{attacker.id} has no Edge to spend", path="$.attacker.edge", kind="no-edge"
         )
+    # Firing again is doing something else: the shooter's zones end.
+    state = suppression.end_zones_of(state, attacker.id)
     actors = dict(state.actors)
     shooter = actors.get(attacker.id, SR5ActorState())
     # The guide: one attack action per action phase (enforced once the VTT tracks phases).
@@ -512,6 +522,9 @@ def resolve_attack(
         attacked_in_phase=turn.phase,
     )
 
+    suppressive = request.mode == "suppressive"
+    if suppressive:
+        recoil = msgspec.structs.replace(recoil, penalty=0)  # see tables: no recoil for it
     modifiers = _whole_attack_modifiers(request, recoil, aim_dice)
     pool = _total(modifiers)
     limit_modifiers = [Modifier("accuracy", weapon.accuracy)]
@@ -524,7 +537,28 @@ def resolve_attack(
     # Each gun's own accuracy caps the hits on the targets it shoots at.
     second_limit = limit - weapon.accuracy + second.accuracy if second is not None else None
 
-    shares = split_pool(pool, [t.id for t in request.targets], request.larger_shares)
+    zone = None
+    if suppressive:
+        _, load = ammunition(request)
+        damage = (
+            weapon.damage + load.dv,
+            load.ap if load.replaces_ap else weapon.ap + load.ap,
+            load.damage_type or weapon.damage_type,
+        )
+        zone, zoned = suppression.suppressive_fire(
+            request,
+            SR5State(actors=actors, zones=state.zones, zones_made=state.zones_made),
+            modifiers,
+            limit,
+            damage,
+            dice,
+        )
+        state = zoned
+    shares = (
+        split_pool(pool, [t.id for t in request.targets], request.larger_shares)
+        if request.targets
+        else {}
+    )
     targets = []
     for index, target in enumerate(request.targets):
         defender = actors.get(target.id, SR5ActorState())
@@ -560,6 +594,7 @@ def resolve_attack(
         recoil=recoil,
         edge_spent=1 if request.edge != "none" else 0,
         targets=targets,
+        zone=zone,
         dice=dice.rolls,
         seed=dice.seed,
     )
@@ -568,7 +603,11 @@ def resolve_attack(
         actors[attacker.id],
         last_attack=SR5LastAttack(request=msgspec.structs.replace(request, dice={}), result=result),
     )
-    return Resolution(result=result, state=SR5State(actors=actors), actor=attacker.id)
+    return Resolution(
+        result=result,
+        state=SR5State(actors=actors, zones=state.zones, zones_made=state.zones_made),
+        actor=attacker.id,
+    )
 
 
 def second_chance(
@@ -660,4 +699,4 @@ def second_chance(
         f"Second Chance on {target_id}: {before.attack_hits} -> {attack_hits} hits, "
         f"{before.outcome} -> {outcome}"
     )
-    return result, SR5State(actors=actors), summary
+    return result, msgspec.structs.replace(state, actors=actors), summary

@@ -85,6 +85,11 @@ FIRING_MODES: dict[str, FiringMode] = {
     "FA_complex": FiringMode(
         rounds=10, action="complex", defense_modifier=-9, needs="FA", recoil_rounds=10
     ),
+    # The guide, suppressive fire: a complex action of 20 rounds from a full-auto weapon. Its
+    # test lists no recoil; choice: it neither takes nor adds progressive recoil.
+    "suppressive": FiringMode(
+        rounds=20, action="complex", defense_modifier=0, needs="FA", recoil_rounds=0
+    ),
 }
 
 # The guide, "Recoil": one point of compensation for everyone, plus Strength / 3 rounded up.
@@ -175,3 +180,12 @@ AMMUNITION: dict[str, Ammunition] = {
 CHOKE_DEFENSE = {"narrow": -1, "medium": -3, "wide": -5}
 SPREADING_CHOKES = frozenset({"medium", "wide"})
 FLECHETTE_SHOTGUNS = frozenset({"shotgun_flechette"})
+
+# The guide, suppressive fire: a triangle from the shooter, 10 m wide at its end (5 m enhanced),
+# 2 m high; rules-sources/README.md for the flechette chokes (narrow as enhanced; medium 10 m and
+# wide 15 m, with the -3 and -5 spread modifiers to the test of those inside).
+ZONE_END_WIDTH = 10.0
+ENHANCED_END_WIDTH = 5.0
+FLECHETTE_ZONE = {"narrow": (5.0, 0), "medium": (10.0, -3), "wide": (15.0, -5)}
+# Choice: "immediately adjacent" is within a metre of the zone.
+ADJACENT_M = 1.0

@@ -1,0 +1,52 @@
+"""Plane geometry for zones: metres on the scene plane, angles in degrees (0 = +x, counter-
+clockwise). Shared by every ruleset's suppression zones."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+Point = tuple[float, float]
+
+
+def triangle(origin: Point, direction_deg: float, length: float, end_width: float) -> list[Point]:
+    """A triangle from `origin` along `direction_deg`, `end_width` wide at `length`."""
+    angle = math.radians(direction_deg)
+    ux, uy = math.cos(angle), math.sin(angle)
+    px, py = -uy, ux  # the perpendicular
+    ex, ey = origin[0] + ux * length, origin[1] + uy * length
+    half = end_width / 2
+    return [origin, (ex + px * half, ey + py * half), (ex - px * half, ey - py * half)]
+
+
+def _cross(o: Point, a: Point, b: Point) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def contains(polygon: Sequence[Point], point: Point) -> bool:
+    """Inside or on the edge of a convex polygon."""
+    signs = [
+        _cross(polygon[i], polygon[(i + 1) % len(polygon)], point) for i in range(len(polygon))
+    ]
+    return all(s >= -1e-9 for s in signs) or all(s <= 1e-9 for s in signs)
+
+
+def _segment_distance(point: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = (
+        0.0
+        if length2 == 0
+        else max(0.0, min(1.0, ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / length2))
+    )
+    return math.hypot(point[0] - (a[0] + t * dx), point[1] - (a[1] + t * dy))
+
+
+def distance(polygon: Sequence[Point], point: Point) -> float:
+    """0 inside; else how far `point` is from the polygon's edge."""
+    if contains(polygon, point):
+        return 0.0
+    return min(
+        _segment_distance(point, polygon[i], polygon[(i + 1) % len(polygon)])
+        for i in range(len(polygon))
+    )

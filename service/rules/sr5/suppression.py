@@ -1,0 +1,161 @@
+"""SR5 suppressive fire: the zone a shooter lays down, who it affects, and when it ends.
+
+The guide (000_43afc0edeb7f6e19.txt), "Suppressive fire", "Enhanced", "Flechette"; choices in
+rules-sources/README.md and docs/rulesets/sr5.md.
+"""
+
+from __future__ import annotations
+
+from schemas.common import Modifier, Point, Zone
+from schemas.sr5 import (
+    SR5Affected,
+    SR5AttackRequest,
+    SR5State,
+    SR5Test,
+    SR5ZoneOrder,
+    SR5ZoneResult,
+    SR5ZoneState,
+)
+from service.rules import geometry
+from service.rules.dice import Dice, Edition
+from service.rules.ruleset import RuleViolation
+from service.rules.sr5 import tables
+
+EDITION: Edition = "sr5"
+STEP = "suppression"
+
+
+def end_zones_of(state: SR5State, shooter: str) -> SR5State:
+    """The guide: the zone lasts so long as the shooter does not move or do anything else."""
+    kept = {zid: z for zid, z in state.zones.items() if z.zone.shooter != shooter}
+    if len(kept) == len(state.zones):
+        return state
+    return SR5State(actors=state.actors, zones=kept, zones_made=state.zones_made)
+
+
+def end_all_zones(state: SR5State) -> SR5State:
+    """The guide: the zone lasts until the end of the combat turn."""
+    if not state.zones:
+        return state
+    return SR5State(actors=state.actors, zones={}, zones_made=state.zones_made)
+
+
+def _shape(request: SR5AttackRequest, order: SR5ZoneOrder) -> tuple[float, int, bool, str]:
+    """End width, test modifier, whether dropping prone avoids it, and its kind."""
+    if request.choke is not None:
+        width, modifier = tables.FLECHETTE_ZONE[request.choke]
+        return width, modifier, False, f"flechette suppressive fire ({request.choke})"
+    if order.enhanced:
+        return tables.ENHANCED_END_WIDTH, 0, False, "enhanced suppressive fire"
+    return tables.ZONE_END_WIDTH, 0, True, "suppressive fire"
+
+
+def _validate(request: SR5AttackRequest) -> SR5ZoneOrder:
+    order = request.zone
+    if order is None:
+        raise RuleViolation(
+            "suppressive fire needs its `zone`: origin, direction and length",
+            path="$.zone",
+            kind="rule-violation",
+        )
+    if request.targets:
+        raise RuleViolation(
+            "suppressive fire covers an area: give the others as `bystanders`, not targets",
+            path="$.targets",
+            kind="rule-violation",
+        )
+    reach = tables.RANGE_BANDS[request.weapon.category].extreme
+    if order.length_m > reach:
+        raise RuleViolation(
+            f"{order.length_m:g} m is beyond the {request.weapon.category}'s range of {reach:g} m",
+            path="$.zone.length_m",
+            kind="out-of-range",
+        )
+    return order
+
+
+def suppressive_fire(
+    request: SR5AttackRequest,
+    state: SR5State,
+    modifiers: list[Modifier],
+    limit: int,
+    damage: tuple[int, int, str],
+    dice: Dice,
+) -> tuple[SR5ZoneResult, SR5State]:
+    """The zone's hits come from Skill + Agility [Accuracy] with the whole attack's modifiers."""
+    order = _validate(request)
+    roll = dice.pool(STEP, max(0, sum(m.value for m in modifiers)), EDITION)
+    hits = min(roll.hits, limit)
+    width, test_modifier, allows_prone, kind = _shape(request, order)
+    origin = (order.origin.x, order.origin.y)
+    polygon = geometry.triangle(origin, order.direction_deg, order.length_m, width)
+    made = state.zones_made + 1
+    zone = Zone(
+        id=f"zone-{made}",
+        shooter=request.attacker.id,
+        shape="triangle",
+        hits=hits,
+        penalty=-hits,
+        kind=kind,
+        lasts="until the combat turn ends, or the shooter moves or acts",
+        points=[Point(x=x, y=y) for x, y in polygon],
+    )
+    dv, ap, damage_type = damage
+    live = dict(state.zones)
+    live[zone.id] = SR5ZoneState(
+        zone=zone,
+        polygon=polygon,
+        dv=dv,
+        ap=ap,
+        damage_type="P" if damage_type == "P" else "S",
+        allows_prone=allows_prone,
+        test_modifier=test_modifier,
+    )
+    affected = [
+        _affected(
+            bystander.id,
+            (bystander.position.x, bystander.position.y),
+            bystander.aware,
+            bystander.in_cover or bystander.prone,
+            zone.id,
+            live,
+        )
+        for bystander in request.bystanders
+    ]
+    test = SR5Test(
+        pool=roll.pool,
+        hits=hits,
+        ones=roll.ones,
+        glitch=roll.glitch,
+        critical_glitch=roll.critical_glitch,
+    )
+    after = SR5State(actors=state.actors, zones=live, zones_made=made)
+    return SR5ZoneResult(zone=zone, suppression=test, affected=affected), after
+
+
+def _affected(
+    actor: str,
+    position: Point | tuple[float, float],
+    aware: bool,
+    sheltered: bool,
+    zone_id: str,
+    zones: dict[str, SR5ZoneState],
+) -> SR5Affected:
+    point = position if isinstance(position, tuple) else (position.x, position.y)
+    here = zones[zone_id]
+    gap = geometry.distance(here.polygon, point)
+    # The guide: with several zones over the same area, only the highest penalty counts.
+    near = [
+        z.zone.hits
+        for z in zones.values()
+        if geometry.distance(z.polygon, point) <= tables.ADJACENT_M
+    ]
+    penalty = -max(near) if near and aware else 0
+    inside = gap == 0
+    return SR5Affected(
+        actor=actor,
+        inside=inside,
+        adjacent=0 < gap <= tables.ADJACENT_M,
+        penalty=penalty,
+        must_test=inside and not sheltered,
+    )
