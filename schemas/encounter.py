@@ -7,7 +7,13 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.common import GivenDice, Id, Name, Request, Zone
-from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
+from schemas.sr5 import (
+    SR5AttackRequest,
+    SR5AttackResult,
+    SR5State,
+    SR5ZoneTestRequest,
+    SR5ZoneTestResult,
+)
 
 RulesetId = Literal["sr5"]
 
@@ -17,6 +23,8 @@ RulesetId = Literal["sr5"]
 AttackRequest = SR5AttackRequest
 AttackResult = SR5AttackResult
 CombatState = SR5State
+ZoneTestRequest = SR5ZoneTestRequest
+ZoneTestResult = SR5ZoneTestResult
 
 ActionName = Literal[
     "other",
@@ -30,7 +38,13 @@ ActionName = Literal[
 ]
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
-    "encounter_created", "attack", "action", "advance", "state_edited", "encounter_ended"
+    "encounter_created",
+    "attack",
+    "action",
+    "advance",
+    "state_edited",
+    "zone_test",
+    "encounter_ended",
 ]
 Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 
@@ -177,7 +191,13 @@ class StateEditOutcome(msgspec.Struct):
     state: EncounterView
 
 
-Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome | StateEditOutcome
+class ZoneTestOutcome(msgspec.Struct):
+    event_id: str
+    result: ZoneTestResult
+    state: EncounterView
+
+
+Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome | StateEditOutcome | ZoneTestOutcome
 
 
 class Event(msgspec.Struct, omit_defaults=True):
@@ -188,7 +208,9 @@ class Event(msgspec.Struct, omit_defaults=True):
     encounter: str
     at: str
     actor: str | None = None
-    result: AttackResult | ActionResult | AdvanceResult | StateEditResult | None = None
+    result: (
+        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
+    ) = None
     # Suppression zones this change started and ended (to draw and to remove).
     zones_started: list[Zone] = []
     zones_ended: list[str] = []

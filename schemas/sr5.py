@@ -311,6 +311,9 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
     full_defense: FullDefense | None = None
     # The action phase (TurnState.phase) of this actor's last attack.
     attacked_in_phase: Annotated[int, msgspec.Meta(ge=0)] = 0
+    # Zone tests in the current action phase: -1 die each after the first (the guide).
+    zone_tests_phase: Annotated[int, msgspec.Meta(ge=0)] = 0
+    zone_tests: list[str] = []
     last_attack: SR5LastAttack | None = None
 
 
@@ -340,3 +343,31 @@ class SR5ZoneState(msgspec.Struct):
     allows_prone: bool
     # Flechette spreads: what those inside take on their test.
     test_modifier: int = 0
+
+
+class SR5ZoneTestRequest(Request, tag="sr5", tag_field="ruleset"):
+    """An actor in, entering or moving in a zone tests to avoid the fire (the guide)."""
+
+    actor: Id
+    defender: SR5Defender
+    edge: Rating = 0
+    # Dropping prone (a free action) or hitting the dirt (an interrupt) avoids the test where
+    # the zone allows it; Lucky Cover (Edge) always does.
+    avoid: Literal["none", "drop_prone", "hit_the_dirt", "lucky_cover"] = "none"
+    dice: GivenDice = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+
+
+class SR5ZoneTestResult(msgspec.Struct, tag="sr5_zone_test", tag_field="kind", frozen=True):
+    actor: str
+    zone: str
+    avoided: str | None
+    threshold: int
+    pool: int
+    modifiers: list[Modifier]
+    test: SR5Test | None
+    hit: bool
+    damage: SR5Damage | None
+    edge_spent: int
+    dice: list[DiceRoll]
+    seed: int

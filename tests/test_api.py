@@ -439,3 +439,32 @@ async def test_suppressive_fire_zones_are_listed_and_announced_by_events(client:
     events = (await (await client.get(f"{base}/events")).json())["events"]
     assert events[1]["zones_started"] == [zone]
     assert events[2]["zones_ended"] == [zone["id"]]
+
+
+async def test_a_zone_test_over_http(client: Any) -> None:
+    encounter = await new_encounter(client)
+    base = f"/v1/encounters/{encounter}"
+    body = make.attack(
+        mode="suppressive",
+        weapon=make.weapon(category="light_machine_gun", modes=["FA"], ammo=100),
+        targets=[],
+        zone={"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 30},
+        dice={"suppression": [5, 5, 2, 2, 2, 2, 2, 2, 2, 2]},
+    )
+    assert (await client.post(f"{base}/attacks", json=body)).status == 201
+    test = {
+        "actor": "goon-1",
+        "defender": make.defender(),
+        "edge": 1,
+        "dice": {"zone_test:goon-1": [2, 2, 2, 2], "soak:goon-1": [2] * 12},
+    }
+    response = await client.post(f"{base}/zones/zone-1/tests", json=test)
+    assert response.status == 201, await response.text()
+    result = (await response.json())["result"]
+    assert (result["kind"], result["threshold"], result["hit"]) == ("sr5_zone_test", 2, True)
+    assert result["damage"]["boxes"] == 8
+    again = await client.post(f"{base}/zones/zone-1/tests", json=test)
+    assert again.status == 409  # one test per zone per action phase
+    missing = await client.post(f"{base}/zones/zone-7/tests", json=test)
+    assert missing.status == 404
+    assert (await missing.json())["type"].endswith("/zone-not-found")

@@ -113,6 +113,15 @@ def _config(*, examples: int, admin: bool) -> schemathesis.Config:
                     },
                 },
                 {
+                    # A zone test's dice, as an attack's: a valid-looking map may get a 400.
+                    "include-path": "/v1/encounters/{encounter}/zones/{zone}/tests",
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": [*POSITIVE_STATUSES, "400"]
+                        }
+                    },
+                },
+                {
                     # The same for an action's dice (Second Chance rolls; others roll none).
                     "include-path": "/v1/encounters/{encounter}/actions",
                     "checks": {

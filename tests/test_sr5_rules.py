@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.encounter import ActionRequest, AdvanceRequest, TurnState
-from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
+from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State, SR5ZoneTestRequest
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from service.rules.sr5.attack import (
@@ -1235,3 +1235,69 @@ def test_suppressive_fire_needs_a_zone_within_range_and_no_targets() -> None:
     with pytest.raises(RuleViolation) as raised:
         suppress(weapon=make.weapon(modes=["SA"]))
     assert raised.value.path == "$.mode"
+
+
+def zone_test(
+    state: SR5State, zone: str = "zone-1", phase: int = 0, **fields: Any
+) -> tuple[Any, SR5State]:
+    body = {"actor": "in-open", "defender": make.defender(), "edge": 2, **fields}
+    request = msgspec.convert(body, SR5ZoneTestRequest)
+    given = Dice(5, request.dice)
+    resolution = SR5.resolve_zone_test(zone, request, state, TurnState(phase=phase), given)
+    given.check_given_used()
+    assert isinstance(resolution.state, SR5State)
+    return resolution.result, resolution.state
+
+
+def test_a_zone_test_is_reaction_and_edge_against_the_zones_hits() -> None:
+    _, state = suppress()  # 3 hits
+    passed, state = zone_test(state, dice={"zone_test:in-open": [5, 5, 6, 1, 2]})
+    assert (passed.threshold, passed.pool, passed.hit) == (3, 3 + 2, False)
+    assert passed.damage is None
+    # Hit: the weapon's base DV with its ammunition, resisted with Body + armor.
+    failed, _ = zone_test(
+        state,
+        zone="zone-1",
+        phase=1,
+        dice={"zone_test:in-open": [5, 2, 2, 2, 2], "soak:in-open": [2] * 12},
+    )
+    assert failed.hit
+    assert failed.damage is not None
+    assert (failed.damage.dv, failed.damage.armor, failed.damage.boxes) == (8, 9 - 1, 8)
+
+
+def test_successive_zone_tests_in_a_phase_cost_a_die_and_each_zone_tests_once() -> None:
+    _, state = suppress()
+    _, state = suppress(state, attacker=make.attacker(id="other-gunner"))
+    first, state = zone_test(state, zone="zone-1", phase=3)
+    second, state = zone_test(state, zone="zone-2", phase=3)
+    assert second.pool == first.pool - 1
+    with pytest.raises(RuleViolation) as raised:
+        zone_test(state, zone="zone-1", phase=3)
+    assert raised.value.status == 409
+    later, _ = zone_test(state, zone="zone-1", phase=4)  # a new action phase
+    assert later.pool == first.pool
+
+
+def test_going_prone_avoids_a_standard_zone_only_and_lucky_cover_any() -> None:
+    _, state = suppress()
+    avoided, _ = zone_test(state, avoid="hit_the_dirt")
+    assert (avoided.avoided, avoided.test, avoided.hit) == ("hit_the_dirt", None, False)
+    _, enhanced = suppress(
+        zone={"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 20, "enhanced": True}
+    )
+    with pytest.raises(RuleViolation, match="Lucky Cover") as raised:
+        zone_test(enhanced, avoid="drop_prone")
+    assert raised.value.path == "$.avoid"
+    lucky, _ = zone_test(enhanced, avoid="lucky_cover")
+    assert (lucky.avoided, lucky.edge_spent) == ("lucky_cover", 1)
+
+
+def test_full_defense_adds_to_the_zone_test_and_an_unknown_zone_is_404() -> None:
+    _, state = suppress()
+    state = act(state, "full_defense", actor="in-open")
+    result, _ = zone_test(state, defender=make.defender(willpower=4))
+    assert result.pool == 3 + 2 + 4
+    with pytest.raises(RuleViolation) as raised:
+        zone_test(state, zone="zone-9")
+    assert raised.value.status == 404

@@ -345,6 +345,13 @@ async def create_encounter(request: web.Request) -> web.Response:
     return response
 
 
+async def zone_test(request: web.Request) -> web.Response:
+    encounter_id, body, credential, key = await _change_arguments(request)
+    encounters = request.app[ENCOUNTERS]
+    zone_id = request.match_info["zone"]
+    return _answer(await encounters.zone_test(encounter_id, zone_id, body, credential, key))
+
+
 async def zones(request: web.Request) -> web.Response:
     credential = _encounter_credential(request)
     return _json_response(await request.app[ENCOUNTERS].zones(_encounter_id(request), credential))
@@ -538,6 +545,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post("/v1/encounters/{encounter}/advance", advance)
     app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
     app.router.add_get("/v1/encounters/{encounter}/zones", zones)
+    app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
     app.router.add_get("/v1/encounters/{encounter}/events", events)
     app.router.add_get("/v1/encounters/{encounter}/ws", websocket)
     return app

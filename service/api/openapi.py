@@ -29,6 +29,8 @@ from schemas.encounter import (
     StateEdit,
     StateEditOutcome,
     ZoneList,
+    ZoneTestOutcome,
+    ZoneTestRequest,
 )
 
 VERSION = "0.1.0"
@@ -167,6 +169,18 @@ OPERATIONS = (
         auth="encounter",
     ),
     Operation(
+        "post",
+        "/v1/encounters/{encounter}/zones/{zone}/tests",
+        "The test of one actor in, entering or moving in a zone; the body is the encounter's "
+        "ruleset's zone test.",
+        request=ZoneTestRequest,
+        response=ZoneTestOutcome,
+        status=201,
+        errors=(400, 401, 404, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
         "get",
         "/v1/encounters/{encounter}/events",
         "Events after an id, oldest first.",
@@ -226,10 +240,11 @@ _SECURITY_SCHEMES = {
 
 def _parameters(op: Operation) -> list[dict[str, Any]]:
     parameters: list[dict[str, Any]] = []
-    if "{encounter}" in op.path:
-        parameters.append(
-            {"name": "encounter", "in": "path", "required": True, "schema": {"type": "string"}}
-        )
+    for name in ("encounter", "zone"):
+        if "{" + name + "}" in op.path:
+            parameters.append(
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            )
     if op.query_after:
         parameters.append(
             {

@@ -42,6 +42,7 @@ from schemas.encounter import (
     Tokens,
     TurnState,
     ZoneList,
+    ZoneTestOutcome,
 )
 from service.engine.access import (
     Forbidden,
@@ -201,6 +202,10 @@ class Encounters:
         self._state_encoder = msgspec.msgpack.Encoder()
         self._state_decoder = msgspec.msgpack.Decoder(EncounterState)
         self._json = msgspec.json.Encoder()
+        self._zone_test_decoders = {
+            ruleset_id: msgspec.json.Decoder(ruleset.zone_test_type)
+            for ruleset_id, ruleset in rulesets.items()
+        }
         self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
             ActionRequest: msgspec.json.Decoder(ActionRequest),
@@ -519,6 +524,39 @@ class Encounters:
 
         return await self._change(
             encounter_id, "state_edited", "gm", credential, key, body, resolve, StateEditOutcome
+        )
+
+    async def zone_test(
+        self,
+        encounter_id: str,
+        zone_id: str,
+        body: bytes,
+        credential: str | None,
+        key: str | None = None,
+    ) -> Answer:
+        loaded = await self._load(encounter_id, credential, "play")
+        request = self._zone_test_decoders[loaded.state.ruleset].decode(body)
+        check_given(request.dice, loaded.ruleset.zone_test_dice_steps(request))
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            dice = Dice(seed, request.dice)
+            resolution = current.ruleset.resolve_zone_test(
+                zone_id, request, current.state.combat, current.state.turn, dice
+            )
+            dice.check_given_used()
+            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+
+        return await self._change(
+            f"{encounter_id}",
+            "zone_test",
+            "play",
+            credential,
+            key,
+            zone_id.encode() + b"\0" + body,
+            resolve,
+            ZoneTestOutcome,
+            loaded,
         )
 
     async def end(self, encounter_id: str, credential: str | None) -> str:

@@ -18,6 +18,8 @@ from schemas.encounter import (
     CombatState,
     RulesetInfo,
     TurnState,
+    ZoneTestRequest,
+    ZoneTestResult,
 )
 from service.rules.dice import Dice
 
@@ -83,6 +85,24 @@ class Ruleset(Protocol):
 
     def zones(self, state: CombatState) -> list[Zone]:
         """The live suppression zones of the combat state."""
+        ...
+
+    @property
+    def zone_test_type(self) -> type[Any]:
+        """The msgspec Struct of this ruleset's zone test body (a member of ZoneTestRequest)."""
+        ...
+
+    def zone_test_dice_steps(self, request: ZoneTestRequest) -> dict[str, int]: ...
+
+    def resolve_zone_test(
+        self,
+        zone_id: str,
+        request: ZoneTestRequest,
+        state: CombatState,
+        turn: TurnState,
+        dice: Dice,
+    ) -> Resolution[ZoneTestResult]:
+        """The test of one actor in, entering or moving in a zone."""
         ...
 
     def on_advance(

@@ -11,10 +11,16 @@ from schemas.encounter import (
     RulesetInfo,
     TurnState,
 )
-from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State
+from schemas.sr5 import (
+    SR5AttackRequest,
+    SR5AttackResult,
+    SR5State,
+    SR5ZoneTestRequest,
+    SR5ZoneTestResult,
+)
 from service.rules.dice import Dice
 from service.rules.ruleset import Resolution
-from service.rules.sr5 import actions, attack, tables
+from service.rules.sr5 import actions, attack, suppression, tables
 
 
 class SR5Ruleset:
@@ -31,6 +37,10 @@ class SR5Ruleset:
             "attack:<target id>",
             "defense:<target id>",
             "soak:<target id>",
+            "second_chance:<target id>",
+            "suppression",
+            "zone_test:<actor id>",
+            "soak:<actor id>",
         ],
     )
     attack_type = SR5AttackRequest
@@ -48,6 +58,22 @@ class SR5Ruleset:
 
     def zones(self, state: CombatState) -> list[Zone]:
         return [live.zone for live in state.zones.values()]
+
+    zone_test_type = SR5ZoneTestRequest
+
+    def zone_test_dice_steps(self, request: SR5ZoneTestRequest) -> dict[str, int]:
+        return suppression.zone_test_steps(request)
+
+    def resolve_zone_test(
+        self,
+        zone_id: str,
+        request: SR5ZoneTestRequest,
+        state: CombatState,
+        turn: TurnState,
+        dice: Dice,
+    ) -> Resolution[SR5ZoneTestResult]:
+        result, after = suppression.zone_test(zone_id, request, state, turn, dice)
+        return Resolution(result=result, state=after, actor=request.actor)
 
     def action_dice_steps(self, request: ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)

@@ -26,6 +26,7 @@ from schemas.sr5 import (
 from service.rules.dice import HIT_MINIMUM, Dice, Edition, PoolRoll, count_pool
 from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
+from service.rules.sr5.defense import full_defense, resist, test_of
 from service.rules.sr5.environment import environment
 from service.rules.sr5.tables import RangeBand
 
@@ -86,16 +87,6 @@ def recoil_penalty(rounds_total: int, compensation: int, heavy_weapon: bool) -> 
     if heavy_weapon:
         uncompensated *= tables.HEAVY_WEAPON_RECOIL_FACTOR
     return -uncompensated
-
-
-def _test(roll: PoolRoll) -> SR5Test:
-    return SR5Test(
-        pool=roll.pool,
-        hits=roll.hits,
-        ones=roll.ones,
-        glitch=roll.glitch,
-        critical_glitch=roll.critical_glitch,
-    )
 
 
 def _total(modifiers: list[Modifier]) -> int:
@@ -302,32 +293,6 @@ def _target_attack_modifiers(
     return modifiers
 
 
-def full_defense(
-    target: SR5Target, index: int, quality: str | None
-) -> tuple[Modifier | None, int | None]:
-    """What a full defense adds to this defender's pool, and the limit it brings, if any."""
-    if quality is None:
-        return None, None
-    bonus = tables.FULL_DEFENSE[quality]
-    fields = [bonus.adds] + ([bonus.limit] if bonus.limit else [])
-    values = []
-    for field in fields:
-        value = getattr(target.defender, field)
-        if value is None:
-            raise RuleViolation(
-                f"{target.id} is in full defense ({quality}): give its {field}",
-                path=f"$.targets[{index}].defender.{field}",
-                kind="missing-defender-value",
-            )
-        values.append(value)
-    source = (
-        f"full defense ({bonus.adds})"
-        if quality == "willpower"
-        else (f"full defense, {quality.replace('_', ' ')} ({bonus.adds})")
-    )
-    return Modifier(source, values[0]), (values[1] if bonus.limit else None)
-
-
 def _defense_modifiers(
     request: SR5AttackRequest,
     target: SR5Target,
@@ -395,31 +360,9 @@ def _damage(
     if load.dv:
         dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
     dv_modifiers.append(Modifier("net hits", net_hits))
-    modified_dv = max(0, sum(m.value for m in dv_modifiers))
     ap = load.ap if load.replaces_ap else weapon.ap + load.ap
-    # A negative modified armor protects nothing: the defender resists with Body alone.
-    modified_armor = max(0, target.defender.armor + ap)
     damage_type = load.damage_type or weapon.damage_type
-    physical = damage_type == "P" and not modified_armor > modified_dv
-    soak_modifiers = [
-        Modifier("body", target.defender.body),
-        Modifier("modified armor", modified_armor),
-    ]
-    if soak_rolled is None:
-        soak = _test(dice.pool(f"soak:{target.id}", _total(soak_modifiers), EDITION))
-    else:
-        soak = soak_rolled  # a re-resolved attack keeps the soak the defender already rolled
-    return SR5Damage(
-        dv=modified_dv,
-        armor=modified_armor,
-        dv_modifiers=dv_modifiers,
-        ap=ap,
-        track="physical" if physical else "stun",
-        soak=soak,
-        soak_modifiers=soak_modifiers,
-        soak_hits=soak.hits,
-        boxes=max(0, modified_dv - soak.hits),
-    )
+    return resist(dv_modifiers, ap, damage_type, target, dice, soak_rolled)
 
 
 def _contact(request: SR5AttackRequest, target: SR5Target, outcome: str) -> dict[str, Any]:
@@ -445,7 +388,9 @@ def _resolve_target(
         gun(request, target).category, target.distance_m, f"$.targets[{index}].distance_m"
     )
     attack_modifiers = _target_attack_modifiers(request, share, band, target, range_shift)
-    bonus, defense_limit = full_defense(target, index, defender.full_defense)
+    bonus, defense_limit = full_defense(
+        target, f"$.targets[{index}].defender", defender.full_defense
+    )
     pushed = request.edge == "push_the_limit"
     attack = dice.pool(
         attack_step(request, target.id), _total(attack_modifiers), EDITION, explode=pushed
@@ -476,12 +421,12 @@ def _resolve_target(
         range=band,
         share=share,
         attack_modifiers=attack_modifiers,
-        attack=_test(attack),
+        attack=test_of(attack),
         attack_hits_before_limit=attack.hits,
         attack_hits=attack_hits,
         defense_hits=defense.hits,
         net_hits=max(0, attack_hits - defense.hits),
-        defense=_test(defense),
+        defense=test_of(defense),
         defense_modifiers=defense_modifiers,
         defense_limit=defense_limit,
         **_contact(request, target, outcome),
@@ -654,7 +599,7 @@ def second_chance(
     kept = [v for v in rolled if v >= HIT_MINIMUM]
     again = dice.pool(f"second_chance:{target_id}", len(rolled) - len(kept), EDITION)
     values = [*kept, *again.values]
-    final = _test(count_pool(values, len(rolled), EDITION))
+    final = test_of(count_pool(values, len(rolled), EDITION))
     # The limit of the gun that shot at this target (they differ only with two guns).
     limit = earlier.limit - request.weapon.accuracy + gun(request, target).accuracy
     attack_hits = min(final.hits, limit)
@@ -666,7 +611,7 @@ def second_chance(
         defense_hits = (
             roll.hits if before.defense_limit is None else min(roll.hits, before.defense_limit)
         )
-        defense = msgspec.structs.replace(_test(roll), hits=defense_hits)
+        defense = msgspec.structs.replace(test_of(roll), hits=defense_hits)
         actors[target_id] = msgspec.structs.replace(defender, defenses=defender.defenses + 1)
     damage = None
     outcome: Literal["hit", "graze", "miss"] = "miss"

@@ -6,20 +6,28 @@ rules-sources/README.md and docs/rulesets/sr5.md.
 
 from __future__ import annotations
 
+import msgspec
+
 from schemas.common import Modifier, Point, Zone
+from schemas.encounter import TurnState
 from schemas.sr5 import (
+    SR5ActorState,
     SR5Affected,
     SR5AttackRequest,
     SR5State,
+    SR5Target,
     SR5Test,
     SR5ZoneOrder,
     SR5ZoneResult,
     SR5ZoneState,
+    SR5ZoneTestRequest,
+    SR5ZoneTestResult,
 )
 from service.rules import geometry
 from service.rules.dice import Dice, Edition
 from service.rules.ruleset import RuleViolation
 from service.rules.sr5 import tables
+from service.rules.sr5.defense import full_defense, resist
 
 EDITION: Edition = "sr5"
 STEP = "suppression"
@@ -159,3 +167,91 @@ def _affected(
         penalty=penalty,
         must_test=inside and not sheltered,
     )
+
+
+def zone_test_steps(request: SR5ZoneTestRequest) -> dict[str, int]:
+    return {f"zone_test:{request.actor}": 6, f"soak:{request.actor}": 6}
+
+
+def zone_test(
+    zone_id: str,
+    request: SR5ZoneTestRequest,
+    state: SR5State,
+    turn: TurnState,
+    dice: Dice,
+) -> tuple[SR5ZoneTestResult, SR5State]:
+    """Reaction + Edge (+ full defense) against a threshold of the zone's hits; a failure takes
+    the weapon's base DV, with its ammunition, resisted as usual."""
+    live = state.zones.get(zone_id)
+    if live is None:
+        raise RuleViolation(
+            f"no live zone '{zone_id}' (it may have ended)",
+            path="zone",
+            kind="zone-not-found",
+            status=404,
+        )
+    actors = dict(state.actors)
+    actor = actors.get(request.actor, SR5ActorState())
+    tested = actor.zone_tests if actor.zone_tests_phase == turn.phase else []
+    if zone_id in tested:
+        raise RuleViolation(
+            f"{request.actor} already tested against {zone_id} in this action phase",
+            path="$.actor",
+            kind="already-tested",
+            status=409,
+        )
+    edge_spent = 0
+    avoided: str | None = None
+    if request.avoid in ("drop_prone", "hit_the_dirt"):
+        if not live.allows_prone:
+            raise RuleViolation(
+                f"{live.zone.kind} cannot be avoided by going prone; only Lucky Cover (Edge)",
+                path="$.avoid",
+                kind="rule-violation",
+            )
+        avoided = request.avoid
+    elif request.avoid == "lucky_cover":
+        if request.edge < 1:
+            raise RuleViolation("Lucky Cover needs Edge", path="$.edge", kind="no-edge")
+        avoided, edge_spent = "lucky_cover", 1
+
+    modifiers = [Modifier("reaction", request.defender.reaction), Modifier("edge", request.edge)]
+    target = SR5Target(id=request.actor, distance_m=0, defender=request.defender)
+    bonus, _ = full_defense(target, "$.defender", actor.full_defense)
+    if bonus is not None:
+        modifiers.append(bonus)
+    if live.test_modifier:
+        modifiers.append(Modifier("flechette spread", live.test_modifier))
+    if tested:
+        # The guide: successive tests in the same action phase take -1 each.
+        modifiers.append(Modifier(f"{len(tested)} earlier zone test(s) this phase", -len(tested)))
+    pool = max(0, sum(m.value for m in modifiers))
+
+    test = None
+    damage = None
+    hit = False
+    if avoided is None:
+        roll = dice.pool(f"zone_test:{request.actor}", pool, EDITION)
+        test = SR5Test(roll.pool, roll.hits, roll.ones, roll.glitch, roll.critical_glitch)
+        hit = roll.hits < live.zone.hits
+        if hit:
+            dv = [Modifier("weapon and ammunition (base DV)", live.dv)]
+            damage = resist(dv, live.ap, live.damage_type, target, dice)
+    actors[request.actor] = msgspec.structs.replace(
+        actor, zone_tests_phase=turn.phase, zone_tests=[*tested, zone_id]
+    )
+    result = SR5ZoneTestResult(
+        actor=request.actor,
+        zone=zone_id,
+        avoided=avoided,
+        threshold=live.zone.hits,
+        pool=pool,
+        modifiers=modifiers,
+        test=test,
+        hit=hit,
+        damage=damage,
+        edge_spent=edge_spent,
+        dice=dice.rolls,
+        seed=dice.seed,
+    )
+    return result, msgspec.structs.replace(state, actors=actors)

@@ -1,0 +1,86 @@
+"""SR5 what a defender brings: full defense, and resisting damage with Body and armor.
+
+Shared by attacks and by the tests of suppression zones.
+"""
+
+from __future__ import annotations
+
+from schemas.common import Modifier
+from schemas.sr5 import SR5Damage, SR5Target, SR5Test
+from service.rules.dice import Dice, Edition, PoolRoll
+from service.rules.ruleset import RuleViolation
+from service.rules.sr5 import tables
+
+EDITION: Edition = "sr5"
+
+
+def test_of(roll: PoolRoll) -> SR5Test:
+    return SR5Test(
+        pool=roll.pool,
+        hits=roll.hits,
+        ones=roll.ones,
+        glitch=roll.glitch,
+        critical_glitch=roll.critical_glitch,
+    )
+
+
+def full_defense(
+    target: SR5Target, path: str, quality: str | None
+) -> tuple[Modifier | None, int | None]:
+    """What a full defense adds to this defender's pool, and the limit it brings, if any;
+    `path` is where the request holds this defender's values."""
+    if quality is None:
+        return None, None
+    bonus = tables.FULL_DEFENSE[quality]
+    fields = [bonus.adds] + ([bonus.limit] if bonus.limit else [])
+    values = []
+    for field in fields:
+        value = getattr(target.defender, field)
+        if value is None:
+            raise RuleViolation(
+                f"{target.id} is in full defense ({quality}): give its {field}",
+                path=f"{path}.{field}",
+                kind="missing-defender-value",
+            )
+        values.append(value)
+    source = (
+        f"full defense ({bonus.adds})"
+        if quality == "willpower"
+        else (f"full defense, {quality.replace('_', ' ')} ({bonus.adds})")
+    )
+    return Modifier(source, values[0]), (values[1] if bonus.limit else None)
+
+
+def resist(
+    dv_modifiers: list[Modifier],
+    ap: int,
+    damage_type: str,
+    target: SR5Target,
+    dice: Dice,
+    soak_rolled: SR5Test | None = None,
+) -> SR5Damage:
+    """The guide, 3b and 4: modified DV and armor, stun when the armor is the greater, soak."""
+    modified_dv = max(0, sum(m.value for m in dv_modifiers))
+    # A negative modified armor protects nothing: the defender resists with Body alone.
+    modified_armor = max(0, target.defender.armor + ap)
+    physical = damage_type == "P" and not modified_armor > modified_dv
+    soak_modifiers = [
+        Modifier("body", target.defender.body),
+        Modifier("modified armor", modified_armor),
+    ]
+    if soak_rolled is None:
+        pool = max(0, sum(m.value for m in soak_modifiers))
+        soak = test_of(dice.pool(f"soak:{target.id}", pool, EDITION))
+    else:
+        soak = soak_rolled  # a re-resolved attack keeps the soak the defender already rolled
+    return SR5Damage(
+        dv=modified_dv,
+        armor=modified_armor,
+        dv_modifiers=dv_modifiers,
+        ap=ap,
+        track="physical" if physical else "stun",
+        soak=soak,
+        soak_modifiers=soak_modifiers,
+        soak_hits=soak.hits,
+        boxes=max(0, modified_dv - soak.hits),
+    )
