@@ -183,6 +183,8 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     ambidextrous: bool = False
     # Firing from behind full cover through the smartgun's camera or an imaging scope.
     through_camera: bool = False
+    # A weapon with a blast or area effect (grenades, rockets, missiles).
+    area_effect: bool = False
     # A flechette shotgun's choke: medium and wide spreads reach several targets.
     choke: Literal["narrow", "medium", "wide"] | None = None
     environment: SR5Environment = msgspec.field(default_factory=SR5Environment)

@@ -1301,3 +1301,9 @@ def test_full_defense_adds_to_the_zone_test_and_an_unknown_zone_is_404() -> None
     with pytest.raises(RuleViolation) as raised:
         zone_test(state, zone="zone-9")
     assert raised.value.status == 404
+
+
+def test_an_area_effect_attack_lowers_the_defense() -> None:
+    result, _ = resolve(make.attack(area_effect=True))
+    defense = {m.source: m.value for m in result.targets[0].defense_modifiers}
+    assert defense["area effect attack"] == -2

@@ -317,6 +317,7 @@ def _defense_modifiers(
             tables.CHOKE_DEFENSE.get(request.choke or "", 0),
         ),
         (target.prone, "defender prone", tables.PRONE_DEFENSE),
+        (request.area_effect, "area effect attack", tables.AREA_EFFECT_DEFENSE),
         (target.running, "defender running", tables.RUNNING_DEFENSE),
         (target.in_moving_vehicle, "defender in a moving vehicle", tables.MOVING_VEHICLE_DEFENSE),
         (target.in_melee, "defender in melee", tables.IN_MELEE_DEFENSE),

@@ -120,6 +120,7 @@ RUNNING_DEFENSE = 2
 MOVING_VEHICLE_DEFENSE = 3
 IN_MELEE_DEFENSE = -3
 PRONE_DEFENSE = -2
+AREA_EFFECT_DEFENSE = -2
 EARLIER_DEFENSE = -1
 
 # The guide, multiple targets: at most half the combat skill, rounded down; burst and automatic
