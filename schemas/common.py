@@ -60,17 +60,21 @@ class Problem(msgspec.Struct, omit_defaults=True):
     request_id: str | None = None
 
 
-class Zone(msgspec.Struct, omit_defaults=True):
+# Suppression zones an encounter holds at once.
+MAX_ZONES = 50
+
+
+class Zone(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """A suppression zone on the scene plane, as any ruleset draws it."""
 
-    id: str
-    shooter: str
+    id: Id
+    shooter: Id
     shape: Literal["triangle", "circle"]
-    hits: int
+    hits: Annotated[int, msgspec.Meta(ge=0, le=1000)]
     # Dice (or points) off the actions of those inside, or next to it.
-    penalty: int
-    kind: str
-    lasts: str
-    points: list[Point] = []
+    penalty: Annotated[int, msgspec.Meta(ge=-10_000, le=0)]
+    kind: Annotated[str, msgspec.Meta(max_length=100)]
+    lasts: Annotated[str, msgspec.Meta(max_length=200)]
+    points: Annotated[list[Point], msgspec.Meta(max_length=16)] = []
     center: Point | None = None
-    radius_m: float | None = None
+    radius_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)] | None = None

@@ -65,7 +65,7 @@ class TurnState(msgspec.Struct, forbid_unknown_fields=True):
     # Whose action phase it is, when the VTT has said so through advance.
     action_phase: Id | None = None
     # How many action phases have begun through advance (0: the VTT does not track phases).
-    phase: Annotated[int, msgspec.Meta(ge=0)] = 0
+    phase: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
 
 
 class EncounterState(msgspec.Struct):

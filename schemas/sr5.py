@@ -6,7 +6,17 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import MAX_TARGETS, DiceRoll, GivenDice, Id, Modifier, Point, Request, Zone
+from schemas.common import (
+    MAX_TARGETS,
+    MAX_ZONES,
+    DiceRoll,
+    GivenDice,
+    Id,
+    Modifier,
+    Point,
+    Request,
+    Zone,
+)
 
 Rating = Annotated[int, msgspec.Meta(ge=0, le=30)]
 Attribute = Annotated[int, msgspec.Meta(ge=1, le=30)]
@@ -312,17 +322,17 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
     # The full defense in force until the combat turn ends, and what it adds.
     full_defense: FullDefense | None = None
     # The action phase (TurnState.phase) of this actor's last attack.
-    attacked_in_phase: Annotated[int, msgspec.Meta(ge=0)] = 0
+    attacked_in_phase: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
     # Zone tests in the current action phase: -1 die each after the first (the guide).
-    zone_tests_phase: Annotated[int, msgspec.Meta(ge=0)] = 0
-    zone_tests: list[str] = []
+    zone_tests_phase: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
+    zone_tests: Annotated[list[Id], msgspec.Meta(max_length=MAX_ZONES)] = []
     last_attack: SR5LastAttack | None = None
 
 
 class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):
     actors: dict[Id, SR5ActorState] = {}
-    zones: dict[str, SR5ZoneState] = {}
-    zones_made: Annotated[int, msgspec.Meta(ge=0)] = 0
+    zones: Annotated[dict[Id, SR5ZoneState], msgspec.Meta(max_length=MAX_ZONES)] = {}
+    zones_made: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
 
 
 class SR5LastAttack(msgspec.Struct):
@@ -334,17 +344,17 @@ class SR5LastAttack(msgspec.Struct):
     second_chances: list[str] = []
 
 
-class SR5ZoneState(msgspec.Struct):
+class SR5ZoneState(msgspec.Struct, forbid_unknown_fields=True):
     """A live suppression zone and what its test needs."""
 
     zone: Zone
-    polygon: list[tuple[float, float]]
-    dv: int
-    ap: int
+    polygon: Annotated[list[tuple[float, float]], msgspec.Meta(min_length=3, max_length=16)]
+    dv: Annotated[int, msgspec.Meta(ge=0, le=200)]
+    ap: Annotated[int, msgspec.Meta(ge=-60, le=60)]
     damage_type: Literal["P", "S"]
     allows_prone: bool
     # Flechette spreads: what those inside take on their test.
-    test_modifier: int = 0
+    test_modifier: Annotated[int, msgspec.Meta(ge=-20, le=0)] = 0
 
 
 class SR5ZoneTestRequest(Request, tag="sr5", tag_field="ruleset"):

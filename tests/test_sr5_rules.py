@@ -1307,3 +1307,15 @@ def test_an_area_effect_attack_lowers_the_defense() -> None:
     result, _ = resolve(make.attack(area_effect=True))
     defense = {m.source: m.value for m in result.targets[0].defense_modifiers}
     assert defense["area effect attack"] == -2
+
+
+def test_an_encounter_holds_a_bounded_number_of_zones() -> None:
+    from schemas.common import MAX_ZONES
+
+    state = SR5State()
+    for n in range(MAX_ZONES):
+        _, state = suppress(state, attacker=make.attacker(id=f"gunner-{n}"))
+    assert len(state.zones) == MAX_ZONES
+    with pytest.raises(RuleViolation, match="at most") as raised:
+        suppress(state, attacker=make.attacker(id="one-too-many"))
+    assert raised.value.kind == "limit-exceeded"

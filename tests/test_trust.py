@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from typing import Any
 
@@ -305,3 +306,25 @@ async def test_bad_state_edits_are_refused_and_change_nothing(
     assert (await response.json())["path"] == path
     view = await (await client.get(f"/v1/encounters/{encounter}")).json()
     assert view["version"] == 1
+
+
+async def test_a_state_edit_with_a_number_too_large_to_keep_is_refused(client: Any) -> None:
+    encounter, _ = await open_table(client)
+    huge = 10**30
+    body = (
+        b'{"combat": {"ruleset": "sr5", "actors": {"sam": {"last_attack": {"request": '
+        + json.dumps(make.attack(seed=None)).encode().replace(b'"seed": null', b'"seed": 1')
+        + b', "result": {"kind": "sr5_attack", "attacker": "sam", "weapon": "w", "mode": "SA",'
+        b' "action": "simple", "rounds_fired": ' + str(huge).encode() + b', "ammo_left": 1,'
+        b' "pool": 1, "modifiers": [], "limit": 1, "limit_modifiers": [], "recoil": {'
+        b'"rounds_before": 0, "rounds_fired": 1, "rounds_total": 1, "compensation": 2,'
+        b' "heavy_weapon": false, "penalty": 0}, "edge_spent": 0, "targets": [], "dice": [],'
+        b' "seed": 1}}}}}}'
+    )
+    response = await client.put(
+        f"/v1/encounters/{encounter}/state",
+        data=body,
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 422, await response.text()
+    assert (await response.json())["type"].endswith("/limit-exceeded")

@@ -439,6 +439,24 @@ class Encounters:
             f"encounter '{encounter_id}' changed {MAX_ATTEMPTS} times while this request resolved"
         )
 
+    def _rolling(
+        self,
+        given: Mapping[str, Any],
+        seed: int | None,
+        roll: Callable[[_Loaded, Dice], Resolution[Any]],
+    ) -> Callable[[_Loaded], tuple[Resolution[Any], EncounterState]]:
+        """A resolution that rolls: the same seed and given dice on every attempt, and the given
+        dice all used."""
+        seed = seed if seed is not None else secrets.randbits(63)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            dice = Dice(seed, given)
+            resolution = roll(current, dice)
+            dice.check_given_used()
+            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+
+        return resolve
+
     async def attack(
         self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
     ) -> Answer:
@@ -446,15 +464,13 @@ class Encounters:
         # The body is decoded as the encounter's ruleset's attack (msgspec.ValidationError if not).
         request = self._decoders[loaded.state.ruleset].decode(body)
         check_given(request.dice, loaded.ruleset.dice_steps(request))
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
-
-        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
-            dice = Dice(seed, request.dice)
-            resolution = current.ruleset.resolve_attack(
+        resolve = self._rolling(
+            request.dice,
+            request.seed,
+            lambda current, dice: current.ruleset.resolve_attack(
                 request, current.state.combat, current.state.turn, dice
-            )
-            dice.check_given_used()
-            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+            ),
+        )
 
         return await self._change(
             encounter_id, "attack", "play", credential, key, body, resolve, AttackOutcome, loaded
@@ -466,15 +482,13 @@ class Encounters:
         request: ActionRequest = self._decoders[ActionRequest].decode(body)
         loaded = await self._load(encounter_id, credential, "play")
         check_given(request.dice, loaded.ruleset.action_dice_steps(request))
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
-
-        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
-            dice = Dice(seed, request.dice)
-            resolution = current.ruleset.resolve_action(
+        resolve = self._rolling(
+            request.dice,
+            request.seed,
+            lambda current, dice: current.ruleset.resolve_action(
                 request, current.state.combat, current.state.turn, dice
-            )
-            dice.check_given_used()
-            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+            ),
+        )
 
         return await self._change(
             encounter_id, "action", "play", credential, key, body, resolve, ActionOutcome, loaded
@@ -503,6 +517,13 @@ class Encounters:
         edit: StateEdit = self._decoders[StateEdit].decode(body)
         if edit.turn is None and edit.combat is None:
             raise RuleViolation("give `turn`, `combat` or both", path="$", kind="nothing-to-edit")
+        # Everything kept must be storable: numbers past 64 bits are refused, not a 500.
+        try:
+            self._state_encoder.encode(edit)
+        except (OverflowError, msgspec.EncodeError):
+            raise RuleViolation(
+                "a number in this state is too large to keep", path="$", kind="limit-exceeded"
+            ) from None
         # A combat state says which ruleset it is: a whole state is never guessed.
         if edit.combat is not None and "ruleset" not in msgspec.json.decode(body)["combat"]:
             raise msgspec.ValidationError("Object missing required field `ruleset` - at `$.combat`")
@@ -537,18 +558,16 @@ class Encounters:
         loaded = await self._load(encounter_id, credential, "play")
         request = self._zone_test_decoders[loaded.state.ruleset].decode(body)
         check_given(request.dice, loaded.ruleset.zone_test_dice_steps(request))
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
-
-        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
-            dice = Dice(seed, request.dice)
-            resolution = current.ruleset.resolve_zone_test(
+        resolve = self._rolling(
+            request.dice,
+            request.seed,
+            lambda current, dice: current.ruleset.resolve_zone_test(
                 zone_id, request, current.state.combat, current.state.turn, dice
-            )
-            dice.check_given_used()
-            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+            ),
+        )
 
         return await self._change(
-            f"{encounter_id}",
+            encounter_id,
             "zone_test",
             "play",
             credential,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from schemas.common import Modifier, Point, Zone
+from schemas.common import MAX_ZONES, Modifier, Point, Zone
 from schemas.encounter import TurnState
 from schemas.sr5 import (
     SR5ActorState,
@@ -92,6 +92,12 @@ def suppressive_fire(
 ) -> tuple[SR5ZoneResult, SR5State]:
     """The zone's hits come from Skill + Agility [Accuracy] with the whole attack's modifiers."""
     order = _validate(request)
+    if len(state.zones) >= MAX_ZONES:
+        raise RuleViolation(
+            f"an encounter holds at most {MAX_ZONES} suppression zones at once",
+            path="$.zone",
+            kind="limit-exceeded",
+        )
     roll = dice.pool(STEP, max(0, sum(m.value for m in modifiers)), EDITION)
     hits = min(roll.hits, limit)
     width, test_modifier, allows_prone, kind = _shape(request, order)
