@@ -93,38 +93,36 @@ def _total(modifiers: list[Modifier]) -> int:
     return max(0, sum(m.value for m in modifiers))
 
 
-def _validate(request: SR5AttackRequest) -> tables.FiringMode:
-    mode = tables.FIRING_MODES[request.mode]
-    weapon = request.weapon
+def _check_gun(
+    request: SR5AttackRequest,
+    weapon: SR5Weapon,
+    mode: tables.FiringMode,
+    modes_path: str,
+    ammo_path: str,
+) -> None:
+    """The gun has the mode, and the rounds it fires."""
     if mode.needs not in weapon.modes:
         raise RuleViolation(
             f"{request.mode} needs a weapon with {mode.needs}; "
             f"'{weapon.id}' has {', '.join(weapon.modes)}",
-            path="$.mode",
+            path=modes_path,
             kind="mode-not-available",
         )
     if weapon.ammo < mode.rounds:
         raise RuleViolation(
             f"{request.mode} fires {mode.rounds} rounds but '{weapon.id}' has {weapon.ammo} left",
-            path="$.weapon.ammo",
+            path=ammo_path,
             kind="out-of-ammo",
         )
+
+
+def _validate(request: SR5AttackRequest) -> tables.FiringMode:
+    mode = tables.FIRING_MODES[request.mode]
+    weapon = request.weapon
+    _check_gun(request, weapon, mode, "$.mode", "$.weapon.ammo")
     second = request.second_weapon
     if second is not None:
-        if mode.needs not in second.modes:
-            raise RuleViolation(
-                f"{request.mode} needs a weapon with {mode.needs}; the second gun '{second.id}' "
-                f"has {', '.join(second.modes)}",
-                path="$.second_weapon.modes",
-                kind="mode-not-available",
-            )
-        if second.ammo < mode.rounds:
-            raise RuleViolation(
-                f"{request.mode} fires {mode.rounds} rounds but '{second.id}' has {second.ammo} "
-                "left",
-                path="$.second_weapon.ammo",
-                kind="out-of-ammo",
-            )
+        _check_gun(request, second, mode, "$.second_weapon.modes", "$.second_weapon.ammo")
     for index, target in enumerate(request.targets):
         if target.gun == "second" and second is None:
             raise RuleViolation(
