@@ -42,8 +42,9 @@ from bench.servers import (
     RunningServer,
     ServerFailed,
     ServerSpec,
+    cancel_on_sigterm,
+    loopback_or_exit,
     machine_cpu_seconds,
-    require_loopback,
     start_server,
 )
 from service.store.redis import events_key, state_key
@@ -586,18 +587,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--profile takes one round")
     if args.max_requests < 1:
         parser.error("--max-requests must be at least 1")
-    try:
-        require_loopback(args.redis_url)
-    except ValueError as error:
-        parser.error(str(error))
+    loopback_or_exit(parser, args.redis_url)
     return args
 
 
 async def _run(args: argparse.Namespace) -> int:
-    # SIGTERM cancels the run like Ctrl-C does, so the servers are stopped on the way out.
-    main_task = asyncio.current_task()
-    if main_task is not None:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    cancel_on_sigterm()
 
     specs = [s for s in _specs(args.redis_url) if not args.only or s.name in args.only]
     client: aioredis.Redis | None = None

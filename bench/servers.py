@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import atexit
 import os
@@ -204,3 +205,17 @@ async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None
             server.stop()
             raise
     raise last_error or ServerFailed(f"{spec.name} did not start")
+
+
+def cancel_on_sigterm() -> None:
+    """SIGTERM cancels the run like Ctrl-C does, so the servers are stopped on the way out."""
+    main_task = asyncio.current_task()
+    if main_task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+
+
+def loopback_or_exit(parser: argparse.ArgumentParser, redis_url: str) -> None:
+    try:
+        require_loopback(redis_url)
+    except ValueError as error:
+        parser.error(str(error))

@@ -41,8 +41,9 @@ from bench.servers import (
     RunningServer,
     ServerFailed,
     ServerSpec,
+    cancel_on_sigterm,
+    loopback_or_exit,
     machine_cpu_seconds,
-    require_loopback,
     start_server,
 )
 from service.store.base import parse_event_id
@@ -845,18 +846,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--keyed must be in [0, 1] and --retries in [0, 1)")
     if not 1 <= args.connections <= 1000:
         parser.error("--connections must be in [1, 1000]")
-    try:
-        require_loopback(args.redis_url)
-    except ValueError as error:
-        parser.error(str(error))
+    loopback_or_exit(parser, args.redis_url)
     return args
 
 
 async def _run(args: argparse.Namespace) -> int:
-    # SIGTERM cancels the run like Ctrl-C does, so the server is stopped on the way out.
-    main_task = asyncio.current_task()
-    if main_task is not None:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    cancel_on_sigterm()
     stores = ["redis", "memory"] if args.store == "both" else [args.store]
     specs = [
         ServerSpec(s, "firefight", args.redis_url if s == "redis" else None, STORES[s])

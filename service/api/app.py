@@ -464,8 +464,8 @@ async def _send_events(
                 if await send(event_id, stored):
                     await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
                     return
-    except StoreUnavailable:
-        pass  # the client resumes with `after` once the store is back
+    except StoreUnavailable as error:
+        log.warning("socket_replay_store_unavailable", error=str(error))
     except ConnectionResetError:
         return
     # Too far behind, or the store failed mid-replay: the client resumes with `after`.
