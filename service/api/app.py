@@ -9,6 +9,7 @@ import time
 import uuid
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import TypeVar
 
 import msgspec
@@ -59,6 +60,9 @@ SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("socket
 JSON = "application/json"
 REQUEST_ID_HEADER = "X-Request-Id"
 IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
+
+# The web console: static files served as they are (no build step).
+CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
 
 T = TypeVar("T")
 log = structlog.get_logger("firefight.api")
@@ -289,6 +293,10 @@ async def readyz(request: web.Request) -> web.Response:
 
 def _store_kind(app: web.Application) -> str:
     return "redis" if app[CONFIG].redis_url else "memory"
+
+
+async def console_page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(CONSOLE_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 async def rulesets(request: web.Request) -> web.Response:
@@ -532,6 +540,8 @@ def create_app(config: Config) -> web.Application:
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_hub_ctx)
     app.on_shutdown.append(_close_sockets)
+    app.router.add_get("/", console_page)
+    app.router.add_static("/console/", CONSOLE_DIR)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi.openapi_json)

@@ -1,0 +1,85 @@
+// The HTTP calls the console makes, and the problem+json errors they may answer.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+
+  // What a person at the table reads: the detail, and the field it is about.
+  describe() {
+    const where = this.problem.path ? ` (at ${this.problem.path})` : "";
+    const title = this.problem.title ? `${this.problem.title}: ` : "";
+    return `${title}${this.message}${where}`;
+  }
+}
+
+// crypto.randomUUID exists only in secure contexts; a console opened over plain http on the
+// table's network still needs idempotency keys.
+export function newKey() {
+  if (globalThis.crypto?.randomUUID) {
+    return crypto.randomUUID();
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// A state-changing POST is retried with the same Idempotency-Key after a dropped connection or a
+// 503, so a flaky network never resolves the same shot twice.
+const RETRIES = 2;
+
+async function call(method, path, { token, body, idempotent = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (idempotent) headers["Idempotency-Key"] = newKey();
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  for (let attempt = 0; ; attempt += 1) {
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      if (idempotent && attempt < RETRIES) continue;
+      throw new ApiError(0, { title: "No answer", detail: `the service cannot be reached (${error.message})` });
+    }
+    if (response.status === 503 && idempotent && attempt < RETRIES) continue;
+    if (response.status === 204) return null;
+    const text = await response.text();
+    let parsed = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = { title: "Unreadable answer", detail: text.slice(0, 200) };
+    }
+    if (!response.ok) {
+      throw new ApiError(response.status, parsed || { title: `HTTP ${response.status}` });
+    }
+    return parsed;
+  }
+}
+
+const encounterPath = (id) => `/v1/encounters/${encodeURIComponent(id)}`;
+
+export const listRulesets = async () => (await call("GET", "/v1/rulesets")).rulesets;
+
+export const createEncounter = (adminKey, ruleset, name) =>
+  call("POST", "/v1/encounters", { token: adminKey, body: { ruleset, name }, idempotent: true });
+
+export const getEncounter = (id, token) => call("GET", encounterPath(id), { token });
+
+export const getZones = async (id, token) =>
+  (await call("GET", `${encounterPath(id)}/zones`, { token })).zones;
+
+export const resolveAttack = (id, token, body) =>
+  call("POST", `${encounterPath(id)}/attacks`, { token, body, idempotent: true });
+
+export function socketUrl(id, token, after) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const query = new URLSearchParams({ token });
+  if (after) query.set("after", after);
+  return `${scheme}//${location.host}${encounterPath(id)}/ws?${query}`;
+}

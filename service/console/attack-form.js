@@ -1,0 +1,241 @@
+// The attack form of one ruleset: attacker, weapon, mode, targets and options from the ruleset's
+// specs, distances from the map, and the given dice of each step the attack will roll.
+
+import { buildField, buildFields, FieldError, parseFaces, readFields } from "./fields.js";
+import { el } from "./results.js";
+
+const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+// Not a valid actor id (it has a space), so it never clashes with one.
+const AIM = "aim point";
+
+export class AttackForm {
+  constructor({ fields, diceSteps, map }) {
+    this.fields = fields;
+    this.diceStepsContainer = diceSteps;
+    this.map = map;
+    this.ruleset = null;
+    this.targets = [];
+    this.counter = 0;
+    this.givenDice = new Map();
+    // What the steps roll can hang on any field (a d100 weapon's bonus dice, a passive defense).
+    fields.addEventListener("change", (event) => {
+      if (this.ruleset && event.target !== this.modeSelect) this.refreshDiceSteps();
+    });
+  }
+
+  setRuleset(ruleset, info) {
+    this.ruleset = ruleset;
+    this.info = info;
+    this.targets = [];
+    this.givenDice.clear();
+    for (const actor of [...this.map.actors.keys()]) this.map.remove(actor);
+    const r = ruleset;
+
+    const attacker = el("fieldset", { class: "group", id: "attacker-fieldset" }, el("legend", { text: "Attacker" }));
+    buildFields(attacker, r.attacker, "attacker");
+    const weapon = el("fieldset", { class: "group", id: "weapon-fieldset" }, el("legend", { text: "Weapon" }));
+    buildFields(weapon, r.weapon, "weapon");
+
+    const modeField = buildField({ key: "mode", label: "Firing mode", type: "select", options: r.modes(info), value: r.defaultMode }, "attack");
+    this.zoneHelp = el("p", { class: "help zone-help", id: "zone-help", hidden: true, text: r.zoneHelp });
+    const mode = el("fieldset", { class: "group", id: "mode-fieldset" }, el("legend", { text: "Mode" }), modeField, this.zoneHelp);
+
+    this.targetList = el("div", { class: "targets", id: "targets" });
+    this.targetsLegend = el("legend", { text: "Targets" });
+    const addTarget = el("button", { type: "button", id: "add-target", text: "Add target" });
+    addTarget.addEventListener("click", () => {
+      const target = this.addTarget();
+      target.fieldset.querySelector("input").focus();
+    });
+    const targets = el("fieldset", { class: "group", id: "targets-fieldset" }, this.targetsLegend, this.targetList, addTarget);
+
+    const options = el("details", { class: "group options", id: "options" }, el("summary", { text: "More options" }));
+    const optionsBody = el("div", { class: "grid" });
+    buildFields(optionsBody, r.options, "option");
+    options.appendChild(optionsBody);
+
+    this.fields.replaceChildren(attacker, weapon, mode, targets, options);
+
+    const attackerId = this.attackerIdInput();
+    this.map.place(attackerId.value, "attacker", { x: 0, y: 0 });
+    this.trackId(attackerId, () => this.map.attacker()?.id);
+    this.modeSelect = modeField.querySelector("select");
+    this.modeSelect.addEventListener("change", () => this.onModeChange());
+    this.addTarget();
+    this.onModeChange();
+  }
+
+  attackerIdInput() {
+    return this.fields.querySelector("#attacker-id");
+  }
+
+  get mode() {
+    return this.modeSelect.value;
+  }
+
+  get zoneMode() {
+    return this.ruleset.isZoneMode(this.mode);
+  }
+
+  // Keeps the map's actor named as its id field says (when the new name is valid and free).
+  trackId(input, currentId, onRenamed = () => {}) {
+    input.addEventListener("change", () => {
+      const before = currentId();
+      const after = input.value.trim();
+      if (!before || before === after) return;
+      if (!ID_PATTERN.test(after) || !this.map.rename(before, after)) {
+        input.setAttribute("aria-invalid", "true");
+        return;
+      }
+      input.removeAttribute("aria-invalid");
+      onRenamed(after);
+      this.refreshDiceSteps();
+      this.refreshDistances();
+    });
+  }
+
+  addTarget() {
+    this.counter += 1;
+    const n = this.counter;
+    const prefix = `target-${n}`;
+    let id = `${this.ruleset.targetDefaults.prefix}-${n}`;
+    while (this.map.actors.has(id)) id += "x";
+    const entry = { prefix, id };
+    const legend = el("legend", { text: `Target ${id}` });
+    const idField = buildField({ key: "id", label: "Target id", type: "text", value: id, pattern: "[A-Za-z0-9_.:\\-]{1,64}" }, prefix);
+    const distance = el("div", { class: "field field-output" },
+      el("label", { for: `${prefix}-distance`, text: "Distance from the attacker (m, from the map)" }),
+      el("output", { id: `${prefix}-distance`, dataField: "distance" }));
+    const remove = el("button", { type: "button", class: "remove", text: "Remove target" });
+    const body = el("div", { class: "grid" }, idField, distance);
+    buildFields(body, this.ruleset.target, prefix);
+    const fieldset = el("fieldset", { class: "target", dataTarget: id }, legend, body, remove);
+    entry.fieldset = fieldset;
+    entry.legend = legend;
+    this.targets.push(entry);
+    this.targetList.appendChild(fieldset);
+    const index = this.targets.length - 1;
+    this.map.place(id, "target", { x: 12 + 4 * Math.floor(index / 3), y: [0, 4, -4][index % 3] });
+    const idInput = idField.querySelector("input");
+    this.trackId(idInput, () => entry.id, (renamed) => {
+      entry.id = renamed;
+      fieldset.dataset.target = renamed;
+      legend.textContent = `Target ${renamed}`;
+    });
+    remove.addEventListener("click", () => this.removeTarget(entry));
+    this.refreshTargets();
+    return entry;
+  }
+
+  removeTarget(entry) {
+    if (this.targets.length <= 1 && !this.zoneMode) return;
+    this.targets = this.targets.filter((t) => t !== entry);
+    entry.fieldset.remove();
+    this.map.remove(entry.id);
+    this.refreshTargets();
+    this.fields.querySelector("#add-target").focus();
+  }
+
+  refreshTargets() {
+    for (const t of this.targets) {
+      t.fieldset.querySelector("button.remove").disabled = this.targets.length <= 1 && !this.zoneMode;
+    }
+    this.refreshDistances();
+    this.refreshDiceSteps();
+  }
+
+  onModeChange() {
+    const zone = this.zoneMode;
+    this.zoneHelp.hidden = !zone;
+    this.targetsLegend.textContent = zone ? "Bystanders (the other actors on the map)" : "Targets";
+    for (const input of this.fields.querySelectorAll(".options [data-key^='zone.']")) input.hidden = !zone;
+    if (zone && !this.map.actors.has(AIM)) {
+      const first = this.targets[0] && this.map.position(this.targets[0].id);
+      this.map.place(AIM, "aim", first ? { x: first.x + 2, y: first.y } : { x: 15, y: 0 });
+    } else if (!zone) {
+      this.map.remove(AIM);
+    }
+    this.refreshTargets();
+  }
+
+  refreshDistances() {
+    for (const t of this.targets) {
+      const output = t.fieldset.querySelector("output");
+      const far = this.map.distanceFromAttacker(t.id);
+      output.value = far === null ? "–" : String(far);
+    }
+  }
+
+  // One input per step the attack rolls; what was typed stays with its step name.
+  refreshDiceSteps() {
+    for (const input of this.diceStepsContainer.querySelectorAll("input")) {
+      this.givenDice.set(input.dataset.step, input.value);
+    }
+    const steps = this.ruleset.diceSteps({
+      mode: this.mode,
+      targetIds: this.targets.map((t) => t.id),
+      options: this.safeOptions(),
+      weapon: this.safeWeapon(),
+      targets: this.targets.map((t) => ({ id: t.id, fields: this.safeRead(t.fieldset, this.ruleset.target, t.prefix) })),
+    });
+    const rows = steps.map(({ step, sides, count }, index) => {
+      const id = `dice-step-${index}`;
+      const label = el("label", { for: id }, el("code", { text: step }), ` (d${sides}${count ? `, ${count} ${count === 1 ? "die" : "dice"}` : ""})`);
+      const input = el("input", {
+        id, type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
+        dataStep: step, dataSides: sides, placeholder: "rolled by the service",
+      });
+      input.value = this.givenDice.get(step) || "";
+      return el("div", { class: "field" }, label, input);
+    });
+    this.diceStepsContainer.replaceChildren(...rows);
+  }
+
+  safeRead(container, specs, prefix) {
+    try {
+      return readFields(container, specs, prefix);
+    } catch {
+      return {};
+    }
+  }
+
+  safeOptions() {
+    return this.safeRead(this.fields, this.ruleset.options, "option");
+  }
+
+  safeWeapon() {
+    return this.safeRead(this.fields, this.ruleset.weapon, "weapon");
+  }
+
+  // The request body, or a FieldError naming the input to fix.
+  read() {
+    const attacker = readFields(this.fields, this.ruleset.attacker, "attacker");
+    const weapon = readFields(this.fields, this.ruleset.weapon, "weapon");
+    const options = readFields(this.fields, this.ruleset.options, "option");
+    const attackerAt = this.map.position(this.map.attacker().id);
+    const targets = this.targets.map((t) => {
+      const fields = readFields(t.fieldset, this.ruleset.target, t.prefix);
+      return { id: t.id, fields, distance_m: this.map.distanceFromAttacker(t.id), position: this.map.position(t.id) };
+    });
+    let body;
+    try {
+      body = this.ruleset.request({
+        attacker, weapon, mode: this.mode, options, targets, attackerAt, aimAt: this.map.position(AIM),
+      });
+    } catch (error) {
+      throw new FieldError(this.modeSelect, error.message);
+    }
+    const dice = {};
+    for (const input of this.diceStepsContainer.querySelectorAll("input")) {
+      input.removeAttribute("aria-invalid");
+      if (!input.value.trim()) continue;
+      try {
+        dice[input.dataset.step] = parseFaces(input.value, Number(input.dataset.sides));
+      } catch (error) {
+        throw new FieldError(input, `Dice for ${input.dataset.step}: ${error.message}`);
+      }
+    }
+    if (Object.keys(dice).length) body.dice = dice;
+    return body;
+  }
+}

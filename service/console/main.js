@@ -1,0 +1,314 @@
+// The console's wiring: create or join an encounter, resolve attacks, show results, follow events.
+
+import * as api from "./api.js";
+import { AttackForm } from "./attack-form.js";
+import { EventFeed } from "./feed.js";
+import { FieldError } from "./fields.js";
+import { SceneMap } from "./map.js";
+import { el, genericResult } from "./results.js";
+import d100 from "./rulesets/d100.js";
+import sr5 from "./rulesets/sr5.js";
+
+// The forms this console has; a ruleset the service lists without one here can still be joined
+// and followed, but not attacked with.
+const FORMS = { sr5, d100 };
+const SESSION_KEY = "firefight.console.session";
+const $ = (id) => document.getElementById(id);
+
+const state = { rulesets: [], encounter: null, feed: null };
+
+const map = new SceneMap({
+  svg: $("map"),
+  positions: $("positions"),
+  zoneList: $("zone-list"),
+  status: $("map-status"),
+  sizeSelect: $("map-size"),
+  onMove: () => form.refreshDistances(),
+});
+const form = new AttackForm({ fields: $("attack-fields"), diceSteps: $("dice-steps"), map });
+
+function formFor(kind) {
+  return Object.values(FORMS).find((ruleset) => ruleset.kinds.includes(kind)) || null;
+}
+
+function say(element, text, kind = "info") {
+  element.textContent = text;
+  element.dataset.kind = kind;
+}
+
+// --- rulesets -----------------------------------------------------------------------------
+
+async function loadRulesets() {
+  const select = $("create-ruleset");
+  try {
+    state.rulesets = await api.listRulesets();
+  } catch (error) {
+    say($("encounter-status"), `The rulesets could not be loaded: ${error.describe?.() || error.message}`, "error");
+    return;
+  }
+  select.replaceChildren(...state.rulesets.map((info) => {
+    const option = new Option(FORMS[info.id] ? info.title : `${info.title} (no form in this console)`, info.id);
+    option.disabled = !FORMS[info.id];
+    return option;
+  }));
+}
+
+const rulesetInfo = (id) => state.rulesets.find((info) => info.id === id);
+
+// --- encounter ----------------------------------------------------------------------------
+
+async function createEncounter(event) {
+  event.preventDefault();
+  const key = $("create-admin-key");
+  if (!key.value.trim()) {
+    key.setAttribute("aria-invalid", "true");
+    say($("encounter-status"), "Type the admin key to create an encounter.", "error");
+    key.focus();
+    return;
+  }
+  key.removeAttribute("aria-invalid");
+  say($("encounter-status"), "Creating…");
+  try {
+    const created = await api.createEncounter(key.value.trim(), $("create-ruleset").value, $("create-name").value.trim());
+    key.value = "";
+    await join(created.id, created.tokens.gm, created.tokens);
+  } catch (error) {
+    say($("encounter-status"), `Not created: ${error.describe?.() || error.message}`, "error");
+  }
+}
+
+async function joinFromForm(event) {
+  event.preventDefault();
+  const id = $("join-encounter");
+  const token = $("join-token");
+  for (const input of [id, token]) {
+    if (!input.value.trim()) {
+      input.setAttribute("aria-invalid", "true");
+      say($("encounter-status"), `${input.labels[0].textContent}: required.`, "error");
+      input.focus();
+      return;
+    }
+    input.removeAttribute("aria-invalid");
+  }
+  try {
+    await join(id.value.trim(), token.value.trim());
+    token.value = "";
+  } catch (error) {
+    say($("encounter-status"), `Not joined: ${error.describe?.() || error.message}`, "error");
+  }
+}
+
+async function join(id, token, tokens = null) {
+  const view = await api.getEncounter(id, token);
+  leave({ keepStatus: true });
+  state.encounter = { id, token, tokens, ruleset: view.ruleset, name: view.name };
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens }));
+
+  $("info-name").textContent = view.name || "(unnamed)";
+  $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
+  $("info-id").textContent = id;
+  showTurn(view.turn);
+  $("share").hidden = !tokens;
+  if (tokens) {
+    const link = new URL("/", location.href);
+    link.hash = new URLSearchParams({ encounter: id, token: tokens.player }).toString();
+    $("share-player-link").value = link.toString();
+    $("share-gm-token").value = tokens.gm;
+  }
+  $("encounter-info").hidden = false;
+  document.querySelector(".encounter-forms").hidden = true;
+  $("encounter-summary").textContent = `${view.name || "Encounter"} — ${view.ruleset}`;
+  for (const panel of ["map-panel", "result-panel", "feed-panel"]) $(panel).hidden = false;
+
+  const ruleset = FORMS[view.ruleset];
+  $("attack").hidden = !ruleset;
+  if (ruleset) {
+    form.setRuleset(ruleset, rulesetInfo(view.ruleset));
+  }
+  say($("encounter-status"), ruleset
+    ? `Joined ${view.name || id}.`
+    : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
+
+  map.setZones(await api.getZones(id, token));
+  $("feed").replaceChildren();
+  state.feed = new EventFeed({
+    encounter: id,
+    token,
+    onEvent,
+    onStatus: (text, kind) => {
+      say($("feed-status"), text, kind);
+      $("feed-status").dataset.state = kind;
+    },
+  });
+  state.feed.start();
+}
+
+function leave({ keepStatus = false } = {}) {
+  state.feed?.stop();
+  state.feed = null;
+  state.encounter = null;
+  sessionStorage.removeItem(SESSION_KEY);
+  $("encounter-info").hidden = true;
+  document.querySelector(".encounter-forms").hidden = false;
+  for (const panel of ["attack", "map-panel", "result-panel", "feed-panel"]) $(panel).hidden = true;
+  $("encounter-summary").textContent = "No encounter yet: create one or join one.";
+  if (!keepStatus) say($("encounter-status"), "Left the encounter.");
+}
+
+function showTurn(turn) {
+  if (!turn) return;
+  const phase = turn.action_phase ? `, ${turn.action_phase}'s action phase` : "";
+  $("info-turn").textContent = `combat turn ${turn.combat_turn}, initiative pass ${turn.initiative_pass}${phase}`;
+}
+
+// --- attacks and results ------------------------------------------------------------------
+
+async function resolve(event) {
+  event.preventDefault();
+  const error = $("attack-error");
+  error.hidden = true;
+  let body;
+  try {
+    body = form.read();
+  } catch (problem) {
+    if (!(problem instanceof FieldError)) throw problem;
+    showError(problem.message, problem.input);
+    return;
+  }
+  const button = $("resolve");
+  button.disabled = true;
+  $("attack-form").setAttribute("aria-busy", "true");
+  try {
+    const answer = await api.resolveAttack(state.encounter.id, state.encounter.token, body);
+    showResult(answer.result, answer.event_id, "your attack");
+    showTurn(answer.state?.turn);
+  } catch (problem) {
+    showError(`Not resolved: ${problem.describe?.() || problem.message}`, inputForPath(problem.problem?.path));
+  } finally {
+    button.disabled = false;
+    $("attack-form").removeAttribute("aria-busy");
+  }
+}
+
+// The form input a problem's JSON path points at, where the form has one.
+function inputForPath(path) {
+  if (!path) return null;
+  const match = /^\$\.(attacker|weapon)\.(\w+)/.exec(path) || /^\$\.targets\[(\d+)\]\.(.+)$/.exec(path);
+  if (!match) return null;
+  if (match[1] === "attacker" || match[1] === "weapon") return $(`${match[1]}-${match[2]}`);
+  const target = form.targets[Number(match[1])];
+  if (!target) return null;
+  return $(`${target.prefix}-${match[2].replaceAll(".", "-")}`);
+}
+
+function showError(message, input) {
+  const error = $("attack-error");
+  error.textContent = message;
+  error.hidden = false;
+  if (input) {
+    input.setAttribute("aria-invalid", "true");
+    input.closest("details")?.setAttribute("open", "");
+    input.focus();
+  }
+}
+
+function showResult(result, eventId, origin) {
+  const ruleset = formFor(result.kind);
+  const rendered = ruleset ? ruleset.render(result) : genericResult(result);
+  const summary = ruleset ? ruleset.summary(result) : summarize({ result, type: result.kind });
+  $("result").replaceChildren(el("p", { class: "origin", text: `Event ${eventId}, ${origin}.` }), rendered);
+  $("result").dataset.event = eventId;
+  say($("result-summary"), summary);
+}
+
+// --- the feed -----------------------------------------------------------------------------
+
+function summarize(event) {
+  const result = event.result;
+  switch (event.type) {
+    case "encounter_created":
+      return "Encounter created.";
+    case "encounter_ended":
+      return "Encounter ended.";
+    case "attack": {
+      const ruleset = formFor(result?.kind);
+      return ruleset ? ruleset.summary(result) : `${event.actor} attacks.`;
+    }
+    case "action": {
+      const effects = result?.effects?.length ? `: ${result.effects.join("; ")}` : "";
+      return `${event.actor}: ${result?.action?.replaceAll("_", " ")}${effects}.`;
+    }
+    case "advance":
+      return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
+    case "state_edited":
+      return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
+    case "zone_test":
+      return `${result?.actor} tests against ${result?.zone}: ${result?.avoided ? `avoided (${result.avoided})` : result?.hit ? "hit" : "safe"}.`;
+    default:
+      return `${event.type}${event.actor ? ` by ${event.actor}` : ""}.`;
+  }
+}
+
+function onEvent(event) {
+  map.applyZoneChanges(event.zones_started || [], event.zones_ended || []);
+  if (event.result?.turn) showTurn(event.result.turn);
+  const time = new Date(event.at);
+  const item = el("li", { dataEventId: event.id, dataType: event.type },
+    el("time", { datetime: event.at, text: Number.isNaN(time.valueOf()) ? event.at : time.toLocaleTimeString() }),
+    " ",
+    el("span", { class: "summary", text: summarize(event) }));
+  if (event.result) {
+    const show = el("button", { type: "button", class: "show", text: "Show", "aria-label": `Show event ${event.id}` });
+    show.addEventListener("click", () => {
+      showResult(event.result, event.id, `${event.type} from the feed`);
+      $("result-heading").focus();
+    });
+    item.append(" ", show);
+  }
+  const feed = $("feed");
+  feed.prepend(item);
+  while (feed.children.length > 200) feed.lastElementChild.remove();
+  if (event.type === "encounter_ended") {
+    $("attack").hidden = true;
+    say($("encounter-status"), "The encounter has ended.");
+  }
+}
+
+// --- start --------------------------------------------------------------------------------
+
+async function start() {
+  $("create-form").addEventListener("submit", createEncounter);
+  $("join-form").addEventListener("submit", joinFromForm);
+  $("attack-form").addEventListener("submit", resolve);
+  $("leave").addEventListener("click", () => leave());
+  $("copy-player-link").addEventListener("click", async () => {
+    const link = $("share-player-link");
+    try {
+      await navigator.clipboard.writeText(link.value);
+      say($("encounter-status"), "Player link copied.");
+    } catch {
+      link.select();
+      say($("encounter-status"), "Copy the selected link (the browser refused the clipboard).");
+    }
+  });
+  await loadRulesets();
+
+  // A player link carries the encounter and its token in the fragment, which never reaches a
+  // server; it is taken out of the address bar once read.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
+  try {
+    if (fragment.get("encounter") && fragment.get("token")) {
+      history.replaceState(null, "", location.pathname + location.search);
+      await join(fragment.get("encounter"), fragment.get("token"));
+    } else if (saved) {
+      await join(saved.id, saved.token, saved.tokens);
+    }
+  } catch (error) {
+    sessionStorage.removeItem(SESSION_KEY);
+    say($("encounter-status"), `Not joined: ${error.describe?.() || error.message}`, "error");
+  }
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,370 @@
+// The scene map: actors placed in metres (dragged, or moved with the arrow keys), the live
+// suppression zones drawn on it, and who stands inside each. y points up, as on the scene plane.
+
+const SVG = "http://www.w3.org/2000/svg";
+const ROLE_NAMES = { attacker: "attacker", target: "target", aim: "suppressive fire aim point" };
+
+function svgElement(name, attributes = {}) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+export const round1 = (value) => Math.round(value * 10) / 10;
+export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+
+// Inside or on the edge of a zone: a convex polygon (sr5 triangle) or a circle (d100).
+export function insideZone(zone, point) {
+  const EPSILON = 1e-9;
+  if (zone.shape === "circle" && zone.center) {
+    return distance(zone.center, point) <= zone.radius_m + EPSILON;
+  }
+  const points = zone.points || [];
+  if (points.length < 3) return false;
+  let sign = 0;
+  for (let i = 0; i < points.length; i += 1) {
+    const a = points[i];
+    const b = points[(i + 1) % points.length];
+    const cross = (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x);
+    if (Math.abs(cross) <= EPSILON) continue;
+    const side = Math.sign(cross);
+    if (sign === 0) sign = side;
+    else if (side !== sign) return false;
+  }
+  return true;
+}
+
+export class SceneMap {
+  constructor({ svg, positions, zoneList, status, sizeSelect, onMove }) {
+    this.svg = svg;
+    this.positions = positions;
+    this.zoneList = zoneList;
+    this.status = status;
+    this.onMove = onMove;
+    this.actors = new Map();
+    this.zones = new Map();
+    this.elements = new Map();
+    this.width = Number(sizeSelect.value);
+    sizeSelect.addEventListener("change", () => {
+      this.width = Number(sizeSelect.value);
+      this.render();
+    });
+    this.render();
+  }
+
+  get height() {
+    return this.width * 0.6;
+  }
+
+  get bounds() {
+    const minX = -0.1 * this.width;
+    return { minX, maxX: minX + this.width, minY: -this.height / 2, maxY: this.height / 2 };
+  }
+
+  // One arrow key press moves this far; Shift moves five times as far.
+  get step() {
+    return Math.max(1, this.width / 100);
+  }
+
+  attacker() {
+    return [...this.actors.values()].find((actor) => actor.role === "attacker") || null;
+  }
+
+  position(id) {
+    const actor = this.actors.get(id);
+    return actor ? { x: actor.x, y: actor.y } : null;
+  }
+
+  distanceFromAttacker(id) {
+    const attacker = this.attacker();
+    const actor = this.actors.get(id);
+    if (!attacker || !actor) return null;
+    return round1(distance(attacker, actor));
+  }
+
+  // Puts an actor on the map (or keeps it where it is when it is already there).
+  place(id, role, at) {
+    const existing = this.actors.get(id);
+    if (existing) {
+      existing.role = role;
+    } else {
+      const { x, y } = this.clamp(at);
+      this.actors.set(id, { id, role, x, y });
+    }
+    this.render();
+  }
+
+  rename(oldId, newId) {
+    const actor = this.actors.get(oldId);
+    if (!actor || oldId === newId || this.actors.has(newId)) return false;
+    this.actors.delete(oldId);
+    actor.id = newId;
+    this.actors.set(newId, actor);
+    this.render();
+    return true;
+  }
+
+  remove(id) {
+    if (this.actors.delete(id)) this.render();
+  }
+
+  // The zones the encounter has now, replacing what was drawn.
+  setZones(zones) {
+    this.zones = new Map(zones.map((zone) => [zone.id, zone]));
+    this.render();
+  }
+
+  applyZoneChanges(started = [], ended = []) {
+    for (const zone of started) this.zones.set(zone.id, zone);
+    for (const id of ended) this.zones.delete(id);
+    if (started.length || ended.length) this.render();
+  }
+
+  whoIsInside(zone) {
+    return [...this.actors.values()]
+      // The shooter stands at the apex of its own triangle: on its edge, but not under its fire.
+      .filter((actor) => actor.role !== "aim" && actor.id !== zone.shooter && insideZone(zone, actor))
+      .map((actor) => actor.id);
+  }
+
+  clamp({ x, y }) {
+    const b = this.bounds;
+    return {
+      x: round1(Math.min(b.maxX, Math.max(b.minX, x))),
+      y: round1(Math.min(b.maxY, Math.max(b.minY, y))),
+    };
+  }
+
+  move(id, to, { announce = true } = {}) {
+    const actor = this.actors.get(id);
+    if (!actor) return;
+    Object.assign(actor, this.clamp(to));
+    this.update(actor);
+    if (announce) this.status.textContent = this.describe(actor);
+    this.onMove?.(id);
+  }
+
+  describe(actor) {
+    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}) at x ${actor.x} m, y ${actor.y} m`;
+    const attacker = this.attacker();
+    if (attacker && actor !== attacker && actor.role !== "aim") {
+      text += `, ${round1(distance(attacker, actor))} m from ${attacker.id}`;
+    }
+    return `${text}.`;
+  }
+
+  // --- drawing ---------------------------------------------------------------------------
+
+  render() {
+    const b = this.bounds;
+    const svg = this.svg;
+    const focused = document.activeElement?.dataset?.actor;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `${b.minX} ${-b.maxY} ${this.width} ${this.height}`);
+    svg.appendChild(this.grid());
+    const zoneLayer = svgElement("g", { class: "zones", "aria-hidden": "true" });
+    for (const zone of this.zones.values()) zoneLayer.appendChild(this.zoneShape(zone));
+    svg.appendChild(zoneLayer);
+    this.elements.clear();
+    const actorLayer = svgElement("g", { class: "actors" });
+    for (const actor of this.actors.values()) {
+      const element = this.actorElement(actor);
+      this.elements.set(actor.id, element);
+      actorLayer.appendChild(element);
+    }
+    svg.appendChild(actorLayer);
+    for (const actor of this.actors.values()) this.update(actor);
+    if (focused && this.elements.has(focused)) this.elements.get(focused).focus();
+    this.renderPositions();
+    this.renderZoneList();
+  }
+
+  grid() {
+    const b = this.bounds;
+    const g = svgElement("g", { class: "grid", "aria-hidden": "true" });
+    const spacing = this.width <= 40 ? 1 : this.width <= 100 ? 5 : this.width <= 200 ? 10 : 50;
+    const major = spacing * 5;
+    for (let x = Math.ceil(b.minX / spacing) * spacing; x <= b.maxX; x += spacing) {
+      g.appendChild(svgElement("line", {
+        x1: x, y1: -b.maxY, x2: x, y2: -b.minY, class: x % major === 0 ? "major" : "minor",
+      }));
+    }
+    for (let y = Math.ceil(b.minY / spacing) * spacing; y <= b.maxY; y += spacing) {
+      g.appendChild(svgElement("line", {
+        x1: b.minX, y1: -y, x2: b.maxX, y2: -y, class: y % major === 0 ? "major" : "minor",
+      }));
+    }
+    const label = svgElement("text", {
+      x: b.minX + this.width * 0.01, y: -b.minY - this.width * 0.012, class: "scale",
+      "font-size": this.width / 45,
+    });
+    label.textContent = `grid ${spacing} m`;
+    g.appendChild(label);
+    return g;
+  }
+
+  zoneShape(zone) {
+    const g = svgElement("g", { class: "zone", "data-zone": zone.id });
+    let anchor;
+    if (zone.shape === "circle" && zone.center) {
+      g.appendChild(svgElement("circle", { cx: zone.center.x, cy: -zone.center.y, r: zone.radius_m }));
+      anchor = zone.center;
+    } else {
+      const points = zone.points || [];
+      g.appendChild(svgElement("polygon", { points: points.map((p) => `${p.x},${-p.y}`).join(" ") }));
+      anchor = points.length
+        ? { x: points.reduce((s, p) => s + p.x, 0) / points.length, y: points.reduce((s, p) => s + p.y, 0) / points.length }
+        : { x: 0, y: 0 };
+    }
+    const text = svgElement("text", { x: anchor.x, y: -anchor.y, "font-size": this.width / 40, class: "zone-label" });
+    text.textContent = zone.id;
+    g.appendChild(text);
+    return g;
+  }
+
+  actorElement(actor) {
+    const radius = this.width / 70;
+    const g = svgElement("g", {
+      class: `actor ${actor.role}`,
+      tabindex: 0,
+      role: "button",
+      "aria-roledescription": "movable actor",
+      "data-actor": actor.id,
+    });
+    if (actor.role === "aim") {
+      g.appendChild(svgElement("circle", { r: radius, class: "aim-ring" }));
+      g.appendChild(svgElement("line", { x1: -radius * 1.6, y1: 0, x2: radius * 1.6, y2: 0 }));
+      g.appendChild(svgElement("line", { x1: 0, y1: -radius * 1.6, x2: 0, y2: radius * 1.6 }));
+    } else {
+      g.appendChild(svgElement("circle", { r: radius }));
+    }
+    const label = svgElement("text", { x: radius * 1.4, y: -radius * 1.2, "font-size": this.width / 40 });
+    label.textContent = actor.id;
+    g.appendChild(label);
+    g.addEventListener("keydown", (event) => this.onKey(event, actor.id));
+    g.addEventListener("pointerdown", (event) => this.onPointerDown(event, actor.id, g));
+    return g;
+  }
+
+  update(actor) {
+    const element = this.elements.get(actor.id);
+    if (element) {
+      element.setAttribute("transform", `translate(${actor.x} ${-actor.y})`);
+      element.setAttribute("aria-label", `${this.describe(actor)} Arrow keys move it.`);
+    }
+    this.renderPositions();
+    this.renderZoneList();
+  }
+
+  onKey(event, id) {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    const delta = moves[event.key];
+    if (!delta) return;
+    event.preventDefault();
+    const actor = this.actors.get(id);
+    const step = this.step * (event.shiftKey ? 5 : 1);
+    this.move(id, { x: actor.x + delta[0] * step, y: actor.y + delta[1] * step });
+  }
+
+  onPointerDown(event, id, element) {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    element.focus();
+    element.setPointerCapture(event.pointerId);
+    const snap = this.step / 2;
+    const at = (e) => {
+      const matrix = this.svg.getScreenCTM().inverse();
+      const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
+      return { x: Math.round(point.x / snap) * snap, y: Math.round(-point.y / snap) * snap };
+    };
+    const onMoveEvent = (e) => this.move(id, at(e), { announce: false });
+    const onUp = (e) => {
+      element.removeEventListener("pointermove", onMoveEvent);
+      element.removeEventListener("pointerup", onUp);
+      element.removeEventListener("pointercancel", onUp);
+      this.move(id, at(e));
+    };
+    element.addEventListener("pointermove", onMoveEvent);
+    element.addEventListener("pointerup", onUp);
+    element.addEventListener("pointercancel", onUp);
+  }
+
+  // The table under the map: exact positions, typed in, for a keyboard or a long range.
+  renderPositions() {
+    const rows = [];
+    for (const actor of this.actors.values()) {
+      let row = this.positions.querySelector(`tr[data-actor="${CSS.escape(actor.id)}"]`);
+      if (!row) row = this.positionRow(actor);
+      for (const axis of ["x", "y"]) {
+        const input = row.querySelector(`input[data-axis="${axis}"]`);
+        if (document.activeElement !== input) input.value = actor[axis];
+      }
+      const far = this.distanceFromAttacker(actor.id);
+      row.querySelector("output").value =
+        actor.role === "attacker" || actor.role === "aim" || far === null ? "–" : `${far} m`;
+      rows.push(row);
+    }
+    this.positions.replaceChildren(...rows);
+  }
+
+  positionRow(actor) {
+    const row = document.createElement("tr");
+    row.dataset.actor = actor.id;
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = actor.id;
+    row.appendChild(name);
+    for (const axis of ["x", "y"]) {
+      const cell = document.createElement("td");
+      const inputId = `pos-${actor.id}-${axis}`;
+      const label = document.createElement("label");
+      label.className = "visually-hidden";
+      label.htmlFor = inputId;
+      label.textContent = `${actor.id} ${axis} (m)`;
+      const input = document.createElement("input");
+      Object.assign(input, { id: inputId, type: "number", step: "0.5", inputMode: "decimal" });
+      input.dataset.axis = axis;
+      input.addEventListener("change", () => {
+        const value = Number(input.value);
+        const current = this.actors.get(actor.id);
+        if (!current || !Number.isFinite(value)) return;
+        this.move(actor.id, { ...current, [axis]: value });
+      });
+      cell.append(label, input);
+      row.appendChild(cell);
+    }
+    const far = document.createElement("td");
+    far.appendChild(document.createElement("output"));
+    row.appendChild(far);
+    return row;
+  }
+
+  renderZoneList() {
+    const items = [];
+    for (const zone of this.zones.values()) {
+      const item = document.createElement("li");
+      item.dataset.zone = zone.id;
+      const inside = this.whoIsInside(zone);
+      const shape = zone.shape === "circle"
+        ? `circle of ${zone.radius_m} m around (${zone.center.x}, ${zone.center.y})`
+        : `triangle ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
+      item.innerHTML = "";
+      const title = document.createElement("strong");
+      title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;
+      const facts = document.createElement("span");
+      facts.textContent = ` — ${zone.hits} hits, penalty ${zone.penalty}, ${shape}; lasts ${zone.lasts}. `;
+      const who = document.createElement("span");
+      who.className = "inside";
+      who.textContent = `Inside now: ${inside.length ? inside.join(", ") : "nobody"}.`;
+      item.append(title, facts, who);
+      items.push(item);
+    }
+    if (!items.length) {
+      const empty = document.createElement("li");
+      empty.className = "empty";
+      empty.textContent = "None.";
+      items.push(empty);
+    }
+    this.zoneList.replaceChildren(...items);
+  }
+}

@@ -1,0 +1,215 @@
+// d100 (`d100`): the Shot Rate attack form (schemas/d100.py, D100AttackRequest) and its result.
+
+import { parseModifiers } from "../fields.js";
+import { diceSection, el, facts, modifierTable, outcomeBadge } from "../results.js";
+
+const LOCATIONS = ["head", "torso", "right_arm", "left_arm", "right_leg", "left_leg"];
+const MODE_NAMES = {
+  SR0: "SR0 — one shot", SR1: "SR1", SR2: "SR2", SR3: "SR3", SR4: "SR4", SR5: "SR5", SR6: "SR6",
+  both_barrels: "both barrels (double-barreled shotgun)", suppressive: "suppressive fire (a 10 m circle)",
+};
+
+// "short 10: +10, medium 30: 0, long 100: -20": a weapon's range bands, nearest first.
+export function parseRangeBands(text) {
+  const bands = text.split(/[,;]/).map((part) => part.trim()).filter(Boolean).map((part) => {
+    const match = /^(?:([A-Za-z][\w -]*?)\s+)?(\d+(?:\.\d+)?)\s*m?\s*:\s*([+-]?\d+)$/.exec(part);
+    if (!match) throw new Error(`"${part}" is not "[name] metres: modifier" (e.g. "short 10: +10")`);
+    const band = { up_to_m: Number(match[2]), modifier: Number(match[3]) };
+    if (match[1]) band.name = match[1].trim();
+    return band;
+  });
+  if (!bands.length) throw new Error("give at least one band");
+  return bands;
+}
+
+const modifiersSpec = (key, label) => ({
+  key, label, type: "text", optional: true, parse: parseModifiers, placeholder: "darkness -20, braced +10",
+  help: "Named modifiers, comma-separated: source and value.",
+});
+
+export default {
+  id: "d100",
+  attacker: [
+    { key: "id", label: "Attacker id", type: "text", value: "vex", pattern: "[A-Za-z0-9_.:\\-]{1,64}" },
+    { key: "marksmanship", label: "Marksmanship (%)", type: "int", min: 0, max: 500, value: 55 },
+    { key: "recoil_control", label: "Recoil Control", type: "int", min: 0, max: 6, value: 2 },
+    { key: "wound_modifier", label: "Wound modifier", type: "int", min: -500, max: 0, value: 0 },
+  ],
+  weapon: [
+    { key: "id", label: "Weapon id", type: "text", value: "smg", pattern: "[A-Za-z0-9_.:\\-]{1,64}" },
+    { key: "damage", label: "Damage (flat)", type: "int", min: 0, max: 500, value: 7 },
+    { key: "bonus_dice", label: "Bonus dice", type: "int", min: 0, max: 50, value: 2 },
+    { key: "bonus_die", label: "Bonus die", type: "select", options: [["4", "d4"], ["6", "d6"], ["8", "d8"], ["10", "d10"], ["12", "d12"]], value: "6", parse: Number },
+    { key: "armor_penetration", label: "Armour penetration", type: "int", min: 0, max: 500, value: 0 },
+    { key: "shot_rate", label: "Maximum Shot Rate", type: "int", min: 0, max: 6, value: 3 },
+    { key: "ammo", label: "Rounds loaded", type: "int", min: 0, max: 10000, value: 30 },
+    {
+      key: "range_bands", label: "Range bands", type: "text", value: "short 10: +10, medium 30: 0, long 100: -20",
+      parse: parseRangeBands, help: "Nearest first, each \"[name] metres: modifier\".",
+    },
+    { key: "double_barreled", label: "Double-barreled", type: "checkbox" },
+  ],
+  target: [
+    { key: "defender.defense", label: "Active Defense (%)", type: "int", min: 0, max: 500, optional: true, value: 30 },
+    { key: "defender.passive_defense", label: "Passive Defense (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "defender.armor", label: "Armour", type: "int", min: 0, max: 500, value: 2 },
+    { key: "share_percent", label: "Share of the Success Target (%)", type: "int", min: 0, max: 100, optional: true, help: "Multi-target fire: the shares add up to 100." },
+    { key: "visibility", label: "Visibility modifier", type: "int", min: -500, max: 0, value: 0 },
+    { key: "location", label: "Hit location", type: "select", options: [["", "rolled (d10)"], ...LOCATIONS], optional: true },
+    modifiersSpec("modifiers", "Modifiers for this target"),
+  ],
+  targetDefaults: { prefix: "ganger" },
+  options: [
+    { key: "aim", label: "Aim bonus", type: "int", min: 0, max: 500, value: 0 },
+    modifiersSpec("modifiers", "Attack modifiers"),
+  ],
+
+  modes(info) {
+    return (info?.firing_modes || Object.keys(MODE_NAMES)).map((mode) => [mode, MODE_NAMES[mode] || mode]);
+  },
+  defaultMode: "SR0",
+  isZoneMode: (mode) => mode === "suppressive",
+  zoneHelp: "Suppressive fire covers a 10 m circle around the aim point; the other actors on the map are the bystanders.",
+
+  request({ attacker, weapon, mode, options, targets, attackerAt, aimAt }) {
+    const body = {
+      ruleset: "d100",
+      attacker: { ...attacker, position: attackerAt },
+      weapon: { ...weapon, bonus_die: Number(weapon.bonus_die) },
+      ...options,
+    };
+    if (mode === "suppressive") {
+      body.suppressive = { origin: attackerAt, center: aimAt };
+      body.bystanders = targets.map((t) => ({ id: t.id, position: t.position }));
+      return body;
+    }
+    if (mode === "both_barrels") {
+      body.both_barrels = true;
+    } else {
+      body.shot_rate = Number(mode.replace("SR", ""));
+    }
+    body.targets = targets.map((t) => {
+      const { defender = {}, ...rest } = t.fields;
+      return { id: t.id, distance_m: t.distance_m, defender: { ...defender, position: t.position }, ...rest };
+    });
+    return body;
+  },
+
+  // The steps the attack rolls (service/rules/d100: attack, defense, bonus, passive defense,
+  // location), for the given-dice inputs.
+  diceSteps({ mode, targetIds, weapon, targets }) {
+    if (mode === "suppressive") return [{ step: "suppression", sides: 100, count: 1 }];
+    const bonusDie = Number(weapon?.bonus_die) || 6;
+    const bonusDice = (Number(weapon?.bonus_dice) || 0) * (mode === "both_barrels" ? 2 : 1);
+    return targetIds.flatMap((id) => {
+      const fields = targets.find((t) => t.id === id)?.fields || {};
+      const defender = fields.defender || {};
+      const steps = [{ step: targetIds.length === 1 ? "attack" : `attack:${id}`, sides: 100, count: 1 }];
+      if (defender.defense !== undefined) steps.push({ step: `defense:${id}`, sides: 100, count: 1 });
+      if (bonusDice) steps.push({ step: `bonus:${id}`, sides: bonusDie, count: bonusDice });
+      if (defender.passive_defense !== undefined) steps.push({ step: `passive_defense:${id}`, sides: 100, count: 1 });
+      if (!fields.location) steps.push({ step: `location:${id}`, sides: 10, count: 1 });
+      return steps;
+    });
+  },
+
+  kinds: ["d100_attack"],
+
+  summary(result) {
+    if (result.zone) {
+      const inside = result.zone.affected.filter((a) => a.inside).map((a) => a.actor);
+      const made = result.zone.zone ? `lays ${result.zone.zone.id}` : "misses the suppressive fire test";
+      return `${result.attacker} ${made}: ${result.zone.test.hits} hits; inside: ${inside.join(", ") || "nobody"}.`;
+    }
+    const parts = result.targets.map((t) => {
+      if (t.damage) return `${t.target} ${t.outcome}, wound ${t.damage.wound} to the ${t.damage.location.replace("_", " ")}`;
+      return `${t.target} ${t.outcome}`;
+    });
+    return `${result.attacker} fires ${result.weapon} (SR${result.shot_rate}, Success Target ${result.success_target}): ${parts.join("; ")}.`;
+  },
+
+  render(result) {
+    const article = el("article", { class: "result d100", dataKind: result.kind },
+      el("h3", { text: `${result.attacker} fires ${result.weapon} — SR${result.shot_rate}${result.both_barrels ? ", both barrels" : ""}` }));
+    article.appendChild(facts([
+      ["Success Target", result.success_target, "success_target"],
+      ["Action points", result.action_points, "action_points"],
+      ["Action points spent this turn", result.action_points_spent, "action_points_spent"],
+      ["Rounds fired", result.rounds_fired, "rounds_fired"],
+      ["Ammo left", result.ammo_left, "ammo_left"],
+    ], "facts headline"));
+    article.appendChild(el("div", { class: "breakdown" },
+      modifierTable(`Success Target ${result.success_target}`, result.modifiers, { field: "success_target" })));
+    for (const target of result.targets) article.appendChild(renderTarget(target));
+    if (result.zone) article.appendChild(renderZone(result.zone));
+    article.appendChild(diceSection(result.dice));
+    return article;
+  },
+};
+
+const testText = (t) => `rolled ${t.roll} against ${t.success_target}: ${t.success ? `success, ${t.hits} hits` : "failure"}`;
+
+function renderTarget(t) {
+  const article = el("article", { class: "target", dataTarget: t.target },
+    el("h4", {}, `${t.target}: `, outcomeBadge(t.outcome)));
+  article.appendChild(facts([
+    ["Range band", t.range_band, "range_band"],
+    ["Share", `${t.share_percent}% = ${t.share}`, "share"],
+    ["Attack", testText(t.attack), "attack"],
+    ["Attack Success Target", t.attack.success_target, "attack_success_target"],
+    ["Attack roll", t.attack.roll, "attack_roll"],
+    ["Attack hits", t.attack.hits, "attack_hits"],
+    ["Defense", t.defense ? testText(t.defense) : "not rolled", "defense"],
+    ["Defense hits", t.defense ? t.defense.hits : 0, "defense_hits"],
+    ["Net hits", t.net_hits, "net_hits"],
+  ]));
+  const tables = el("div", { class: "breakdown" });
+  if (t.modifiers.length) tables.appendChild(modifierTable(`Attack on ${t.target}: ${t.attack.success_target}`, t.modifiers, { field: "attack" }));
+  if (t.defense_modifiers.length) tables.appendChild(modifierTable("Defense modifiers", t.defense_modifiers, { field: "defense" }));
+  article.appendChild(tables);
+  if (t.damage) article.appendChild(renderDamage(t.target, t.damage));
+  return article;
+}
+
+function renderDamage(who, d) {
+  return el("section", { class: "damage", "aria-label": `Damage to ${who}` },
+    el("h5", {}, "Wound ", el("span", { class: "boxes", dataField: "wound", text: String(d.wound) }), ` to the ${d.location.replace("_", " ")}`),
+    facts([
+      ["Flat damage", d.flat, "flat"],
+      ["Bonus dice", d.bonus_dice, "bonus_dice"],
+      ["Bonus hits", d.bonus_hits, "bonus_hits"],
+      ["Net hits", d.net_hits, "damage_net_hits"],
+      ["Passive defense", d.passive_defense ? testText(d.passive_defense) : "not rolled", "passive_defense"],
+      ["Passive defense hits", d.passive_defense_hits, "passive_defense_hits"],
+      ["Damage", d.damage, "damage"],
+      ["Location", d.location.replace("_", " "), "location"],
+      ["Armour", d.armor, "armor"],
+      ["Armour penetration", d.armor_penetration, "armor_penetration"],
+      ["Effective armour", d.effective_armor, "effective_armor"],
+      ["Wound", d.wound, "wound_total"],
+    ]));
+}
+
+function renderZone(zone) {
+  const title = zone.zone
+    ? `${zone.zone.id}: ${zone.zone.kind}, ${zone.test.hits} hits (penalty ${zone.zone.penalty})`
+    : "The suppressive fire test failed: no zone";
+  const section = el("section", { class: "zone-result", dataZone: zone.zone?.id },
+    el("h4", { text: title }),
+    facts([["Suppressive fire test", testText(zone.test), "suppression"]]));
+  if (zone.modifiers.length) section.appendChild(modifierTable(`Success Target ${zone.test.success_target}`, zone.modifiers, { field: "suppression" }));
+  const table = el("table", { class: "affected" },
+    el("caption", { text: "Who the zone affects" }),
+    el("thead", {}, el("tr", {}, ["Actor", "Inside", "Penalty", "Must test"].map((h) => el("th", { scope: "col", text: h })))));
+  const body = el("tbody");
+  for (const a of zone.affected) {
+    body.appendChild(el("tr", { dataActor: a.actor },
+      el("th", { scope: "row", text: a.actor }),
+      el("td", { text: a.inside ? "yes" : "no" }),
+      el("td", { class: "num", text: String(a.penalty) }),
+      el("td", { text: a.must_test ? "yes" : "no" })));
+  }
+  table.appendChild(body);
+  section.appendChild(table);
+  return section;
+}
