@@ -1,0 +1,188 @@
+// End to end: the module's own code in Node against the real service. A GM's client creates the
+// combat's encounter, the tracker advances it, a shadowrun5e character fires at a targeted token,
+// the event comes back over the WebSocket and becomes a chat card with Rolls of exactly the
+// service's dice; suppressive fire draws a template that the next combat turn erases; a GM who
+// "reloads" resumes from the last event and misses nothing.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  fixture, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate,
+  makeScene, makeToken, Roll,
+} from "./foundry-stubs.mjs";
+import { startService } from "./service-harness.mjs";
+import { FirefightApp } from "../src/foundry-app.mjs";
+import { MODULE_ID, registerSettings } from "../src/settings.mjs";
+
+const ADMIN_KEY = "e2e-admin-key-0123456789";
+let service;
+
+before(async () => {
+  assert.equal(typeof globalThis.WebSocket, "function", "run node with --experimental-websocket (Node 20)");
+  service = await startService({ adminKey: ADMIN_KEY });
+});
+
+after(async () => {
+  const exit = await service?.stop();
+  if (exit) assert.ok(exit.code === 0 || exit.signal === "SIGTERM", `the service stopped cleanly: ${JSON.stringify(exit)}`);
+});
+
+/** A GM's Foundry, stubbed: a scene with Sam and a ganger 30 m apart, the module's settings set. */
+async function table() {
+  const sam = makeActor(fixture("sr5-actor-sam.json"));
+  const goon = makeActor(fixture("sr5-actor-goon.json"));
+  const bystanderActor = makeActor({ ...fixture("sr5-actor-goon.json"), _id: "bystActor000001", name: "Bystander" });
+  const grid = makeGrid({ size: 100, distance: 1, units: "m" });
+  const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
+  const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 3000, y: 0 });
+  const byToken = makeToken({ id: "tokBystander001", name: "Bystander", actor: bystanderActor, x: 2000, y: -500 });
+  const scene = makeScene({ grid, tokens: [samToken, goonToken, byToken] });
+  const game = makeGame({ isGM: true, actors: [sam, goon] });
+  const { ChatMessage, messages } = makeChatMessage();
+  game.messages = messages;
+  registerSettings(game);
+  await game.settings.set(MODULE_ID, "serviceUrl", service.baseUrl);
+  await game.settings.set(MODULE_ID, "adminKey", ADMIN_KEY);
+  const created = [];
+  const waiters = [];
+  const create = ChatMessage.create;
+  ChatMessage.create = async (data) => {
+    const message = await create(data);
+    created.push(message);
+    for (const w of waiters.splice(0)) (w.match(message) ? w.resolve(message) : waiters.push(w));
+    return message;
+  };
+  const nextMessage = (match) => {
+    const found = created.find(match);
+    return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ match, resolve }));
+  };
+  const ui = { notifications: makeNotifications() };
+  const canvas = { grid, scene, tokens: { placeables: [samToken, goonToken, byToken] } };
+  const app = new FirefightApp({
+    game, canvas, ui, ChatMessage, Roll, renderTemplate: makeRenderTemplate(), fetch: globalThis.fetch, WebSocket: globalThis.WebSocket,
+  });
+  return { app, game, canvas, scene, sam, goon, samToken, goonToken, messages, nextMessage, ui };
+}
+
+const byEvent = (id) => (m) => m.flags?.firefight?.eventId === id;
+
+test("a combat's encounter, an attack from the dialog's data, its card and Rolls, zones, and resuming", async (t) => {
+  const { app, game, scene, sam, goon, samToken, goonToken, messages, nextMessage, ui } = await table();
+  const combat = makeCombat({ round: 0, combatants: [{ tokenId: samToken.id }, { tokenId: goonToken.id }] });
+  game.combat = combat;
+
+  // The GM's client creates the encounter; the GM token stays in this browser's settings.
+  const flag = await app.ensureEncounter(combat);
+  assert.match(flag.id, /^[A-Za-z0-9_.:-]+$/);
+  assert.equal(flag.ruleset, "sr5");
+  assert.ok(flag.playerToken.length > 20);
+  const gmToken = game.settings.get(MODULE_ID, "gmTokens")[flag.id];
+  assert.ok(gmToken && gmToken !== flag.playerToken);
+  assert.doesNotMatch(JSON.stringify(combat.flags), new RegExp(gmToken));
+  assert.equal((await app.ensureEncounter(combat)).id, flag.id, "one encounter per combat");
+
+  const feed = app.follow(combat);
+  t.after(() => app.feed?.stop());
+
+  // The tracker starts: Sam's action phase.
+  combat.round = 1;
+  combat.turn = 0;
+  assert.deepEqual(await app.syncCombat(combat), [{ to: "action_phase", actor: samToken.id }]);
+  assert.deepEqual(await app.syncCombat(combat), [], "nothing twice");
+
+  // Sam targets the ganger and fires a burst with the rifle, physical dice typed in.
+  game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken, { itemId: "aresAlpha000001" });
+  assert.deepEqual(data.weapons.map((w) => w.name), ["Ares Alpha", "Ares Predator V"]);
+  assert.deepEqual(data.targets.map((x) => [x.id, x.distance_m]), [[goonToken.id, 30]]);
+  const form = {
+    weapon: "aresAlpha000001",
+    mode: "BF",
+    [`cover.${goonToken.id}`]: "partial",
+    visibility: "clear", light: "full", glare: "none", wind: "none", smartlink: "none", ammo: "regular", edge: "none",
+    dice: `attack: 6 6 5 5 3 2 1 1 4 4\ndefense:${goonToken.id}: 5 1 2 3 4 6 2\nsoak:${goonToken.id}: 5 5 1 2 3 4 6 2 2 3 1`,
+  };
+  const answer = await app.attack(samToken, data, form);
+  const result = answer.result;
+  assert.equal(result.kind, "sr5_attack");
+  assert.equal(result.attacker, samToken.id);
+  assert.equal(result.weapon, "aresAlpha000001");
+  // Sam's numbers from the sheet: Agility 6 + Automatics 6, wounds -1.
+  assert.equal(result.pool, 11);
+  assert.deepEqual(result.modifiers.map((m) => [m.source, m.value]).slice(0, 2), [["agility", 6], ["skill", 6]]);
+  const target = result.targets[0];
+  assert.equal(target.target, goonToken.id);
+  assert.equal(target.outcome, "hit");
+
+  // The rifle's magazine is written back.
+  const rifle = sam.items.get("aresAlpha000001");
+  assert.equal(result.rounds_fired, 3);
+  assert.equal(rifle.system.ammo.current.value, 39);
+  assert.equal(result.ammo_left, 39);
+
+  // The event comes back over the socket: one card, with the answer's numbers and its dice.
+  const message = await nextMessage(byEvent(answer.event_id));
+  assert.equal(message.flags.firefight.encounter, flag.id);
+  assert.match(message.content, new RegExp(`<span class="value firefight-pool">${result.pool}</span>`));
+  assert.match(message.content, new RegExp(`class="firefight-attack-hits">${target.attack_hits}<`));
+  assert.match(message.content, new RegExp(`class="firefight-defense-hits">${target.defense_hits}<`));
+  assert.match(message.content, new RegExp(`class="firefight-net-hits">${target.net_hits}<`));
+  assert.match(message.content, new RegExp(`class="firefight-boxes__count">${target.damage.boxes}<`));
+  assert.match(message.content, /<strong>Sam<\/strong> &middot; Ares Alpha/);
+  assert.match(message.content, /Halloweener/);
+  assert.equal(message.speaker.token, samToken.id);
+  assert.deepEqual(message.rolls.map((r) => r.options.flavor), result.dice.map((d) => d.step));
+  message.rolls.forEach((roll, i) => {
+    assert.deepEqual(roll.dice[0].results.map((r) => r.result), result.dice[i].values);
+  });
+  assert.deepEqual(message.rolls.map((r) => r.total), [target.attack.hits, target.defense.hits, target.damage.soak.hits]);
+
+  // The ganger's player (or the GM) applies the damage from the card.
+  await app.applyDamage(goonToken.id, target.damage.track, target.damage.boxes);
+  assert.equal(goon.system.track.physical.value, target.damage.boxes);
+
+  // The ganger's turn, then Sam's again: suppressive fire toward the ganger lays a zone, drawn
+  // as a cone template.
+  combat.turn = 1;
+  assert.deepEqual(await app.syncCombat(combat), [{ to: "action_phase", actor: goonToken.id }]);
+  combat.turn = 0;
+  assert.deepEqual(await app.syncCombat(combat), [{ to: "action_phase", actor: samToken.id }]);
+  const suppressive = await app.attack(samToken, data, { ...form, mode: "suppressive", dice: "" });
+  assert.equal(suppressive.result.mode, "suppressive");
+  assert.ok(suppressive.result.zone, "a zone");
+  const zoneId = suppressive.result.zone.zone.id;
+  await nextMessage(byEvent(suppressive.event_id));
+  await feed.idle();
+  const templates = [...scene.templates];
+  assert.equal(templates.length, 1);
+  assert.equal(templates[0].t, "cone");
+  assert.equal(templates[0].flags.firefight.zoneId, zoneId);
+  assert.ok(Math.abs(templates[0].distance - 30) < 1e-6, "as long as the distance to the ganger");
+  assert.equal(rifle.system.ammo.current.value, suppressive.result.ammo_left);
+
+  // The GM "reloads": the feed stops, the next round goes on without it...
+  app.feed.stop();
+  const lastSeen = combat.getFlag(MODULE_ID, "encounter").lastEventId;
+  assert.equal(lastSeen, app.feed.lastEventId);
+  const before = messages.size;
+  combat.round = 2;
+  combat.turn = 0;
+  const advances = await app.syncCombat(combat);
+  assert.deepEqual(advances.map((a) => a.to), ["combat_turn", "action_phase"]);
+  // ...and a new follower resumes after the last event it handled: the zone ends, nothing repeats.
+  app.feedKey = null;
+  const resumed = app.follow(combat);
+  assert.equal(resumed.lastEventId, lastSeen);
+  const events = await app.client().events(flag.id, gmToken, lastSeen);
+  const lastId = events.last_event_id;
+  await new Promise((resolve, reject) => {
+    const check = () => (resumed.lastEventId === lastId ? resolve() : setImmediate(check));
+    resumed.onStatus = (s) => s.state === "error" && reject(s.error);
+    check();
+  });
+  await resumed.idle();
+  assert.equal(scene.templates.size, 0, "the zone ended with the combat turn");
+  assert.equal(messages.size, before, "advances get no cards, and nothing was posted twice");
+  assert.equal(new Set([...messages].map((m) => m.flags.firefight.eventId)).size, messages.size);
+  assert.deepEqual(ui.notifications.seen.filter((n) => n.level === "error"), []);
+});

@@ -1,0 +1,65 @@
+// Suppression zones as measured templates.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fixture, makeGrid, makeScene } from "./foundry-stubs.mjs";
+import { TemplateZoneLayer, zoneToTemplateData, zoneIdOf } from "../src/zones.mjs";
+import { toCanvasPoint, toScenePoint, measureMetres, metresPerUnit, sceneScale, bearingDeg } from "../src/geometry.mjs";
+
+const close = (a, b, eps = 1e-6) => assert.ok(Math.abs(a - b) < eps, `${a} ≈ ${b}`);
+
+test("scene pixels and metres: grid size and distance, feet converted, y flipped", () => {
+  const grid = makeGrid({ size: 100, distance: 2, units: "m" });
+  assert.deepEqual(toScenePoint({ x: 500, y: 300 }, grid), { x: 10, y: -6 });
+  assert.deepEqual(toCanvasPoint({ x: 10, y: -6 }, grid), { x: 500, y: 300 });
+  assert.equal(measureMetres(grid, { x: 0, y: 0 }, { x: 300, y: 400 }), 10);
+  const feet = makeGrid({ size: 140, distance: 5, units: "ft" });
+  close(sceneScale(feet).metresPerPixel, (5 * 0.3048) / 140);
+  assert.equal(measureMetres(feet, { x: 0, y: 0 }, { x: 1400, y: 0 }), 15.24);
+  assert.deepEqual(metresPerUnit("parsecs"), { factor: 1, known: false });
+  assert.equal(bearingDeg({ x: 0, y: 0 }, { x: 0, y: 5 }), 90);
+  assert.throws(() => sceneScale({ size: 0, distance: 1 }), /no grid/);
+});
+
+test("an SR5 triangle is a cone from the shooter along the zone, as long and as wide", () => {
+  const event = fixture("sr5-suppressive-event.json");
+  const zone = event.zones_started[0];
+  const grid = makeGrid({ size: 100, distance: 1, units: "m" });
+  const data = zoneToTemplateData(zone, grid, { encounter: "enc" });
+  assert.equal(data.t, "cone");
+  close(data.x, 0);
+  close(data.y, 0);
+  // The request: 30 degrees counter-clockwise, 40 m long, 10 m wide at its end. On the canvas y
+  // points down, so the direction is -30 (330) degrees clockwise.
+  close(data.distance, 40, 1e-6);
+  close(data.direction, 330, 1e-3);
+  close(data.angle, (2 * Math.atan2(5, 40) * 180) / Math.PI, 1e-6);
+  assert.equal(zoneIdOf(data), "zone-1");
+  assert.equal(data.flags.firefight.encounter, "enc");
+});
+
+test("a d100 circle is a circle template of its radius in scene units", () => {
+  const grid = makeGrid({ size: 50, distance: 5, units: "ft" });
+  const zone = { id: "zone-2", shooter: "vex", shape: "circle", hits: 2, penalty: -20, kind: "suppressive fire", lasts: "x", center: { x: 15.24, y: -3.048 }, radius_m: 10 };
+  const data = zoneToTemplateData(zone, grid);
+  assert.equal(data.t, "circle");
+  close(data.x, 500);
+  close(data.y, 100);
+  close(data.distance, 10 / 0.3048);
+  assert.throws(() => zoneToTemplateData({ ...zone, center: null }, grid), /center/);
+  assert.throws(() => zoneToTemplateData({ ...zone, shape: "square" }, grid), /unknown shape/);
+});
+
+test("the layer draws each started zone once and erases ended ones", async () => {
+  const scene = makeScene({ grid: makeGrid() });
+  const layer = new TemplateZoneLayer(scene, { encounter: "enc" });
+  const event = fixture("sr5-suppressive-event.json");
+  assert.deepEqual(await layer.apply(event), { drawn: ["zone-1"], erased: [] });
+  assert.deepEqual(await layer.apply(event), { drawn: [], erased: [] });
+  assert.equal(scene.templates.size, 1);
+  // A template of another encounter, or a player's own, is left alone.
+  await scene.createEmbeddedDocuments("MeasuredTemplate", [{ t: "circle", flags: { firefight: { zoneId: "zone-1", encounter: "other" } } }, { t: "ray", flags: {} }]);
+  assert.deepEqual(await layer.apply({ zones_ended: ["zone-1", "zone-9"] }), { drawn: [], erased: ["zone-1"] });
+  assert.equal(scene.templates.size, 2);
+  assert.ok([...scene.templates].every((t) => t.flags.firefight?.encounter !== "enc"));
+});
