@@ -105,3 +105,12 @@ test("zone tests get a card; advances get none", async () => {
   assert.equal(signed(2), "+2");
   assert.equal(signed(-1), "-1");
 });
+
+test("the preview page holds the rendered card and the module's CSS", async () => {
+  const { renderPreview } = await import("../scripts/render-card-preview.mjs");
+  const page = await renderPreview();
+  assert.match(page, /^<!doctype html>/);
+  assert.match(page, /\.firefight-card \{/);
+  assert.match(page, /<span class="value firefight-pool">12<\/span>/);
+  assert.match(page, /<details class="firefight-dice" open>/);
+});

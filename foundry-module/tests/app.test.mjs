@@ -1,0 +1,176 @@
+// The module's flows with Foundry stubbed and the service faked: settings, tokens, permissions,
+// the manual form of other systems, and posting cards when no GM follows the socket.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  fixture, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
+} from "./foundry-stubs.mjs";
+import { FirefightApp } from "../src/foundry-app.mjs";
+import { MODULE_ID, registerSettings } from "../src/settings.mjs";
+
+function setup({ isGM = true, systemId = "shadowrun5e", activeGM, answers = {} } = {}) {
+  const calls = [];
+  const fetch = async (url, init = {}) => {
+    const path = new URL(url).pathname;
+    const body = init.body ? JSON.parse(init.body) : undefined;
+    calls.push({ method: init.method, path, body, auth: init.headers?.Authorization });
+    const answer = answers[`${init.method} ${path}`];
+    const value = typeof answer === "function" ? answer(body) : answer;
+    return { status: value ? 201 : 404, ok: Boolean(value), text: async () => JSON.stringify(value ?? { detail: "no route" }) };
+  };
+  const sam = makeActor(fixture("sr5-actor-sam.json"));
+  const goon = makeActor(fixture("sr5-actor-goon.json"), { owner: false });
+  const grid = makeGrid();
+  const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
+  const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 1200, y: 500 });
+  const scene = makeScene({ grid, tokens: [samToken, goonToken] });
+  const game = makeGame({ isGM, systemId, activeGM });
+  const { ChatMessage, messages } = makeChatMessage();
+  game.messages = messages;
+  registerSettings(game);
+  const ui = { notifications: makeNotifications() };
+  const canvas = { grid, scene, tokens: { placeables: [samToken, goonToken] } };
+  const app = new FirefightApp({ game, canvas, ui, ChatMessage, Roll, renderTemplate: makeRenderTemplate(), fetch, WebSocket: class {} });
+  return { app, game, calls, sam, goon, samToken, goonToken, messages, ui, scene };
+}
+
+test("settings: the world's are shared, the GM's secrets are client-side and hidden from players", () => {
+  for (const isGM of [true, false]) {
+    const { game } = setup({ isGM });
+    const s = game.settings.registered;
+    assert.equal(s.get("firefight.serviceUrl").scope, "world");
+    assert.equal(s.get("firefight.playerToken").scope, "world");
+    assert.equal(s.get("firefight.gmToken").scope, "client");
+    assert.equal(s.get("firefight.adminKey").scope, "client");
+    assert.equal(s.get("firefight.gmTokens").config, false);
+    assert.equal(s.get("firefight.gmToken").config, isGM);
+    assert.equal(s.get("firefight.adminKey").config, isGM);
+  }
+});
+
+test("which token: the GM uses the GM token it holds, players the combat's player token", async () => {
+  const gm = setup({ isGM: true });
+  const combat = makeCombat();
+  await combat.setFlag(MODULE_ID, "encounter", { id: "enc1", ruleset: "sr5", playerToken: "player-tok" });
+  await gm.game.settings.set(MODULE_ID, "gmTokens", { enc1: "gm-tok" });
+  assert.equal(gm.app.encounter(combat).token, "gm-tok");
+  const player = setup({ isGM: false });
+  await player.game.settings.set(MODULE_ID, "gmTokens", { enc1: "gm-tok" });
+  assert.equal(player.app.encounter(combat).token, "player-tok");
+  // Without a combat encounter: the world's fixed one.
+  await player.game.settings.set(MODULE_ID, "encounterId", "fixed");
+  await player.game.settings.set(MODULE_ID, "playerToken", "world-player");
+  assert.deepEqual([player.app.encounter(null).id, player.app.encounter(null).token], ["fixed", "world-player"]);
+});
+
+test("only the active GM creates encounters and advances them", async () => {
+  const { app, game, calls } = setup({ isGM: true, activeGM: { id: "another-gm" } });
+  await game.settings.set(MODULE_ID, "adminKey", "k");
+  const combat = makeCombat({ round: 1, turn: 0, combatants: [{ tokenId: "tokSam000000001" }] });
+  assert.equal(await app.ensureEncounter(combat), null);
+  assert.deepEqual(await app.syncCombat(combat), []);
+  assert.equal(calls.length, 0);
+});
+
+test("an encounter created mid-combat starts from the tracker's round, not from round 1", async () => {
+  const { app, game, calls } = setup({
+    answers: {
+      "POST /v1/encounters": { id: "enc9", ruleset: "sr5", name: "x", created_at: "t", tokens: { gm: "g", player: "p" }, event_id: "1-0" },
+      "POST /v1/encounters/enc9/advance": (body) => ({ event_id: "2-0", result: { kind: "advance", to: body.to }, state: {} }),
+    },
+  });
+  await game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
+  await game.settings.set(MODULE_ID, "adminKey", "k");
+  const combat = makeCombat({ round: 3, turn: 0, combatants: [{ tokenId: "tokSam000000001" }] });
+  await app.ensureEncounter(combat);
+  assert.deepEqual(await app.syncCombat(combat), [{ to: "action_phase", actor: "tokSam000000001" }]);
+  assert.deepEqual(calls.map((c) => [c.method, c.path, c.auth]), [
+    ["POST", "/v1/encounters", "Bearer k"],
+    ["POST", "/v1/encounters/enc9/advance", "Bearer g"],
+  ]);
+});
+
+test("damage goes on the target's monitor only for its owner or the GM", async () => {
+  const player = setup({ isGM: false });
+  await player.app.applyDamage("tokGoon00000001", "physical", 3);
+  assert.equal(player.goon.system.track.physical.value, 0);
+  assert.match(player.ui.notifications.seen.at(-1).message, /only the owner of Halloweener/);
+  const gm = setup({ isGM: true });
+  await gm.app.applyDamage("tokGoon00000001", "stun", 5);
+  assert.deepEqual(gm.goon.updates.at(-1), { "system.track.stun.value": 10, "system.track.physical.value": 1 });
+});
+
+test("other systems: damage on the configured attribute, the manual form remembered per actor", async () => {
+  const { app, game, goon, sam, samToken, goonToken, calls, ui } = setup({
+    systemId: "dnd5e",
+    answers: {
+      "POST /v1/encounters/enc1/attacks": (body) => ({
+        event_id: "5-0",
+        result: { kind: "sr5_attack", attacker: body.attacker.id, weapon: body.weapon.id, mode: body.mode, rounds_fired: 1, ammo_left: body.weapon.ammo - 1, edge_spent: 0, targets: [], dice: [], pool: 0, modifiers: [], limit: 0, limit_modifiers: [] },
+        state: {},
+      }),
+    },
+  });
+  await game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
+  await game.settings.set(MODULE_ID, "encounterId", "enc1");
+  await game.settings.set(MODULE_ID, "gmToken", "g");
+  await app.applyDamage("tokGoon00000001", "physical", 2);
+  assert.match(ui.notifications.seen.at(-1).message, /set the damage attribute/);
+  await game.settings.set(MODULE_ID, "damagePath", "system.track.physical.value");
+  await app.applyDamage("tokGoon00000001", "physical", 2);
+  assert.equal(goon.system.track.physical.value, 2);
+
+  game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken);
+  assert.equal(data.shadowrun, false);
+  assert.equal(data.manual.agility, 3);
+  const form = { agility: "7", skill: "5", modes: "SA", ammo: "12", weapon_name: "Holdout", mode: "SA", dice: "" };
+  await app.attack(samToken, data, form);
+  const sent = calls.at(-1).body;
+  assert.equal(sent.attacker.agility, 7);
+  assert.equal(sent.weapon.id, "Holdout");
+  assert.equal(sent.targets[0].distance_m, 13, "measured on the grid");
+  assert.equal(sam.getFlag(MODULE_ID, "manual.sr5").agility, 7);
+  assert.equal(sam.getFlag(MODULE_ID, "manual.sr5").ammo, 11, "the rounds left are remembered");
+  assert.equal(app.dialogData(samToken).manual.agility, 7);
+});
+
+test("with no GM online the attacker's client posts the card itself", async () => {
+  const answer = fixture("sr5-attack-bf.json");
+  const { app, game, samToken, goonToken, messages } = setup({
+    isGM: false,
+    activeGM: null,
+    answers: { "POST /v1/encounters/enc1/attacks": { ...answer, state: {} } },
+  });
+  await game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
+  await game.settings.set(MODULE_ID, "encounterId", "enc1");
+  await game.settings.set(MODULE_ID, "playerToken", "p");
+  game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken);
+  await app.attack(samToken, data, { weapon: "aresAlpha000001", mode: "BF", dice: "" });
+  assert.equal(messages.size, 1);
+  const [message] = messages;
+  assert.equal(message.flags.firefight.eventId, answer.event_id);
+  assert.equal(message.rolls.length, answer.result.dice.length);
+  // Posting the same event again (the socket, later) adds nothing.
+  await app.postCard({ id: answer.event_id, encounter: "enc1", result: answer.result }, "sr5");
+  assert.equal(messages.size, 1);
+});
+
+test("the card's buttons call the service with the clicked target", async () => {
+  const { app, game, calls } = setup({
+    answers: { "POST /v1/encounters/enc1/actions": { event_id: "9-0", result: { kind: "action", edge_spent: 1, effects: [] }, state: {} } },
+  });
+  await game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
+  await game.settings.set(MODULE_ID, "encounterId", "enc1");
+  await game.settings.set(MODULE_ID, "gmToken", "g");
+  const listeners = [];
+  const button = { dataset: { firefightAction: "second-chance", target: "tokGoon00000001" }, disabled: false, addEventListener: (type, fn) => listeners.push(fn) };
+  const element = { dataset: {}, querySelectorAll: () => [button] };
+  app.bindCard({ flags: { firefight: { attacker: "tokSam000000001" } } }, element);
+  app.bindCard({ flags: { firefight: { attacker: "tokSam000000001" } } }, element);
+  assert.equal(listeners.length, 1, "bound once");
+  await listeners[0]({ preventDefault() {} });
+  assert.deepEqual(calls.at(-1).body, { actor: "tokSam000000001", action: "second_chance", target: "tokGoon00000001" });
+});
