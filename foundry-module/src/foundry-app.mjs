@@ -169,7 +169,7 @@ export class FirefightApp {
   async handleEvent(event, encounter) {
     const scene = this.env.canvas?.scene;
     if (scene && ((event.zones_started ?? []).length > 0 || (event.zones_ended ?? []).length > 0)) {
-      await new TemplateZoneLayer(scene, { encounter: encounter.id }).apply(event);
+      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.env.canvas.grid }).apply(event);
     }
     await this.postCard(event, encounter.ruleset);
     const combat = encounter.combat;
@@ -255,7 +255,10 @@ export class FirefightApp {
         const weapon = sr5.sr5Weapon(item);
         return { id: item.id, name: item.name, weapon, modes: availableModes(weapon.modes), selected: item.id === itemId };
       });
-      return { ...base, weapons };
+      // The modes of the weapon chosen from its sheet (else the first); another weapon's modes
+      // are checked when the attack is built.
+      const chosen = weapons.find((w) => w.selected) ?? weapons[0];
+      return { ...base, weapons, modes: chosen ? availableModes(chosen.weapon.modes) : [] };
     }
     const saved = actor.getFlag?.(MODULE_ID, `manual.${ruleset}`) ?? actor.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
     return { ...base, manual: mergeManual(ruleset, saved), modes: ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : [] };

@@ -54,8 +54,10 @@ export function zoneIdOf(templateDocument) {
  * (Scene#createEmbeddedDocuments / deleteEmbeddedDocuments, Scene#templates).
  */
 export class TemplateZoneLayer {
-  constructor(scene, { encounter = null, user = null } = {}) {
+  constructor(scene, { encounter = null, user = null, grid = null } = {}) {
     this.scene = scene;
+    // The scene's BaseGrid: canvas.grid for the viewed scene (v12+); Scene#grid otherwise.
+    this.grid = grid ?? scene.grid;
     this.encounter = encounter;
     this.user = user;
   }
@@ -76,7 +78,7 @@ export class TemplateZoneLayer {
     const toDraw = started.filter((zone) => !drawn.has(zone.id) && !ended.includes(zone.id));
     const toErase = ended.filter((id) => drawn.has(id)).map((id) => drawn.get(id).id);
     if (toDraw.length > 0) {
-      const data = toDraw.map((zone) => zoneToTemplateData(zone, this.scene.grid, { encounter: this.encounter, user: this.user }));
+      const data = toDraw.map((zone) => zoneToTemplateData(zone, this.grid, { encounter: this.encounter, user: this.user }));
       await this.scene.createEmbeddedDocuments("MeasuredTemplate", data);
     }
     if (toErase.length > 0) await this.scene.deleteEmbeddedDocuments("MeasuredTemplate", toErase);

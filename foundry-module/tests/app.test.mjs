@@ -174,3 +174,19 @@ test("the card's buttons call the service with the clicked target", async () => 
   await listeners[0]({ preventDefault() {} });
   assert.deepEqual(calls.at(-1).body, { actor: "tokSam000000001", action: "second_chance", target: "tokGoon00000001" });
 });
+
+test("the attack dialog renders the actor's weapons, their modes and the targets with their distances", async () => {
+  const { app, game, samToken, goonToken } = setup();
+  await game.settings.set(MODULE_ID, "encounterId", "enc1");
+  game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken, { itemId: "predatorV000001" });
+  const html = await makeRenderTemplate()("modules/firefight/templates/attack-dialog.hbs", data);
+  assert.match(html, /<option value="aresAlpha000001" >Ares Alpha \(11P, AP -2, Acc 5, RC 2, 42\)<\/option>/);
+  assert.match(html, /<option value="predatorV000001" selected>/);
+  // The pistol chosen from its sheet fires SA (and SB), not the rifle's modes.
+  assert.match(html, /<select name="mode"><option value="SA">SA<\/option><option value="SB">SB<\/option><\/select>/);
+  assert.match(html, /name="distance.tokGoon00000001" value="13"/);
+  assert.match(html, /name="cover.tokGoon00000001"/);
+  assert.match(html, /name="dice"/);
+  assert.doesNotMatch(html, /<form/, "DialogV2 wraps its content in its own form");
+});
