@@ -192,6 +192,8 @@ export function d100AttackRequest({ attackerId, manual, targets = [], position =
   const modifiers = parseModifiers(options.modifiers);
   if (modifiers.length > 0) body.modifiers = modifiers;
   if (options.suppressive) {
+    // Suppressive fire has no Shot Rate (the service refuses one: $.shot_rate).
+    body.shot_rate = 0;
     body.suppressive = { origin: options.suppressive.origin, center: options.suppressive.center };
     body.bystanders = (options.bystanders ?? []).map((b) => ({ ...b, id: serviceId(b.id) }));
   } else {

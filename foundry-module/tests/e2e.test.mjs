@@ -186,3 +186,54 @@ test("a combat's encounter, an attack from the dialog's data, its card and Rolls
   assert.equal(new Set([...messages].map((m) => m.flags.firefight.eventId)).size, messages.size);
   assert.deepEqual(ui.notifications.seen.filter((n) => n.level === "error"), []);
 });
+
+test("d100 from the manual form of another system: the attack, its card, and a suppression circle", async (t) => {
+  const { app, game, scene, sam, samToken, goonToken, nextMessage } = await table();
+  game.system.id = "worldbuilding";
+  await game.settings.set(MODULE_ID, "ruleset", "d100");
+  const combat = makeCombat({ round: 1, turn: 0, combatants: [{ tokenId: samToken.id }, { tokenId: goonToken.id }] });
+  game.combat = combat;
+  const flag = await app.ensureEncounter(combat);
+  assert.equal(flag.ruleset, "d100");
+  const feed = app.follow(combat);
+  t.after(() => app.feed?.stop());
+  await app.syncCombat(combat);
+
+  game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken);
+  assert.equal(data.d100, true);
+  assert.equal(data.shadowrun, false);
+  const form = {
+    ...data.manual, marksmanship: "70", weapon_name: "Carbine", range_bands: "10:0, 50:-10, 150:-30", ammo: "30", shot_rate: "1",
+    mode: "attack", aim: "0", modifiers: "", dice: "attack: 12",
+  };
+  const answer = await app.attack(samToken, data, form);
+  const result = answer.result;
+  assert.equal(result.kind, "d100_attack");
+  assert.equal(result.targets[0].target, goonToken.id);
+  assert.equal(result.targets[0].attack.roll, 12);
+  assert.equal(result.targets[0].range_band.length > 0, true);
+  assert.equal(sam.getFlag(MODULE_ID, "manual.d100").ammo, result.ammo_left, "the manual form keeps the rounds left");
+
+  const message = await nextMessage(byEvent(answer.event_id));
+  assert.match(message.content, new RegExp(`<span class="value firefight-success-target">${result.success_target}</span>`));
+  assert.match(message.content, new RegExp(`Roll 12 / ${result.targets[0].attack.success_target}`));
+  assert.equal(message.rolls[0].dice[0].faces, 100);
+  assert.deepEqual(message.rolls.map((r) => r.dice[0].results.map((x) => x.result)), result.dice.map((d) => d.values));
+
+  // Suppressive fire on the ganger's position with a low roll lays a circle.
+  combat.turn = 1;
+  await app.syncCombat(combat);
+  combat.turn = 0;
+  await app.syncCombat(combat);
+  const suppressive = await app.attack(samToken, data, { ...form, mode: "suppressive", dice: "suppression: 5" });
+  const zone = suppressive.result.zone?.zone;
+  assert.ok(zone, "a zone");
+  await nextMessage(byEvent(suppressive.event_id));
+  await feed.idle();
+  const [template] = [...scene.templates];
+  assert.equal(template.t, "circle");
+  assert.equal(template.flags.firefight.zoneId, zone.id);
+  assert.ok(Math.abs(template.distance - zone.radius_m) < 1e-6, "radius in metres (1 m grid units)");
+  assert.ok(Math.abs(template.x - goonToken.center.x) < 1e-6 && Math.abs(template.y - goonToken.center.y) < 1e-6, "centred on the ganger");
+});
