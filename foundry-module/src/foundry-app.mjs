@@ -15,7 +15,7 @@ import * as sr5 from "./sr5-actor.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
 import {
   availableModes, COVER, d100AttackRequest, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
-  SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual, sr5ZoneTestRequest,
+  SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual, sr5ZoneTestRequest, d100ZoneTestRequest,
 } from "./requests.mjs";
 
 export const DIALOG_TEMPLATE = "modules/firefight/templates/attack-dialog.hbs";
@@ -448,7 +448,11 @@ export class FirefightApp {
     const actor = tokenDocument?.actor;
     if (!actor) return null;
     if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
-    if (encounter.ruleset !== "sr5") return null;
+    if (encounter.ruleset === "d100") {
+      const manual = mergeManual("d100", actor.flags?.[MODULE_ID]?.manual?.d100 ?? {});
+      const body = d100ZoneTestRequest({ actor: actorId, athletics: manual.athletics, defender: { passive_defense: manual.passive_defense, armor: manual.armor } });
+      return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
+    }
     const body = sr5ZoneTestRequest({
       actor: actorId,
       defender: this.defenderOf(actor, "sr5"),

@@ -138,6 +138,17 @@ export function sr5ZoneTestRequest({ actor, defender, edge = 0, avoid = "none", 
   return body;
 }
 
+/** A d100 zone test body: the actor avoids the fire with Athletics (schemas/d100.py D100ZoneTestRequest). */
+export function d100ZoneTestRequest({ actor, athletics, defender = {}, avoid = "none", dice = {} }) {
+  const body = { ruleset: "d100", actor: serviceId(actor), athletics: Math.max(0, integer(athletics)) };
+  const d = {};
+  for (const field of ["passive_defense", "armor"]) if (defender[field] !== undefined && defender[field] !== "") d[field] = integer(defender[field]);
+  if (Object.keys(d).length > 0) body.defender = d;
+  if (avoid && avoid !== "none") body.avoid = avoid;
+  if (Object.keys(dice).length > 0) body.dice = dice;
+  return body;
+}
+
 /** "10:0, 50:-20, 150:-40 long" -> d100 range bands, nearest first (up_to_m, modifier, name). */
 export function parseRangeBands(text) {
   const bands = String(text ?? "").split(/[,;\n]+/).map((b) => b.trim()).filter(Boolean).map((part) => {
@@ -218,7 +229,7 @@ export function manualDefaults(ruleset) {
     return {
       marksmanship: 50, recoil_control: 0, wound_modifier: 0, weapon_name: "Rifle", damage: 7,
       bonus_dice: 2, bonus_die: 6, armor_penetration: 0, shot_rate: 1, ammo: 30,
-      range_bands: "10:0, 50:-10, 150:-30", defense: 40, passive_defense: 30, armor: 0,
+      range_bands: "10:0, 50:-10, 150:-30", defense: 40, passive_defense: 30, armor: 0, athletics: 40,
     };
   }
   return {

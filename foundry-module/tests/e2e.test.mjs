@@ -160,6 +160,18 @@ test("a combat's encounter, an attack from the dialog's data, its card and Rolls
   assert.ok(Math.abs(templates[0].distance - 30) < 1e-6, "as long as the distance to the ganger");
   assert.equal(rifle.system.ammo.current.value, suppressive.result.ammo_left);
 
+  // The ganger, caught in the open, tests against the zone from the card's button.
+  const caught = suppressive.result.zone.affected.find((a) => a.actor === goonToken.id);
+  assert.equal(caught.must_test, true);
+  const zoneTest = await app.zoneTest(zoneId, goonToken.id);
+  assert.equal(zoneTest.result.kind, "sr5_zone_test");
+  assert.equal(zoneTest.result.actor, goonToken.id);
+  const zoneCard = await nextMessage(byEvent(zoneTest.event_id));
+  assert.match(zoneCard.content, /Zone test/);
+  assert.match(zoneCard.content, new RegExp(`Threshold</span> <span class="value">${zoneTest.result.threshold}<`));
+  assert.deepEqual(zoneCard.rolls.map((r) => r.options.flavor), zoneTest.result.dice.map((d) => d.step));
+  await feed.idle();
+
   // The GM "reloads": the feed stops, the next round goes on without it...
   app.feed.stop();
   const lastSeen = combat.getFlag(MODULE_ID, "encounter").lastEventId;
@@ -236,4 +248,12 @@ test("d100 from the manual form of another system: the attack, its card, and a s
   assert.equal(template.flags.firefight.zoneId, zone.id);
   assert.ok(Math.abs(template.distance - zone.radius_m) < 1e-6, "radius in metres (1 m grid units)");
   assert.ok(Math.abs(template.x - goonToken.center.x) < 1e-6 && Math.abs(template.y - goonToken.center.y) < 1e-6, "centred on the ganger");
+
+  // The ganger inside avoids the fire with Athletics from its remembered form.
+  const caught = suppressive.result.zone.affected.find((a) => a.actor === goonToken.id);
+  assert.equal(caught?.must_test, true, JSON.stringify(suppressive.result.zone.affected));
+  const zoneTest = await app.zoneTest(zone.id, goonToken.id);
+  assert.equal(zoneTest.result.kind, "d100_zone_test");
+  assert.equal(zoneTest.result.actor, goonToken.id);
+  await nextMessage(byEvent(zoneTest.event_id));
 });

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   availableModes, d100AttackRequest, mergeManual, parseGivenDice, parseModifiers, parseRangeBands,
-  RequestError, serviceId, sr5AttackRequest, sr5FromManual, sr5ZoneTestRequest,
+  RequestError, serviceId, sr5AttackRequest, sr5FromManual, sr5ZoneTestRequest, d100ZoneTestRequest,
 } from "../src/requests.mjs";
 
 const attacker = { id: "sam", agility: 6, strength: 4, willpower: 3, intuition: 4, edge: 3, skill: 6, wound_modifier: 0 };
@@ -116,4 +116,11 @@ test("the manual SR5 form gives an attacker, a weapon and a defender", () => {
   assert.deepEqual(w.modes, ["SA", "BF"]);
   assert.equal(w.category, "heavy_pistol");
   assert.deepEqual(d, { reaction: 3, intuition: 3, body: 3, willpower: 3, armor: 9 });
+});
+
+test("a d100 zone test body: Athletics, and the defender's passive defense and armour", () => {
+  assert.deepEqual(d100ZoneTestRequest({ actor: "raider", athletics: "45", defender: { passive_defense: 30, armor: "" } }), {
+    ruleset: "d100", actor: "raider", athletics: 45, defender: { passive_defense: 30 },
+  });
+  assert.equal(d100ZoneTestRequest({ actor: "r", athletics: 40, avoid: "hit_the_dirt" }).avoid, "hit_the_dirt");
 });
