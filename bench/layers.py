@@ -23,8 +23,8 @@ import structlog
 from bench.load import attack_body
 from bench.server import REDIS_TIMEOUT_S
 from bench.servers import require_loopback
-from schemas.encounter import ActionRequest, EncounterCreate, EncounterCreated, TurnState
-from schemas.sr5 import SR5AttackRequest, SR5State
+from schemas.encounter import EncounterCreate, EncounterCreated, TurnState
+from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
 from service.config import Config
 from service.engine import Encounters
 from service.logs import configure_logging
@@ -107,7 +107,9 @@ async def _engine_us(encounters: Encounters, count: int) -> float:
     gm = created.tokens.gm
     # Two attackers reset every 32 shots, as in the HTTP benchmark, so no recoil builds up.
     bodies = [attack_body(f"layers-{k}", seed) for seed in range(64) for k in range(2)]
-    resets = [encoder.encode(ActionRequest(actor=f"layers-{k}", action="other")) for k in range(2)]
+    resets = [
+        encoder.encode(SR5ActionRequest(actor=f"layers-{k}", action="other")) for k in range(2)
+    ]
 
     async def run(n: int) -> None:
         # The answer is the handler's response body, encoded by the engine.

@@ -6,8 +6,19 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import GivenDice, Id, Name, Request, Zone
+from schemas.common import Id, Name, Request, Zone
+from schemas.d100 import (
+    D100ActionName,
+    D100ActionRequest,
+    D100AttackRequest,
+    D100AttackResult,
+    D100State,
+    D100ZoneTestRequest,
+    D100ZoneTestResult,
+)
 from schemas.sr5 import (
+    SR5ActionName,
+    SR5ActionRequest,
     SR5AttackRequest,
     SR5AttackResult,
     SR5State,
@@ -15,27 +26,17 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 
-RulesetId = Literal["sr5"]
+RulesetId = Literal["sr5", "d100"]
 
-# Unions with one member per ruleset (`A | B` as rulesets arrive), tagged by "ruleset" (results
-# by "kind"). The service decodes an attack with the member of the encounter's ruleset, so
-# clients may leave the tag out.
-AttackRequest = SR5AttackRequest
-AttackResult = SR5AttackResult
-CombatState = SR5State
-ZoneTestRequest = SR5ZoneTestRequest
-ZoneTestResult = SR5ZoneTestResult
-
-ActionName = Literal[
-    "other",
-    "take_aim",
-    "move",
-    "full_defense",
-    "drop_prone",
-    "hit_the_dirt",
-    "reload",
-    "second_chance",
-]
+# Unions with one member per ruleset, tagged by "ruleset" (results by "kind"). The service decodes
+# a request with the member of the encounter's ruleset, so clients may leave the tag out.
+AttackRequest = SR5AttackRequest | D100AttackRequest
+AttackResult = SR5AttackResult | D100AttackResult
+ActionRequest = SR5ActionRequest | D100ActionRequest
+CombatState = SR5State | D100State
+ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest
+ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult
+ActionName = SR5ActionName | D100ActionName
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
     "encounter_created",
@@ -52,6 +53,8 @@ Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 class EncounterCreate(Request):
     ruleset: RulesetId
     name: Name = ""
+    # The combat state to start from (of the same ruleset), e.g. a d100 action point budget.
+    combat: CombatState | None = None
 
 
 class Tokens(msgspec.Struct):
@@ -103,32 +106,6 @@ class EncounterCreated(msgspec.Struct):
     event_id: str
 
 
-class ActionRequest(Request):
-    actor: Id
-    action: ActionName
-    # take_aim (sr5): what this aim adds, +1 to the accuracy or +1 die (a wireless smartlink
-    # gives both); with image magnification, the first aim locks the range shift instead.
-    aim_for: Literal["accuracy", "dice"] | None = None
-    image_magnification: bool = False
-    # full_defense (sr5): what is added to every defense, and whether the actor is surprised.
-    # second_chance (sr5): which target's attack test of the actor's last attack to re-roll.
-    target: Id | None = None
-    # Dice given for the steps the action rolls, and the seed of the others.
-    dice: GivenDice = {}
-    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
-    full_defense: (
-        Literal[
-            "willpower",
-            "acrobatic_defender",
-            "agile_defender",
-            "perceptive_defender",
-            "too_pretty_to_hit",
-        ]
-        | None
-    ) = None
-    surprised: bool = False
-
-
 class ActionResult(msgspec.Struct, tag="action", tag_field="kind"):
     actor: str
     action: ActionName
@@ -136,6 +113,12 @@ class ActionResult(msgspec.Struct, tag="action", tag_field="kind"):
     effects: list[str]
     # Edge the action spends (the VTT owns the pool).
     edge_spent: int = 0
+    # Rulesets with action points: what the action cost, and the actor's total this turn.
+    action_points: int | None = None
+    action_points_spent: int | None = None
+    # A reload: the rounds it loaded and what the weapon holds after it.
+    rounds_loaded: int | None = None
+    ammo_left: int | None = None
     # An attack the action re-resolved (Second Chance), with the dice it rolled.
     attack: AttackResult | None = None
 

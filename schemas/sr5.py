@@ -212,6 +212,35 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
 
 
+SR5ActionName = Literal[
+    "other",
+    "take_aim",
+    "move",
+    "full_defense",
+    "drop_prone",
+    "hit_the_dirt",
+    "reload",
+    "second_chance",
+]
+
+
+class SR5ActionRequest(Request, tag="sr5", tag_field="ruleset"):
+    actor: Id
+    action: SR5ActionName
+    # take_aim: what this aim adds, +1 to the accuracy or +1 die (a wireless smartlink gives
+    # both); with image magnification, the first aim locks the range shift instead.
+    aim_for: Literal["accuracy", "dice"] | None = None
+    image_magnification: bool = False
+    # second_chance: which target's attack test of the actor's last attack to re-roll.
+    target: Id | None = None
+    # Dice given for the steps the action rolls, and the seed of the others.
+    dice: GivenDice = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # full_defense: what is added to every defense, and whether the actor is surprised.
+    full_defense: FullDefense | None = None
+    surprised: bool = False
+
+
 class SR5Test(msgspec.Struct, frozen=True):
     """One d6 pool: how many dice, how many hits, and its glitches."""
 

@@ -11,8 +11,11 @@ from tests import sr5_requests as make
 PROBLEM = "application/problem+json"
 
 
-async def new_encounter(client: Any, name: str = "warehouse") -> str:
-    response = await client.post("/v1/encounters", json={"ruleset": "sr5", "name": name})
+async def new_encounter(
+    client: Any, name: str = "warehouse", ruleset: str = "sr5", **fields: Any
+) -> str:
+    body = {"ruleset": ruleset, "name": name, **fields}
+    response = await client.post("/v1/encounters", json=body)
     assert response.status == 201, await response.text()
     body = await response.json()
     assert response.headers["Location"] == f"/v1/encounters/{body['id']}"

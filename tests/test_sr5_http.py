@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from schemas.encounter import ActionRequest, TurnState
-from schemas.sr5 import SR5AttackRequest, SR5State
+from schemas.encounter import TurnState
+from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
 from service.rules import RULESETS
 from service.rules.dice import Dice
 from tests import sr5_requests as make
@@ -106,7 +106,7 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
 def resolved(actions: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, Any]:
     state = SR5State()
     for action in actions:
-        request = msgspec.convert({"actor": "sam", **action}, ActionRequest)
+        request = msgspec.convert({"actor": "sam", **action}, SR5ActionRequest)
         resolution = SR5.resolve_action(request, state, TurnState(), Dice(0))
         assert isinstance(resolution.state, SR5State)
         state = resolution.state

@@ -12,8 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.encounter import ActionRequest, AdvanceRequest, TurnState
-from schemas.sr5 import SR5AttackRequest, SR5AttackResult, SR5State, SR5ZoneTestRequest
+from schemas.encounter import AdvanceRequest, TurnState
+from schemas.sr5 import (
+    SR5ActionRequest,
+    SR5AttackRequest,
+    SR5AttackResult,
+    SR5State,
+    SR5ZoneTestRequest,
+)
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from service.rules.sr5.attack import (
@@ -47,7 +53,7 @@ def modifier(result: SR5AttackResult, source: str) -> int | None:
 
 def reset(state: SR5State, actor: str = "sam") -> SR5State:
     resolution = SR5.resolve_action(
-        ActionRequest(actor=actor, action="other"), state, TurnState(), Dice(1)
+        SR5ActionRequest(actor=actor, action="other"), state, TurnState(), Dice(1)
     )
     assert isinstance(resolution.state, SR5State)
     return resolution.state
@@ -669,7 +675,7 @@ def test_recoil_reset_keeps_what_else_the_actor_carries() -> None:
 
 
 def act(state: SR5State, action: str, actor: str = "sam", **fields: Any) -> SR5State:
-    request = ActionRequest(actor=actor, action=action, **fields)  # type: ignore[arg-type]
+    request = SR5ActionRequest(actor=actor, action=action, **fields)  # type: ignore[arg-type]
     resolution = SR5.resolve_action(request, state, TurnState(), Dice(1))
     assert isinstance(resolution.state, SR5State)
     return resolution.state
@@ -760,7 +766,7 @@ def test_a_quality_needs_the_value_it_adds() -> None:
 
 def test_full_defense_reports_the_initiative_cost_and_is_refused_when_surprised() -> None:
     resolution = SR5.resolve_action(
-        ActionRequest(actor="goon-1", action="full_defense"), SR5State(), TurnState(), Dice(1)
+        SR5ActionRequest(actor="goon-1", action="full_defense"), SR5State(), TurnState(), Dice(1)
     )
     assert "initiative -10" in resolution.result.effects
     with pytest.raises(RuleViolation) as raised:
@@ -955,7 +961,7 @@ def test_edge_needs_edge() -> None:
 
 
 def chance(state: SR5State, dice: dict[str, list[int]], **fields: Any) -> tuple[Any, SR5State]:
-    request = ActionRequest(actor="sam", action="second_chance", dice=dice, **fields)
+    request = SR5ActionRequest(actor="sam", action="second_chance", dice=dice, **fields)
     given = Dice(3, request.dice)
     resolution = SR5.resolve_action(request, state, TurnState(), given)
     given.check_given_used()

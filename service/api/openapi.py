@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import html
 import json
+import typing
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -19,6 +20,7 @@ from schemas.encounter import (
     AdvanceRequest,
     AttackOutcome,
     AttackRequest,
+    CombatState,
     EncounterCreate,
     EncounterCreated,
     EncounterView,
@@ -305,12 +307,31 @@ def _problem(status: int, problem_ref: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The combat states are decoded as a union (a creation's or a state edit's `combat`), where the
+# "ruleset" tag tells them apart and is required.
+_UNION_DECODED = {member.__name__ for member in typing.get_args(CombatState)}
+
+
+def _optional_tags(components: dict[str, Any]) -> None:
+    """msgspec needs a struct's tag only to pick a member of a union. A body decoded as the
+    encounter's ruleset's type, or a result nested in a state, may leave it out: say so."""
+    for name, schema in components.items():
+        if name in _UNION_DECODED:
+            continue
+        properties = schema.get("properties", {})
+        required = schema.get("required", [])
+        for tag in ("ruleset", "kind"):
+            if tag in required and len(properties[tag].get("enum", ())) == 1:
+                required.remove(tag)
+
+
 @functools.cache
 def document() -> dict[str, Any]:
     kinds = [k for op in OPERATIONS for k in (op.request, op.response) if k is not None]
     schemas, components = msgspec.json.schema_components([*kinds, Problem], ref_template=_REF)
     refs = dict(zip(kinds, schemas[:-1], strict=True))
     problem_ref = schemas[-1]
+    _optional_tags(components)
     paths: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
         entry: dict[str, Any] = {"summary": op.summary, "responses": {}}

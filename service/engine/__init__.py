@@ -23,7 +23,6 @@ import msgspec
 from schemas.common import Zone
 from schemas.encounter import (
     ActionOutcome,
-    ActionRequest,
     ActionResult,
     AdvanceOutcome,
     AdvanceRequest,
@@ -43,6 +42,7 @@ from schemas.encounter import (
     TurnState,
     ZoneList,
     ZoneTestOutcome,
+    ZoneTestResult,
 )
 from service.engine.access import (
     Forbidden,
@@ -122,7 +122,9 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
     encounter: str
     at: str
     actor: str | None = None
-    result: AttackResult | ActionResult | AdvanceResult | StateEditResult | None = None
+    result: (
+        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
+    ) = None
     zones_started: list[Zone] = []
     zones_ended: list[str] = []
 
@@ -206,9 +208,12 @@ class Encounters:
             ruleset_id: msgspec.json.Decoder(ruleset.zone_test_type)
             for ruleset_id, ruleset in rulesets.items()
         }
+        self._action_decoders = {
+            ruleset_id: msgspec.json.Decoder(ruleset.action_type)
+            for ruleset_id, ruleset in rulesets.items()
+        }
         self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
-            ActionRequest: msgspec.json.Decoder(ActionRequest),
             AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
             StateEdit: msgspec.json.Decoder(StateEdit),
             **{
@@ -247,6 +252,13 @@ class Encounters:
     async def create(self, body: bytes, credential: str | None, key: str | None) -> Answer:
         check_admin(credential, self._admin_key_hash)
         request: EncounterCreate = self._decoders[EncounterCreate].decode(body)
+        ruleset = self._rulesets[request.ruleset]
+        if request.combat is not None and type(request.combat) is not type(ruleset.new_state()):
+            raise RuleViolation(
+                f"the combat state to start from must be a {request.ruleset} state",
+                path="$.combat.ruleset",
+                kind="wrong-ruleset",
+            )
         idempotency = self._idempotency("create", key, body)
         # With a key, the id comes from it: a retry lands on the same encounter, atomically.
         encounter_id = _digest("encounter", key)[:32] if key is not None else uuid.uuid4().hex
@@ -257,7 +269,7 @@ class Encounters:
             name=request.name,
             created_at=self._clock(),
             turn=TurnState(),
-            combat=self._rulesets[request.ruleset].new_state(),
+            combat=request.combat if request.combat is not None else ruleset.new_state(),
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
         )
         placeholder = secrets.token_hex(16)
@@ -479,8 +491,9 @@ class Encounters:
     async def action(
         self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
     ) -> Answer:
-        request: ActionRequest = self._decoders[ActionRequest].decode(body)
         loaded = await self._load(encounter_id, credential, "play")
+        # The body is decoded as the encounter's ruleset's action (msgspec.ValidationError if not).
+        request = self._action_decoders[loaded.state.ruleset].decode(body)
         check_given(request.dice, loaded.ruleset.action_dice_steps(request))
         resolve = self._rolling(
             request.dice,

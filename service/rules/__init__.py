@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from service.rules.d100 import D100Ruleset
 from service.rules.ruleset import Resolution, Ruleset, RuleViolation
 from service.rules.sr5 import SR5Ruleset
 
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({"sr5": SR5Ruleset()})
+RULESETS: Mapping[str, Ruleset] = MappingProxyType({"sr5": SR5Ruleset(), "d100": D100Ruleset()})
 
 __all__ = ["RULESETS", "Resolution", "RuleViolation", "Ruleset"]

@@ -10,20 +10,17 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from schemas.common import Zone
 from schemas.encounter import (
-    ActionRequest,
     ActionResult,
     AdvanceRequest,
-    AttackRequest,
     AttackResult,
     CombatState,
     RulesetInfo,
     TurnState,
-    ZoneTestRequest,
     ZoneTestResult,
 )
 from service.rules.dice import Dice
 
-R = TypeVar("R")
+R = TypeVar("R", covariant=True)
 
 
 class RuleViolation(ValueError):
@@ -55,7 +52,13 @@ class Resolution(Generic[R]):
 
 
 class Ruleset(Protocol):
-    """One ruleset of rules-sources/, registered under `info.id`."""
+    """One ruleset of rules-sources/, registered under `info.id`.
+
+    Requests and states are the ruleset's own members of the unions in schemas/encounter.py
+    (`Any` here, each ruleset types its own): the engine decodes every request body with the
+    type the ruleset names (`attack_type`, `action_type`, `zone_test_type`), and a state is
+    always the one the ruleset made.
+    """
 
     @property
     def info(self) -> RulesetInfo: ...
@@ -65,25 +68,30 @@ class Ruleset(Protocol):
         """The msgspec Struct of this ruleset's attack body (a member of `AttackRequest`)."""
         ...
 
+    @property
+    def action_type(self) -> type[Any]:
+        """The msgspec Struct of this ruleset's action body (a member of `ActionRequest`)."""
+        ...
+
     def new_state(self) -> CombatState: ...
 
-    def dice_steps(self, request: AttackRequest) -> dict[str, int]:
+    def dice_steps(self, request: Any) -> dict[str, int]:
         """Every step `request` may roll, with its die's sides, to check given dice up front."""
         ...
 
     def resolve_attack(
-        self, request: AttackRequest, state: CombatState, turn: TurnState, dice: Dice
+        self, request: Any, state: Any, turn: TurnState, dice: Dice
     ) -> Resolution[AttackResult]: ...
 
-    def action_dice_steps(self, request: ActionRequest) -> dict[str, int]:
+    def action_dice_steps(self, request: Any) -> dict[str, int]:
         """Every step the action may roll (most roll none), with its die's sides."""
         ...
 
     def resolve_action(
-        self, request: ActionRequest, state: CombatState, turn: TurnState, dice: Dice
+        self, request: Any, state: Any, turn: TurnState, dice: Dice
     ) -> Resolution[ActionResult]: ...
 
-    def zones(self, state: CombatState) -> list[Zone]:
+    def zones(self, state: Any) -> list[Zone]:
         """The live suppression zones of the combat state."""
         ...
 
@@ -92,13 +100,13 @@ class Ruleset(Protocol):
         """The msgspec Struct of this ruleset's zone test body (a member of ZoneTestRequest)."""
         ...
 
-    def zone_test_dice_steps(self, request: ZoneTestRequest) -> dict[str, int]: ...
+    def zone_test_dice_steps(self, request: Any) -> dict[str, int]: ...
 
     def resolve_zone_test(
         self,
         zone_id: str,
-        request: ZoneTestRequest,
-        state: CombatState,
+        request: Any,
+        state: Any,
         turn: TurnState,
         dice: Dice,
     ) -> Resolution[ZoneTestResult]:
@@ -106,7 +114,7 @@ class Ruleset(Protocol):
         ...
 
     def on_advance(
-        self, request: AdvanceRequest, state: CombatState, turn: TurnState
+        self, request: AdvanceRequest, state: Any, turn: TurnState
     ) -> tuple[CombatState, list[str]]:
         """The combat state after the turn moved to `turn`, and what that changed."""
         ...

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 from schemas.common import Zone
-from schemas.encounter import (
-    ActionRequest,
-    ActionResult,
-    AdvanceRequest,
-    CombatState,
-    RulesetInfo,
-    TurnState,
-)
+from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
 from schemas.sr5 import (
+    SR5ActionRequest,
     SR5AttackRequest,
     SR5AttackResult,
     SR5State,
@@ -44,6 +38,7 @@ class SR5Ruleset:
         ],
     )
     attack_type = SR5AttackRequest
+    action_type = SR5ActionRequest
 
     def new_state(self) -> CombatState:
         return SR5State()
@@ -52,11 +47,11 @@ class SR5Ruleset:
         return attack.dice_steps(request)
 
     def resolve_attack(
-        self, request: SR5AttackRequest, state: CombatState, turn: TurnState, dice: Dice
+        self, request: SR5AttackRequest, state: SR5State, turn: TurnState, dice: Dice
     ) -> Resolution[SR5AttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
 
-    def zones(self, state: CombatState) -> list[Zone]:
+    def zones(self, state: SR5State) -> list[Zone]:
         return [live.zone for live in state.zones.values()]
 
     zone_test_type = SR5ZoneTestRequest
@@ -68,24 +63,24 @@ class SR5Ruleset:
         self,
         zone_id: str,
         request: SR5ZoneTestRequest,
-        state: CombatState,
+        state: SR5State,
         turn: TurnState,
         dice: Dice,
     ) -> Resolution[SR5ZoneTestResult]:
         result, after = suppression.zone_test(zone_id, request, state, turn, dice)
         return Resolution(result=result, state=after, actor=request.actor)
 
-    def action_dice_steps(self, request: ActionRequest) -> dict[str, int]:
+    def action_dice_steps(self, request: SR5ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)
 
     def resolve_action(
-        self, request: ActionRequest, state: CombatState, turn: TurnState, dice: Dice
+        self, request: SR5ActionRequest, state: SR5State, turn: TurnState, dice: Dice
     ) -> Resolution[ActionResult]:
         del turn
         return actions.resolve_action(request, state, dice)
 
     def on_advance(
-        self, request: AdvanceRequest, state: CombatState, turn: TurnState
+        self, request: AdvanceRequest, state: SR5State, turn: TurnState
     ) -> tuple[CombatState, list[str]]:
         del turn
         return actions.on_advance(request, state)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
-from schemas.encounter import ActionRequest, ActionResult, AdvanceRequest
-from schemas.sr5 import SR5ActorState, SR5State
+from schemas.encounter import ActionResult, AdvanceRequest
+from schemas.sr5 import SR5ActionRequest, SR5ActorState, SR5State
 from service.rules.dice import Dice
 from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
@@ -36,7 +36,7 @@ _OPTIONAL = (
 )
 
 
-def dice_steps(request: ActionRequest) -> dict[str, int]:
+def dice_steps(request: SR5ActionRequest) -> dict[str, int]:
     """Second Chance re-rolls a target's misses, and may need that target's defense and soak."""
     if request.action != "second_chance" or request.target is None:
         return {}
@@ -44,7 +44,7 @@ def dice_steps(request: ActionRequest) -> dict[str, int]:
     return dict.fromkeys((f"second_chance:{target}", f"defense:{target}", f"soak:{target}"), 6)
 
 
-def _check_fields(request: ActionRequest) -> None:
+def _check_fields(request: SR5ActionRequest) -> None:
     given = {name for name in _OPTIONAL if getattr(request, name) not in (None, False, {})}
     extra = given - _FIELDS.get(request.action, set())
     if extra:
@@ -74,7 +74,7 @@ def _reset_recoil_and_aim(actor: SR5ActorState, effects: list[str]) -> SR5ActorS
     )
 
 
-def _take_aim(request: ActionRequest, actor: SR5ActorState, effects: list[str]) -> SR5ActorState:
+def _take_aim(request: SR5ActionRequest, actor: SR5ActorState, effects: list[str]) -> SR5ActorState:
     if request.image_magnification and not actor.range_shift:
         # The guide: the first aim through image magnification locks the range shift and
         # gives none of the usual bonus; later aims do.
@@ -93,7 +93,7 @@ def _take_aim(request: ActionRequest, actor: SR5ActorState, effects: list[str]) 
 
 
 def _full_defense(
-    request: ActionRequest, actor: SR5ActorState, effects: list[str]
+    request: SR5ActionRequest, actor: SR5ActorState, effects: list[str]
 ) -> SR5ActorState:
     if request.surprised:
         raise RuleViolation(
@@ -110,7 +110,9 @@ def _full_defense(
     return msgspec.structs.replace(actor, full_defense=quality)
 
 
-def _second_chance(request: ActionRequest, state: SR5State, dice: Dice) -> Resolution[ActionResult]:
+def _second_chance(
+    request: SR5ActionRequest, state: SR5State, dice: Dice
+) -> Resolution[ActionResult]:
     attack, after, summary = second_chance(request.actor, request.target, state, dice)
     result = ActionResult(
         actor=request.actor,
@@ -122,7 +124,9 @@ def _second_chance(request: ActionRequest, state: SR5State, dice: Dice) -> Resol
     return Resolution(result=result, state=after, actor=request.actor)
 
 
-def resolve_action(request: ActionRequest, state: SR5State, dice: Dice) -> Resolution[ActionResult]:
+def resolve_action(
+    request: SR5ActionRequest, state: SR5State, dice: Dice
+) -> Resolution[ActionResult]:
     if request.action not in ACTIONS:
         raise RuleViolation(
             f"sr5 does not resolve '{request.action}' yet; it resolves: {', '.join(ACTIONS)}",

@@ -1,0 +1,100 @@
+"""The `d100` ruleset: the Shot Rate firearms chapter (rules-sources/003_e47222605a1f2969.txt)."""
+
+from __future__ import annotations
+
+from schemas.common import Zone
+from schemas.d100 import (
+    D100ActionRequest,
+    D100AttackRequest,
+    D100AttackResult,
+    D100State,
+    D100ZoneTestRequest,
+    D100ZoneTestResult,
+)
+from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
+from service.rules.d100 import actions, attack, suppression
+from service.rules.dice import Dice
+from service.rules.ruleset import Resolution
+
+
+class D100Ruleset:
+    info = RulesetInfo(
+        id="d100",
+        title="d100 cyberpunk firearms (Shot Rate)",
+        source="003_e47222605a1f2969.txt",
+        dice="d100",
+        firing_modes=[
+            "SR0",
+            "SR1",
+            "SR2",
+            "SR3",
+            "SR4",
+            "SR5",
+            "SR6",
+            "both_barrels",
+            "suppressive",
+        ],
+        actions=list(actions.ACTIONS),
+        zone_shapes=["circle"],
+        dice_steps=[
+            "attack",
+            "attack:<target id>",
+            "defense:<target id>",
+            "bonus:<target id>",
+            "passive_defense:<target id>",
+            "location:<target id>",
+            "suppression",
+            "zone_test:<actor id>",
+            "bonus:<actor id>",
+            "passive_defense:<actor id>",
+            "location:<actor id>",
+        ],
+    )
+    attack_type = D100AttackRequest
+    action_type = D100ActionRequest
+    zone_test_type = D100ZoneTestRequest
+
+    def new_state(self) -> CombatState:
+        return D100State()
+
+    def dice_steps(self, request: D100AttackRequest) -> dict[str, int]:
+        return attack.dice_steps(request)
+
+    def resolve_attack(
+        self, request: D100AttackRequest, state: D100State, turn: TurnState, dice: Dice
+    ) -> Resolution[D100AttackResult]:
+        del turn
+        return attack.resolve_attack(request, state, dice)
+
+    def action_dice_steps(self, request: D100ActionRequest) -> dict[str, int]:
+        del request
+        return {}
+
+    def resolve_action(
+        self, request: D100ActionRequest, state: D100State, turn: TurnState, dice: Dice
+    ) -> Resolution[ActionResult]:
+        del turn, dice
+        return actions.resolve_action(request, state)
+
+    def zones(self, state: D100State) -> list[Zone]:
+        return [live.zone for live in state.zones.values()]
+
+    def zone_test_dice_steps(self, request: D100ZoneTestRequest) -> dict[str, int]:
+        return suppression.zone_test_steps(request)
+
+    def resolve_zone_test(
+        self,
+        zone_id: str,
+        request: D100ZoneTestRequest,
+        state: D100State,
+        turn: TurnState,
+        dice: Dice,
+    ) -> Resolution[D100ZoneTestResult]:
+        del turn
+        result = suppression.zone_test(zone_id, request, state, dice)
+        return Resolution(result=result, state=state, actor=request.actor)
+
+    def on_advance(
+        self, request: AdvanceRequest, state: D100State, turn: TurnState
+    ) -> tuple[CombatState, list[str]]:
+        return actions.on_advance(request, state, turn)

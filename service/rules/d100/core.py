@@ -1,0 +1,151 @@
+"""The d100 core test, damage, suppression penalties and action points, shared by attacks,
+zone tests and actions (rules-sources/README.md, "d100"; 003_e47222605a1f2969.txt)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import msgspec
+
+from schemas.common import Modifier, Point
+from schemas.d100 import (
+    D100ActorState,
+    D100Damage,
+    D100Defender,
+    D100Modifier,
+    D100State,
+    D100Test,
+    D100ZoneState,
+    Location,
+)
+from service.rules.d100 import tables
+from service.rules.dice import Dice
+from service.rules.ruleset import RuleViolation
+
+
+def hits(success_target: int, roll: int) -> int:
+    """README: a success is a roll at or under the Success Target, with 1 + (ST - roll) div 10
+    hits; a failure has none."""
+    if roll > success_target:
+        return 0
+    return 1 + (success_target - roll) // tables.HITS_PER
+
+
+def test(dice: Dice, step: str, success_target: int) -> D100Test:
+    roll = dice.d100(step)
+    got = hits(success_target, roll)
+    return D100Test(success_target=success_target, roll=roll, success=got > 0, hits=got)
+
+
+def total(modifiers: Sequence[Modifier]) -> int:
+    return sum(m.value for m in modifiers)
+
+
+def named(modifiers: Sequence[D100Modifier]) -> list[Modifier]:
+    return [Modifier(m.source, m.value) for m in modifiers]
+
+
+def _inside(zone: D100ZoneState, point: Point) -> bool:
+    center = zone.zone.center
+    radius = zone.zone.radius_m
+    assert center is not None and radius is not None
+    return math.hypot(point.x - center.x, point.y - center.y) <= radius + 1e-9
+
+
+def zones_at(state: D100State, point: Point | None) -> list[D100ZoneState]:
+    if point is None:
+        return []
+    return [zone for zone in state.zones.values() if _inside(zone, point)]
+
+
+def strongest(zones: Sequence[D100ZoneState]) -> D100ZoneState | None:
+    """ "Effects of Suppression": of overlapping zones only the one with the most hits counts."""
+    return max(zones, key=lambda z: z.zone.hits, default=None)
+
+
+def suppression_modifiers(state: D100State, point: Point | None) -> list[Modifier]:
+    """The suppression penalty on every test of whoever stands at `point`."""
+    zone = strongest(zones_at(state, point))
+    if zone is None:
+        return []
+    return [Modifier(f"suppression ({zone.zone.id}, {zone.zone.hits} hits)", zone.zone.penalty)]
+
+
+def damage(
+    dice: Dice,
+    subject: str,
+    flat: int,
+    bonus_dice: int,
+    bonus_die: int,
+    net_hits: int,
+    armor_penetration: int,
+    defender: D100Defender,
+    test_modifiers: Sequence[Modifier],
+    location: Location | None,
+) -> D100Damage:
+    """README: flat + bonus hits + net hits, less one per Passive Defense hit, then the armour
+    at the hit location less the armour penetration (not below 0)."""
+    bonus = dice.roll(f"bonus:{subject}", bonus_dice, bonus_die)
+    passive = None
+    if defender.passive_defense is not None:
+        passive = test(
+            dice,
+            f"passive_defense:{subject}",
+            defender.passive_defense + total(test_modifiers),
+        )
+    passive_hits = passive.hits if passive is not None else 0
+    dealt = max(0, flat + sum(bonus) + net_hits - passive_hits)
+    if location is None:
+        location = tables.HIT_LOCATIONS[dice.roll(f"location:{subject}", 1, tables.LOCATION_DIE)[0]]
+    armor = defender.armor_by_location.get(location, defender.armor)
+    effective = max(0, armor - armor_penetration)
+    return D100Damage(
+        flat=flat,
+        bonus_dice=bonus_dice,
+        bonus_hits=sum(bonus),
+        net_hits=net_hits,
+        passive_defense=passive,
+        passive_defense_hits=passive_hits,
+        damage=dealt,
+        location=location,
+        armor=armor,
+        armor_penetration=armor_penetration,
+        effective_armor=effective,
+        wound=max(0, dealt - effective),
+    )
+
+
+def damage_steps(subject: str, bonus_die: int, defender: D100Defender) -> dict[str, int]:
+    steps = {f"bonus:{subject}": bonus_die, f"location:{subject}": tables.LOCATION_DIE}
+    if defender.passive_defense is not None:
+        steps[f"passive_defense:{subject}"] = 100
+    return steps
+
+
+def spend(state: D100State, actor_id: str, action_points: int, path: str) -> D100State:
+    """The actor's action points this turn, within the encounter's budget if it has one (409)."""
+    actor = state.actors.get(actor_id, D100ActorState())
+    spent = actor.action_points_spent + action_points
+    budget = state.action_point_budget
+    if budget is not None and spent > budget:
+        left = budget - actor.action_points_spent
+        raise RuleViolation(
+            f"this costs {action_points} action points but {actor_id} has {left} of "
+            f"{budget} left this turn",
+            path=path,
+            kind="action-points-exceeded",
+            status=409,
+        )
+    actors = dict(state.actors)
+    actors[actor_id] = msgspec.structs.replace(actor, action_points_spent=spent)
+    return msgspec.structs.replace(state, actors=actors)
+
+
+def end_zones_of(state: D100State, shooter: str) -> D100State:
+    """ "Suppressive Fire": moving, attacking or anything beyond a free action ends it; so does
+    the start of the shooter's next turn."""
+    kept = {zid: z for zid, z in state.zones.items() if z.zone.shooter != shooter}
+    if len(kept) == len(state.zones):
+        return state
+    return msgspec.structs.replace(state, zones=kept)
