@@ -24,6 +24,12 @@ test: $(STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory foundry-test
+
+# The Foundry module's own tests (Node's test runner), one of them against the real service.
+.PHONY: foundry-test
+foundry-test: $(STAMP)
+	cd foundry-module && npm ci --no-audit --no-fund && FIREFIGHT_PYTHON=$(abspath $(BIN)/python) node --test --test-reporter=spec --experimental-websocket tests/
 
 bench: $(STAMP)
 	bash scripts/ensure-redis $(BIN)/python
