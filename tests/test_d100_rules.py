@@ -5,6 +5,8 @@ rules-sources/003_e47222605a1f2969.txt; the core test: rules-sources/README.md, 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -794,3 +796,12 @@ def test_the_same_dice_always_give_the_same_result_and_damage_is_never_negative(
     for target in first.targets:
         if target.damage is not None:
             assert 0 <= target.damage.wound <= target.damage.damage
+
+
+def test_the_docs_example_divides_as_the_docs_say() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "rulesets" / "d100.md").read_text()
+    body = json.loads(page.split("```json\n", 1)[1].split("```", 1)[0])
+    result = attack({**body, "dice": {"attack:a": [100], "attack:b": [100]}}).result
+    assert result.success_target == 65
+    assert [(t.share, t.attack.success_target) for t in result.targets] == [(39, 49), (26, 6)]
+    assert (result.action_points, result.rounds_fired) == (2, 12)
