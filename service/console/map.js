@@ -97,9 +97,9 @@ export class SceneMap {
   rename(oldId, newId) {
     const actor = this.actors.get(oldId);
     if (!actor || oldId === newId || this.actors.has(newId)) return false;
-    this.actors.delete(oldId);
     actor.id = newId;
-    this.actors.set(newId, actor);
+    // Same place in the order: the positions table does not jump about.
+    this.actors = new Map([...this.actors].map(([id, each]) => [id === oldId ? newId : id, each]));
     this.render();
     return true;
   }
@@ -208,7 +208,8 @@ export class SceneMap {
     let anchor;
     if (zone.shape === "circle" && zone.center) {
       g.appendChild(svgElement("circle", { cx: zone.center.x, cy: -zone.center.y, r: zone.radius_m }));
-      anchor = zone.center;
+      // The label sits on the rim, clear of the aim point at the centre.
+      anchor = { x: zone.center.x - zone.radius_m * 0.3, y: zone.center.y + zone.radius_m * 0.75 };
     } else {
       const points = zone.points || [];
       g.appendChild(svgElement("polygon", { points: points.map((p) => `${p.x},${-p.y}`).join(" ") }));

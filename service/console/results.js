@@ -9,7 +9,7 @@ export function el(name, attributes = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") element.className = value;
     else if (key === "text") element.textContent = value;
-    else if (key.startsWith("data")) element.setAttribute(key.replace(/^data([A-Z])/, (_, c) => `data-${c.toLowerCase()}`), value);
+    else if (/^data[A-Z]/.test(key)) element.setAttribute(key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), value);
     else element.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {

@@ -130,7 +130,11 @@ export default {
 
   render(result) {
     const article = el("article", { class: "result d100", dataKind: result.kind },
-      el("h3", { text: `${result.attacker} fires ${result.weapon} — SR${result.shot_rate}${result.both_barrels ? ", both barrels" : ""}` }));
+      el("h3", {
+        text: result.zone
+          ? `${result.attacker} lays suppressive fire with ${result.weapon}`
+          : `${result.attacker} fires ${result.weapon} — SR${result.shot_rate}${result.both_barrels ? ", both barrels" : ""}`,
+      }));
     article.appendChild(facts([
       ["Success Target", result.success_target, "success_target"],
       ["Action points", result.action_points, "action_points"],

@@ -1,0 +1,184 @@
+"""The web console in a real browser: the service as a user runs it, Debian's Chromium driven by
+Playwright, and the steps a GM takes at the table. Used by tests/test_console.py and by
+tests/console_screenshot.py (the picture in docs/console.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Playwright, Response
+
+ROOT = Path(__file__).resolve().parent.parent
+ADMIN_KEY = "console-admin-key-0123456789"
+# Debian's Chromium (scripts/ensure-chromium installs it); Playwright's own downloads are not
+# used: the machines reach no browser download site.
+CHROMIUM = os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+
+# The README's SR5 example: what the console must reproduce when typed in.
+README_DICE = {
+    "attack": "6 5 5 5 2 3 1 4 2 3 4 4 2",
+    "defense:goon-1": "5 2 3 1 4 2",
+    "soak:goon-1": "5 6 1 2 3 4 2 2 3 4 1 3",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve(admin_key: str = ADMIN_KEY) -> Iterator[str]:
+    """`python -m service` on a free port, its log in a file (a pipe nobody reads would fill up
+    and stall the service), stopped at the end."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    env["FIREFIGHT_ADMIN_KEY"] = admin_key
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(url, process, log)
+            yield url
+        finally:
+            if process.poll() is None:
+                process.terminate()
+            process.wait(timeout=10)
+
+
+def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Any, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            log.seek(0)
+            raise AssertionError(f"the service exited: {log.read().decode()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "/readyz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            # Polling a port that is not listening yet: there is no event to wait on.
+            time.sleep(0.05)
+    raise AssertionError(f"{url} was not ready within {seconds} s")
+
+
+def rulesets(url: str) -> list[str]:
+    with urllib.request.urlopen(url + "/v1/rulesets", timeout=5) as response:
+        return [r["id"] for r in json.load(response)["rulesets"]]
+
+
+def chromium_missing() -> str | None:
+    """Why no browser can run, or None when one can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (scripts/ensure-chromium installs Debian's)"
+    return None
+
+
+def launch(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+# --- what a GM does -------------------------------------------------------------------------
+
+
+def open_console(page: Page, url: str) -> None:
+    page.goto(url + "/")
+    page.locator("body[data-ready=true]").wait_for()
+
+
+def create_encounter(page: Page, ruleset: str = "sr5", name: str = "Warehouse") -> str:
+    """Creates an encounter from the console's form; returns its id."""
+    page.get_by_label("Admin key").fill(ADMIN_KEY)
+    page.get_by_label("Ruleset").select_option(ruleset)
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_role("button", name="Create encounter").click()
+    page.locator("#feed-status[data-state=live]").wait_for()
+    return page.locator("#info-id").inner_text()
+
+
+def player_link(page: Page) -> str:
+    return page.locator("#share-player-link").input_value()
+
+
+def fill_readme_attack(page: Page) -> None:
+    """The README's example shot: a heavy pistol with an implanted smartlink at 12 m."""
+    page.get_by_label("Agility").fill("6")
+    page.get_by_label("Firearms skill").fill("6")
+    page.locator("#options summary").click()
+    page.get_by_label("Smartlink").select_option("wireless_implant")
+    for step, faces in README_DICE.items():
+        page.locator(f'#dice-steps input[data-step="{step}"]').fill(faces)
+
+
+def resolve(page: Page) -> dict[str, Any]:
+    """Clicks Resolve; returns the service's JSON answer once the page shows it."""
+    with page.expect_response(
+        lambda r: r.url.endswith("/attacks") and r.request.method == "POST"
+    ) as answer:
+        page.get_by_role("button", name="Resolve attack").click()
+    response: Response = answer.value
+    assert response.status == 201, response.text()
+    body: dict[str, Any] = response.json()
+    page.locator(f'#result[data-event="{body["event_id"]}"]').wait_for()
+    return body
+
+
+def shown(page: Page, selector: str) -> str:
+    """The text of one element, as in the page (not as CSS transforms it)."""
+    return (page.locator(selector).text_content() or "").strip()
+
+
+def shown_modifiers(page: Page, table: str) -> list[dict[str, Any]]:
+    """The rows of a modifier table on the page, as {source, value}."""
+    rows = page.locator(f"{table} tbody tr")
+    return [
+        {
+            "source": (rows.nth(i).locator("th").text_content() or "").strip(),
+            "value": int((rows.nth(i).locator("td").text_content() or "").replace("+", "")),
+        }
+        for i in range(rows.count())
+    ]
+
+
+def shown_dice(page: Page) -> list[dict[str, Any]]:
+    """Every die on the page, by step, as the result's `dice` lists them."""
+    steps = page.locator("#result .dice-step")
+    dice = []
+    for i in range(steps.count()):
+        step = steps.nth(i)
+        faces = step.locator(".die")
+        dice.append(
+            {
+                "step": step.get_attribute("data-step"),
+                "values": [
+                    int(faces.nth(j).get_attribute("data-value") or 0) for j in range(faces.count())
+                ],
+            }
+        )
+    return dice

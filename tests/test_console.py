@@ -1,0 +1,413 @@
+"""The web console in a real browser (Debian's Chromium through Playwright), against the real
+service: what the page shows is what the service answered, and what one page resolves another
+page sees live."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests import console_browser as console
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, WebSocketRoute
+
+IN_CI = os.environ.get("CI") == "true"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium; under CI its absence fails the tests instead of skipping them."""
+    missing = console.chromium_missing()
+    if missing:
+        if IN_CI:
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as playwright:
+        launched = console.launch(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with console.serve() as served:
+        yield served
+
+
+@pytest.fixture
+def page(browser: Browser, url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    console.open_console(opened, url)
+    yield opened
+    context.close()
+    assert errors == [], f"the page threw: {errors}"
+
+
+def player_page(browser: Browser, link: str) -> Page:
+    """A second browser (own storage, as a player's machine) opened on the player link."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(link)
+    page.locator("#feed-status[data-state=live]").wait_for()
+    return page
+
+
+def test_the_console_is_served_at_the_root_with_its_modules(page: Page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    expect(page).to_have_title("firefight console")
+    # The rulesets come from the service, so every ruleset it lists is offered.
+    offered = page.locator("#create-ruleset option").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    assert offered == console.rulesets(url)
+    assert "sr5" in offered
+    stylesheet = page.request.get(url + "/console/console.css")
+    assert stylesheet.ok and "text/css" in stylesheet.headers["content-type"]
+    assert page.request.get(url + "/console/nothing.js").status == 404
+
+
+def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
+    page: Page, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page)
+    player = player_page(browser, console.player_link(page))
+    try:
+        # The player's page joined from the link alone, and the link left the address bar.
+        assert "token" not in player.url
+        expect(player.locator("#feed li[data-type=encounter_created]")).to_have_count(1)
+
+        console.fill_readme_attack(page)
+        answer = console.resolve(page)
+        result = answer["result"]
+        target = result["targets"][0]
+
+        # The README's numbers...
+        assert result["pool"] == 14 and target["attack"]["pool"] == 13
+        assert (target["attack_hits"], target["defense_hits"], target["net_hits"]) == (4, 1, 3)
+        assert (target["damage"]["dv"], target["damage"]["armor"]) == (11, 8)
+        assert (target["damage"]["soak_hits"], target["damage"]["boxes"]) == (2, 9)
+        # ... and the page shows the service's, not numbers of its own.
+        shown = console.shown
+        assert shown(page, '#result [data-field="pool"]') == str(result["pool"])
+        assert shown(page, '#result [data-field="limit"]') == str(result["limit"])
+        assert (
+            console.shown_modifiers(page, '#result [data-field="pool-modifiers"]')
+            == result["modifiers"]
+        )
+        assert {"source": "smartlink (wireless_implant)", "value": 2} in result["modifiers"]
+        on = '#result [data-target="goon-1"]'
+        assert shown(page, f"{on} [data-field=outcome]") == target["outcome"] == "hit"
+        for field in ("attack_hits", "defense_hits", "net_hits", "share"):
+            assert shown(page, f"{on} [data-field={field}]") == str(target[field]), field
+        assert shown(page, f"{on} [data-field=attack_pool]") == str(target["attack"]["pool"])
+        assert shown(page, f"{on} [data-field=defense_pool]") == str(target["defense"]["pool"])
+        damage = target["damage"]
+        for field in ("dv", "armor", "soak_hits", "track"):
+            assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
+        assert shown(page, f"{on} [data-field=boxes]") == str(damage["boxes"])
+        assert (
+            console.shown_modifiers(page, f'{on} [data-field="defense-modifiers"]')
+            == target["defense_modifiers"]
+        )
+        assert console.shown_dice(page) == [
+            {"step": d["step"], "values": d["values"]} for d in result["dice"]
+        ]
+        # Dice are drawn as dice: a six has six pips, and the hits are marked.
+        first = page.locator('#result .dice-step[data-step="attack"] .die').first
+        assert first.get_attribute("data-value") == "6"
+        assert first.locator(".pip:not(.empty)").count() == 6
+        assert "hit" in (first.get_attribute("class") or "")
+        assert page.locator('#result .dice-step[data-step="attack"] .die.hit').count() == 4
+        # The live region says it in one line.
+        assert page.locator("#result-summary").get_attribute("role") == "status"
+        expect(page.locator("#result-summary")).to_have_text(
+            "sam fires predator (SA, pool 14): goon-1 hit, 9 physical boxes."
+        )
+
+        # The player's page got it over the WebSocket, and shows the same numbers.
+        event = player.locator(f'#feed li[data-event-id="{answer["event_id"]}"]')
+        expect(event).to_contain_text("goon-1 hit, 9 physical boxes")
+        event.get_by_role("button").click()
+        expect(player.locator('#result [data-target="goon-1"] [data-field=boxes]')).to_have_text(
+            "9"
+        )
+        assert shown(player, '#result [data-field="pool"]') == "14"
+        # The player's page shows no GM token.
+        assert player.locator("#share").is_hidden()
+        assert page.locator("#share-gm-token").input_value() not in player.content()
+    finally:
+        player.context.close()
+
+
+def test_the_map_gives_the_distances_dragged_or_moved_by_keys(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page)
+    distance = page.locator('fieldset.target[data-target="goon-1"] output')
+    expect(distance).to_have_text("12")
+    actor = page.locator('#map g[data-actor="goon-1"]')
+    actor.focus()
+    page.keyboard.press("ArrowRight")
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    expect(distance).to_have_text("13.3")  # (13, 3): the square root of 178
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Shift+ArrowRight")
+    expect(distance).to_have_text("18")
+    expect(page.locator("#map-status")).to_contain_text("goon-1 (target) at x 18 m, y 0 m")
+    # A drag: the pointer moves the actor, the distance follows it.
+    circle = actor.locator("circle")
+    circle.scroll_into_view_if_needed()
+    box = circle.bounding_box()
+    assert box is not None
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre)
+    page.mouse.down()
+    page.mouse.move(centre[0] - 200, centre[1], steps=4)
+    page.mouse.up()
+    expect(distance).not_to_have_text("18")
+    dragged = float(distance.inner_text())
+    assert 0 < dragged < 18
+    # The request carries the distance the map shows.
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        page.get_by_role("button", name="Resolve attack").click()
+    assert sent.value.post_data_json["targets"][0]["distance_m"] == dragged
+
+
+def test_every_input_has_a_label(page: Page, url: str) -> None:
+    unlabelled_js = """() => [...document.querySelectorAll('input, select, textarea')]
+        .filter(e => e.type !== 'hidden')
+        .filter(e => !(e.labels && e.labels.length && e.labels[0].textContent.trim())
+                     && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
+        .map(e => e.id || e.outerHTML.slice(0, 80))"""
+    count_js = "() => document.querySelectorAll('input, select, textarea').length"
+    before = page.evaluate(unlabelled_js)
+    assert before == []
+    for ruleset in console.rulesets(url):
+        console.open_console(page, url)
+        if page.locator("#leave").is_visible():
+            page.locator("#leave").click()
+        console.create_encounter(page, ruleset=ruleset)
+        page.get_by_role("button", name="Add target").click()
+        page.locator("#options summary").click()
+        for mode in page.locator("#attack-mode option").evaluate_all(
+            "options => options.map(o => o.value)"
+        ):
+            page.get_by_label("Firing mode").select_option(mode)
+            assert page.evaluate(unlabelled_js) == [], (ruleset, mode)
+        # The check saw the whole form: attacker, weapon, two targets, options, dice.
+        assert page.evaluate(count_js) > 30
+    # The map's actors are named for assistive technology and reachable by Tab.
+    actors = page.locator("#map g.actor")
+    assert actors.count() >= 3
+    for i in range(actors.count()):
+        assert actors.nth(i).get_attribute("tabindex") == "0"
+        assert re.search(
+            r"at x -?[\d.]+ m, y -?[\d.]+ m", actors.nth(i).get_attribute("aria-label") or ""
+        )
+
+
+def tab_to(page: Page, selector: str, limit: int = 250) -> None:
+    """Presses Tab until `selector` has the focus, as a keyboard user would."""
+    for _ in range(limit):
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} is not reachable with Tab")
+
+
+def test_the_console_works_with_the_keyboard_alone(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    tab_to(page, "#create-admin-key")
+    page.keyboard.type(console.ADMIN_KEY)
+    tab_to(page, "#create-name")
+    page.keyboard.type("Keyboard")
+    page.keyboard.press("Enter")
+    expect(page.locator("#feed-status")).to_have_attribute("data-state", "live")
+    # Move the target on the map by keys: 12 m -> 17 m.
+    tab_to(page, '#map g[data-actor="goon-1"]')
+    page.keyboard.press("Shift+ArrowRight")
+    expect(page.locator('fieldset.target[data-target="goon-1"] output')).to_have_text("17")
+    # Open the options and pick the smartlink by keys.
+    tab_to(page, "#options summary")
+    page.keyboard.press("Enter")
+    tab_to(page, "#option-smartlink")
+    page.keyboard.press("End")
+    expect(page.locator("#option-smartlink")).to_have_value("wireless_implant")
+    tab_to(page, '#dice-steps input[data-step="attack"]')
+    page.keyboard.type("6 6 6 6 6 6 6 6 6 6 6 6 6")
+    tab_to(page, "#resolve")
+    with page.expect_response(lambda r: r.url.endswith("/attacks")) as answer:
+        page.keyboard.press("Enter")
+    result = answer.value.json()["result"]
+    assert result["targets"][0]["range"] == "medium"
+    assert result["targets"][0]["attack_hits_before_limit"] == 13
+    expect(page.locator("#result-summary")).to_contain_text("goon-1")
+    expect(page.locator('#result [data-field="pool"]')).to_have_text(str(result["pool"]))
+    # The feed's entries open by keyboard too.
+    tab_to(page, "#feed li[data-type=attack] button")
+    page.keyboard.press("Enter")
+    expect(page.locator("#result-heading")).to_be_focused()
+
+
+def test_a_bad_request_shows_the_services_problem_at_the_field(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page)
+    page.locator('#dice-steps input[data-step="attack"]').fill("6 6")
+    page.get_by_role("button", name="Resolve attack").click()
+    error = page.locator("#attack-error")
+    expect(error).to_be_visible()
+    assert error.get_attribute("role") == "alert"
+    expect(error).to_contain_text("attack")
+    # A field the service refuses is marked and focused.
+    page.locator('#dice-steps input[data-step="attack"]').fill("")
+    page.get_by_label("Rounds loaded").fill("0")
+    page.get_by_role("button", name="Resolve attack").click()
+    expect(error).to_contain_text("$.weapon.ammo")
+    expect(page.get_by_label("Rounds loaded")).to_be_focused()
+    expect(page.get_by_label("Rounds loaded")).to_have_attribute("aria-invalid", "true")
+
+
+def test_suppressive_fire_draws_its_zone_with_who_is_inside(page: Page, browser: Browser) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page)
+    player = player_page(browser, console.player_link(page))
+    try:
+        page.get_by_role("button", name="Add target").click()
+        page.get_by_label("Category").select_option("assault_rifle")
+        page.locator("#weapon-modes-FA").check()
+        page.get_by_label("Rounds loaded").fill("40")
+        page.get_by_label("Firing mode").select_option("suppressive")
+        # goon-2 stands well off the line of fire; the aim point is past goon-1.
+        page.get_by_label("goon-2 y (m)").fill("12")
+        page.get_by_label("goon-2 y (m)").press("Tab")
+        page.get_by_label("aim point x (m)").fill("20")
+        page.get_by_label("aim point x (m)").press("Tab")
+        answer = console.resolve(page)
+        zone = answer["result"]["zone"]
+        assert zone["zone"]["points"][1] == {"x": 20.0, "y": 5.0}
+        inside = [a["actor"] for a in zone["affected"] if a["inside"]]
+        assert inside == ["goon-1"]
+        for shown_on in (page, player):
+            drawn = shown_on.locator('#map g.zone[data-zone="zone-1"] polygon')
+            expect(drawn).to_have_count(1)
+            assert drawn.get_attribute("points") == "0,0 20,-5 20,5"
+            expect(shown_on.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+                "Inside now: goon-1."
+            )
+        on = page.locator('#result .zone-result tr[data-actor="goon-1"]')
+        expect(on).to_contain_text("yes")
+    finally:
+        player.context.close()
+
+
+def test_the_feed_reconnects_and_resumes_after_the_last_event(page: Page, browser: Browser) -> None:
+    """A dropped socket (a replica going away) is reopened with `after` = the last event seen,
+    and nothing is shown twice."""
+    from playwright.sync_api import expect
+
+    console.create_encounter(page)
+    opened: list[str] = []
+    context = browser.new_context()
+    player = context.new_page()
+    player.set_default_timeout(15_000)
+
+    def relay(ws: WebSocketRoute) -> None:
+        opened.append(ws.url)
+        server = ws.connect_to_server()
+        first = len(opened) == 1
+
+        def to_page(message: str | bytes) -> None:
+            ws.send(message)
+            if first and '"type":"attack"' in str(message):
+                # The server side goes away right after the first attack: 1013, resume.
+                ws.close(code=1013, reason="resume with after")
+                server.close()
+
+        server.on_message(to_page)
+
+    player.route_web_socket(re.compile(r".*/ws\?.*"), relay)
+    try:
+        player.goto(console.player_link(page))
+        player.locator("#feed-status[data-state=live]").wait_for()
+        first = console.resolve(page)
+        expect(player.locator(f'#feed li[data-event-id="{first["event_id"]}"]')).to_have_count(1)
+        # Reconnected, resuming after the attack it saw.
+        expect(player.locator("#feed-status")).to_have_text(
+            re.compile(f"resumed after {first['event_id']}")
+        )
+        assert len(opened) == 2
+        assert parse_qs(urlparse(opened[1]).query)["after"] == [first["event_id"]]
+        assert "after" not in parse_qs(urlparse(opened[0]).query)
+        second = console.resolve(page)
+        expect(player.locator(f'#feed li[data-event-id="{second["event_id"]}"]')).to_have_count(1)
+        ids = player.locator("#feed li").evaluate_all("items => items.map(i => i.dataset.eventId)")
+        assert len(ids) == len(set(ids)) == 3
+    finally:
+        context.close()
+
+
+def d100_available(url: str) -> bool:
+    return "d100" in console.rulesets(url)
+
+
+def test_a_d100_attack_shows_what_the_service_computed(page: Page, url: str) -> None:
+    if not d100_available(url):
+        pytest.skip("the service does not list the d100 ruleset")
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="d100", name="Night market")
+    assert page.locator("#attacker-marksmanship").is_visible()
+    page.get_by_label("Firing mode").select_option("SR2")
+    dice = {
+        "attack": "12",
+        "defense:ganger-1": "80",
+        "bonus:ganger-1": "4 5",
+        "location:ganger-1": "3",
+    }
+    for step, faces in dice.items():
+        page.locator(f'#dice-steps input[data-step="{step}"]').fill(faces)
+    answer = console.resolve(page)
+    result: dict[str, Any] = answer["result"]
+    target = result["targets"][0]
+    assert result["kind"] == "d100_attack"
+    assert [d["values"] for d in result["dice"]] == [[12], [80], [4, 5], [3]]
+    shown = console.shown
+    assert shown(page, '#result [data-field="success_target"]') == str(result["success_target"])
+    assert (
+        console.shown_modifiers(page, '#result [data-field="success_target-modifiers"]')
+        == (result["modifiers"])
+    )
+    on = '#result [data-target="ganger-1"]'
+    assert shown(page, f"{on} [data-field=outcome]") == target["outcome"]
+    assert shown(page, f"{on} [data-field=attack_roll]") == "12"
+    assert shown(page, f"{on} [data-field=attack_hits]") == str(target["attack"]["hits"])
+    assert shown(page, f"{on} [data-field=net_hits]") == str(target["net_hits"])
+    if target["damage"]:
+        assert shown(page, f"{on} [data-field=wound]") == str(target["damage"]["wound"])
+        assert shown(page, f"{on} [data-field=damage]") == str(target["damage"]["damage"])
+    # d100 dice show as numbers, the bonus d6 as faces.
+    assert shown(page, '#result .dice-step[data-step="attack"] .die') == "12"
+    assert page.locator('#result .dice-step[data-step="bonus:ganger-1"] .die.d6').count() == 2
+    expect(page.locator("#result-summary")).to_contain_text("ganger-1")
