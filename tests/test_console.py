@@ -368,14 +368,10 @@ def test_the_feed_reconnects_and_resumes_after_the_last_event(page: Page, browse
         context.close()
 
 
-def d100_available(url: str) -> bool:
-    return "d100" in console.rulesets(url)
-
-
 def test_a_d100_attack_shows_what_the_service_computed(page: Page, url: str) -> None:
-    if not d100_available(url):
-        pytest.skip("the service does not list the d100 ruleset")
     from playwright.sync_api import expect
+
+    assert "d100" in console.rulesets(url)
 
     console.create_encounter(page, ruleset="d100", name="Night market")
     assert page.locator("#attacker-marksmanship").is_visible()
@@ -411,3 +407,42 @@ def test_a_d100_attack_shows_what_the_service_computed(page: Page, url: str) -> 
     assert shown(page, '#result .dice-step[data-step="attack"] .die') == "12"
     assert page.locator('#result .dice-step[data-step="bonus:ganger-1"] .die.d6').count() == 2
     expect(page.locator("#result-summary")).to_contain_text("ganger-1")
+
+
+def test_d100_suppressive_fire_draws_its_circle_with_who_is_inside(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="d100", name="Rooftops")
+    page.get_by_role("button", name="Add target").click()
+    page.get_by_label("Firing mode").select_option("suppressive")
+    # ganger-2 takes cover: a bystander's own field, shown for suppressive fire only.
+    page.locator('fieldset.target[data-target="ganger-2"]').get_by_label("In cover").check()
+    page.get_by_label("aim point x (m)").fill("12")
+    page.get_by_label("aim point y (m)").fill("1")
+    page.get_by_label("aim point y (m)").press("Tab")
+    page.locator('#dice-steps input[data-step="suppression"]').fill("5")
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    request = sent.value.post_data_json
+    assert request["suppressive"]["center"] == {"x": 12, "y": 1}
+    assert [b["in_cover"] for b in request["bystanders"]] == [False, True]
+    zone = answer["result"]["zone"]
+    assert zone["zone"]["shape"] == "circle"
+    affected = {a["actor"]: a for a in zone["affected"]}
+    assert affected["ganger-1"]["inside"] and affected["ganger-1"]["must_test"]
+    assert affected["ganger-2"]["inside"] and not affected["ganger-2"]["must_test"]
+    circle = page.locator(f'#map g.zone[data-zone="{zone["zone"]["id"]}"] circle')
+    expect(circle).to_have_count(1)
+    centre, radius = zone["zone"]["center"], zone["zone"]["radius_m"]
+    assert float(circle.get_attribute("cx") or "nan") == centre["x"]
+    assert float(circle.get_attribute("cy") or "nan") == -centre["y"]
+    assert float(circle.get_attribute("r") or "nan") == radius == 5
+    expect(page.locator(f'#zone-list li[data-zone="{zone["zone"]["id"]}"] .inside')).to_have_text(
+        "Inside now: ganger-1, ganger-2."
+    )
+    # Moving an actor out of the circle updates who is inside, on the map alone.
+    page.get_by_label("ganger-2 y (m)").fill("9")
+    page.get_by_label("ganger-2 y (m)").press("Tab")
+    expect(page.locator(f'#zone-list li[data-zone="{zone["zone"]["id"]}"] .inside')).to_have_text(
+        "Inside now: ganger-1."
+    )

@@ -122,6 +122,7 @@ export class AttackForm {
       fieldset.dataset.target = renamed;
       legend.textContent = `Target ${renamed}`;
     });
+    for (const field of fieldset.querySelectorAll(".zone-only")) field.hidden = !this.zoneMode;
     remove.addEventListener("click", () => this.removeTarget(entry));
     this.refreshTargets();
     return entry;
@@ -148,7 +149,7 @@ export class AttackForm {
     const zone = this.zoneMode;
     this.zoneHelp.hidden = !zone;
     this.targetsLegend.textContent = zone ? "Bystanders (the other actors on the map)" : "Targets";
-    for (const input of this.fields.querySelectorAll(".options [data-key^='zone.']")) input.hidden = !zone;
+    for (const field of this.fields.querySelectorAll(".zone-only")) field.hidden = !zone;
     if (zone && !this.map.actors.has(AIM)) {
       const first = this.targets[0] && this.map.position(this.targets[0].id);
       this.map.place(AIM, "aim", first ? { x: first.x + 2, y: first.y } : { x: 15, y: 0 });

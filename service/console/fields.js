@@ -1,8 +1,9 @@
 // Labelled form fields built from small specs, and read back into request objects.
 //
 // A spec: {key: "weapon.ap", label: "AP", type: "int" | "number" | "text" | "select" |
-// "checkbox" | "choices", min, max, step, value, options, optional, help, parse}. Dotted keys
-// build nested objects; `optional` fields left empty are left out of the request.
+// "checkbox" | "choices", min, max, step, value, options, optional, help, parse, zoneOnly}.
+// Dotted keys build nested objects; `optional` fields left empty are left out of the request;
+// `zoneOnly` fields show (and are read) only for suppressive fire.
 
 export class FieldError extends Error {
   constructor(input, message) {
@@ -19,7 +20,7 @@ const optionPairs = (options) =>
 export function buildField(spec, prefix) {
   const id = `${prefix}-${spec.key.replaceAll(".", "-")}`;
   const wrapper = document.createElement("div");
-  wrapper.className = `field field-${spec.type}`;
+  wrapper.className = `field field-${spec.type}${spec.zoneOnly ? " zone-only" : ""}`;
   wrapper.dataset.key = spec.key;
   if (spec.type === "choices") {
     const group = document.createElement("fieldset");

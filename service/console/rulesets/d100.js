@@ -57,6 +57,9 @@ export default {
     { key: "visibility", label: "Visibility modifier", type: "int", min: -500, max: 0, value: 0 },
     { key: "location", label: "Hit location", type: "select", options: [["", "rolled (d10)"], ...LOCATIONS], optional: true },
     modifiersSpec("modifiers", "Modifiers for this target"),
+    modifiersSpec("defender.test_modifiers", "Modifiers of the defender's tests"),
+    { key: "in_cover", label: "In cover", type: "checkbox", zoneOnly: true },
+    { key: "prone", label: "Prone", type: "checkbox", zoneOnly: true },
   ],
   targetDefaults: { prefix: "ganger" },
   options: [
@@ -80,7 +83,9 @@ export default {
     };
     if (mode === "suppressive") {
       body.suppressive = { origin: attackerAt, center: aimAt };
-      body.bystanders = targets.map((t) => ({ id: t.id, position: t.position }));
+      body.bystanders = targets.map((t) => ({
+        id: t.id, position: t.position, in_cover: Boolean(t.fields.in_cover), prone: Boolean(t.fields.prone),
+      }));
       return body;
     }
     if (mode === "both_barrels") {
