@@ -156,6 +156,31 @@ def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
         player.context.close()
 
 
+def test_joining_by_id_and_token(page: Page, browser: Browser, url: str) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, name="Docks")
+    token = parse_qs(urlparse(console.player_link(page)).fragment)["token"][0]
+    context = browser.new_context()
+    try:
+        other = context.new_page()
+        console.open_console(other, url)
+        other.get_by_label("Encounter id").fill(encounter)
+        other.get_by_label("Token (GM or player)").fill("not-the-token-at-all")
+        other.get_by_role("button", name="Join encounter").click()
+        expect(other.locator("#encounter-status")).to_contain_text("Not joined")
+        assert other.locator("#attack").is_hidden()
+        other.get_by_label("Token (GM or player)").fill(token)
+        other.get_by_role("button", name="Join encounter").click()
+        expect(other.locator("#feed-status")).to_have_attribute("data-state", "live")
+        expect(other.locator("#info-name")).to_have_text("Docks")
+        expect(other.locator("#attack")).to_be_visible()
+        # The token is not left in the form once joined.
+        assert other.get_by_label("Token (GM or player)").input_value() == ""
+    finally:
+        context.close()
+
+
 def test_the_map_gives_the_distances_dragged_or_moved_by_keys(page: Page) -> None:
     from playwright.sync_api import expect
 
