@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean docs-images
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,7 @@ lint: $(STAMP)
 
 test: $(STAMP)
 	bash scripts/ensure-redis $(BIN)/python
+	bash scripts/ensure-chromium
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory foundry-test
@@ -41,6 +42,16 @@ bench: $(STAMP)
 bench-sustained: $(STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	$(BIN)/python -m bench.sustained $(ARGS)
+
+# The screenshots in docs/: the console (a real browser on the real service) and the Foundry
+# module's chat card rendered from its template.
+docs-images: $(STAMP)
+	bash scripts/ensure-chromium
+	$(BIN)/python -m tests.console_screenshot
+	cd foundry-module && npm ci --no-audit --no-fund && node scripts/render-card-preview.mjs ../.card-preview.html
+	$${FIREFIGHT_CHROMIUM:-/usr/bin/chromium} --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=360,500 --screenshot=docs/img/chat-card.png file://$(abspath .card-preview.html) 2>/dev/null
+	rm -f .card-preview.html
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
