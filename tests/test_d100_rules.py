@@ -805,3 +805,18 @@ def test_the_docs_example_divides_as_the_docs_say() -> None:
     assert result.success_target == 65
     assert [(t.share, t.attack.success_target) for t in result.targets] == [(39, 49), (26, 6)]
     assert (result.action_points, result.rounds_fired) == (2, 12)
+
+
+def test_an_encounter_holds_at_most_50_zones_and_a_shooters_own_make_room() -> None:
+    state = D100State()
+    for n in range(50):
+        state = suppressed(25, state, attacker=make.attacker(id=f"s{n}")).state
+    detail = refused(
+        lambda: suppressed(25, state, attacker=make.attacker(id="new")),
+        "$.suppressive",
+        "limit-exceeded",
+    )
+    assert "at most 50" in detail
+    # s0 firing again ends its own zone first: there is room for the new one.
+    again = suppressed(25, state, attacker=make.attacker(id="s0")).state
+    assert len(again.zones) == 50 and "zone-51" in again.zones

@@ -345,18 +345,16 @@ def resolve_attack(
 ) -> Resolution[D100AttackResult]:
     cost = check(request)
     attacker = request.attacker.id
-    if request.suppressive is not None and len(state.zones) >= MAX_ZONES:
-        # The shooter's own zones end first: count what stays.
-        if len(core.end_zones_of(state, attacker).zones) >= MAX_ZONES:
-            raise RuleViolation(
-                f"an encounter holds at most {MAX_ZONES} suppression zones at once",
-                path="$.suppressive",
-                kind="limit-exceeded",
-            )
     path = "$.suppressive" if request.suppressive is not None else "$.shot_rate"
     state = core.spend(state, attacker, cost.action_points, path)
     # Attacking ends the shooter's suppressive fire.
     state = core.end_zones_of(state, attacker)
+    if request.suppressive is not None and len(state.zones) >= MAX_ZONES:
+        raise RuleViolation(
+            f"an encounter holds at most {MAX_ZONES} suppression zones at once",
+            path="$.suppressive",
+            kind="limit-exceeded",
+        )
     whole = _whole_attack(request, state)
     success_target = core.total(whole)
     targets: list[D100TargetResult] = []
