@@ -23,11 +23,13 @@ import structlog
 from bench.load import attack_body
 from bench.server import REDIS_TIMEOUT_S
 from bench.servers import require_loopback
+from schemas.d100 import D100AttackRequest, D100State
 from schemas.encounter import EncounterCreate, EncounterCreated, TurnState
 from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
 from service.config import Config
 from service.engine import Encounters
 from service.logs import configure_logging
+from service.rules.d100 import D100Ruleset
 from service.rules.dice import Dice
 from service.rules.sr5 import SR5Ruleset
 from service.store import MemoryStore, RedisStore
@@ -62,6 +64,41 @@ def _rules_us(count: int) -> float:
     """The SR5 rules alone: pool, recoil, dice for attack, defense and soak, the result."""
     request = msgspec.json.decode(attack_body("layers", 7), type=SR5AttackRequest)
     ruleset, state, turn = SR5Ruleset(), SR5State(), TurnState()
+
+    def run(n: int) -> None:
+        for i in range(n):
+            ruleset.resolve_attack(request, state, turn, Dice(i))
+
+    return _per_call_us(count, run)
+
+
+# A d100 burst at one target: attack, defense, bonus dice, Passive Defense and hit location.
+D100_ATTACK = {
+    "attacker": {"id": "layers", "marksmanship": 60, "recoil_control": 2},
+    "weapon": {
+        "id": "smg",
+        "damage": 7,
+        "bonus_dice": 2,
+        "armor_penetration": 2,
+        "shot_rate": 3,
+        "ammo": 30,
+        "range_bands": [{"up_to_m": 10, "modifier": 10}, {"up_to_m": 50, "modifier": 0}],
+    },
+    "shot_rate": 2,
+    "targets": [
+        {
+            "id": "goon-1",
+            "distance_m": 20,
+            "defender": {"defense": 20, "passive_defense": 20, "armor": 3},
+        }
+    ],
+}
+
+
+def _d100_rules_us(count: int) -> float:
+    """The d100 rules alone, every step of a hit rolled, for comparison with SR5's."""
+    request = msgspec.convert(D100_ATTACK, type=D100AttackRequest)
+    ruleset, state, turn = D100Ruleset(), D100State(), TurnState()
 
     def run(n: int) -> None:
         for i in range(n):
@@ -145,6 +182,7 @@ async def _incr_us(redis_url: str, count: int) -> float:
 async def _run(redis_url: str | None, count: int) -> dict[str, float]:
     figures = {
         "sr5 rules (resolve_attack)": _rules_us(count),
+        "d100 rules (resolve_attack)": _d100_rules_us(count),
         "request log line (structlog JSON)": _log_line_us(count),
     }
     memory = MemoryStore()
