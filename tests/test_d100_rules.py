@@ -606,6 +606,9 @@ def test_attacking_again_ends_the_zone_and_the_shooters_next_turn_does_too() -> 
     assert attack(make.attack(dice={"attack": [100]}), state).state.zones == {}
     assert advance(state, "action_phase", "kim") == state
     assert advance(state, "action_phase", "vex").zones == {}
+    # A VTT that counts rounds only: the next combat turn; one that counts turns: not then.
+    assert advance(state, "combat_turn", phase=0).zones == {}
+    assert advance(state, "combat_turn", phase=3).zones == state.zones
 
 
 # --- zone tests -------------------------------------------------------------------------------
