@@ -394,6 +394,26 @@ def test_build_context_holds_what_pip_install_needs() -> None:
         assert not in_build_context(path), f"{path} would be sent to the build"
 
 
+def test_the_package_data_holds_every_file_of_the_web_console() -> None:
+    # The image installs the package and removes the source: the console must be package data.
+    globs = PYPROJECT["tool"]["setuptools"]["package-data"]["service"]
+    console = [
+        path.relative_to(ROOT / "service").as_posix()
+        for path in (ROOT / "service" / "console").rglob("*")
+        if path.is_file()
+    ]
+    assert "console/index.html" in console
+    # Globbed as setuptools globs them: a `*` does not reach into a subfolder.
+    packaged = {
+        path.relative_to(ROOT / "service").as_posix()
+        for glob in globs
+        for path in (ROOT / "service").glob(glob)
+    }
+    left_out = sorted(set(console) - packaged)
+    assert not left_out, f"pyproject's package-data leaves out {left_out}"
+    assert all(in_build_context(f"service/{f}") for f in console)
+
+
 # --- the Dockerfile's command with the compose environment, on the local Redis -----------------
 
 
