@@ -182,3 +182,30 @@ def shown_dice(page: Page) -> list[dict[str, Any]]:
             }
         )
     return dice
+
+
+def post_from(page: Page, endpoint: str, click: Any) -> dict[str, Any]:
+    """Runs `click()` (a button of the page); returns the service's 201 answer to the POST whose
+    path ends with `endpoint`, once the page shows it."""
+    with page.expect_response(
+        lambda r: r.url.endswith(endpoint) and r.request.method == "POST"
+    ) as answer:
+        click()
+    response: Response = answer.value
+    assert response.status == 201, response.text()
+    body: dict[str, Any] = response.json()
+    page.locator(f'#result[data-event="{body["event_id"]}"]').wait_for()
+    return body
+
+
+def advance(page: Page, button: str) -> dict[str, Any]:
+    """Clicks a turn button ("Next combat turn", "Start action phase", ...)."""
+    return post_from(page, "/advance", page.get_by_role("button", name=button).click)
+
+
+def take_action(page: Page) -> dict[str, Any]:
+    return post_from(page, "/actions", page.get_by_role("button", name="Take action").click)
+
+
+def resolve_zone_test(page: Page) -> dict[str, Any]:
+    return post_from(page, "/tests", page.get_by_role("button", name="Resolve zone test").click)

@@ -471,3 +471,201 @@ def test_d100_suppressive_fire_draws_its_circle_with_who_is_inside(page: Page) -
     expect(page.locator(f'#zone-list li[data-zone="{zone["zone"]["id"]}"] .inside')).to_have_text(
         "Inside now: ganger-1."
     )
+
+
+def test_a_gm_advances_turns_and_a_player_page_sees_it_live(page: Page, browser: Browser) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, name="Turns")
+    player = player_page(browser, console.player_link(page))
+    try:
+        expect(page.locator("#turn-now")).to_have_text("combat turn 1, initiative pass 1")
+        answer = console.advance(page, "Next initiative pass")
+        assert answer["result"]["turn"]["initiative_pass"] == 2
+        expect(page.locator("#turn-now")).to_have_text("combat turn 1, initiative pass 2")
+        assert console.shown(page, '#result [data-field="initiative_pass"]') == "2"
+        # goon-1 goes on full defense (an action), in its own action phase, picked from the map.
+        page.get_by_label("Action phase of").select_option("goon-1")
+        answer = console.advance(page, "Start action phase")
+        assert answer["result"]["turn"]["action_phase"] == "goon-1"
+        for shown_on in (page, player):
+            expect(shown_on.locator("#info-turn")).to_have_text(
+                "combat turn 1, initiative pass 2, goon-1's action phase"
+            )
+        page.get_by_label("Actor (from the map)").select_option("goon-1")
+        page.get_by_label("Action", exact=True).select_option("full_defense")
+        page.get_by_label("Full defense with").select_option("agile_defender")
+        with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+            action = console.take_action(page)
+        assert sent.value.post_data_json == {
+            "ruleset": "sr5",
+            "actor": "goon-1",
+            "action": "full_defense",
+            "full_defense": "agile_defender",
+        }
+        effects = page.locator('#result [data-field="effects"] li')
+        expect(effects).to_have_text(action["result"]["effects"])
+        # The next combat turn ends the full defense: the advance says so, on both pages.
+        answer = console.advance(page, "Next combat turn")
+        said = answer["result"]["effects"]
+        assert said and "goon-1" in said[0]
+        expect(effects).to_have_text(said)
+        expect(page.locator("#turn-now")).to_have_text("combat turn 2, initiative pass 1")
+        live = player.locator(f'#feed li[data-event-id="{answer["event_id"]}"]')
+        expect(live).to_contain_text(f"Advance to combat turn: {said[0]}")
+        expect(player.locator("#info-turn")).to_have_text("combat turn 2, initiative pass 1")
+        live.get_by_role("button").click()
+        expect(player.locator('#result [data-field="effects"] li')).to_have_text(said)
+    finally:
+        player.context.close()
+
+
+def test_a_player_page_has_no_advance_controls(page: Page, browser: Browser, url: str) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, name="Players")
+    advance = re.compile(r"Next combat turn|Next initiative pass|Start action phase")
+    expect(page.get_by_role("button", name=advance)).to_have_count(3)
+    player = player_page(browser, console.player_link(page))
+    try:
+        # The player link's page: actions yes, turn controls no.
+        expect(player.locator("#action-panel")).to_be_visible()
+        expect(player.locator("#turn-panel")).to_be_hidden()
+        expect(player.get_by_role("button", name=advance)).to_have_count(0)
+        # A player token typed into Join shows them until the service refuses it (403); then
+        # they go, and the page says why.
+        token = parse_qs(urlparse(console.player_link(page)).fragment)["token"][0]
+        player.locator("#leave").click()
+        player.get_by_label("Encounter id").fill(console.shown(page, "#info-id"))
+        player.get_by_label("Token (GM or player)").fill(token)
+        player.get_by_role("button", name="Join encounter").click()
+        expect(player.locator("#feed-status")).to_have_attribute("data-state", "live")
+        with player.expect_response(lambda r: r.url.endswith("/advance")) as refused:
+            player.get_by_role("button", name="Next combat turn").click()
+        assert refused.value.status == 403
+        expect(player.get_by_role("button", name=advance)).to_have_count(0)
+        expect(player.locator("#encounter-status")).to_contain_text("only the GM advances")
+        # Nothing advanced.
+        expect(page.locator("#turn-now")).to_have_text("combat turn 1, initiative pass 1")
+    finally:
+        player.context.close()
+
+
+def test_a_d100_reload_shows_the_action_points_and_ammo_the_service_answered(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="d100", name="Reload")
+    # d100 has no initiative passes.
+    expect(page.get_by_role("button", name="Next initiative pass")).to_have_count(0)
+    offered = page.locator("#action-name option").evaluate_all("os => os.map(o => o.value)")
+    assert offered == ["reload", "move", "other", "free_action"]
+    page.get_by_label("Action", exact=True).select_option("reload")
+    # Loose rounds take the loader's Agility; a magazine does not.
+    agility = page.get_by_label("Loader's Agility")
+    expect(agility).to_be_hidden()
+    page.get_by_label("Reload method").select_option("cylinder")
+    expect(agility).to_be_visible()
+    page.get_by_label("Capacity").fill("6")
+    page.get_by_label("Rounds in it now").fill("1")
+    agility.fill("40")
+    # Too many rounds: the service's refusal points at the field.
+    page.get_by_label("Rounds to load").fill("9")
+    page.get_by_role("button", name="Take action").click()
+    error = page.locator("#action-error")
+    expect(error).to_contain_text("$.weapon.rounds")
+    expect(page.get_by_label("Rounds to load")).to_be_focused()
+    expect(page.get_by_label("Rounds to load")).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Rounds to load").fill("")
+    with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+        answer = console.take_action(page)
+    assert sent.value.post_data_json == {
+        "ruleset": "d100",
+        "actor": "vex",
+        "action": "reload",
+        "weapon": {"id": "smg", "method": "cylinder", "capacity": 6, "loaded": 1},
+        "agility": 40,
+    }
+    expect(error).to_be_hidden()
+    result = answer["result"]
+    # 5 rounds in batches of 40 / 5 = 8: one batch, one action point; 6 in the cylinder.
+    assert (result["action_points"], result["ammo_left"], result["rounds_loaded"]) == (1, 6, 5)
+    for field in ("action_points", "action_points_spent", "ammo_left", "rounds_loaded"):
+        assert console.shown(page, f'#result [data-field="{field}"]') == str(result[field]), field
+    expect(page.locator('#result [data-field="effects"] li')).to_have_text(result["effects"])
+    # A move sends the actor's place on the map, and its cost; the turn's total adds up.
+    page.get_by_label("Action", exact=True).select_option("move")
+    page.get_by_label("Action points it costs").fill("2")
+    page.get_by_label("vex x (m)").fill("3")
+    page.get_by_label("vex x (m)").press("Tab")
+    with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+        answer = console.take_action(page)
+    assert sent.value.post_data_json == {
+        "ruleset": "d100",
+        "actor": "vex",
+        "action": "move",
+        "action_points": 2,
+        "position": {"x": 3, "y": 0},
+    }
+    assert answer["result"]["action_points_spent"] == 3
+    assert console.shown(page, '#result [data-field="action_points_spent"]') == "3"
+
+
+def test_sr5_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, name="Zone test")
+    page.get_by_label("Category").select_option("assault_rifle")
+    page.locator("#weapon-modes-FA").check()
+    page.get_by_label("Rounds loaded").fill("40")
+    page.get_by_label("Firing mode").select_option("suppressive")
+    page.get_by_label("aim point x (m)").fill("20")
+    page.get_by_label("aim point x (m)").press("Tab")
+    page.locator('#dice-steps input[data-step="suppression"]').fill("6 5 5 1 2 3 4 5 6 1 2 3")
+    laid = console.resolve(page)
+    assert laid["result"]["zone"]["zone"]["hits"] == 5
+    # The zone's Test button, by keyboard: the form opens on the actor inside, with its numbers
+    # from the attack form.
+    test_button = page.get_by_role("button", name="Test an actor against zone-1")
+    test_button.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#zone-test-actor")).to_be_focused()
+    expect(page.locator("#zone-test-actor")).to_have_value("goon-1")
+    expect(page.locator("#zt-defender-armor")).to_have_value("9")
+    dice = {"zone_test:goon-1": "1 2 3", "soak:goon-1": "5 6 5 2 3 4 2 2 3 4 1 1"}
+    for step, faces in dice.items():
+        page.locator(f'#zone-test-dice input[data-step="{step}"]').fill(faces)
+    with page.expect_request(lambda r: r.url.endswith("/zones/zone-1/tests")) as sent:
+        answer = console.resolve_zone_test(page)
+    request = sent.value.post_data_json
+    assert request["actor"] == "goon-1" and request["avoid"] == "none"
+    assert request["defender"] == {"reaction": 3, "intuition": 3, "body": 4, "armor": 9}
+    assert request["dice"] == {
+        "zone_test:goon-1": [1, 2, 3],
+        "soak:goon-1": [5, 6, 5, 2, 3, 4, 2, 2, 3, 4, 1, 1],
+    }
+    result = answer["result"]
+    # Reaction 3 against the zone's 5 hits: no hit, so it is hit: the predator's 8 P, AP -1 on
+    # armor 9, Body 4 + 8 soaks 3: 5 boxes.
+    assert (result["threshold"], result["test"]["hits"], result["hit"]) == (5, 0, True)
+    assert (result["damage"]["soak_hits"], result["damage"]["boxes"]) == (3, 5)
+    on = "#result .zone-test"
+    assert console.shown(page, f"{on} [data-field=outcome]") == "hit"
+    for field in ("threshold", "pool"):
+        assert console.shown(page, f"{on} [data-field={field}]") == str(result[field]), field
+    assert console.shown(page, f"{on} [data-field=hits]") == str(result["test"]["hits"])
+    for field in ("dv", "armor", "soak_hits", "track"):
+        assert console.shown(page, f"{on} [data-field={field}]") == str(result["damage"][field])
+    assert console.shown(page, f"{on} [data-field=boxes]") == str(result["damage"]["boxes"])
+    assert (
+        console.shown_modifiers(page, f'{on} [data-field="pool-modifiers"]') == result["modifiers"]
+    )
+    assert console.shown_dice(page) == [
+        {"step": d["step"], "values": d["values"]} for d in result["dice"]
+    ]
+    assert page.locator('#result .dice-step[data-step="soak:goon-1"] .die.hit').count() == 3
+    expect(page.locator("#result-summary")).to_have_text(
+        "goon-1 tests against zone-1: 0 hits of 5, hit, 5 physical boxes."
+    )
+    # A second test in the same phase: the service's 409 is shown at the form.
+    page.get_by_role("button", name="Resolve zone test").click()
+    expect(page.locator("#zone-test-error")).to_contain_text("already")

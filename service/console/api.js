@@ -77,6 +77,15 @@ export const getZones = async (id, token) =>
 export const resolveAttack = (id, token, body) =>
   call("POST", `${encounterPath(id)}/attacks`, { token, body, idempotent: true });
 
+export const advance = (id, token, body) =>
+  call("POST", `${encounterPath(id)}/advance`, { token, body, idempotent: true });
+
+export const takeAction = (id, token, body) =>
+  call("POST", `${encounterPath(id)}/actions`, { token, body, idempotent: true });
+
+export const testZone = (id, token, zone, body) =>
+  call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
+
 export function socketUrl(id, token, after) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams({ token });

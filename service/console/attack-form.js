@@ -1,7 +1,7 @@
 // The attack form of one ruleset: attacker, weapon, mode, targets and options from the ruleset's
 // specs, distances from the map, and the given dice of each step the attack will roll.
 
-import { buildField, buildFields, FieldError, parseFaces, readFields } from "./fields.js";
+import { buildField, buildFields, diceInputs, FieldError, readDice, readFields } from "./fields.js";
 import { el } from "./results.js";
 
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -179,16 +179,7 @@ export class AttackForm {
       weapon: this.safeWeapon(),
       targets: this.targets.map((t) => ({ id: t.id, fields: this.safeRead(t.fieldset, this.ruleset.target, t.prefix) })),
     });
-    const rows = steps.map(({ step, sides, count }, index) => {
-      const id = `dice-step-${index}`;
-      const label = el("label", { for: id }, el("code", { text: step }), ` (d${sides}${count ? `, ${count} ${count === 1 ? "die" : "dice"}` : ""})`);
-      const input = el("input", {
-        id, type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
-        dataStep: step, dataSides: sides, placeholder: "rolled by the service",
-      });
-      input.value = this.givenDice.get(step) || "";
-      return el("div", { class: "field" }, label, input);
-    });
+    const rows = diceInputs(steps, "dice-step", this.givenDice);
     this.diceStepsContainer.replaceChildren(...rows);
   }
 
@@ -226,16 +217,7 @@ export class AttackForm {
     } catch (error) {
       throw new FieldError(this.modeSelect, error.message);
     }
-    const dice = {};
-    for (const input of this.diceStepsContainer.querySelectorAll("input")) {
-      input.removeAttribute("aria-invalid");
-      if (!input.value.trim()) continue;
-      try {
-        dice[input.dataset.step] = parseFaces(input.value, Number(input.dataset.sides));
-      } catch (error) {
-        throw new FieldError(input, `Dice for ${input.dataset.step}: ${error.message}`);
-      }
-    }
+    const dice = readDice(this.diceStepsContainer);
     if (Object.keys(dice).length) body.dice = dice;
     return body;
   }

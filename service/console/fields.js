@@ -178,3 +178,41 @@ export function parseModifiers(text) {
     return { source: match[1].trim(), value: Number(match[2]) };
   });
 }
+
+// One labelled input per dice step (`steps`: [{step, sides, count}]); what was typed before
+// (`remembered`: step -> text) stays with its step name.
+export function diceInputs(steps, idPrefix, remembered = new Map()) {
+  return steps.map(({ step, sides, count }, index) => {
+    const id = `${idPrefix}-${index}`;
+    const die = sides ? `d${sides}` : "dice";
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    const name = document.createElement("code");
+    name.textContent = step;
+    label.append(name, ` (${die}${count ? `, ${count} ${count === 1 ? "die" : "dice"}` : ""})`);
+    const input = document.createElement("input");
+    Object.assign(input, { id, type: "text", inputMode: "numeric", autocomplete: "off", spellcheck: false, placeholder: "rolled by the service" });
+    input.dataset.step = step;
+    input.dataset.sides = sides || "";
+    input.value = remembered.get(step) || "";
+    const wrapper = document.createElement("div");
+    wrapper.className = "field";
+    wrapper.append(label, input);
+    return wrapper;
+  });
+}
+
+// The given dice typed under `container`, as a request's `dice`, or a FieldError at the input.
+export function readDice(container) {
+  const dice = {};
+  for (const input of container.querySelectorAll("input[data-step]")) {
+    input.removeAttribute("aria-invalid");
+    if (!input.value.trim()) continue;
+    try {
+      dice[input.dataset.step] = parseFaces(input.value, Number(input.dataset.sides) || 0);
+    } catch (error) {
+      throw new FieldError(input, `Dice for ${input.dataset.step}: ${error.message}`);
+    }
+  }
+  return dice;
+}

@@ -1,4 +1,5 @@
-// The console's wiring: create or join an encounter, resolve attacks, show results, follow events.
+// The console's wiring: create or join an encounter, resolve attacks, run the round (turns,
+// actions, zone tests), show results, follow events.
 
 import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
@@ -6,6 +7,7 @@ import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { SceneMap } from "./map.js";
 import { el, genericResult } from "./results.js";
+import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
 import sr5 from "./rulesets/sr5.js";
 
@@ -16,6 +18,8 @@ const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
 const state = { rulesets: [], encounter: null, feed: null };
+// The panels an encounter shows; the turn panel only to a GM (see setRole).
+const PANELS = ["attack", "action-panel", "turn-panel", "map-panel", "result-panel", "feed-panel"];
 
 const map = new SceneMap({
   svg: $("map"),
@@ -24,8 +28,34 @@ const map = new SceneMap({
   status: $("map-status"),
   sizeSelect: $("map-size"),
   onMove: () => form.refreshDistances(),
+  onActorsChange: () => refreshActors(),
+  onTestZone: (zone) => zoneTests.open(zone),
+  onZonesChange: (zones) => zoneTests.zonesChanged(zones),
 });
 const form = new AttackForm({ fields: $("attack-fields"), diceSteps: $("dice-steps"), map });
+const session = () => state.encounter;
+const onRoundAnswer = (answer) => {
+  showResult(answer.result, answer.event_id, "your request");
+  showTurn(answer.state?.turn);
+};
+const turns = new TurnControls({
+  panel: $("turn-panel"),
+  map,
+  session,
+  onAnswer: onRoundAnswer,
+  // A token joined by hand turned out to be a player's: no turn controls for it.
+  onForbidden: () => setRole("player"),
+});
+const actions = new ActionForm({ form: $("action-form"), map, session, onAnswer: onRoundAnswer });
+const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
+
+// The actor lists of the round's forms follow the map.
+function refreshActors() {
+  const ids = actorIds(map);
+  turns.refreshActors(ids);
+  actions.refreshActors(ids);
+  zoneTests.refreshActors(ids);
+}
 
 function formFor(kind) {
   return Object.values(FORMS).find((ruleset) => ruleset.kinds.includes(kind)) || null;
@@ -71,7 +101,7 @@ async function createEncounter(event) {
   try {
     const created = await api.createEncounter(key.value.trim(), $("create-ruleset").value, $("create-name").value.trim());
     key.value = "";
-    await join(created.id, created.tokens.gm, created.tokens);
+    await join(created.id, created.tokens.gm, created.tokens, "gm");
   } catch (error) {
     say($("encounter-status"), `Not created: ${error.describe?.() || error.message}`, "error");
   }
@@ -91,18 +121,20 @@ async function joinFromForm(event) {
     input.removeAttribute("aria-invalid");
   }
   try {
-    await join(id.value.trim(), token.value.trim());
+    // A token typed in may be the GM's or a player's: the turn controls show until the service
+    // says it is a player's (403).
+    await join(id.value.trim(), token.value.trim(), null, "unknown");
     token.value = "";
   } catch (error) {
     say($("encounter-status"), `Not joined: ${error.describe?.() || error.message}`, "error");
   }
 }
 
-async function join(id, token, tokens = null) {
+async function join(id, token, tokens = null, role = "player") {
   const view = await api.getEncounter(id, token);
   leave({ keepStatus: true });
-  state.encounter = { id, token, tokens, ruleset: view.ruleset, name: view.name };
-  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens }));
+  state.encounter = { id, token, tokens, role, ruleset: view.ruleset, name: view.name };
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role }));
 
   $("info-name").textContent = view.name || "(unnamed)";
   $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
@@ -122,9 +154,14 @@ async function join(id, token, tokens = null) {
 
   const ruleset = FORMS[view.ruleset];
   $("attack").hidden = !ruleset;
+  $("action-panel").hidden = !ruleset;
+  turns.setRuleset(ruleset);
+  zoneTests.setRuleset(ruleset);
   if (ruleset) {
     form.setRuleset(ruleset, rulesetInfo(view.ruleset));
+    actions.setRuleset(ruleset, rulesetInfo(view.ruleset));
   }
+  setRole(role);
   say($("encounter-status"), ruleset
     ? `Joined ${view.name || id}.`
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
@@ -150,15 +187,26 @@ function leave({ keepStatus = false } = {}) {
   sessionStorage.removeItem(SESSION_KEY);
   $("encounter-info").hidden = true;
   document.querySelector(".encounter-forms").hidden = false;
-  for (const panel of ["attack", "map-panel", "result-panel", "feed-panel"]) $(panel).hidden = true;
+  for (const panel of PANELS) $(panel).hidden = true;
   $("encounter-summary").textContent = "No encounter yet: create one or join one.";
   if (!keepStatus) say($("encounter-status"), "Left the encounter.");
 }
 
+// Advancing the turn is the GM's: a player's page has no turn controls.
+function setRole(role) {
+  if (!state.encounter) return;
+  state.encounter.role = role;
+  const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
+  if (saved) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...saved, role }));
+  $("turn-panel").hidden = role === "player";
+  if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
+}
+
 function showTurn(turn) {
   if (!turn) return;
-  const phase = turn.action_phase ? `, ${turn.action_phase}'s action phase` : "";
-  $("info-turn").textContent = `combat turn ${turn.combat_turn}, initiative pass ${turn.initiative_pass}${phase}`;
+  const text = turnText(turn, { passes: FORMS[state.encounter?.ruleset]?.hasPasses ?? true });
+  $("info-turn").textContent = text;
+  $("turn-now").textContent = text;
 }
 
 // --- attacks and results ------------------------------------------------------------------
@@ -212,10 +260,19 @@ function showError(message, input) {
   }
 }
 
+function render(result) {
+  if (result.kind === "advance") return renderAdvance(result);
+  if (result.kind === "action") {
+    return renderAction(result, (attack) => (formFor(attack.kind)?.render || genericResult)(attack));
+  }
+  const ruleset = formFor(result.kind);
+  return ruleset ? ruleset.render(result) : genericResult(result);
+}
+
 function showResult(result, eventId, origin) {
   const ruleset = formFor(result.kind);
-  const rendered = ruleset ? ruleset.render(result) : genericResult(result);
-  const summary = ruleset ? ruleset.summary(result) : summarize({ result, type: result.kind });
+  const rendered = render(result);
+  const summary = ruleset ? ruleset.summary(result) : summarize({ result, type: result.kind, actor: result.actor });
   $("result").replaceChildren(el("p", { class: "origin", text: `Event ${eventId}, ${origin}.` }), rendered);
   $("result").dataset.event = eventId;
   say($("result-summary"), summary);
@@ -242,8 +299,11 @@ function summarize(event) {
       return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
     case "state_edited":
       return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
-    case "zone_test":
+    case "zone_test": {
+      const ruleset = formFor(result?.kind);
+      if (ruleset) return ruleset.summary(result);
       return `${result?.actor} tests against ${result?.zone}: ${result?.avoided ? `avoided (${result.avoided})` : result?.hit ? "hit" : "safe"}.`;
+    }
     default:
       return `${event.type}${event.actor ? ` by ${event.actor}` : ""}.`;
   }
@@ -269,7 +329,8 @@ function onEvent(event) {
   feed.prepend(item);
   while (feed.children.length > 200) feed.lastElementChild.remove();
   if (event.type === "encounter_ended") {
-    $("attack").hidden = true;
+    for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
+    zoneTests.close();
     say($("encounter-status"), "The encounter has ended.");
   }
 }
@@ -300,9 +361,10 @@ async function start() {
   try {
     if (fragment.get("encounter") && fragment.get("token")) {
       history.replaceState(null, "", location.pathname + location.search);
-      await join(fragment.get("encounter"), fragment.get("token"));
+      // A player link carries the player token.
+      await join(fragment.get("encounter"), fragment.get("token"), null, "player");
     } else if (saved) {
-      await join(saved.id, saved.token, saved.tokens);
+      await join(saved.id, saved.token, saved.tokens, saved.role || (saved.tokens ? "gm" : "unknown"));
     }
   } catch (error) {
     sessionStorage.removeItem(SESSION_KEY);

@@ -35,8 +35,11 @@ export function insideZone(zone, point) {
 }
 
 export class SceneMap {
-  constructor({ svg, positions, zoneList, status, sizeSelect, onMove }) {
+  // `onActorsChange()`: actors were placed, renamed or removed; `onTestZone(zone)`: the
+  // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended.
+  constructor({ svg, positions, zoneList, status, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange }) {
     this.svg = svg;
+    this.onTestZone = onTestZone;
     this.positions = positions;
     this.zoneList = zoneList;
     this.status = status;
@@ -50,6 +53,9 @@ export class SceneMap {
       this.render();
     });
     this.render();
+    // Set after the first drawing: the page's other parts do not exist yet.
+    this.onActorsChange = onActorsChange;
+    this.onZonesChange = onZonesChange;
   }
 
   get height() {
@@ -111,13 +117,18 @@ export class SceneMap {
   // The zones the encounter has now, replacing what was drawn.
   setZones(zones) {
     this.zones = new Map(zones.map((zone) => [zone.id, zone]));
+    this.zoneList.replaceChildren();
     this.render();
+    this.onZonesChange?.(this.zones);
   }
 
   applyZoneChanges(started = [], ended = []) {
     for (const zone of started) this.zones.set(zone.id, zone);
     for (const id of ended) this.zones.delete(id);
-    if (started.length || ended.length) this.render();
+    if (started.length || ended.length) {
+      this.render();
+      this.onZonesChange?.(this.zones);
+    }
   }
 
   whoIsInside(zone) {
@@ -177,6 +188,7 @@ export class SceneMap {
     if (focused && this.elements.has(focused)) this.elements.get(focused).focus();
     this.renderPositions();
     this.renderZoneList();
+    this.onActorsChange?.();
   }
 
   grid() {
@@ -340,24 +352,15 @@ export class SceneMap {
     return row;
   }
 
+  // One item per live zone, kept while the zone lives (its Test button keeps the focus as the
+  // actors move); who stands inside is updated in place.
   renderZoneList() {
     const items = [];
     for (const zone of this.zones.values()) {
-      const item = document.createElement("li");
-      item.dataset.zone = zone.id;
+      let item = this.zoneList.querySelector(`li[data-zone="${CSS.escape(zone.id)}"]`);
+      if (!item) item = this.zoneItem(zone);
       const inside = this.whoIsInside(zone);
-      const shape = zone.shape === "circle"
-        ? `circle of ${zone.radius_m} m around (${zone.center.x}, ${zone.center.y})`
-        : `triangle ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
-      item.innerHTML = "";
-      const title = document.createElement("strong");
-      title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;
-      const facts = document.createElement("span");
-      facts.textContent = ` — ${zone.hits} hits, penalty ${zone.penalty}, ${shape}; lasts ${zone.lasts}. `;
-      const who = document.createElement("span");
-      who.className = "inside";
-      who.textContent = `Inside now: ${inside.length ? inside.join(", ") : "nobody"}.`;
-      item.append(title, facts, who);
+      item.querySelector(".inside").textContent = `Inside now: ${inside.length ? inside.join(", ") : "nobody"}.`;
       items.push(item);
     }
     if (!items.length) {
@@ -366,6 +369,33 @@ export class SceneMap {
       empty.textContent = "None.";
       items.push(empty);
     }
+    const focused = this.zoneList.contains(document.activeElement) ? document.activeElement : null;
     this.zoneList.replaceChildren(...items);
+    if (focused && this.zoneList.contains(focused)) focused.focus();
+  }
+
+  zoneItem(zone) {
+    const item = document.createElement("li");
+    item.dataset.zone = zone.id;
+    const shape = zone.shape === "circle"
+      ? `circle of ${zone.radius_m} m around (${zone.center.x}, ${zone.center.y})`
+      : `triangle ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
+    const title = document.createElement("strong");
+    title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;
+    const facts = document.createElement("span");
+    facts.textContent = ` — ${zone.hits} hits, penalty ${zone.penalty}, ${shape}; lasts ${zone.lasts}. `;
+    const who = document.createElement("span");
+    who.className = "inside";
+    item.append(title, facts, who);
+    if (this.onTestZone) {
+      const test = document.createElement("button");
+      test.type = "button";
+      test.className = "test-zone";
+      test.textContent = "Test";
+      test.setAttribute("aria-label", `Test an actor against ${zone.id}`);
+      test.addEventListener("click", () => this.onTestZone(this.zones.get(zone.id) || zone));
+      item.append(" ", test);
+    }
+    return item;
   }
 }

@@ -3,6 +3,13 @@
 import { parseModifiers } from "../fields.js";
 import { diceSection, el, facts, modifierTable, outcomeBadge } from "../results.js";
 
+const RELOAD_METHODS = [
+  "magazine", "speedloader", "belt", "power_cell", "crossbow", "nock_arrow",
+  "break_action", "cylinder", "internal_magazine", "individual",
+];
+// Loose rounds: loaded in batches of Agility / 5, so these take the loader's Agility.
+const BATCH_METHODS = ["break_action", "cylinder", "internal_magazine", "individual"];
+const actionPointsSpec = { key: "action_points", label: "Action points it costs", type: "int", min: 0, max: 100, value: 1 };
 const LOCATIONS = ["head", "torso", "right_arm", "left_arm", "right_leg", "left_leg"];
 const MODE_NAMES = {
   SR0: "SR0 — one shot", SR1: "SR1", SR2: "SR2", SR3: "SR3", SR4: "SR4", SR5: "SR5", SR6: "SR6",
@@ -118,9 +125,60 @@ export default {
     });
   },
 
-  kinds: ["d100_attack"],
+  // The rest of the round (schemas/d100.py, D100ActionRequest and D100ZoneTestRequest).
+  // d100 has no initiative passes.
+  hasPasses: false,
+  // The fields each action takes; an action not listed takes none. `when`: shown (and sent) only
+  // while it holds for the raw values of the action's fields.
+  actions: {
+    reload: [
+      { key: "weapon.id", label: "Weapon reloaded (id)", type: "text", value: "smg", pattern: "[A-Za-z0-9_.:\\-]{1,64}" },
+      { key: "weapon.method", label: "Reload method", type: "select", options: RELOAD_METHODS, value: "magazine" },
+      { key: "weapon.capacity", label: "Capacity", type: "int", min: 1, max: 10000, value: 30 },
+      { key: "weapon.loaded", label: "Rounds in it now", type: "int", min: 0, max: 10000, value: 0 },
+      { key: "weapon.rounds", label: "Rounds to load", type: "int", min: 1, max: 10000, optional: true, help: "Empty: up to capacity." },
+      {
+        key: "agility", label: "Loader's Agility", type: "int", min: 1, max: 500, value: 50,
+        help: "Loose rounds load in batches of Agility / 5.", when: (values) => BATCH_METHODS.includes(values["weapon.method"]),
+      },
+    ],
+    move: [actionPointsSpec],
+    other: [actionPointsSpec],
+  },
+  actionHelp: { move: "The actor moves to where it stands on the map: that position is sent." },
+  actionRequest({ actor, action, fields, position }) {
+    const body = { ruleset: "d100", actor, action, ...fields };
+    if (action === "move") body.position = position;
+    return body;
+  },
+  zoneTest: [
+    { key: "athletics", label: "Athletics (%)", type: "int", min: 0, max: 500, value: 40 },
+    { key: "defender.passive_defense", label: "Passive Defense (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "defender.armor", label: "Armour", type: "int", min: 0, max: 500, value: 2 },
+    { key: "avoid", label: "Avoid the fire by", type: "select", options: [["none", "nothing: test"], "hit_the_dirt", "dive_for_cover"] },
+    { key: "location", label: "Hit location", type: "select", options: [["", "rolled (d10)"], ...LOCATIONS], optional: true },
+  ],
+  zoneTestRequest({ actor, fields, position }) {
+    const { defender = {}, ...rest } = fields;
+    return { ruleset: "d100", actor, ...rest, defender: { ...defender, position } };
+  },
+  // docs/rulesets/d100.md, "Dice step names"; `zone` is the zone's state (its weapon's bonus dice).
+  zoneTestSteps({ actor, fields, zone }) {
+    const steps = [{ step: `zone_test:${actor}`, sides: 100, count: 1 }];
+    if (!zone || zone.bonus_dice) steps.push({ step: `bonus:${actor}`, sides: zone?.bonus_die, count: zone?.bonus_dice });
+    if (fields.defender?.passive_defense !== undefined) steps.push({ step: `passive_defense:${actor}`, sides: 100, count: 1 });
+    if (!fields.location) steps.push({ step: `location:${actor}`, sides: 10, count: 1 });
+    return steps;
+  },
+
+  kinds: ["d100_attack", "d100_zone_test"],
 
   summary(result) {
+    if (result.kind === "d100_zone_test") {
+      if (result.avoided) return `${result.actor} avoids ${result.zone} (${result.avoided.replaceAll("_", " ")}).`;
+      const wound = result.damage ? `, wound ${result.damage.wound} to the ${result.damage.location.replace("_", " ")}` : "";
+      return `${result.actor} tests against ${result.zone}: rolled ${result.test.roll} against ${result.test.success_target}, ${result.hit ? "hit" : "safe"}${wound}.`;
+    }
     if (result.zone) {
       const inside = result.zone.affected.filter((a) => a.inside).map((a) => a.actor);
       const made = result.zone.zone ? `lays ${result.zone.zone.id}` : "misses the suppressive fire test";
@@ -134,6 +192,7 @@ export default {
   },
 
   render(result) {
+    if (result.kind === "d100_zone_test") return renderZoneTest(result);
     const article = el("article", { class: "result d100", dataKind: result.kind },
       el("h3", {
         text: result.zone
@@ -221,4 +280,25 @@ function renderZone(zone) {
   table.appendChild(body);
   section.appendChild(table);
   return section;
+}
+
+function renderZoneTest(result) {
+  const outcome = result.avoided ? "avoided" : result.hit ? "hit" : "safe";
+  const article = el("article", { class: "result d100 zone-test", dataKind: result.kind, dataActor: result.actor },
+    el("h3", {}, `${result.actor} tests against ${result.zone}: `, el("span", { class: `outcome ${outcome}`, dataField: "outcome", text: outcome })));
+  article.appendChild(facts([
+    ["Avoided by", result.avoided?.replaceAll("_", " "), "avoided"],
+    ["Athletics test", result.test ? testText(result.test) : "not rolled", "test"],
+    ["Success Target", result.test?.success_target, "success_target"],
+    ["Roll", result.test?.roll, "roll"],
+    ["Hits", result.test?.hits, "hits"],
+    ["Hit", result.hit ? "yes" : "no", "hit"],
+  ], "facts headline"));
+  if (result.modifiers.length) {
+    article.appendChild(el("div", { class: "breakdown" },
+      modifierTable(`Success Target ${result.test?.success_target ?? ""}`.trim(), result.modifiers, { field: "success_target" })));
+  }
+  if (result.damage) article.appendChild(renderDamage(result.actor, result.damage));
+  article.appendChild(diceSection(result.dice));
+  return article;
 }

@@ -17,6 +17,9 @@ const MODE_NAMES = {
   BF: "BF — burst fire", LB: "LB — long burst", FA: "FA — full auto (simple)",
   FA_complex: "FA — full auto (complex)", suppressive: "suppressive fire (a zone)",
 };
+const FULL_DEFENSE = [
+  ["willpower", "Willpower"], "acrobatic_defender", "agile_defender", "perceptive_defender", "too_pretty_to_hit",
+];
 // A d6 scores a hit on 5 or 6 (the guide, "Hits").
 const HIT = 5;
 
@@ -125,9 +128,47 @@ export default {
     ];
   },
 
-  kinds: ["sr5_attack"],
+  // The rest of the round (schemas/sr5.py, SR5ActionRequest and SR5ZoneTestRequest).
+  hasPasses: true,
+  // The fields each action takes; an action not listed takes none.
+  actions: {
+    take_aim: [
+      { key: "aim_for", label: "Aim for", type: "select", options: [["dice", "+1 die"], ["accuracy", "+1 accuracy"]] },
+      { key: "image_magnification", label: "Image magnification", type: "checkbox" },
+    ],
+    full_defense: [{ key: "full_defense", label: "Full defense with", type: "select", options: FULL_DEFENSE }],
+    second_chance: [
+      { key: "target", label: "Re-roll the attack test on", type: "actor", none: "its only target", optional: true },
+    ],
+  },
+  actionRequest({ actor, action, fields }) {
+    return { ruleset: "sr5", actor, action, ...fields };
+  },
+  zoneTest: [
+    { key: "defender.reaction", label: "Reaction", type: "int", min: 1, max: 30, value: 3 },
+    { key: "defender.intuition", label: "Intuition", type: "int", min: 1, max: 30, value: 3 },
+    { key: "defender.body", label: "Body", type: "int", min: 1, max: 30, value: 4 },
+    { key: "defender.willpower", label: "Willpower", type: "int", min: 1, max: 30, optional: true },
+    { key: "defender.armor", label: "Armor", type: "int", min: 0, max: 30, value: 9 },
+    { key: "edge", label: "Edge dice", type: "int", min: 0, max: 30, value: 0 },
+    { key: "avoid", label: "Avoid the fire by", type: "select", options: [["none", "nothing: test"], "drop_prone", "hit_the_dirt", "lucky_cover"] },
+  ],
+  zoneTestRequest({ actor, fields }) {
+    return { ruleset: "sr5", actor, ...fields };
+  },
+  // docs/rulesets/sr5.md, "Dice step names".
+  zoneTestSteps({ actor }) {
+    return [{ step: `zone_test:${actor}`, sides: 6 }, { step: `soak:${actor}`, sides: 6 }];
+  },
+
+  kinds: ["sr5_attack", "sr5_zone_test"],
 
   summary(result) {
+    if (result.kind === "sr5_zone_test") {
+      if (result.avoided) return `${result.actor} avoids ${result.zone} (${result.avoided.replaceAll("_", " ")}).`;
+      const damage = result.damage ? `, ${result.damage.boxes} ${result.damage.track} boxes` : "";
+      return `${result.actor} tests against ${result.zone}: ${result.test.hits} hits of ${result.threshold}, ${result.hit ? "hit" : "safe"}${damage}.`;
+    }
     if (result.zone) {
       const inside = result.zone.affected.filter((a) => a.inside).map((a) => a.actor);
       return `${result.attacker} lays ${result.zone.zone.id}: ${result.zone.suppression.hits} hits; inside: ${inside.join(", ") || "nobody"}.`;
@@ -140,6 +181,7 @@ export default {
   },
 
   render(result) {
+    if (result.kind === "sr5_zone_test") return renderZoneTest(result);
     const article = el("article", { class: "result sr5", dataKind: result.kind },
       el("h3", { text: `${result.attacker} fires ${result.weapon} — ${result.mode}, ${result.action} action` }));
     article.appendChild(facts([
@@ -193,24 +235,7 @@ function renderTarget(t) {
   if (t.attack_modifiers.length) tables.appendChild(modifierTable(`Attack share ${t.share} → ${t.attack.pool}`, t.attack_modifiers, { field: "attack" }));
   tables.appendChild(modifierTable(`Defense pool ${t.defense.pool}`, t.defense_modifiers, { field: "defense" }));
   article.appendChild(tables);
-  if (t.damage) {
-    const d = t.damage;
-    const damage = el("section", { class: "damage", "aria-label": `Damage to ${t.target}` },
-      el("h5", {}, el("span", { class: "boxes", dataField: "boxes", text: String(d.boxes) }), ` boxes of ${d.track} damage`),
-      facts([
-        ["Damage value", d.dv, "dv"],
-        ["AP", d.ap, "ap"],
-        ["Modified armor", d.armor, "armor"],
-        ["Track", d.track, "track"],
-        ["Soak pool", d.soak.pool, "soak_pool"],
-        ["Soak hits", d.soak_hits, "soak_hits"],
-        ["Boxes", d.boxes, "damage_boxes"],
-      ]),
-      el("div", { class: "breakdown" },
-        modifierTable(`DV ${d.dv}`, d.dv_modifiers, { field: "dv" }),
-        modifierTable(`Soak pool ${d.soak.pool}`, d.soak_modifiers, { field: "soak" })));
-    article.appendChild(damage);
-  }
+  if (t.damage) article.appendChild(renderDamage(t.target, t.damage));
   return article;
 }
 
@@ -232,4 +257,42 @@ function renderZone(zone) {
   table.appendChild(body);
   section.appendChild(table);
   return section;
+}
+
+function renderDamage(who, d) {
+  return el("section", { class: "damage", "aria-label": `Damage to ${who}` },
+    el("h5", {}, el("span", { class: "boxes", dataField: "boxes", text: String(d.boxes) }), ` boxes of ${d.track} damage`),
+    facts([
+      ["Damage value", d.dv, "dv"],
+      ["AP", d.ap, "ap"],
+      ["Modified armor", d.armor, "armor"],
+      ["Track", d.track, "track"],
+      ["Soak pool", d.soak.pool, "soak_pool"],
+      ["Soak hits", d.soak_hits, "soak_hits"],
+      ["Boxes", d.boxes, "damage_boxes"],
+    ]),
+    el("div", { class: "breakdown" },
+      modifierTable(`DV ${d.dv}`, d.dv_modifiers, { field: "dv" }),
+      modifierTable(`Soak pool ${d.soak.pool}`, d.soak_modifiers, { field: "soak" })));
+}
+
+function renderZoneTest(result) {
+  const outcome = result.avoided ? "avoided" : result.hit ? "hit" : "safe";
+  const article = el("article", { class: "result sr5 zone-test", dataKind: result.kind, dataActor: result.actor },
+    el("h3", {}, `${result.actor} tests against ${result.zone}: `, el("span", { class: `outcome ${outcome}`, dataField: "outcome", text: outcome })));
+  article.appendChild(facts([
+    ["Avoided by", result.avoided?.replaceAll("_", " "), "avoided"],
+    ["Threshold (the zone's hits)", result.threshold, "threshold"],
+    ["Pool", result.pool, "pool"],
+    ["Test", result.test ? test("zone test", result.test) : "not rolled", "test"],
+    ["Hits", result.test?.hits, "hits"],
+    ["Hit", result.hit ? "yes" : "no", "hit"],
+    ["Edge spent", result.edge_spent, "edge_spent"],
+  ], "facts headline"));
+  if (result.modifiers.length) {
+    article.appendChild(el("div", { class: "breakdown" }, modifierTable(`Pool ${result.pool}`, result.modifiers, { field: "pool" })));
+  }
+  if (result.damage) article.appendChild(renderDamage(result.actor, result.damage));
+  article.appendChild(diceSection(result.dice, { isHit: (value) => value >= HIT }));
+  return article;
 }
