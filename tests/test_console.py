@@ -238,6 +238,12 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
         ):
             page.get_by_label("Firing mode").select_option(mode)
             assert page.evaluate(unlabelled_js) == [], (ruleset, mode)
+        # Each action's own fields (the zone test's are in the page already, hidden).
+        for action in page.locator("#action-name option").evaluate_all(
+            "options => options.map(o => o.value)"
+        ):
+            page.get_by_label("Action", exact=True).select_option(action)
+            assert page.evaluate(unlabelled_js) == [], (ruleset, action)
         # The check saw the whole form: attacker, weapon, two targets, options, dice.
         assert page.evaluate(count_js) > 30
     # The map's actors are named for assistive technology and reachable by Tab.
