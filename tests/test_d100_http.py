@@ -5,17 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import pytest
 
-from schemas.d100 import D100ActionRequest, D100AttackRequest, D100State
-from schemas.encounter import TurnState
-from service.rules import RULESETS
-from service.rules.dice import Dice
 from tests import d100_requests as make
+from tests.parity import answers_as_resolved
 from tests.test_api import new_encounter
 
-D100 = RULESETS["d100"]
 SHOTGUN = make.weapon(id="coach-gun", shot_rate=0, ammo=2, double_barreled=True)
 
 # (rule, actions taken first, the attack)
@@ -61,33 +56,11 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
 ]
 
 
-def resolved(actions: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, Any]:
-    state = D100State()
-    for action in actions:
-        request = msgspec.convert({"actor": "vex", **action}, D100ActionRequest)
-        resolution = D100.resolve_action(request, state, TurnState(), Dice(0))
-        assert isinstance(resolution.state, D100State)
-        state = resolution.state
-    request = msgspec.convert(body, D100AttackRequest)
-    attack = D100.resolve_attack(request, state, TurnState(), Dice(body["seed"], request.dice))
-    result: dict[str, Any] = msgspec.to_builtins(attack.result)
-    return result
-
-
 @pytest.mark.parametrize(("rule", "actions", "body"), CASES, ids=[c[0] for c in CASES])
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     client: Any, rule: str, actions: list[dict[str, Any]], body: dict[str, Any]
 ) -> None:
-    body = {**body, "seed": 20261130}
-    encounter = await new_encounter(client, ruleset="d100")
-    for action in actions:
-        response = await client.post(
-            f"/v1/encounters/{encounter}/actions", json={"actor": "vex", **action}
-        )
-        assert response.status == 201, await response.text()
-    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
-    assert response.status == 201, await response.text()
-    assert (await response.json())["result"] == resolved(actions, body), rule
+    await answers_as_resolved(client, "d100", "vex", actions, body)
 
 
 async def test_the_documents_numbers_over_http(client: Any) -> None:

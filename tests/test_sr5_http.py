@@ -5,17 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import pytest
 
-from schemas.encounter import TurnState
-from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
-from service.rules import RULESETS
-from service.rules.dice import Dice
 from tests import sr5_requests as make
-from tests.test_api import new_encounter
+from tests.parity import answers_as_resolved
 
-SR5 = RULESETS["sr5"]
 RIFLE = make.weapon(category="assault_rifle", modes=["SA", "BF", "FA"], ammo=60, rc=2)
 SHOTGUN = make.weapon(category="shotgun_flechette", modes=["SA", "FA"], ammo=40)
 
@@ -103,30 +97,8 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
 ]
 
 
-def resolved(actions: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, Any]:
-    state = SR5State()
-    for action in actions:
-        request = msgspec.convert({"actor": "sam", **action}, SR5ActionRequest)
-        resolution = SR5.resolve_action(request, state, TurnState(), Dice(0))
-        assert isinstance(resolution.state, SR5State)
-        state = resolution.state
-    request = msgspec.convert(body, SR5AttackRequest)
-    attack = SR5.resolve_attack(request, state, TurnState(), Dice(body["seed"], request.dice))
-    result: dict[str, Any] = msgspec.to_builtins(attack.result)
-    return result
-
-
 @pytest.mark.parametrize(("rule", "actions", "body"), CASES, ids=[c[0] for c in CASES])
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     client: Any, rule: str, actions: list[dict[str, Any]], body: dict[str, Any]
 ) -> None:
-    body = {**body, "seed": 20261130}
-    encounter = await new_encounter(client)
-    for action in actions:
-        response = await client.post(
-            f"/v1/encounters/{encounter}/actions", json={"actor": "sam", **action}
-        )
-        assert response.status == 201, await response.text()
-    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
-    assert response.status == 201, await response.text()
-    assert (await response.json())["result"] == resolved(actions, body), rule
+    await answers_as_resolved(client, "sr5", "sam", actions, body)
