@@ -204,22 +204,18 @@ class Encounters:
         self._state_encoder = msgspec.msgpack.Encoder()
         self._state_decoder = msgspec.msgpack.Decoder(EncounterState)
         self._json = msgspec.json.Encoder()
-        self._zone_test_decoders = {
-            ruleset_id: msgspec.json.Decoder(ruleset.zone_test_type)
-            for ruleset_id, ruleset in rulesets.items()
-        }
-        self._action_decoders = {
-            ruleset_id: msgspec.json.Decoder(ruleset.action_type)
-            for ruleset_id, ruleset in rulesets.items()
+        # Each ruleset's own bodies, by the Ruleset member that names their type.
+        self._ruleset_decoders = {
+            member: {
+                ruleset_id: msgspec.json.Decoder(getattr(ruleset, member))
+                for ruleset_id, ruleset in rulesets.items()
+            }
+            for member in ("attack_type", "action_type", "zone_test_type")
         }
         self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
             AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
             StateEdit: msgspec.json.Decoder(StateEdit),
-            **{
-                ruleset_id: msgspec.json.Decoder(ruleset.attack_type)
-                for ruleset_id, ruleset in rulesets.items()
-            },
         }
 
     @property
@@ -469,42 +465,73 @@ class Encounters:
 
         return resolve
 
-    async def attack(
-        self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
+    async def _play(
+        self,
+        encounter_id: str,
+        event_type: EventType,
+        body_type: str,
+        body: bytes,
+        credential: str | None,
+        key: str | None,
+        steps: Callable[[Ruleset, Any], Mapping[str, int]],
+        play: Callable[[Ruleset, Any, EncounterState, Dice], Resolution[Any]],
+        outcome_type: Callable[..., Outcome],
+        scope: bytes = b"",
     ) -> Answer:
+        """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
+        (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
         loaded = await self._load(encounter_id, credential, "play")
-        # The body is decoded as the encounter's ruleset's attack (msgspec.ValidationError if not).
-        request = self._decoders[loaded.state.ruleset].decode(body)
-        check_given(request.dice, loaded.ruleset.dice_steps(request))
+        request = self._ruleset_decoders[body_type][loaded.state.ruleset].decode(body)
+        check_given(request.dice, steps(loaded.ruleset, request))
         resolve = self._rolling(
             request.dice,
             request.seed,
-            lambda current, dice: current.ruleset.resolve_attack(
-                request, current.state.combat, current.state.turn, dice
-            ),
+            lambda current, dice: play(current.ruleset, request, current.state, dice),
+        )
+        return await self._change(
+            encounter_id,
+            event_type,
+            "play",
+            credential,
+            key,
+            scope + body,
+            resolve,
+            outcome_type,
+            loaded,
         )
 
-        return await self._change(
-            encounter_id, "attack", "play", credential, key, body, resolve, AttackOutcome, loaded
+    async def attack(
+        self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
+    ) -> Answer:
+        return await self._play(
+            encounter_id,
+            "attack",
+            "attack_type",
+            body,
+            credential,
+            key,
+            lambda ruleset, request: ruleset.dice_steps(request),
+            lambda ruleset, request, state, dice: ruleset.resolve_attack(
+                request, state.combat, state.turn, dice
+            ),
+            AttackOutcome,
         )
 
     async def action(
         self, encounter_id: str, body: bytes, credential: str | None, key: str | None = None
     ) -> Answer:
-        loaded = await self._load(encounter_id, credential, "play")
-        # The body is decoded as the encounter's ruleset's action (msgspec.ValidationError if not).
-        request = self._action_decoders[loaded.state.ruleset].decode(body)
-        check_given(request.dice, loaded.ruleset.action_dice_steps(request))
-        resolve = self._rolling(
-            request.dice,
-            request.seed,
-            lambda current, dice: current.ruleset.resolve_action(
-                request, current.state.combat, current.state.turn, dice
+        return await self._play(
+            encounter_id,
+            "action",
+            "action_type",
+            body,
+            credential,
+            key,
+            lambda ruleset, request: ruleset.action_dice_steps(request),
+            lambda ruleset, request, state, dice: ruleset.resolve_action(
+                request, state.combat, state.turn, dice
             ),
-        )
-
-        return await self._change(
-            encounter_id, "action", "play", credential, key, body, resolve, ActionOutcome, loaded
+            ActionOutcome,
         )
 
     async def advance(
@@ -568,27 +595,20 @@ class Encounters:
         credential: str | None,
         key: str | None = None,
     ) -> Answer:
-        loaded = await self._load(encounter_id, credential, "play")
-        request = self._zone_test_decoders[loaded.state.ruleset].decode(body)
-        check_given(request.dice, loaded.ruleset.zone_test_dice_steps(request))
-        resolve = self._rolling(
-            request.dice,
-            request.seed,
-            lambda current, dice: current.ruleset.resolve_zone_test(
-                zone_id, request, current.state.combat, current.state.turn, dice
-            ),
-        )
-
-        return await self._change(
+        return await self._play(
             encounter_id,
             "zone_test",
-            "play",
+            "zone_test_type",
+            body,
             credential,
             key,
-            zone_id.encode() + b"\0" + body,
-            resolve,
+            lambda ruleset, request: ruleset.zone_test_dice_steps(request),
+            lambda ruleset, request, state, dice: ruleset.resolve_zone_test(
+                zone_id, request, state.combat, state.turn, dice
+            ),
             ZoneTestOutcome,
-            loaded,
+            # The same body for another zone is another request.
+            scope=zone_id.encode() + b"\0",
         )
 
     async def end(self, encounter_id: str, credential: str | None) -> str:
