@@ -132,8 +132,30 @@ def fill_readme_attack(page: Page) -> None:
     page.get_by_label("Firearms skill").fill("6")
     page.locator("#options summary").click()
     page.get_by_label("Smartlink").select_option("wireless_implant")
-    for step, faces in README_DICE.items():
-        page.locator(f'#dice-steps input[data-step="{step}"]').fill(faces)
+    give_dice(page, "#dice-steps", README_DICE)
+
+
+def place(page: Page, label: str, metres: float) -> None:
+    """Types one coordinate into the map's positions table ("goon-2 y (m)", "aim point x (m)")
+    and leaves the field, as the map takes it on change."""
+    field = page.get_by_label(label)
+    field.fill(f"{metres:g}")
+    field.press("Tab")
+
+
+def sr5_assault_rifle_on_suppressive(page: Page) -> None:
+    """The SR5 form's assault rifle, full-auto capable and loaded with 40, on suppressive fire."""
+    page.get_by_label("Category").select_option("assault_rifle")
+    page.locator("#weapon-modes-FA").check()
+    page.get_by_label("Rounds loaded").fill("40")
+    page.get_by_label("Firing mode").select_option("suppressive")
+
+
+def give_dice(page: Page, container: str, dice: dict[str, str]) -> None:
+    """Types given dice into the inputs of each step under `container` ("#dice-steps",
+    "#zone-test-dice")."""
+    for step, faces in dice.items():
+        page.locator(f'{container} input[data-step="{step}"]').fill(faces)
 
 
 def resolve(page: Page) -> dict[str, Any]:
@@ -182,6 +204,11 @@ def shown_dice(page: Page) -> list[dict[str, Any]]:
             }
         )
     return dice
+
+
+def answered_dice(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A result's `dice` as `shown_dice` reads them from the page: step and values."""
+    return [{"step": d["step"], "values": d["values"]} for d in dice]
 
 
 def post_from(page: Page, endpoint: str, click: Any) -> dict[str, Any]:

@@ -126,9 +126,7 @@ def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
             console.shown_modifiers(page, f'{on} [data-field="defense-modifiers"]')
             == target["defense_modifiers"]
         )
-        assert console.shown_dice(page) == [
-            {"step": d["step"], "values": d["values"]} for d in result["dice"]
-        ]
+        assert console.shown_dice(page) == console.answered_dice(result["dice"])
         # Dice are drawn as dice: a six has six pips, and the hits are marked.
         first = page.locator('#result .dice-step[data-step="attack"] .die').first
         assert first.get_attribute("data-value") == "6"
@@ -326,15 +324,10 @@ def test_suppressive_fire_draws_its_zone_with_who_is_inside(page: Page, browser:
     player = player_page(browser, console.player_link(page))
     try:
         page.get_by_role("button", name="Add target").click()
-        page.get_by_label("Category").select_option("assault_rifle")
-        page.locator("#weapon-modes-FA").check()
-        page.get_by_label("Rounds loaded").fill("40")
-        page.get_by_label("Firing mode").select_option("suppressive")
+        console.sr5_assault_rifle_on_suppressive(page)
         # goon-2 stands well off the line of fire; the aim point is past goon-1.
-        page.get_by_label("goon-2 y (m)").fill("12")
-        page.get_by_label("goon-2 y (m)").press("Tab")
-        page.get_by_label("aim point x (m)").fill("20")
-        page.get_by_label("aim point x (m)").press("Tab")
+        console.place(page, "goon-2 y (m)", 12)
+        console.place(page, "aim point x (m)", 20)
         answer = console.resolve(page)
         zone = answer["result"]["zone"]
         assert zone["zone"]["points"][1] == {"x": 20.0, "y": 5.0}
@@ -413,8 +406,7 @@ def test_a_d100_attack_shows_what_the_service_computed(page: Page, url: str) -> 
         "bonus:ganger-1": "4 5",
         "location:ganger-1": "3",
     }
-    for step, faces in dice.items():
-        page.locator(f'#dice-steps input[data-step="{step}"]').fill(faces)
+    console.give_dice(page, "#dice-steps", dice)
     answer = console.resolve(page)
     result: dict[str, Any] = answer["result"]
     target = result["targets"][0]
@@ -448,9 +440,8 @@ def test_d100_suppressive_fire_draws_its_circle_with_who_is_inside(page: Page) -
     page.get_by_label("Firing mode").select_option("suppressive")
     # ganger-2 takes cover: a bystander's own field, shown for suppressive fire only.
     page.locator('fieldset.target[data-target="ganger-2"]').get_by_label("In cover").check()
-    page.get_by_label("aim point x (m)").fill("12")
-    page.get_by_label("aim point y (m)").fill("1")
-    page.get_by_label("aim point y (m)").press("Tab")
+    console.place(page, "aim point x (m)", 12)
+    console.place(page, "aim point y (m)", 1)
     page.locator('#dice-steps input[data-step="suppression"]').fill("5")
     with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
         answer = console.resolve(page)
@@ -472,8 +463,7 @@ def test_d100_suppressive_fire_draws_its_circle_with_who_is_inside(page: Page) -
         "Inside now: ganger-1, ganger-2."
     )
     # Moving an actor out of the circle updates who is inside, on the map alone.
-    page.get_by_label("ganger-2 y (m)").fill("9")
-    page.get_by_label("ganger-2 y (m)").press("Tab")
+    console.place(page, "ganger-2 y (m)", 9)
     expect(page.locator(f'#zone-list li[data-zone="{zone["zone"]["id"]}"] .inside')).to_have_text(
         "Inside now: ganger-1."
     )
@@ -601,8 +591,7 @@ def test_a_d100_reload_shows_the_action_points_and_ammo_the_service_answered(pag
     # A move sends the actor's place on the map, and its cost; the turn's total adds up.
     page.get_by_label("Action", exact=True).select_option("move")
     page.get_by_label("Action points it costs").fill("2")
-    page.get_by_label("vex x (m)").fill("3")
-    page.get_by_label("vex x (m)").press("Tab")
+    console.place(page, "vex x (m)", 3)
     with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
         answer = console.take_action(page)
     assert sent.value.post_data_json == {
@@ -620,12 +609,8 @@ def test_sr5_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) -
     from playwright.sync_api import expect
 
     console.create_encounter(page, name="Zone test")
-    page.get_by_label("Category").select_option("assault_rifle")
-    page.locator("#weapon-modes-FA").check()
-    page.get_by_label("Rounds loaded").fill("40")
-    page.get_by_label("Firing mode").select_option("suppressive")
-    page.get_by_label("aim point x (m)").fill("20")
-    page.get_by_label("aim point x (m)").press("Tab")
+    console.sr5_assault_rifle_on_suppressive(page)
+    console.place(page, "aim point x (m)", 20)
     page.locator('#dice-steps input[data-step="suppression"]').fill("6 5 5 1 2 3 4 5 6 1 2 3")
     laid = console.resolve(page)
     assert laid["result"]["zone"]["zone"]["hits"] == 5
@@ -638,8 +623,7 @@ def test_sr5_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) -
     expect(page.locator("#zone-test-actor")).to_have_value("goon-1")
     expect(page.locator("#zt-defender-armor")).to_have_value("9")
     dice = {"zone_test:goon-1": "1 2 3", "soak:goon-1": "5 6 5 2 3 4 2 2 3 4 1 1"}
-    for step, faces in dice.items():
-        page.locator(f'#zone-test-dice input[data-step="{step}"]').fill(faces)
+    console.give_dice(page, "#zone-test-dice", dice)
     with page.expect_request(lambda r: r.url.endswith("/zones/zone-1/tests")) as sent:
         answer = console.resolve_zone_test(page)
     request = sent.value.post_data_json
@@ -665,9 +649,7 @@ def test_sr5_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) -
     assert (
         console.shown_modifiers(page, f'{on} [data-field="pool-modifiers"]') == result["modifiers"]
     )
-    assert console.shown_dice(page) == [
-        {"step": d["step"], "values": d["values"]} for d in result["dice"]
-    ]
+    assert console.shown_dice(page) == console.answered_dice(result["dice"])
     assert page.locator('#result .dice-step[data-step="soak:goon-1"] .die.hit').count() == 3
     expect(page.locator("#result-summary")).to_have_text(
         "goon-1 tests against zone-1: 0 hits of 5, hit, 5 physical boxes."
@@ -675,3 +657,126 @@ def test_sr5_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) -
     # A second test in the same phase: the service's 409 is shown at the form.
     page.get_by_role("button", name="Resolve zone test").click()
     expect(page.locator("#zone-test-error")).to_contain_text("already")
+
+
+def test_d100_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="d100", name="Overpass")
+    # Marksmanship 50 at a zone centred 30 m away (the medium band, +0): Success Target 50; a
+    # roll of 25 is 1 + 25 div 10 = 3 hits, penalty -15.
+    page.get_by_label("Marksmanship (%)").fill("50")
+    page.get_by_label("Firing mode").select_option("suppressive")
+    console.place(page, "aim point x (m)", 30)
+    console.place(page, "aim point y (m)", 0)
+    # ganger-1 stands inside the 10 m circle, (2, 3) from its centre.
+    console.place(page, "ganger-1 x (m)", 28)
+    console.place(page, "ganger-1 y (m)", 3)
+    console.give_dice(page, "#dice-steps", {"suppression": "25"})
+    laid = console.resolve(page)["result"]["zone"]
+    assert (laid["test"]["success_target"], laid["test"]["roll"]) == (50, 25)
+    zone = laid["zone"]
+    assert (zone["id"], zone["hits"], zone["penalty"]) == ("zone-1", 3, -15)
+    assert zone["center"] == {"x": 30, "y": 0}
+    listed = page.locator('#zone-list li[data-zone="zone-1"]')
+    expect(listed).to_contain_text("3 hits, penalty -15, circle of 5 m around (30, 0)")
+    expect(listed.locator(".inside")).to_have_text("Inside now: ganger-1.")
+
+    listed.get_by_role("button", name="Test an actor against zone-1").click()
+    expect(page.locator("#zone-test-actor")).to_have_value("ganger-1")
+    # The zone's weapon (the form's smg: 7 + 2d6) is read from the encounter's state.
+    bonus = page.locator('#zone-test-dice input[data-step="bonus:ganger-1"][data-sides="6"]')
+    expect(bonus).to_have_count(1)
+    page.get_by_label("Athletics (%)").fill("45")
+    form = page.locator("#zone-test-form")
+    form.get_by_label("Passive Defense (%)").fill("35")
+    form.get_by_label("Passive Defense (%)").press("Tab")
+    dice = {
+        "zone_test:ganger-1": "71",
+        "bonus:ganger-1": "4 5",
+        "passive_defense:ganger-1": "8",
+        "location:ganger-1": "1",
+    }
+    expect(page.locator("#zone-test-dice input[data-step]")).to_have_count(len(dice))
+
+    # Standing outside the circle, the test is refused, and the form marks whom it tested.
+    console.place(page, "ganger-1 x (m)", 20)
+    console.give_dice(page, "#zone-test-dice", dice)
+    with page.expect_response(lambda r: r.url.endswith("/zones/zone-1/tests")) as refused:
+        page.get_by_role("button", name="Resolve zone test").click()
+    assert refused.value.status == 422
+    problem = refused.value.json()
+    assert problem["path"] == "$.defender.position"
+    error = page.locator("#zone-test-error")
+    expect(error).to_contain_text("(20, 3) is outside zone-1")
+    expect(error).to_contain_text("$.defender.position")
+    expect(page.locator("#zone-test-actor")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#zone-test-actor")).to_be_focused()
+
+    # Back inside: Athletics 45 - 15 = 30 against 71 fails, so the zone's fire hits.
+    console.place(page, "ganger-1 x (m)", 28)
+    with page.expect_request(lambda r: r.url.endswith("/zones/zone-1/tests")) as sent:
+        answer = console.resolve_zone_test(page)
+    request = sent.value.post_data_json
+    assert request["actor"] == "ganger-1" and request["avoid"] == "none"
+    assert request["athletics"] == 45
+    assert request["defender"] == {
+        "passive_defense": 35,
+        "armor": 2,
+        "position": {"x": 28, "y": 3},
+    }
+    assert request["dice"] == {
+        "zone_test:ganger-1": [71],
+        "bonus:ganger-1": [4, 5],
+        "passive_defense:ganger-1": [8],
+        "location:ganger-1": [1],
+    }
+    expect(error).to_be_hidden()
+    expect(page.locator("#zone-test-actor")).not_to_have_attribute("aria-invalid", "true")
+    result = answer["result"]
+    assert result["kind"] == "d100_zone_test" and result["hit"] is True
+    assert result["modifiers"] == [
+        {"source": "Athletics", "value": 45},
+        {"source": "suppression (zone-1, 3 hits)", "value": -15},
+    ]
+    test = result["test"]
+    assert (test["success_target"], test["roll"], test["success"], test["hits"]) == (
+        30,
+        71,
+        False,
+        0,
+    )
+    # Cold bonus dice 4 + 5 on the flat 7, less 2 Passive Defense hits (35 - 15 = 20 against
+    # 8): damage 14 to the head; armour 2, no penetration: wound 12.
+    damage = result["damage"]
+    assert damage["passive_defense"]["success_target"] == 20
+    assert (damage["bonus_hits"], damage["passive_defense_hits"]) == (9, 2)
+    assert (damage["damage"], damage["location"], damage["effective_armor"]) == (14, "head", 2)
+    assert damage["wound"] == 12
+
+    # The page shows the service's numbers.
+    on = '#result .zone-test[data-actor="ganger-1"]'
+    shown = console.shown
+    assert shown(page, f"{on} [data-field=outcome]") == "hit"
+    assert shown(page, f"{on} [data-field=hit]") == "yes"
+    for field in ("success_target", "roll", "hits"):
+        assert shown(page, f"{on} [data-field={field}]") == str(test[field]), field
+    assert (
+        console.shown_modifiers(page, f'{on} [data-field="success_target-modifiers"]')
+        == result["modifiers"]
+    )
+    for field in ("flat", "bonus_dice", "bonus_hits", "passive_defense_hits", "damage"):
+        assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
+    for field in ("armor", "armor_penetration", "effective_armor"):
+        assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
+    assert shown(page, f"{on} [data-field=location]") == damage["location"]
+    assert shown(page, f"{on} [data-field=wound]") == str(damage["wound"])
+    assert shown(page, f"{on} [data-field=wound_total]") == str(damage["wound"])
+    assert console.shown_dice(page) == console.answered_dice(result["dice"])
+    said = (
+        f"ganger-1 tests against zone-1: rolled {test['roll']} against "
+        f"{test['success_target']}, hit, wound {damage['wound']} to the head."
+    )
+    expect(page.locator("#result-summary")).to_have_text(said)
+    # The encounter's feed has the zone test, saying the same.
+    expect(page.locator(f'#feed li[data-event-id="{answer["event_id"]}"]')).to_contain_text(said)
