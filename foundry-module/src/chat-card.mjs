@@ -69,17 +69,24 @@ function sr5Zone(zone, nameOf) {
   };
 }
 
-/** A shadowrun 5 attack result (kind "sr5_attack") as card data. */
-export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}) {
+/** What every ruleset's attack card starts with: who fired what. */
+function attackHeader(ruleset, result, nameOf, title) {
   return {
-    ruleset: "sr5",
-    sr5: true,
+    ruleset,
+    [ruleset]: true,
     kind: "attack",
     title: title ?? "FIREFIGHT.Card.Attack",
     attacker: result.attacker,
     attackerName: nameOf(result.attacker),
     weapon: result.weapon,
     weaponName: nameOf(result.weapon),
+  };
+}
+
+/** A shadowrun 5 attack result (kind "sr5_attack") as card data. */
+export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}) {
+  return {
+    ...attackHeader("sr5", result, nameOf, title),
     mode: result.mode,
     action: result.action,
     pool: result.pool,
@@ -151,14 +158,7 @@ function d100Damage(damage) {
 /** A d100 attack result (kind "d100_attack") as card data. */
 export function d100AttackCard(result, { nameOf = (id) => id, title = null } = {}) {
   return {
-    ruleset: "d100",
-    d100: true,
-    kind: "attack",
-    title: title ?? "FIREFIGHT.Card.Attack",
-    attacker: result.attacker,
-    attackerName: nameOf(result.attacker),
-    weapon: result.weapon,
-    weaponName: nameOf(result.weapon),
+    ...attackHeader("d100", result, nameOf, title),
     shotRate: result.shot_rate,
     bothBarrels: result.both_barrels,
     actionPoints: result.action_points,
