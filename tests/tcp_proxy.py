@@ -29,6 +29,22 @@ class Cut:
         await asyncio.wait_for(self.done.wait(), seconds)
 
 
+@dataclass
+class Hold:
+    """One armed pause: the first client->server chunk containing `pattern` waits in the proxy
+    (`reached` is set) until `release()`, so a test can act while that command is in flight."""
+
+    pattern: bytes
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
+
+    async def wait_reached(self, seconds: float = 10) -> None:
+        await asyncio.wait_for(self.reached.wait(), seconds)
+
+
 class _Link:
     """One client connection and its connection to the server, pumped both ways."""
 
@@ -59,6 +75,8 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._links: set[_Link] = set()
         self._cuts: list[Cut] = []
+        self._holds: list[Hold] = []
+        self._every_hold: list[Hold] = []
         self._refusing = False
         self._handlers: set[asyncio.Task[None]] = set()
 
@@ -77,11 +95,16 @@ class TcpProxy:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
+        for hold in self._every_hold:
+            hold.release()
         self.cut_all()
+        # Cut links end their handlers; cancelling one instead makes asyncio log an error.
         handlers = list(self._handlers)
-        for handler in handlers:
-            handler.cancel()
-        await asyncio.gather(*handlers, return_exceptions=True)
+        if handlers:
+            _, stuck = await asyncio.wait(handlers, timeout=10)
+            for handler in stuck:
+                handler.cancel()
+            await asyncio.gather(*stuck, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
 
@@ -105,6 +128,14 @@ class TcpProxy:
         cut = Cut(pattern, after_forwarding, refuse_after)
         self._cuts.append(cut)
         return cut
+
+    def hold_when(self, pattern: bytes) -> Hold:
+        """Arms a one-shot pause: the first client->server chunk containing `pattern` is held
+        back (that connection only) until the test releases it."""
+        hold = Hold(pattern)
+        self._holds.append(hold)
+        self._every_hold.append(hold)
+        return hold
 
     def refuse(self) -> None:
         """New connections are reset at once (the port stays this proxy's); open ones go on."""
@@ -172,9 +203,14 @@ class TcpProxy:
                         self._fire(cut)
                         return
                     link.swallow = cut
+                hold = next((h for h in self._holds if h.pattern in seen), None)
+                if hold is not None:
+                    self._holds.remove(hold)
+                    hold.reached.set()
+                    await hold.released.wait()
                 link.server_writer.write(chunk)
                 await link.server_writer.drain()
-                longest = max((len(c.pattern) for c in self._cuts), default=1)
+                longest = max((len(p.pattern) for p in [*self._cuts, *self._holds]), default=1)
                 tail = seen[-(longest - 1) :] if longest > 1 else b""
 
     async def _server_to_client(self, link: _Link) -> None:

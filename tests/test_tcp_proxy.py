@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from urllib.parse import urlparse
 
@@ -107,3 +108,20 @@ async def test_cut_all_drops_open_connections(proxy: TcpProxy, through: aioredis
         await through.ping()
     assert await through.ping()  # a new one works
     assert proxy.accepted == 2
+
+
+async def test_a_hold_keeps_one_command_in_flight_until_released(
+    proxy: TcpProxy, through: aioredis.Redis, direct: aioredis.Redis
+) -> None:
+    key = f"proxy-test:{new_id()}"
+    hold = proxy.hold_when(key.encode())
+    pending = asyncio.create_task(through.set(key, b"1", ex=60))
+    await hold.wait_reached()
+    try:
+        assert await direct.exists(key) == 0  # held in the proxy: the server has not seen it
+        assert not pending.done()
+        hold.release()
+        assert await asyncio.wait_for(pending, 10)
+        assert await direct.get(key) == b"1"
+    finally:
+        await direct.delete(key)
