@@ -28,7 +28,9 @@ ModifierValue = Annotated[int, msgspec.Meta(ge=-500, le=500)]
 Penalty = Annotated[int, msgspec.Meta(ge=-500, le=0)]
 Rounds = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
 ShotRate = Annotated[int, msgspec.Meta(ge=0, le=6)]
-ActionPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
+# The most action points an action may cost or an encounter's budget may give.
+MAX_ACTION_POINTS = 100
+ActionPoints = Annotated[int, msgspec.Meta(ge=0, le=MAX_ACTION_POINTS)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 Location = Literal["head", "torso", "right_arm", "left_arm", "right_leg", "left_leg"]
 ReloadMethod = Literal[

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -84,6 +84,19 @@ class EncounterState(msgspec.Struct):
     token_hashes: dict[str, str] = {}
 
 
+class EncounterEnvelope(msgspec.Struct):
+    """The stored document with its turn and combat state left undecoded: enough to check who
+    asks before anything that may not fit this version's bounds is decoded."""
+
+    id: str
+    ruleset: RulesetId
+    name: str
+    created_at: str
+    turn: msgspec.Raw
+    combat: msgspec.Raw
+    token_hashes: dict[str, str] = {}
+
+
 class EncounterView(msgspec.Struct):
     """What clients see of an encounter."""
 
@@ -148,36 +161,50 @@ class StateEditResult(msgspec.Struct, tag="state_edit", tag_field="kind"):
     reason: str
 
 
+class StateChanges(msgspec.Struct, omit_defaults=True):
+    """What a change did to the encounter's state: the rest is as it was (`GET` has it all)."""
+
+    # The state's version after the change.
+    version: int
+    # The turn, when the change moved it.
+    turn: TurnState | None = None
+    # The combat state's fields that changed: for a map (actors, zones) only the entries that
+    # changed or appeared, with their new value; any other field, its new value.
+    combat: dict[str, Any] = {}
+    # Map entries the change removed, by field: {"zones": ["sam-1"]}.
+    removed: dict[str, list[str]] = {}
+
+
 class AttackOutcome(msgspec.Struct):
-    """The answer to an attack: its event, its result and the encounter after it."""
+    """The answer to an attack: its event, its result and what it changed in the state."""
 
     event_id: str
     result: AttackResult
-    state: EncounterView
+    changes: StateChanges
 
 
 class ActionOutcome(msgspec.Struct):
     event_id: str
     result: ActionResult
-    state: EncounterView
+    changes: StateChanges
 
 
 class AdvanceOutcome(msgspec.Struct):
     event_id: str
     result: AdvanceResult
-    state: EncounterView
+    changes: StateChanges
 
 
 class StateEditOutcome(msgspec.Struct):
     event_id: str
     result: StateEditResult
-    state: EncounterView
+    changes: StateChanges
 
 
 class ZoneTestOutcome(msgspec.Struct):
     event_id: str
     result: ZoneTestResult
-    state: EncounterView
+    changes: StateChanges
 
 
 Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome | StateEditOutcome | ZoneTestOutcome
@@ -194,6 +221,9 @@ class Event(msgspec.Struct, omit_defaults=True):
     result: (
         AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
     ) = None
+    # An attack as it was asked (its dice are in the result): what a follow-up such as Second
+    # Chance acts on, and what a replay needs.
+    request: AttackRequest | None = None
     # Suppression zones this change started and ended (to draw and to remove).
     zones_started: list[Zone] = []
     zones_ended: list[str] = []

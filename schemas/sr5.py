@@ -18,8 +18,10 @@ from schemas.common import (
     Zone,
 )
 
-Rating = Annotated[int, msgspec.Meta(ge=0, le=30)]
-Attribute = Annotated[int, msgspec.Meta(ge=1, le=30)]
+# The highest attribute or rating a request may give.
+MAX_RATING = 30
+Rating = Annotated[int, msgspec.Meta(ge=0, le=MAX_RATING)]
+Attribute = Annotated[int, msgspec.Meta(ge=1, le=MAX_RATING)]
 
 WeaponCategory = Literal[
     "taser",
@@ -365,12 +367,12 @@ class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fi
 
 
 class SR5LastAttack(msgspec.Struct):
-    """An actor's last attack, kept for the follow-ups that act on it (Second Chance)."""
+    """The actor's last attack, for the follow-ups that act on it (Second Chance): the attack
+    itself is its event (the actor's newest `attack` event); the state keeps only what the rules
+    need next. (States stored before kept the request and result here: they are ignored.)"""
 
-    request: SR5AttackRequest
-    result: SR5AttackResult
     # Targets whose attack test has had its Second Chance.
-    second_chances: list[str] = []
+    second_chances: Annotated[list[Id], msgspec.Meta(max_length=MAX_TARGETS)] = []
 
 
 class SR5ZoneState(msgspec.Struct, forbid_unknown_fields=True):

@@ -64,6 +64,14 @@ class Config:
     rate_limit_per_second: int = 20
     # Actors an encounter's combat state may hold.
     max_actors_per_encounter: int = 200
+    # The most an encounter's stored state may take (what the rules need next; the history is
+    # the event stream).
+    max_state_bytes: int = 512 * 1024
+    # Requests refused for want of a valid token, per second per client address (0: no limit);
+    # bursts of five times that.
+    refusals_per_second: int = 5
+    # Proxies whose X-Forwarded-For names the client's address (the compose file's HAProxy).
+    trusted_proxies: frozenset[str] = frozenset()
     # How long the event reader waits on the store before it looks at new subscriptions.
     event_poll_seconds: float = 0.5
 
@@ -125,6 +133,22 @@ def load_config(
         raise ConfigError(
             f"FIREFIGHT_ADMIN_KEY must be at least {MIN_ADMIN_KEY_LENGTH} characters long"
         )
+    # A Bearer token is sent trimmed and printable: a key with spaces or control characters
+    # could never be presented.
+    if not (admin_key.isascii() and admin_key.isprintable()) or any(c.isspace() for c in admin_key):
+        raise ConfigError(
+            "FIREFIGHT_ADMIN_KEY must be printable ASCII without spaces (a long random string)"
+        )
+    proxies = frozenset(
+        p.strip() for p in env.get("FIREFIGHT_TRUSTED_PROXIES", "").split(",") if p.strip()
+    )
+    for proxy in proxies:
+        try:
+            ipaddress.ip_address(proxy)
+        except ValueError:
+            raise ConfigError(
+                f"FIREFIGHT_TRUSTED_PROXIES names addresses; '{proxy}' is not one"
+            ) from None
     return Config(
         host=args.host,
         port=_int("FIREFIGHT_PORT", args.port, 0, 65535),
@@ -159,6 +183,19 @@ def load_config(
             2,
             100_000,
         ),
+        max_state_bytes=_int(
+            "FIREFIGHT_MAX_STATE_BYTES",
+            env.get("FIREFIGHT_MAX_STATE_BYTES", str(Config.max_state_bytes)),
+            16 * 1024,
+            64 * 1024 * 1024,
+        ),
+        refusals_per_second=_int(
+            "FIREFIGHT_REFUSALS_PER_SECOND",
+            env.get("FIREFIGHT_REFUSALS_PER_SECOND", str(Config.refusals_per_second)),
+            0,
+            100_000,
+        ),
+        trusted_proxies=proxies,
         max_events_per_encounter=_int(
             "FIREFIGHT_MAX_EVENTS",
             env.get("FIREFIGHT_MAX_EVENTS", str(Config.max_events_per_encounter)),

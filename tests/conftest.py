@@ -97,6 +97,7 @@ def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFacto
         overrides.setdefault("admin_key", ADMIN_KEY)
         # Tests fire faster than any table; the rate limit has its own tests.
         overrides.setdefault("rate_limit_per_second", 0)
+        overrides.setdefault("refusals_per_second", 0)
         headers = {"Authorization": f"Bearer {ADMIN_KEY}"} if admin else {}
         return await aiohttp_client(create_app(Config(**overrides)), headers=headers)
 
@@ -107,3 +108,11 @@ def make_client(aiohttp_client: Any, request: pytest.FixtureRequest) -> AppFacto
 async def client(make_client: AppFactory, store_kind: str) -> Any:
     """The app on the embedded store, on the real Redis and on a real Redis Cluster."""
     return await make_client(redis=store_kind == "redis", cluster=store_kind == "cluster")
+
+
+@pytest.fixture
+async def anonymous(make_client: AppFactory, store_kind: str) -> Any:
+    """A client that sends no credentials of its own."""
+    return await make_client(
+        redis=store_kind == "redis", cluster=store_kind == "cluster", admin=False
+    )

@@ -90,7 +90,16 @@ async def test_an_attack_resolves_changes_state_and_is_an_event(client: Any) -> 
         "defense:goon-1",
         "soak:goon-1",
     ]
-    assert outcome["state"]["combat"]["actors"]["sam"]["recoil_rounds"] == 1
+    # The answer carries what the attack changed, not the whole state: only the shooter moved
+    # (the defender's defense count too), and the version it made.
+    changes = outcome["changes"]
+    assert changes["version"] == 2
+    assert changes["combat"]["actors"]["sam"]["recoil_rounds"] == 1
+    assert set(changes["combat"]) == {"actors"}
+    assert set(changes["combat"]["actors"]) == {"sam", "goon-1"}
+    assert "turn" not in changes
+    view = await (await client.get(f"/v1/encounters/{encounter}")).json()
+    assert view["combat"]["actors"]["sam"] == changes["combat"]["actors"]["sam"]
     events = await (await client.get(f"/v1/encounters/{encounter}/events")).json()
     assert [e["type"] for e in events["events"]] == ["encounter_created", "attack"]
     assert events["events"][-1]["id"] == outcome["event_id"] == events["last_event_id"]
@@ -127,14 +136,14 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
         "phase": 1,
     }
     passed = await (await client.post(path, json={"to": "initiative_pass"})).json()
-    assert passed["state"]["turn"] == {
+    assert passed["changes"]["turn"] == {
         "combat_turn": 1,
         "initiative_pass": 2,
         "action_phase": None,
         "phase": 1,
     }
     turned = await (await client.post(path, json={"to": "combat_turn"})).json()
-    assert turned["state"]["turn"] == {
+    assert turned["changes"]["turn"] == {
         "combat_turn": 2,
         "initiative_pass": 1,
         "action_phase": None,

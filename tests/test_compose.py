@@ -544,7 +544,7 @@ async def test_dockerfile_command_with_compose_environment_serves_on_redis(
         )
         assert attacked.status == 201, await attacked.text()
         outcome = await attacked.json()
-        assert set(outcome) == {"event_id", "result", "state"}
+        assert set(outcome) == {"event_id", "result", "changes"}
         result = outcome["result"]
         assert [roll["values"] for roll in result["dice"]] == list(DICE.values())
         assert all(roll["given"] for roll in result["dice"])
@@ -559,7 +559,8 @@ async def test_dockerfile_command_with_compose_environment_serves_on_redis(
         viewed = await http.get(f"{base}/v1/encounters/{encounter}")
         assert viewed.status == 200, await viewed.text()
         view = await viewed.json()
-        assert view == outcome["state"]
+        assert view["combat"]["actors"]["sam"] == outcome["changes"]["combat"]["actors"]["sam"]
+        assert view["version"] == outcome["changes"]["version"]
         assert view["last_event_id"] == outcome["event_id"]
         assert view["version"] == 2  # created, then the attack
         assert view["combat"]["actors"]["sam"]["recoil_rounds"] == 1

@@ -273,6 +273,7 @@ def service(request: pytest.FixtureRequest) -> Iterator[Service]:
         admin_key=ADMIN_KEY,
         # The fuzzer changes one encounter far faster than a table; 429 has its own tests.
         rate_limit_per_second=0,
+        refusals_per_second=0,
         encounter_ttl_seconds=TEST_TTL_SECONDS,
         redis_url=request.getfixturevalue("redis_url") if request.param == "redis" else None,
     )

@@ -22,6 +22,7 @@ from schemas.sr5 import (
 )
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
+from service.rules.ruleset import EarlierAttack
 from service.rules.sr5.attack import (
     range_band,
     recoil_compensation,
@@ -960,17 +961,27 @@ def test_edge_needs_edge() -> None:
 # --- Second Chance -----------------------------------------------------------------------------
 
 
-def chance(state: SR5State, dice: dict[str, list[int]], **fields: Any) -> tuple[Any, SR5State]:
+def chance(
+    state: SR5State, dice: dict[str, list[int]], earlier: EarlierAttack | None, **fields: Any
+) -> tuple[Any, SR5State]:
     request = SR5ActionRequest(actor="sam", action="second_chance", dice=dice, **fields)
+    assert SR5.follows_up(request) == "sam"
     given = Dice(3, request.dice)
-    resolution = SR5.resolve_action(request, state, TurnState(), given)
+    resolution = SR5.resolve_action(request, state, TurnState(), given, earlier)
     given.check_given_used()
     assert isinstance(resolution.state, SR5State)
     return resolution.result, resolution.state
 
 
+def attacked(body: dict[str, Any]) -> tuple[SR5State, EarlierAttack]:
+    """The state after an attack, and the attack as its event keeps it (what the engine finds)."""
+    result, state = resolve(body)
+    request = msgspec.convert({**body, "dice": {}}, SR5AttackRequest)
+    return state, EarlierAttack(request=request, result=result)
+
+
 def test_second_chance_rerolls_the_misses_and_resolves_again() -> None:
-    _, state = resolve(
+    state, earlier = attacked(
         make.attack(
             attacker=make.attacker(edge=2),
             dice={
@@ -983,6 +994,7 @@ def test_second_chance_rerolls_the_misses_and_resolves_again() -> None:
         state,
         # Nine misses re-rolled: three more hits; the defense stands; the soak is rolled now.
         {"second_chance:goon-1": [5, 6, 5, 1, 2, 3, 4, 2, 3], "soak:goon-1": [2] * 12},
+        earlier,
         target="goon-1",
     )
     assert result.edge_spent == 1
@@ -993,11 +1005,11 @@ def test_second_chance_rerolls_the_misses_and_resolves_again() -> None:
     assert "graze -> hit" in result.effects[0]
     # Once per test.
     with pytest.raises(RuleViolation, match="has had its Second Chance"):
-        chance(state, {})
+        chance(state, {}, earlier)
 
 
 def test_second_chance_still_respects_the_limit_and_needs_no_push() -> None:
-    _, state = resolve(
+    state, earlier = attacked(
         make.attack(
             attacker=make.attacker(edge=2),
             weapon=make.weapon(accuracy=2),
@@ -1005,27 +1017,32 @@ def test_second_chance_still_respects_the_limit_and_needs_no_push() -> None:
         )
     )
     result, _ = chance(
-        state, {"second_chance:goon-1": [5] * 10, "defense:goon-1": [2] * 6}, target="goon-1"
+        state,
+        {"second_chance:goon-1": [5] * 10, "defense:goon-1": [2] * 6},
+        earlier,
+        target="goon-1",
     )
     after = result.attack.targets[0]
     assert after.attack_hits_before_limit == 10
     assert after.attack_hits == 2
     # A defense is rolled now that there are hits, and it counts as one.
     assert after.defense.pool == 6
-    pushed = make.attack(attacker=make.attacker(edge=2), edge="push_the_limit")
-    _, state = resolve(pushed)
+    state, earlier = attacked(make.attack(attacker=make.attacker(edge=2), edge="push_the_limit"))
     with pytest.raises(RuleViolation, match="Push the Limit"):
-        chance(state, {})
+        chance(state, {}, earlier)
 
 
 def test_second_chance_needs_an_attack_and_a_named_target_of_it() -> None:
     with pytest.raises(RuleViolation, match="no attack"):
-        chance(SR5State(), {})
-    _, state = resolve(three_targets(attacker=make.attacker(agility=5, skill=6, edge=1)))
+        chance(SR5State(), {}, None)
+    state, earlier = attacked(three_targets(attacker=make.attacker(agility=5, skill=6, edge=1)))
+    # An attack event without the state's mark of it (e.g. the GM replaced the state since).
+    with pytest.raises(RuleViolation, match="no attack"):
+        chance(SR5State(), {}, earlier)
     with pytest.raises(RuleViolation) as raised:
-        chance(state, {})
+        chance(state, {}, earlier)
     assert raised.value.path == "$.target"
-    result, _ = chance(state, {}, target="goon-2")
+    result, _ = chance(state, {}, earlier, target="goon-2")
     assert result.attack.targets[0].target == "goon-2"
 
 

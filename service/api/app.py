@@ -27,6 +27,7 @@ from service.api.problems import ProblemError, problem_response, validation_prob
 from service.config import Config
 from service.engine import (
     EVENTS_PAGE,
+    Admitted,
     Answer,
     EncounterEnded,
     EncounterNotFound,
@@ -35,10 +36,13 @@ from service.engine import (
     IdempotencyConflict,
     IdempotencyInProgress,
     LimitExceeded,
+    StateLimitExceeded,
     StoreContention,
+    StoredStateInvalid,
     Unauthorized,
     event_json,
 )
+from service.engine.access import Permission
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import DiceError
 from service.store import (
@@ -56,9 +60,17 @@ STORE = web.AppKey("store", EncounterStore)
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
 SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("sockets")
+# The per-encounter limit on state changes (None: no limit).
+LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 JSON = "application/json"
 REQUEST_ID_HEADER = "X-Request-Id"
+# What a browser client may read of an answer: when to retry, whether it was a replay, where a
+# new encounter is.
+EXPOSED_HEADERS = f"{REQUEST_ID_HEADER}, Retry-After, Idempotent-Replayed, Location"
+# How long a client waits before retrying when the store is unreachable or contended.
+RETRY_AFTER_SECONDS = 1
 IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
 
 # The web console: static files served as they are (no build step).
@@ -96,6 +108,9 @@ def _after(request: web.Request) -> str | None:
             "after",
         )
     return after
+
+
+_RETRY_AFTER = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
 # --- middlewares -------------------------------------------------------------------------
@@ -189,9 +204,21 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         return problem_response(
             ProblemError(404, "encounter-not-found", "No such encounter", str(error)), request_id
         )
+    except StoredStateInvalid as error:
+        return problem_response(
+            ProblemError(
+                409, "stored-state-invalid", "Stored state invalid", str(error), error.path
+            ),
+            request_id,
+        )
+    except StateLimitExceeded as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
     except StoreContention as error:
         return problem_response(
-            ProblemError(503, "contention", "Busy, retry", str(error)), request_id
+            ProblemError(503, "contention", "Busy, retry", str(error), headers=_RETRY_AFTER),
+            request_id,
         )
     except StoreUnavailable:
         return problem_response(
@@ -200,6 +227,7 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
                 "store-unavailable",
                 "Store unavailable",
                 "the encounter store cannot be reached",
+                headers=_RETRY_AFTER,
             ),
             request_id,
         )
@@ -228,26 +256,41 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         )
 
 
-def rate_limit(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """429 for state changes beyond the per-encounter rate (reads and sockets are not limited)."""
+def refusals(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """Requests refused for want of a valid credential, counted per client address: past the
+    limit the address gets 429 instead of 401, whatever encounter it tries. Only authenticated
+    requests count against an encounter's own limit (`_admit`), so a stranger cannot lock a
+    table out."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        encounter_id = request.match_info.get("encounter")
-        if limiter is not None and encounter_id and request.method in ("POST", "PUT", "DELETE"):
-            wait = limiter.retry_after(encounter_id)
-            if wait is not None:
-                raise ProblemError(
-                    429,
-                    "rate-limited",
-                    "Too many requests",
-                    "this encounter changes state faster than the service allows; retry after "
-                    f"{wait:.2f} s",
-                    headers={"Retry-After": str(max(1, math.ceil(wait)))},
-                )
-        return await handler(request)
+        try:
+            return await handler(request)
+        except Unauthorized:
+            wait = None if limiter is None else limiter.retry_after(client_address(request))
+            if wait is None:
+                raise
+            raise ProblemError(
+                429,
+                "rate-limited",
+                "Too many requests",
+                "too many requests without a valid token from this address; retry after "
+                f"{wait:.2f} s",
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            ) from None
 
     return middleware
+
+
+def client_address(request: web.Request) -> str:
+    """The client's address: the peer's, or behind a trusted proxy the last hop it names in
+    X-Forwarded-For (the one it saw; earlier hops are the client's word)."""
+    peer = request.remote or ""
+    if peer in request.app[CONFIG].trusted_proxies:
+        hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
+        if hops and hops[-1]:
+            return hops[-1]
+    return peer
 
 
 def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
@@ -261,14 +304,16 @@ def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse
             return await handler(request)
         if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
             response: web.StreamResponse = web.Response(status=204)
-            response.headers["Access-Control-Allow-Methods"] = "GET, POST, DELETE, OPTIONS"
+            response.headers["Access-Control-Allow-Methods"] = (
+                "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+            )
             response.headers["Access-Control-Allow-Headers"] = (
                 "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
             )
             response.headers["Access-Control-Max-Age"] = "600"
         else:
             response = await handler(request)
-            response.headers["Access-Control-Expose-Headers"] = REQUEST_ID_HEADER
+            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
         response.headers["Access-Control-Allow-Origin"] = origin
         response.headers["Vary"] = "Origin"
         return response
@@ -344,71 +389,100 @@ def _answer(answer: Answer, status: int = 201) -> web.Response:
 
 
 async def create_encounter(request: web.Request) -> web.Response:
-    answer = await request.app[ENCOUNTERS].create(
-        await request.read(), _credential(request), _idempotency_key(request)
-    )
+    encounters = request.app[ENCOUNTERS]
+    credential = _credential(request)
+    # The admin key, from the headers, before a byte of the body is read.
+    encounters.check_admin(credential)
+    key = _idempotency_key(request)
+    answer = await encounters.create(await request.read(), credential, key)
     structlog.contextvars.bind_contextvars(encounter=answer.encounter_id)
     response = _answer(answer)
     response.headers["Location"] = f"/v1/encounters/{answer.encounter_id}"
     return response
 
 
+async def _admit(
+    request: web.Request,
+    needed: Permission,
+    ended_ok: bool = False,
+    query_allowed: bool = False,
+) -> Admitted:
+    """The encounter of the route, once the caller's credential (from the headers) is shown to
+    have `needed` on it; then, for a change, the encounter's rate limit. Nothing of the body has
+    been read yet."""
+    encounter_id = _encounter_id(request)
+    credential = _encounter_credential(request, query_allowed)
+    admitted = await request.app[ENCOUNTERS].admit(encounter_id, credential, needed, ended_ok)
+    limiter = request.app[LIMITER]
+    if limiter is not None and request.method in CHANGING_METHODS:
+        wait = limiter.retry_after(encounter_id)
+        if wait is not None:
+            raise ProblemError(
+                429,
+                "rate-limited",
+                "Too many requests",
+                "this encounter changes state faster than the service allows; retry after "
+                f"{wait:.2f} s",
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            )
+    return admitted
+
+
 async def zone_test(request: web.Request) -> web.Response:
-    encounter_id, body, credential, key = await _change_arguments(request)
-    encounters = request.app[ENCOUNTERS]
+    admitted, body, key = await _change_arguments(request, "play")
     zone_id = request.match_info["zone"]
-    return _answer(await encounters.zone_test(encounter_id, zone_id, body, credential, key))
+    return _answer(await request.app[ENCOUNTERS].zone_test(admitted, zone_id, body, key))
 
 
 async def zones(request: web.Request) -> web.Response:
-    credential = _encounter_credential(request)
-    return _json_response(await request.app[ENCOUNTERS].zones(_encounter_id(request), credential))
+    admitted = await _admit(request, "read")
+    return _json_response(await request.app[ENCOUNTERS].zones(admitted))
 
 
 async def get_encounter(request: web.Request) -> web.Response:
-    credential = _encounter_credential(request)
-    view = await request.app[ENCOUNTERS].view(_encounter_id(request), credential)
-    return _json_response(view)
+    admitted = await _admit(request, "read")
+    return _json_response(await request.app[ENCOUNTERS].view(admitted))
 
 
 async def delete_encounter(request: web.Request) -> web.Response:
-    credential = _encounter_credential(request)
-    await request.app[ENCOUNTERS].end(_encounter_id(request), credential)
+    admitted = await _admit(request, "gm")
+    await request.app[ENCOUNTERS].end(admitted)
     return web.Response(status=204)
 
 
 async def attack(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.attack(*await _change_arguments(request)))
+    return _answer(await encounters.attack(*await _change_arguments(request, "play")))
 
 
 async def action(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.action(*await _change_arguments(request)))
+    return _answer(await encounters.action(*await _change_arguments(request, "play")))
 
 
 async def advance(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.advance(*await _change_arguments(request)))
+    return _answer(await encounters.advance(*await _change_arguments(request, "gm")))
 
 
 async def edit_state(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.edit_state(*await _change_arguments(request)))
+    return _answer(await encounters.edit_state(*await _change_arguments(request, "gm")))
 
 
-async def _change_arguments(request: web.Request) -> tuple[str, bytes, str | None, str | None]:
-    encounter_id = _encounter_id(request)
-    credential = _encounter_credential(request)
+async def _change_arguments(
+    request: web.Request, needed: Permission
+) -> tuple[Admitted, bytes, str | None]:
+    """Who asks is checked from the headers first; only then is the body read."""
     key = _idempotency_key(request)
-    return encounter_id, await request.read(), credential, key
+    admitted = await _admit(request, needed)
+    return admitted, await request.read(), key
 
 
 async def events(request: web.Request) -> web.Response:
-    encounter_id = _encounter_id(request)
-    credential = _encounter_credential(request)
     after = _after(request)
-    page = await request.app[ENCOUNTERS].events(encounter_id, after, EVENTS_PAGE, credential)
+    admitted = await _admit(request, "read", ended_ok=True)
+    page = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
     last = _json.encode(page[-1][0] if page else None)
     body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
     return web.Response(body=body, content_type=JSON)
@@ -416,13 +490,12 @@ async def events(request: web.Request) -> web.Response:
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     """Missed events first (after `after`), then live ones, each once and in order."""
-    encounter_id = _encounter_id(request)
-    credential = _encounter_credential(request, query_allowed=True)
     after = _after(request)
     app = request.app
     encounters = app[ENCOUNTERS]
     # Refuse before the upgrade, so the client gets a problem it can read.
-    await encounters.events(encounter_id, after, 1, credential)
+    admitted = await _admit(request, "read", ended_ok=True, query_allowed=True)
+    encounter_id = admitted.encounter_id
     socket = web.WebSocketResponse(heartbeat=app[CONFIG].ws_heartbeat_seconds)
     await socket.prepare(request)
     app[SOCKETS].add(socket)
@@ -496,10 +569,14 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     store = _make_store(app[CONFIG])
     app[STORE] = store
     app[ENCOUNTERS] = Encounters(
-        store, app[CONFIG].admin_key, max_actors=app[CONFIG].max_actors_per_encounter
+        store,
+        app[CONFIG].admin_key,
+        max_actors=app[CONFIG].max_actors_per_encounter,
+        max_state_bytes=app[CONFIG].max_state_bytes,
     )
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds)
     yield
+    await app[ENCOUNTERS].close()
     await store.close()
 
 
@@ -528,14 +605,19 @@ def create_app(config: Config) -> web.Application:
             request_context,
             cors(config.cors_origins),
             problems,
-            rate_limit(
-                RateLimiter(config.rate_limit_per_second, 2 * config.rate_limit_per_second)
-                if config.rate_limit_per_second
+            refusals(
+                RateLimiter(config.refusals_per_second, 5 * config.refusals_per_second)
+                if config.refusals_per_second
                 else None
             ),
         ],
     )
     app[CONFIG] = config
+    app[LIMITER] = (
+        RateLimiter(config.rate_limit_per_second, 2 * config.rate_limit_per_second)
+        if config.rate_limit_per_second
+        else None
+    )
     app[SOCKETS] = weakref.WeakSet()
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_hub_ctx)

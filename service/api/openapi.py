@@ -53,13 +53,16 @@ PROBLEMS: dict[int, str] = {
     401: "No credential, or one that is not valid here (see WWW-Authenticate)",
     403: "The credential's role may not do this (only the GM may)",
     404: "No such encounter (it may have expired)",
-    409: "A request with this Idempotency-Key is still running; retry in a moment",
+    409: "A request with this Idempotency-Key is still running (retry in a moment), or the "
+    "stored state does not fit this version's bounds (`path` says where; the GM reads it with "
+    "GET and replaces it with PUT .../state)",
     410: "The encounter has ended; its events stay readable a while",
     413: "The body is larger than the service accepts",
     422: "Not allowed by the rules, past one of the service's limits, or an Idempotency-Key "
     "used before for another request (or whose kept answer has expired)",
-    429: "The encounter changes state faster than the service allows; retry after Retry-After",
-    503: "The store cannot be reached, or the encounter kept changing; retry",
+    429: "The encounter changes state faster than the service allows, or this address sent too "
+    "many requests without a valid token; retry after Retry-After",
+    503: "The store cannot be reached, or the encounter kept changing; retry after Retry-After",
 }
 
 
@@ -98,7 +101,7 @@ OPERATIONS = (
         request=EncounterCreate,
         response=EncounterCreated,
         status=201,
-        errors=(400, 401, 413, 422, 503),
+        errors=(400, 401, 413, 422, 429, 503),
         auth="admin",
         idempotent=True,
     ),
@@ -107,7 +110,7 @@ OPERATIONS = (
         "/v1/encounters/{encounter}",
         "The encounter's state and last event id.",
         response=EncounterView,
-        errors=(401, 404, 410, 503),
+        errors=(401, 404, 410, 429, 503),
         auth="encounter",
     ),
     Operation(
@@ -167,7 +170,7 @@ OPERATIONS = (
         "/v1/encounters/{encounter}/zones",
         "The live suppression zones.",
         response=ZoneList,
-        errors=(401, 404, 410, 503),
+        errors=(401, 404, 409, 410, 429, 503),
         auth="encounter",
     ),
     Operation(
@@ -188,7 +191,7 @@ OPERATIONS = (
         "Events after an id, oldest first.",
         response=EventPage,
         query_after=True,
-        errors=(400, 401, 404, 503),
+        errors=(400, 401, 404, 429, 503),
         auth="encounter",
     ),
     Operation(
@@ -199,7 +202,7 @@ OPERATIONS = (
         response=Event,
         status=101,
         query_after=True,
-        errors=(400, 401, 404, 503),
+        errors=(400, 401, 404, 429, 503),
         auth="socket",
     ),
 )
@@ -298,7 +301,7 @@ def _problem(status: int, problem_ref: dict[str, Any]) -> dict[str, Any]:
     headers = {"X-Request-Id": _REQUEST_ID}
     if status == 401:
         headers["WWW-Authenticate"] = _header("How to authenticate: a Bearer token.")
-    if status == 429:
+    if status in (429, 503):
         headers["Retry-After"] = _header("Seconds to wait before retrying.", pattern="^[0-9]+$")
     return {
         "description": PROBLEMS[status],

@@ -36,7 +36,7 @@ const form = new AttackForm({ fields: $("attack-fields"), diceSteps: $("dice-ste
 const session = () => state.encounter;
 const onRoundAnswer = (answer) => {
   showResult(answer.result, answer.event_id, "your request");
-  showTurn(answer.state?.turn);
+  showTurn(answer.changes?.turn);
 };
 const turns = new TurnControls({
   panel: $("turn-panel"),
@@ -229,7 +229,7 @@ async function resolve(event) {
   try {
     const answer = await api.resolveAttack(state.encounter.id, state.encounter.token, body);
     showResult(answer.result, answer.event_id, "your attack");
-    showTurn(answer.state?.turn);
+    showTurn(answer.changes?.turn);
   } catch (problem) {
     showError(`Not resolved: ${problem.describe?.() || problem.message}`, inputForPath(problem.problem?.path));
   } finally {

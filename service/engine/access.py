@@ -28,6 +28,11 @@ class Forbidden(Exception):
     """A credential of this encounter whose role may not do this (403)."""
 
 
+# A wrong token and an encounter that does not exist get the same answer: a stranger learns
+# nothing of which encounters there are.
+REFUSED = "that token opens no encounter with this id (a wrong token, or an encounter that expired)"
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -37,6 +42,10 @@ def check_admin(credential: str | None, admin_key_hash: str) -> None:
         raise Unauthorized("creating an encounter needs the server's admin key as a Bearer token")
     if not hmac.compare_digest(token_hash(credential), admin_key_hash):
         raise Unauthorized("that is not the server's admin key")
+
+
+def is_admin(credential: str | None, admin_key_hash: str) -> bool:
+    return credential is not None and hmac.compare_digest(token_hash(credential), admin_key_hash)
 
 
 def role_of(credential: str | None, token_hashes: Mapping[str, str], admin_key_hash: str) -> str:
@@ -49,7 +58,7 @@ def role_of(credential: str | None, token_hashes: Mapping[str, str], admin_key_h
     for role, expected in token_hashes.items():
         if hmac.compare_digest(presented, expected):
             return role
-    raise Unauthorized("that token is not one of this encounter's")
+    raise Unauthorized(REFUSED)
 
 
 def authorize(

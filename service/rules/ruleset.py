@@ -51,6 +51,15 @@ class Resolution(Generic[R]):
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class EarlierAttack:
+    """An attack as its event keeps it, for an action that follows it up (Second Chance): the
+    request as asked (given dice left out) and its result (every die it rolled)."""
+
+    request: Any
+    result: AttackResult
+
+
 class Ruleset(Protocol):
     """One ruleset of rules-sources/, registered under `info.id`.
 
@@ -87,8 +96,18 @@ class Ruleset(Protocol):
         """Every step the action may roll (most roll none), with its die's sides."""
         ...
 
+    def follows_up(self, request: Any) -> str | None:
+        """The actor whose last attack the action acts on (Second Chance), or None: the engine
+        finds that attack by its event and hands it to `resolve_action` as `earlier`."""
+        ...
+
     def resolve_action(
-        self, request: Any, state: Any, turn: TurnState, dice: Dice
+        self,
+        request: Any,
+        state: Any,
+        turn: TurnState,
+        dice: Dice,
+        earlier: EarlierAttack | None = None,
     ) -> Resolution[ActionResult]: ...
 
     def zones(self, state: Any) -> list[Zone]:

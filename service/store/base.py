@@ -45,8 +45,10 @@ class StoreLimits:
     max_events: int = 10_000
     # How long the answer to a request with an Idempotency-Key is kept for its retries.
     idempotency_ttl_seconds: int = 24 * 3600
-    # How long a request with an Idempotency-Key may run before a retry may take over.
-    idempotency_pending_seconds: int = 60
+    # How long a request with an Idempotency-Key may run before a retry may take over. A request
+    # that fails releases its key at once (or, with the store unreachable, as soon as it is back);
+    # this bounds the wait only when the replica running it died.
+    idempotency_pending_seconds: int = 10
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,10 @@ class EncounterStore(Protocol):
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
         """Up to `limit` events with ids greater than `after`, oldest first."""
+        ...
+
+    async def events_before(self, encounter_id: str, before: str | None, limit: int) -> Events:
+        """Up to `limit` events with ids less than `before` (None: the newest), newest first."""
         ...
 
     async def last_event_id(self, encounter_id: str) -> str | None: ...

@@ -194,6 +194,16 @@ class MemoryStore:
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
         return self._after(encounter_id, after, limit)
 
+    async def events_before(self, encounter_id: str, before: str | None, limit: int) -> Events:
+        encounter = self._live(encounter_id)
+        if encounter is None:
+            return []
+        end = len(encounter.events)
+        if before is not None:
+            end = bisect.bisect_left(encounter.events, parse_event_id(before), key=lambda e: e[0])
+        newest = encounter.events[max(0, end - limit) : end]
+        return [(event_id, event) for _, event_id, event in reversed(newest)]
+
     async def last_event_id(self, encounter_id: str) -> str | None:
         encounter = self._live(encounter_id)
         if encounter is None or not encounter.events:

@@ -7,11 +7,14 @@ Cluster keeps an encounter on one node and every script touches one slot.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import ClusterDownError, ClusterError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -31,17 +34,26 @@ from service.store.base import (
 
 # Every script touches one encounter's keys only (one hash tag, one Cluster slot).
 # An unused idempotency key is still passed, never touched, so every script declares its keys.
+# Every script may run twice: a command whose reply was lost is sent again once on a fresh
+# connection. The scripts that write keep the writing attempt's random nonce (its answer's
+# and the event id it made in the state hash (a nonce each call makes, sent again with it), and
+# a second run of the same call answers what the first did instead of writing again.
 
 # KEYS: state, events, idempotency. ARGV: document, event, ttl ms, max events, answer,
-# placeholder, with key ("1"/"0"), fingerprint, key ttl ms.
+# placeholder, with key ("1"/"0"), fingerprint, key ttl ms, nonce.
 _CREATE = """
+if redis.call('HGET', KEYS[1], 'nonce') == ARGV[10] then
+  local id = redis.call('HGET', KEYS[1], 'eid')
+  local answer = string.gsub(ARGV[5], ARGV[6], id)
+  return {'created', id, answer}
+end
 if ARGV[7] == '1' then
   local fp = redis.call('HGET', KEYS[3], 'fp')
   if fp then return {'answered', fp, redis.call('HGET', KEYS[3], 'answer')} end
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
-redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'e', ARGV[2])
+redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1], 'nonce', ARGV[10], 'eid', id)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 local answer = string.gsub(ARGV[5], ARGV[6], id)
@@ -56,7 +68,10 @@ return {'created', id, answer}
 _BEGIN = """
 local fp = redis.call('HGET', KEYS[1], 'fp')
 if fp then return {'answered', fp, redis.call('HGET', KEYS[1], 'answer')} end
-if redis.call('HSETNX', KEYS[1], 'owner', ARGV[1]) == 0 then return {'pending'} end
+if redis.call('HSETNX', KEYS[1], 'owner', ARGV[1]) == 0
+  and redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
+  return {'pending'}
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {'started'}
 """
@@ -68,15 +83,20 @@ return 1
 """
 
 # KEYS: state, events, idempotency. ARGV: expected version, document, event, ttl ms, max events,
-# answer, placeholder, with key ("1"/"0"), owner, fingerprint, key ttl ms.
+# answer, placeholder, with key ("1"/"0"), owner, fingerprint, key ttl ms, nonce.
 _COMMIT = """
+if redis.call('HGET', KEYS[1], 'nonce') == ARGV[12] then
+  local id = redis.call('HGET', KEYS[1], 'eid')
+  local answer = string.gsub(ARGV[6], ARGV[7], id)
+  return {'committed', id, answer}
+end
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
   return {'conflict'}
 end
 if ARGV[8] == '1' and redis.call('HGET', KEYS[3], 'owner') ~= ARGV[9] then return {'lost'} end
-redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'doc', ARGV[2])
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'e', ARGV[3])
+redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'doc', ARGV[2], 'nonce', ARGV[12], 'eid', id)
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 local answer = string.gsub(ARGV[6], ARGV[7], id)
@@ -88,14 +108,17 @@ end
 return {'committed', id, answer}
 """
 
-# KEYS: state, events. ARGV: event, ended ttl ms, max events.
+# KEYS: state, events. ARGV: event, ended ttl ms, max events, nonce.
 _DELETE = """
+if redis.call('HGET', KEYS[1], 'nonce') == ARGV[4] then
+  return redis.call('HGET', KEYS[1], 'eid')
+end
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
   return false
 end
-redis.call('HINCRBY', KEYS[1], 'v', 1)
-redis.call('HSET', KEYS[1], 'ended', 1)
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[1])
+redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'ended', 1, 'nonce', ARGV[4], 'eid', id)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return id
@@ -111,6 +134,18 @@ CLUSTER_BLOCK_SECONDS = 0.1
 MAX_CONNECTIONS = 512
 
 
+def _nonce() -> str:
+    """What tells a second run of one call's script (a retry after a lost reply) from another."""
+    return secrets.token_hex(16)
+
+
+def _retry_once() -> Retry:
+    """A command that meets a dropped connection (a pooled one gone stale when Redis restarted)
+    is sent once more on a fresh one: safe, since every script may run twice. A timeout is not
+    retried: Redis is there but slow, and the client is better told at once (503)."""
+    return Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
+
+
 def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: float) -> Any:
     if cluster:
         return RedisCluster.from_url(
@@ -118,6 +153,7 @@ def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: flo
             socket_timeout=socket_timeout,
             socket_connect_timeout=connect_timeout,
             max_connections=MAX_CONNECTIONS,
+            retry=_retry_once(),
         )
     # A blocking pool makes a burst wait for a free connection (up to the connect timeout)
     # instead of failing as if Redis were down.
@@ -127,6 +163,7 @@ def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: flo
         timeout=connect_timeout,
         socket_timeout=socket_timeout,
         socket_connect_timeout=connect_timeout,
+        retry=_retry_once(),
     )
     return aioredis.Redis.from_pool(pool)
 
@@ -218,7 +255,7 @@ class RedisStore:
         with_key, _, fingerprint, key_ttl = self._key_args(idempotency)
         args: list[Any] = [document, event, self._ttl_ms, self._limits.max_events, answer]
         args.append(placeholder)
-        args += [with_key, fingerprint, key_ttl]
+        args += [with_key, fingerprint, key_ttl, _nonce()]
         keys = self._keys(encounter_id, idempotency)
         reply = await self._call(lambda: self._create(keys=keys, args=args))
         outcome = _text(reply[0])
@@ -264,6 +301,7 @@ class RedisStore:
     ) -> Committed | None:
         args: list[Any] = [expected_version, document, event, self._ttl_ms]
         args += [self._limits.max_events, answer, placeholder, *self._key_args(idempotency)]
+        args.append(_nonce())
         keys = self._keys(encounter_id, idempotency)
         reply = await self._call(lambda: self._commit(keys=keys, args=args))
         outcome = _text(reply[0])
@@ -276,12 +314,20 @@ class RedisStore:
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         keys = [state_key(encounter_id), events_key(encounter_id)]
         args: list[Any] = [event, self._limits.ended_ttl_seconds * 1000, self._limits.max_events]
+        args.append(_nonce())
         event_id = await self._call(lambda: self._delete(keys=keys, args=args))
         return None if event_id is None else _text(event_id)
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
         entries: list[Any] = await self._call(
             lambda: self._redis.xrange(events_key(encounter_id), min=f"({after}", count=limit)
+        )
+        return _events(entries)
+
+    async def events_before(self, encounter_id: str, before: str | None, limit: int) -> Events:
+        bound = "+" if before is None else f"({before}"
+        entries: list[Any] = await self._call(
+            lambda: self._redis.xrevrange(events_key(encounter_id), max=bound, count=limit)
         )
         return _events(entries)
 

@@ -14,7 +14,7 @@ from schemas.d100 import (
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
 from service.rules.d100 import actions, attack, suppression
 from service.rules.dice import Dice
-from service.rules.ruleset import Resolution
+from service.rules.ruleset import EarlierAttack, Resolution
 
 
 class D100Ruleset:
@@ -70,10 +70,19 @@ class D100Ruleset:
         del request
         return {}
 
+    def follows_up(self, request: D100ActionRequest) -> str | None:
+        del request
+        return None
+
     def resolve_action(
-        self, request: D100ActionRequest, state: D100State, turn: TurnState, dice: Dice
+        self,
+        request: D100ActionRequest,
+        state: D100State,
+        turn: TurnState,
+        dice: Dice,
+        earlier: EarlierAttack | None = None,
     ) -> Resolution[ActionResult]:
-        del turn, dice
+        del turn, dice, earlier
         return actions.resolve_action(request, state)
 
     def zones(self, state: D100State) -> list[Zone]:

@@ -138,7 +138,10 @@ def spend(state: D100State, actor_id: str, action_points: int, path: str) -> D10
             status=409,
         )
     actors = dict(state.actors)
-    actors[actor_id] = msgspec.structs.replace(actor, action_points_spent=spent)
+    # Without a budget nothing reads the total past any budget there can be: it stops there.
+    actors[actor_id] = msgspec.structs.replace(
+        actor, action_points_spent=min(spent, tables.MAX_ACTION_POINTS_COUNTED)
+    )
     return msgspec.structs.replace(state, actors=actors)
 
 

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schemas.d100 import Location, ReloadMethod
+from schemas.d100 import MAX_ACTION_POINTS, Location, ReloadMethod
+
+# Action points counted per turn at most: ten times the highest budget an encounter may set, so a
+# turn without a budget never grows the total past what any budget reads.
+MAX_ACTION_POINTS_COUNTED = 10 * MAX_ACTION_POINTS
 
 
 @dataclass(frozen=True)

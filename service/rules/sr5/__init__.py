@@ -13,7 +13,7 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import Resolution
+from service.rules.ruleset import EarlierAttack, Resolution
 from service.rules.sr5 import actions, attack, suppression, tables
 
 
@@ -73,11 +73,19 @@ class SR5Ruleset:
     def action_dice_steps(self, request: SR5ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)
 
+    def follows_up(self, request: SR5ActionRequest) -> str | None:
+        return request.actor if request.action == "second_chance" else None
+
     def resolve_action(
-        self, request: SR5ActionRequest, state: SR5State, turn: TurnState, dice: Dice
+        self,
+        request: SR5ActionRequest,
+        state: SR5State,
+        turn: TurnState,
+        dice: Dice,
+        earlier: EarlierAttack | None = None,
     ) -> Resolution[ActionResult]:
         del turn
-        return actions.resolve_action(request, state, dice)
+        return actions.resolve_action(request, state, dice, earlier)
 
     def on_advance(
         self, request: AdvanceRequest, state: SR5State, turn: TurnState

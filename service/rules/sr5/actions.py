@@ -11,7 +11,7 @@ import msgspec
 from schemas.encounter import ActionResult, AdvanceRequest
 from schemas.sr5 import SR5ActionRequest, SR5ActorState, SR5State
 from service.rules.dice import Dice
-from service.rules.ruleset import Resolution, RuleViolation
+from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
 from service.rules.sr5.attack import second_chance
 
@@ -81,15 +81,21 @@ def _take_aim(request: SR5ActionRequest, actor: SR5ActorState, effects: list[str
         effects.append("image magnification: range one step closer for the next shot")
         actor = msgspec.structs.replace(actor, range_shift=True)
     elif request.aim_for == "accuracy":
-        actor = msgspec.structs.replace(actor, aims_for_accuracy=actor.aims_for_accuracy + 1)
-        effects.append(f"aimed for accuracy ({actor.aims_for_accuracy} so far)")
+        aims = min(actor.aims_for_accuracy + 1, tables.MAX_AIMS)
+        actor = msgspec.structs.replace(actor, aims_for_accuracy=aims)
+        effects.append(f"aimed for accuracy ({aims} so far{_past_any_cap(aims)})")
     else:
-        actor = msgspec.structs.replace(actor, aims_for_dice=actor.aims_for_dice + 1)
-        effects.append(f"aimed for dice ({actor.aims_for_dice} so far)")
+        aims = min(actor.aims_for_dice + 1, tables.MAX_AIMS)
+        actor = msgspec.structs.replace(actor, aims_for_dice=aims)
+        effects.append(f"aimed for dice ({aims} so far{_past_any_cap(aims)})")
     # Aiming is an action other than firing: it resets recoil (but keeps the aim it builds).
     if actor.recoil_rounds:
         effects.append(f"recoil reset ({actor.recoil_rounds} rounds since the last reset)")
     return msgspec.structs.replace(actor, recoil_rounds=0, recoil_compensation=0)
+
+
+def _past_any_cap(aims: int) -> str:
+    return "; no Willpower takes more" if aims == tables.MAX_AIMS else ""
 
 
 def _full_defense(
@@ -111,9 +117,9 @@ def _full_defense(
 
 
 def _second_chance(
-    request: SR5ActionRequest, state: SR5State, dice: Dice
+    request: SR5ActionRequest, state: SR5State, dice: Dice, earlier: EarlierAttack | None
 ) -> Resolution[ActionResult]:
-    attack, after, summary = second_chance(request.actor, request.target, state, dice)
+    attack, after, summary = second_chance(request.actor, request.target, state, dice, earlier)
     result = ActionResult(
         actor=request.actor,
         action=request.action,
@@ -125,7 +131,7 @@ def _second_chance(
 
 
 def resolve_action(
-    request: SR5ActionRequest, state: SR5State, dice: Dice
+    request: SR5ActionRequest, state: SR5State, dice: Dice, earlier: EarlierAttack | None = None
 ) -> Resolution[ActionResult]:
     if request.action not in ACTIONS:
         raise RuleViolation(
@@ -136,7 +142,7 @@ def resolve_action(
     _check_fields(request)
     if request.action == "second_chance":
         # Spending Edge is no action at the table: recoil, aim and zones stand.
-        return _second_chance(request, state, dice)
+        return _second_chance(request, state, dice, earlier)
     # Any other action ends the actor's suppressive fire.
     state = suppression.end_zones_of(state, request.actor)
     actor = state.actors.get(request.actor, SR5ActorState())

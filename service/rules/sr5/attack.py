@@ -24,7 +24,7 @@ from schemas.sr5 import (
     SR5Weapon,
 )
 from service.rules.dice import HIT_MINIMUM, Dice, Edition, PoolRoll, count_pool
-from service.rules.ruleset import Resolution, RuleViolation
+from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
 from service.rules.sr5.defense import full_defense, resist, test_of
 from service.rules.sr5.environment import environment
@@ -205,7 +205,7 @@ def _recoil(
     if fired == 0:
         return recoil, actor
     return recoil, msgspec.structs.replace(
-        actor, recoil_rounds=total, recoil_compensation=compensation
+        actor, recoil_rounds=min(total, tables.MAX_RECOIL_ROUNDS), recoil_compensation=compensation
     )
 
 
@@ -520,7 +520,7 @@ def resolve_attack(
             )
         )
         if targets[-1].attack_hits > 0:  # the defender rolled a defense test
-            actors[target.id] = msgspec.structs.replace(defender, defenses=defender.defenses + 1)
+            actors[target.id] = _defended(defender)
 
     result = SR5AttackResult(
         attacker=attacker.id,
@@ -542,11 +542,8 @@ def resolve_attack(
         dice=dice.rolls,
         seed=dice.seed,
     )
-    # Kept for the follow-ups (Second Chance); the given dice are in the result already.
-    actors[attacker.id] = msgspec.structs.replace(
-        actors[attacker.id],
-        last_attack=SR5LastAttack(request=msgspec.structs.replace(request, dice={}), result=result),
-    )
+    # The follow-ups (Second Chance) find the attack by its event; a new attack starts afresh.
+    actors[attacker.id] = msgspec.structs.replace(actors[attacker.id], last_attack=SR5LastAttack())
     return Resolution(
         result=result,
         state=SR5State(actors=actors, zones=state.zones, zones_made=state.zones_made),
@@ -554,8 +551,20 @@ def resolve_attack(
     )
 
 
+def _defended(defender: SR5ActorState) -> SR5ActorState:
+    """One more defense since the defender's last action (-1 die each), counted up to where no
+    defense pool is left to take it from."""
+    return msgspec.structs.replace(
+        defender, defenses=min(defender.defenses + 1, tables.MAX_DEFENSES_COUNTED)
+    )
+
+
 def second_chance(
-    actor_id: str, target_id: str | None, state: SR5State, dice: Dice
+    actor_id: str,
+    target_id: str | None,
+    state: SR5State,
+    dice: Dice,
+    earlier: EarlierAttack | None,
 ) -> tuple[SR5AttackResult, SR5State, str]:
     """SR5 Second Chance on one target's attack test of the actor's last attack: re-roll the
     dice that scored no hit, and resolve again what follows from the new hits. The defense and
@@ -563,11 +572,13 @@ def second_chance(
     actors = dict(state.actors)
     shooter = actors.get(actor_id, SR5ActorState())
     last = shooter.last_attack
-    if last is None:
+    if last is None or earlier is None:
         raise RuleViolation(
             f"{actor_id} has no attack to re-roll", path="$.actor", kind="no-attack"
         )
-    request, earlier = last.request, last.result
+    request: SR5AttackRequest = earlier.request
+    first = earlier.result
+    assert isinstance(first, SR5AttackResult)
     if request.edge == "push_the_limit":
         raise RuleViolation(
             "Second Chance cannot follow Push the Limit on the same test",
@@ -576,7 +587,7 @@ def second_chance(
         )
     if request.attacker.edge < 1:
         raise RuleViolation(f"{actor_id} has no Edge to spend", path="$.actor", kind="no-edge")
-    names = [t.target for t in earlier.targets]
+    names = [t.target for t in first.targets]
     if target_id is None and len(names) == 1:
         target_id = names[0]
     if target_id not in names:
@@ -593,14 +604,14 @@ def second_chance(
             kind="edge-already-used",
         )
     index = names.index(target_id)
-    before, target = earlier.targets[index], request.targets[index]
-    rolled = next(r.values for r in earlier.dice if r.step == attack_step(request, target_id))
+    before, target = first.targets[index], request.targets[index]
+    rolled = next(r.values for r in first.dice if r.step == attack_step(request, target_id))
     kept = [v for v in rolled if v >= HIT_MINIMUM]
     again = dice.pool(f"second_chance:{target_id}", len(rolled) - len(kept), EDITION)
     values = [*kept, *again.values]
     final = test_of(count_pool(values, len(rolled), EDITION))
     # The limit of the gun that shot at this target (they differ only with two guns).
-    limit = earlier.limit - request.weapon.accuracy + gun(request, target).accuracy
+    limit = first.limit - request.weapon.accuracy + gun(request, target).accuracy
     attack_hits = min(final.hits, limit)
 
     defender = actors.get(target_id, SR5ActorState())
@@ -611,7 +622,7 @@ def second_chance(
             roll.hits if before.defense_limit is None else min(roll.hits, before.defense_limit)
         )
         defense = msgspec.structs.replace(test_of(roll), hits=defense_hits)
-        actors[target_id] = msgspec.structs.replace(defender, defenses=defender.defenses + 1)
+        actors[target_id] = _defended(defender)
     damage = None
     outcome: Literal["hit", "graze", "miss"] = "miss"
     if attack_hits > 0 and attack_hits > defense_hits:
@@ -633,7 +644,7 @@ def second_chance(
         damage=damage,
     )
     result = msgspec.structs.replace(
-        earlier, targets=[after], dice=dice.rolls, seed=dice.seed, edge_spent=1
+        first, targets=[after], dice=dice.rolls, seed=dice.seed, edge_spent=1
     )
     actors[actor_id] = msgspec.structs.replace(
         actors.get(actor_id, shooter),

@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
+
+from schemas.sr5 import MAX_RATING
 
 RangeBand = Literal["short", "medium", "long", "extreme"]
 Action = Literal["simple", "complex"]
@@ -96,6 +99,9 @@ FIRING_MODES: dict[str, FiringMode] = {
 BASE_RECOIL_COMPENSATION = 1
 STRENGTH_PER_COMPENSATION = 3
 HEAVY_WEAPON_RECOIL_FACTOR = 2
+# Rounds counted at most: far past where recoil leaves no die of any pool (compensation is at most
+# 1 + 30 / 3 + 30 = 41, and no pool reaches 100 dice).
+MAX_RECOIL_ROUNDS = 1_000
 
 # The guide, cover: good +4, partial +2 to defense; fully behind cover is blind fire, -6 to attack.
 COVER_DEFENSE_MODIFIER = {"none": 0, "partial": 2, "good": 4, "full": 0}
@@ -122,6 +128,8 @@ IN_MELEE_DEFENSE = -3
 PRONE_DEFENSE = -2
 AREA_EFFECT_DEFENSE = -2
 EARLIER_DEFENSE = -1
+# Earlier defenses counted at most: no defense pool, full defense included, has this many dice.
+MAX_DEFENSES_COUNTED = 200
 
 # The guide, multiple targets: at most half the combat skill, rounded down; burst and automatic
 # modes attack several targets with one action.
@@ -130,6 +138,8 @@ MULTIPLE_TARGET_MODES = frozenset({"SB", "BF", "LB", "FA", "FA_complex"})
 # The guide, "Aim": +1 accuracy or +1 die per aim action, each capped at half Willpower rounded
 # up; a wireless smartlink gives both with every aim.
 AIM_CAP_DIVISOR = 2
+# Aims counted at most: past half the highest Willpower a request may give, more changes nothing.
+MAX_AIMS = math.ceil(MAX_RATING / AIM_CAP_DIVISOR)
 WIRELESS_SMARTLINKS = frozenset({"wireless_gear", "wireless_implant"})
 
 # The guide, "Full Defense": -10 initiative; adds Willpower, or what a quality puts in its place,

@@ -1,0 +1,755 @@
+"""Use cases: one per request. Check who asks, load the encounter, ask its ruleset, commit.
+
+The commit is compare-and-set on the version; on a conflict the use case reads again and resolves
+again with the same seed and given dice, so a retry changes nothing but the state it starts from.
+A request with an Idempotency-Key is answered once: its answer is stored with the state change and
+its event in the same atomic write, and every retry gets that answer back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import hashlib
+import random
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import structlog
+
+from schemas.common import Zone
+from schemas.encounter import (
+    ActionOutcome,
+    ActionResult,
+    AdvanceOutcome,
+    AdvanceRequest,
+    AdvanceResult,
+    AttackOutcome,
+    AttackRequest,
+    AttackResult,
+    CombatState,
+    EncounterCreate,
+    EncounterCreated,
+    EncounterEnvelope,
+    EncounterState,
+    EncounterView,
+    EventType,
+    Outcome,
+    StateEdit,
+    StateEditOutcome,
+    StateEditResult,
+    Tokens,
+    TurnState,
+    ZoneList,
+    ZoneTestOutcome,
+    ZoneTestResult,
+)
+from service.engine.access import (
+    REFUSED,
+    Forbidden,
+    Permission,
+    Unauthorized,
+    authorize,
+    check_admin,
+    is_admin,
+    token_hash,
+)
+from service.engine.documents import Documents, StateLimitExceeded, StoredStateInvalid, changes
+from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
+from service.rules.dice import Dice, check_given
+from service.rules.ruleset import EarlierAttack
+from service.rules.turns import advance_turn
+from service.store import (
+    Answered,
+    EncounterExists,
+    EncounterStore,
+    Idempotency,
+    Pending,
+    StoreUnavailable,
+    parse_event_id,
+)
+from service.store.base import START
+
+log = structlog.get_logger("firefight.engine")
+
+MAX_ATTEMPTS = 32
+# After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
+# writers piling onto one encounter spread out instead of colliding again in step.
+BACKOFF_SECONDS = 0.001
+EVENTS_PAGE = 1000
+# Second Chance finds the actor's last attack among this many newest events, read this many at a
+# time (it follows the attack at once at the table: the first page nearly always holds it).
+LAST_ATTACK_LOOKBACK = 1000
+LAST_ATTACK_PAGE = 50
+# A key whose attempt failed with the store unreachable is released as soon as the store is back:
+# tried this often, this far apart (past that its pending claim expires by itself).
+RELEASE_ATTEMPTS = 100
+RELEASE_RETRY_SECONDS = 0.2
+
+__all__ = [
+    "EVENTS_PAGE",
+    "Admitted",
+    "Answer",
+    "EncounterEnded",
+    "EncounterNotFound",
+    "Encounters",
+    "Forbidden",
+    "IdempotencyConflict",
+    "IdempotencyInProgress",
+    "LimitExceeded",
+    "StateLimitExceeded",
+    "StoreContention",
+    "StoredStateInvalid",
+    "Unauthorized",
+    "event_json",
+]
+
+
+class EncounterNotFound(LookupError):
+    def __init__(self, encounter_id: str) -> None:
+        super().__init__(f"no encounter '{encounter_id}' (it may have expired)")
+        self.encounter_id = encounter_id
+
+
+class EncounterEnded(LookupError):
+    def __init__(self, encounter_id: str) -> None:
+        super().__init__(f"encounter '{encounter_id}' has ended; its events stay readable a while")
+        self.encounter_id = encounter_id
+
+
+class LimitExceeded(ValueError):
+    """The request would take the encounter past one of the service's limits (422)."""
+
+
+class StoreContention(RuntimeError):
+    """The state kept changing under the request; the client may retry."""
+
+
+class IdempotencyConflict(ValueError):
+    """The Idempotency-Key was used before for a different request (422)."""
+
+
+class IdempotencyInProgress(RuntimeError):
+    """A request with this Idempotency-Key is still running (409)."""
+
+
+class StoredEvent(msgspec.Struct, omit_defaults=True):
+    """An event as stored: the wire `Event` without its id, which the stream assigns."""
+
+    type: EventType
+    encounter: str
+    at: str
+    actor: str | None = None
+    result: (
+        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
+    ) = None
+    request: AttackRequest | None = None
+    zones_started: list[Zone] = []
+    zones_ended: list[str] = []
+
+
+class _EventHead(msgspec.Struct):
+    """What finding an actor's last attack reads of each event (the rest is skipped)."""
+
+    type: str
+    actor: str | None = None
+
+
+class _AttackEvent(msgspec.Struct):
+    # Empty when the event has none (attacks stored before events kept their request).
+    request: msgspec.Raw = msgspec.Raw()
+    result: msgspec.Raw = msgspec.Raw()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The JSON body of a state-changing request's answer; `replayed` for a retry's."""
+
+    body: bytes
+    replayed: bool = False
+    # Set when the request made an encounter.
+    encounter_id: str | None = None
+
+
+def event_json(event_id: str, stored: bytes) -> bytes:
+    """The wire event: the stored JSON object with its stream id put first."""
+    return b'{"id":"' + event_id.encode() + b'",' + stored[1:]
+
+
+def _utc_now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+
+
+def _digest(*parts: str | bytes) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        hasher.update(len(data).to_bytes(8, "big") + data)
+    return hasher.hexdigest()
+
+
+def _xor_pad(data: bytes, idempotency_key: str, role: str) -> bytes:
+    # A one-time pad drawn from the client's key: the store never holds a token it could read.
+    pad = hashlib.shake_256(f"firefight-token:{role}:{idempotency_key}".encode())
+    return bytes(a ^ b for a, b in zip(data, pad.digest(len(data)), strict=True))
+
+
+def _seal(tokens: Tokens, idempotency_key: str) -> Tokens:
+    """Tokens as kept for the retries of a creation, unreadable without the client's key."""
+    return Tokens(
+        gm=_xor_pad(tokens.gm.encode(), idempotency_key, "gm").hex(),
+        player=_xor_pad(tokens.player.encode(), idempotency_key, "player").hex(),
+    )
+
+
+def _unseal(sealed: Tokens, idempotency_key: str) -> Tokens:
+    return Tokens(
+        gm=_xor_pad(bytes.fromhex(sealed.gm), idempotency_key, "gm").decode(),
+        player=_xor_pad(bytes.fromhex(sealed.player), idempotency_key, "player").decode(),
+    )
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """An encounter whose document was read once and whose caller was shown to have the
+    permission asked for: what the request goes on with (its body is read only now)."""
+
+    encounter_id: str
+    role: str
+    version: int
+    ended: bool
+    envelope: EncounterEnvelope
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    version: int
+    state: EncounterState
+    ruleset: Ruleset
+    ended: bool
+
+
+class Encounters:
+    def __init__(
+        self,
+        store: EncounterStore,
+        admin_key: str,
+        rulesets: Mapping[str, Ruleset] = RULESETS,
+        clock: Callable[[], str] = _utc_now,
+        max_actors: int = 200,
+        max_state_bytes: int = 512 * 1024,
+    ) -> None:
+        if not admin_key:
+            raise ValueError("an admin key is required")
+        self._store = store
+        self._max_actors = max_actors
+        self._admin_key_hash = token_hash(admin_key)
+        self._rulesets = rulesets
+        self._clock = clock
+        self._documents = Documents(max_state_bytes)
+        self._json = msgspec.json.Encoder()
+        # Each ruleset's own bodies, by the Ruleset member that names their type.
+        self._ruleset_decoders = {
+            member: {
+                ruleset_id: msgspec.json.Decoder(getattr(ruleset, member))
+                for ruleset_id, ruleset in rulesets.items()
+            }
+            for member in ("attack_type", "action_type", "zone_test_type")
+        }
+        self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
+            EncounterCreate: msgspec.json.Decoder(EncounterCreate),
+            AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
+            StateEdit: msgspec.json.Decoder(StateEdit),
+        }
+        self._event_head = msgspec.json.Decoder(_EventHead)
+        self._attack_event = msgspec.json.Decoder(_AttackEvent)
+        self._attack_result = msgspec.json.Decoder(AttackResult)
+        # Idempotency-Keys whose release waits for the store to come back.
+        self._releases: set[asyncio.Task[None]] = set()
+
+    @property
+    def store(self) -> EncounterStore:
+        return self._store
+
+    async def close(self) -> None:
+        """Stops releasing keys (a replica shutting down): their claims expire instead."""
+        for task in list(self._releases):
+            task.cancel()
+        await asyncio.gather(*self._releases, return_exceptions=True)
+
+    def _event(self, event_type: EventType, encounter_id: str, **fields: Any) -> bytes:
+        return self._json.encode(
+            StoredEvent(type=event_type, encounter=encounter_id, at=self._clock(), **fields)
+        )
+
+    def _idempotency(self, scope: str, key: str | None, body: bytes) -> Idempotency | None:
+        if key is None:
+            return None
+        return Idempotency(
+            key=_digest("key", key),
+            fingerprint=_digest(scope, body),
+            owner=secrets.token_hex(16),
+        )
+
+    def _replay(self, answered: Answered, idempotency: Idempotency) -> Answer:
+        if answered.fingerprint != idempotency.fingerprint:
+            raise IdempotencyConflict(
+                "this Idempotency-Key was used for a different request; use a new key"
+            )
+        return Answer(answered.answer, replayed=True)
+
+    # --- who asks --------------------------------------------------------------------------
+
+    def check_admin(self, credential: str | None) -> None:
+        """Only the server's admin key creates encounters: checked before the body is read."""
+        check_admin(credential, self._admin_key_hash)
+
+    async def admit(
+        self, encounter_id: str, credential: str | None, needed: Permission, ended_ok: bool = False
+    ) -> Admitted:
+        """The encounter, once `credential` is shown to have `needed` on it: 401 for a wrong
+        token whether or not the encounter exists (only the admin key learns that it does not:
+        404), 403, then 410 for an ended one unless `ended_ok`. Only the envelope is decoded."""
+        stored = await self._store.load(encounter_id)
+        envelope = None if stored is None else self._documents.envelope(stored.document)
+        if stored is None or envelope is None:
+            if not is_admin(credential, self._admin_key_hash):
+                raise Unauthorized(REFUSED)
+            if stored is None:
+                raise EncounterNotFound(encounter_id)
+            raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
+        role = authorize(credential, needed, envelope.token_hashes, self._admin_key_hash)
+        if stored.ended and not ended_ok:
+            raise EncounterEnded(encounter_id)
+        return Admitted(encounter_id, role, stored.version, stored.ended, envelope)
+
+    def _loaded(
+        self,
+        admitted: Admitted,
+        turn: TurnState | None = None,
+        combat: CombatState | None = None,
+    ) -> _Loaded:
+        state = self._documents.state(admitted.envelope, turn, combat)
+        return _Loaded(admitted.version, state, self._rulesets[state.ruleset], admitted.ended)
+
+    async def _reload(self, encounter_id: str) -> _Loaded:
+        """The encounter again after another writer changed it (the caller was admitted)."""
+        stored = await self._store.load(encounter_id)
+        if stored is None:
+            raise EncounterNotFound(encounter_id)
+        if stored.ended:
+            raise EncounterEnded(encounter_id)
+        envelope = self._documents.envelope(stored.document)
+        if envelope is None:
+            raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
+        state = self._documents.state(envelope)
+        return _Loaded(stored.version, state, self._rulesets[state.ruleset], False)
+
+    # --- creation ------------------------------------------------------------------------
+
+    async def create(self, body: bytes, credential: str | None, key: str | None) -> Answer:
+        self.check_admin(credential)
+        request: EncounterCreate = self._decoders[EncounterCreate].decode(body)
+        ruleset = self._rulesets[request.ruleset]
+        if request.combat is not None and type(request.combat) is not type(ruleset.new_state()):
+            raise RuleViolation(
+                f"the combat state to start from must be a {request.ruleset} state",
+                path="$.combat.ruleset",
+                kind="wrong-ruleset",
+            )
+        idempotency = self._idempotency("create", key, body)
+        # With a key, the id comes from it: a retry lands on the same encounter, atomically.
+        encounter_id = _digest("encounter", key)[:32] if key is not None else uuid.uuid4().hex
+        tokens = Tokens(gm=secrets.token_urlsafe(32), player=secrets.token_urlsafe(32))
+        state = EncounterState(
+            id=encounter_id,
+            ruleset=request.ruleset,
+            name=request.name,
+            created_at=self._clock(),
+            turn=TurnState(),
+            combat=request.combat if request.combat is not None else ruleset.new_state(),
+            token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
+        )
+        document = self._documents.encode(state)
+        placeholder = secrets.token_hex(16)
+        created = EncounterCreated(
+            id=encounter_id,
+            ruleset=request.ruleset,
+            name=request.name,
+            created_at=state.created_at,
+            tokens=tokens,
+            event_id=placeholder,
+        )
+        # What is kept for retries holds the tokens sealed with the client's key.
+        kept = created
+        if key is not None:
+            kept = msgspec.structs.replace(created, tokens=_seal(tokens, key))
+        try:
+            stored = await self._store.create(
+                encounter_id,
+                document,
+                self._event("encounter_created", encounter_id),
+                self._json.encode(kept),
+                placeholder,
+                idempotency,
+            )
+        except EncounterExists:
+            # Only a key can name an existing encounter: one whose answer is no longer kept.
+            raise IdempotencyConflict(
+                "this Idempotency-Key created an encounter whose answer is no longer kept; "
+                "use a new key"
+            ) from None
+        if isinstance(stored, Answered):
+            assert idempotency is not None and key is not None
+            body = self._replay(stored, idempotency).body
+            first = msgspec.json.decode(body, type=EncounterCreated)
+            first = msgspec.structs.replace(first, tokens=_unseal(first.tokens, key))
+            return Answer(self._json.encode(first), replayed=True, encounter_id=encounter_id)
+        created = msgspec.structs.replace(created, event_id=stored.event_id)
+        return Answer(self._json.encode(created), encounter_id=encounter_id)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def zones(self, admitted: Admitted) -> ZoneList:
+        loaded = self._loaded(admitted)
+        return ZoneList(zones=loaded.ruleset.zones(loaded.state.combat))
+
+    async def view(self, admitted: Admitted) -> EncounterView | dict[str, Any]:
+        """The whole state. One this version cannot use is shown as stored, with the problem,
+        so the GM can see what to correct (and replace it with PUT .../state)."""
+        last = await self._store.last_event_id(admitted.encounter_id)
+        envelope = admitted.envelope
+        try:
+            state = self._loaded(admitted).state
+        except StoredStateInvalid as error:
+            return {
+                "id": envelope.id,
+                "ruleset": envelope.ruleset,
+                "name": envelope.name,
+                "created_at": envelope.created_at,
+                "version": admitted.version,
+                "last_event_id": last,
+                **self._documents.as_stored(envelope),
+                "problem": {"detail": str(error), "path": error.path},
+            }
+        return EncounterView(
+            id=state.id,
+            ruleset=state.ruleset,
+            name=state.name,
+            created_at=state.created_at,
+            version=admitted.version,
+            last_event_id=last,
+            turn=state.turn,
+            combat=state.combat,
+        )
+
+    async def events(
+        self, admitted: Admitted, after: str | None, limit: int
+    ) -> list[tuple[str, bytes]]:
+        """(id, wire event) after `after` (ValueError if it is not an event id). An ended
+        encounter's events stay readable until they expire: admit it with `ended_ok`."""
+        cursor = after or START
+        parse_event_id(cursor)
+        events = await self._store.events_after(
+            admitted.encounter_id, cursor, min(limit, EVENTS_PAGE)
+        )
+        return [(event_id, event_json(event_id, stored)) for event_id, stored in events]
+
+    async def _earlier_attack(
+        self, encounter_id: str, actor: str, ruleset_id: str
+    ) -> EarlierAttack | None:
+        """The actor's newest attack, from its event, within the last LAST_ATTACK_LOOKBACK
+        events (None past them, or without one)."""
+        before: str | None = None
+        seen = 0
+        while seen < LAST_ATTACK_LOOKBACK:
+            page = await self._store.events_before(encounter_id, before, LAST_ATTACK_PAGE)
+            for event_id, stored in page:
+                head = self._event_head.decode(stored)
+                if head.type == "attack" and head.actor == actor:
+                    return self._attack_of(stored, ruleset_id)
+                before = event_id
+            seen += len(page)
+            if len(page) < LAST_ATTACK_PAGE:
+                return None
+        return None
+
+    def _attack_of(self, stored: bytes, ruleset_id: str) -> EarlierAttack | None:
+        """The attack an event keeps; None for one this version cannot read (or from before
+        events kept their request): the rules then find no attack to follow up."""
+        event = self._attack_event.decode(stored)
+        if not event.request or not event.result:
+            return None
+        try:
+            request = self._ruleset_decoders["attack_type"][ruleset_id].decode(event.request)
+            return EarlierAttack(request=request, result=self._attack_result.decode(event.result))
+        except msgspec.ValidationError:
+            return None
+
+    # --- changing ----------------------------------------------------------------------------
+
+    async def _change(
+        self,
+        admitted: Admitted,
+        event_type: EventType,
+        key: str | None,
+        body: bytes,
+        resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
+        outcome_type: Callable[..., Outcome],
+        loaded: _Loaded,
+        event_request: Any = None,
+    ) -> Answer:
+        encounter_id = admitted.encounter_id
+        idempotency = self._idempotency(f"{encounter_id}:{event_type}", key, body)
+        if idempotency is not None:
+            earlier = await self._store.begin(encounter_id, idempotency)
+            if isinstance(earlier, Answered):
+                return self._replay(earlier, idempotency)
+            if isinstance(earlier, Pending):
+                raise IdempotencyInProgress(
+                    "a request with this Idempotency-Key is still running; retry in a moment"
+                )
+        try:
+            return await self._resolve_and_commit(
+                encounter_id, event_type, loaded, idempotency, resolve, outcome_type, event_request
+            )
+        except BaseException:
+            if idempotency is not None:
+                await self._release(encounter_id, idempotency)
+            raise
+
+    async def _release(self, encounter_id: str, idempotency: Idempotency) -> None:
+        """Frees a key whose attempt failed, so its retry runs now. With the store unreachable
+        (the very fault that failed the attempt, often), it is freed as soon as the store is
+        back; a commit that did land has answered the key, and this then changes nothing."""
+        try:
+            await self._store.abandon(encounter_id, idempotency)
+        except StoreUnavailable:
+            task = asyncio.create_task(self._release_later(encounter_id, idempotency))
+            self._releases.add(task)
+            task.add_done_callback(self._releases.discard)
+
+    async def _release_later(self, encounter_id: str, idempotency: Idempotency) -> None:
+        for _ in range(RELEASE_ATTEMPTS):
+            await asyncio.sleep(RELEASE_RETRY_SECONDS)
+            try:
+                await self._store.abandon(encounter_id, idempotency)
+            except StoreUnavailable:
+                continue
+            return
+        log.warning("idempotency_key_not_released", encounter=encounter_id)
+
+    async def _resolve_and_commit(
+        self,
+        encounter_id: str,
+        event_type: EventType,
+        loaded: _Loaded | None,
+        idempotency: Idempotency | None,
+        resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
+        outcome_type: Callable[..., Outcome],
+        event_request: Any,
+    ) -> Answer:
+        for attempt in range(MAX_ATTEMPTS):
+            if loaded is None:
+                await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
+                loaded = await self._reload(encounter_id)
+            resolution, new_state = resolve(loaded)
+            if len(new_state.combat.actors) > self._max_actors:
+                raise LimitExceeded(
+                    f"an encounter holds at most {self._max_actors} actors; end this one or "
+                    "start another"
+                )
+            document = self._documents.encode(new_state)
+            before = {z.id for z in loaded.ruleset.zones(loaded.state.combat)}
+            after = loaded.ruleset.zones(new_state.combat)
+            placeholder = secrets.token_hex(16)
+            answer = self._json.encode(
+                outcome_type(
+                    event_id=placeholder,
+                    result=resolution.result,
+                    changes=changes(loaded.state, new_state, loaded.version + 1),
+                )
+            )
+            committed = await self._store.commit(
+                encounter_id,
+                loaded.version,
+                document,
+                self._event(
+                    event_type,
+                    encounter_id,
+                    actor=resolution.actor,
+                    result=resolution.result,
+                    request=event_request,
+                    zones_started=[z for z in after if z.id not in before],
+                    zones_ended=sorted(before - {z.id for z in after}),
+                ),
+                answer,
+                placeholder,
+                idempotency,
+            )
+            if committed is not None:
+                return Answer(committed.answer)
+            loaded = None  # another writer came first: read again, resolve again
+        raise StoreContention(
+            f"encounter '{encounter_id}' changed {MAX_ATTEMPTS} times while this request resolved"
+        )
+
+    def _rolling(
+        self,
+        given: Mapping[str, Any],
+        seed: int | None,
+        roll: Callable[[_Loaded, Dice], Resolution[Any]],
+    ) -> Callable[[_Loaded], tuple[Resolution[Any], EncounterState]]:
+        """A resolution that rolls: the same seed and given dice on every attempt, and the given
+        dice all used."""
+        seed = seed if seed is not None else secrets.randbits(63)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            dice = Dice(seed, given)
+            resolution = roll(current, dice)
+            dice.check_given_used()
+            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+
+        return resolve
+
+    async def _play(
+        self,
+        admitted: Admitted,
+        event_type: EventType,
+        body_type: str,
+        body: bytes,
+        key: str | None,
+        steps: Callable[[Ruleset, Any], Mapping[str, int]],
+        play: Callable[[Ruleset, Any, EncounterState, Dice, Any], Resolution[Any]],
+        outcome_type: Callable[..., Outcome],
+        scope: bytes = b"",
+    ) -> Answer:
+        """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
+        (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
+        ruleset_id = admitted.envelope.ruleset
+        request = self._ruleset_decoders[body_type][ruleset_id].decode(body)
+        loaded = self._loaded(admitted)
+        check_given(request.dice, steps(loaded.ruleset, request))
+        earlier = None
+        if body_type == "action_type":
+            follows = loaded.ruleset.follows_up(request)
+            if follows is not None:
+                earlier = await self._earlier_attack(admitted.encounter_id, follows, ruleset_id)
+        resolve = self._rolling(
+            request.dice,
+            request.seed,
+            lambda current, dice: play(current.ruleset, request, current.state, dice, earlier),
+        )
+        # The attack's event keeps it as asked, its given dice left out (they are in the result).
+        kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_type" else None
+        return await self._change(
+            admitted, event_type, key, scope + body, resolve, outcome_type, loaded, kept
+        )
+
+    async def attack(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
+        return await self._play(
+            admitted,
+            "attack",
+            "attack_type",
+            body,
+            key,
+            lambda ruleset, request: ruleset.dice_steps(request),
+            lambda ruleset, request, state, dice, _: ruleset.resolve_attack(
+                request, state.combat, state.turn, dice
+            ),
+            AttackOutcome,
+        )
+
+    async def action(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
+        return await self._play(
+            admitted,
+            "action",
+            "action_type",
+            body,
+            key,
+            lambda ruleset, request: ruleset.action_dice_steps(request),
+            lambda ruleset, request, state, dice, earlier: ruleset.resolve_action(
+                request, state.combat, state.turn, dice, earlier
+            ),
+            ActionOutcome,
+        )
+
+    async def advance(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
+        request: AdvanceRequest = self._decoders[AdvanceRequest].decode(body)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            turn = advance_turn(current.state.turn, request)
+            combat, effects = current.ruleset.on_advance(request, current.state.combat, turn)
+            result = AdvanceResult(to=request.to, turn=turn, effects=effects)
+            resolution = Resolution(result=result, state=combat, actor=request.actor)
+            return resolution, msgspec.structs.replace(current.state, turn=turn, combat=combat)
+
+        loaded = self._loaded(admitted)
+        return await self._change(admitted, "advance", key, body, resolve, AdvanceOutcome, loaded)
+
+    async def edit_state(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
+        """The GM replaces the turn, the combat state or both, as they are on the table. What it
+        replaces is not read, so a stored state this version cannot use can be corrected."""
+        edit: StateEdit = self._decoders[StateEdit].decode(body)
+        if edit.turn is None and edit.combat is None:
+            raise RuleViolation("give `turn`, `combat` or both", path="$", kind="nothing-to-edit")
+        # A combat state says which ruleset it is: a whole state is never guessed.
+        if edit.combat is not None and "ruleset" not in msgspec.json.decode(body)["combat"]:
+            raise msgspec.ValidationError("Object missing required field `ruleset` - at `$.combat`")
+        ruleset = self._rulesets[admitted.envelope.ruleset]
+        if edit.combat is not None and type(edit.combat) is not type(ruleset.new_state()):
+            raise RuleViolation(
+                f"this encounter plays {admitted.envelope.ruleset}",
+                path="$.combat.ruleset",
+                kind="wrong-ruleset",
+            )
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            changed = [name for name in ("turn", "combat") if getattr(edit, name) is not None]
+            result = StateEditResult(changed=changed, reason=edit.reason)
+            state = msgspec.structs.replace(
+                current.state,
+                turn=edit.turn or current.state.turn,
+                combat=edit.combat or current.state.combat,
+            )
+            return Resolution(result=result, state=state.combat), state
+
+        try:
+            loaded = self._loaded(admitted)
+        except StoredStateInvalid:
+            # What the edit replaces need not be readable: that is how the GM corrects it.
+            loaded = self._loaded(admitted, edit.turn, edit.combat)
+        return await self._change(
+            admitted, "state_edited", key, body, resolve, StateEditOutcome, loaded
+        )
+
+    async def zone_test(
+        self, admitted: Admitted, zone_id: str, body: bytes, key: str | None = None
+    ) -> Answer:
+        return await self._play(
+            admitted,
+            "zone_test",
+            "zone_test_type",
+            body,
+            key,
+            lambda ruleset, request: ruleset.zone_test_dice_steps(request),
+            lambda ruleset, request, state, dice, _: ruleset.resolve_zone_test(
+                zone_id, request, state.combat, state.turn, dice
+            ),
+            ZoneTestOutcome,
+            # The same body for another zone is another request.
+            scope=zone_id.encode() + b"\0",
+        )
+
+    async def end(self, admitted: Admitted) -> str:
+        """Ends the encounter; its state is not read, so any stored state can be ended."""
+        event_id = await self._store.delete(
+            admitted.encounter_id, self._event("encounter_ended", admitted.encounter_id)
+        )
+        if event_id is None:
+            raise EncounterEnded(admitted.encounter_id)
+        return event_id
