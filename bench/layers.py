@@ -133,7 +133,8 @@ LAYERS_ADMIN_KEY = "layers-admin-key-0123456789"
 
 
 async def _engine_us(encounters: Encounters, count: int) -> float:
-    """Encounters.attack: decode, load, resolve, encode state and event, commit, the outcome.
+    """Encounters.admit then .attack, as the handler calls them: load, check the token, decode,
+    resolve, check and encode state and event, commit, the outcome.
 
     Per attack, with the HTTP benchmark's recoil resets (2 actions per 64 attacks) included."""
     encoder = msgspec.json.Encoder()
@@ -151,15 +152,17 @@ async def _engine_us(encounters: Encounters, count: int) -> float:
     async def run(n: int) -> None:
         # The answer is the handler's response body, encoded by the engine.
         for i in range(n):
-            await encounters.attack(created.id, bodies[i % len(bodies)], gm)
+            admitted = await encounters.admit(created.id, gm, "play")
+            await encounters.attack(admitted, bodies[i % len(bodies)])
             if i % 64 == 63:
                 for reset in resets:
-                    await encounters.action(created.id, reset, gm)
+                    admitted = await encounters.admit(created.id, gm, "play")
+                    await encounters.action(admitted, reset)
 
     try:
         return await _per_call_us_async(count, run)
     finally:
-        await encounters.end(created.id, gm)
+        await encounters.end(await encounters.admit(created.id, gm, "gm"))
 
 
 async def _incr_us(redis_url: str, count: int) -> float:
