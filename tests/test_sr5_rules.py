@@ -1434,6 +1434,31 @@ def test_the_soak_of_a_zone_hit_glitches_on_more_than_half_ones(
     assert (soak.glitch, soak.critical_glitch) == (glitch, critical)
 
 
+def test_suppressive_fire_hits_are_capped_by_accuracy() -> None:
+    # The guide, "Suppressive fire": a Weapon Skill + Agility [Accuracy] test. 10 dice show seven
+    # hits; the MG's Accuracy 5 keeps five: the zone's hits, its penalty and every test's
+    # threshold.
+    result, state = suppress(dice={"suppression": [5, 5, 5, 6, 6, 6, 5, 2, 2, 2]})
+    assert result.limit == 5
+    assert result.zone is not None
+    assert result.zone.suppression.hits == 5
+    assert (result.zone.zone.hits, result.zone.zone.penalty) == (5, -5)
+    affected = {a.actor: a for a in result.zone.affected}
+    assert affected["in-open"].penalty == -5
+    # Reaction 3 + Edge 2 = 5 dice, all hits: they meet the threshold of 5 and avoid the fire
+    # (against the seven uncapped hits, they would not).
+    tested, _ = zone_test(state, dice={"zone_test:in-open": [5] * 5})
+    assert (tested.threshold, tested.hit) == (5, False)
+
+
+def test_a_smartlink_raises_the_suppression_limit_by_two() -> None:
+    # Accuracy 5 + 2 (smartlink): seven of the seven hits count; the wired link adds no dice.
+    result, _ = suppress(smartlink="wired", dice={"suppression": [5, 5, 5, 6, 6, 6, 5, 2, 2, 2]})
+    assert result.limit == 7
+    assert result.zone is not None
+    assert (result.zone.suppression.hits, result.zone.zone.penalty) == (7, -7)
+
+
 def test_successive_zone_tests_in_a_phase_cost_a_die_and_each_zone_tests_once() -> None:
     _, state = suppress()
     _, state = suppress(state, attacker=make.attacker(id="other-gunner"))
