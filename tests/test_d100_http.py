@@ -1,5 +1,6 @@
 """The d100 ruleset through the HTTP API: each rule's case answers exactly what the rules core
-resolves, and what only the service does (budgets, zones as events, zone tests, refusals)."""
+resolves, and with given dice the numbers worked out by hand; and what only the service does
+(budgets, zones as events, zone tests, refusals)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,88 @@ from typing import Any
 import pytest
 
 from tests import d100_requests as make
-from tests.parity import answers_as_resolved
+from tests.parity import Case, answers_as_resolved, answers_by_hand
 from tests.test_api import new_encounter
 
 SHOTGUN = make.weapon(id="coach-gun", shot_rate=0, ammo=2, double_barreled=True)
 
-# (rule, actions taken first, the attack)
-CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
-    ("single shot", [], make.attack()),
-    ("shot rate above recoil control", [], make.attack(shot_rate=5)),
-    (
+# The builders (tests/d100_requests.py): Marksmanship 50, Recoil Control 3; an SMG of 7 + 2d6,
+# armor penetration 2, Shot Rate 6, 30 rounds, bands +10 to 10 m, 0 to 50 m, -20 to 200 m; a
+# defender of Active Defense 30, Passive Defense 20, armor 3, 20 m away (0). The core test
+# (README, "d100"): a roll at or under the Success Target succeeds with 1 + (ST - roll) div 10
+# hits. Damage (README): flat + bonus hits + net hits - Passive Defense hits, then armor less
+# armor penetration: 3 - 2 = 1 effective. Hit location d10 (docs): 1 head, 2 right arm, 3 left
+# arm, 4-8 torso, 9 right leg, 10 left leg. "the chapter" is
+# rules-sources/003_e47222605a1f2969.txt.
+CASES: list[Case] = [
+    Case(
+        "single shot",
+        [],
+        make.attack(),
+        dice={
+            "attack": [23],
+            "defense:goon-1": [28],
+            "bonus:goon-1": [4, 5],
+            "passive_defense:goon-1": [15],
+            "location:goon-1": [1],
+        },
+        expected={
+            # The chapter, "Shot Rate": SR0 is a single shot, 2 action points, 1 round.
+            "shot_rate": 0,
+            "action_points": 2,
+            "action_points_spent": 2,
+            "rounds_fired": 1,
+            "ammo_left": 29,  # 30 - 1
+            "success_target": 50,  # Marksmanship 50, no Shot Rate bonus
+            "targets[0].range_band": "medium",  # 20 m: the band to 50 m, 0
+            "targets[0].attack.success_target": 50,
+            "targets[0].attack.hits": 3,  # 1 + (50 - 23) div 10
+            "targets[0].defense.success_target": 30,
+            "targets[0].defense.hits": 1,  # 1 + (30 - 28) div 10
+            "targets[0].net_hits": 2,  # 3 - 1
+            "targets[0].outcome": "hit",
+            "targets[0].damage.bonus_hits": 9,  # 4 + 5
+            "targets[0].damage.passive_defense.success_target": 20,
+            "targets[0].damage.passive_defense_hits": 1,  # 1 + (20 - 15) div 10
+            "targets[0].damage.damage": 17,  # 7 + 9 + 2 - 1
+            "targets[0].damage.location": "head",  # d10: 1
+            "targets[0].damage.armor": 3,
+            "targets[0].damage.effective_armor": 1,  # 3 - 2
+            "targets[0].damage.wound": 16,  # 17 - 1
+        },
+        combat={"actors.vex.action_points_spent": 2},
+    ),
+    Case(
+        "shot rate above recoil control",
+        [],
+        make.attack(shot_rate=5),
+        dice={
+            "attack": [65],
+            "defense:goon-1": [31],
+            "bonus:goon-1": [1, 1],
+            "passive_defense:goon-1": [21],
+            "location:goon-1": [5],
+        },
+        expected={
+            # The chapter, "Shot Rate": +5 a point, but none above Recoil Control 3: +15; the
+            # full cost of SR5 is paid: 3 action points, 24 rounds.
+            "modifiers[1].value": 15,
+            "success_target": 65,  # 50 + 15
+            "action_points": 3,
+            "rounds_fired": 24,
+            "ammo_left": 6,  # 30 - 24
+            "targets[0].attack.hits": 1,  # 1 + (65 - 65) div 10
+            "targets[0].defense.success": False,  # 31 over 30
+            "targets[0].defense.hits": 0,
+            "targets[0].net_hits": 1,
+            "targets[0].damage.bonus_hits": 2,
+            "targets[0].damage.passive_defense_hits": 0,  # 21 over 20
+            "targets[0].damage.damage": 10,  # 7 + 2 + 1
+            "targets[0].damage.location": "torso",  # d10: 5
+            "targets[0].damage.wound": 9,  # 10 - 1
+        },
+    ),
+    Case(
         "modifiers",
         [],
         make.attack(
@@ -26,8 +99,34 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
             modifiers=[{"source": "smartlink", "value": 10}],
             targets=[make.target(distance_m=80, visibility=-10, location="head")],
         ),
+        dice={
+            "attack": [1],
+            "defense:goon-1": [30],
+            "bonus:goon-1": [6, 6],
+            "passive_defense:goon-1": [20],
+        },
+        expected={
+            # The chapter, "Multi-Target Fire": wounds and modifiers of the whole attack first,
+            # then the target's own (range, visibility).
+            "modifiers[source=wounds].value": -10,
+            "modifiers[source=aim].value": 10,
+            "modifiers[source=smartlink].value": 10,
+            "success_target": 60,  # 50 - 10 + 10 + 10
+            "targets[0].range_band": "long",  # 80 m: the band to 200 m, -20
+            "targets[0].modifiers[0].value": -20,
+            "targets[0].modifiers[source=visibility].value": -10,
+            "targets[0].attack.success_target": 30,  # 60 - 20 - 10
+            "targets[0].attack.hits": 3,  # 1 + (30 - 1) div 10
+            "targets[0].defense.hits": 1,  # 1 + (30 - 30) div 10
+            "targets[0].net_hits": 2,
+            "targets[0].damage.bonus_hits": 12,
+            "targets[0].damage.passive_defense_hits": 1,  # 1 + (20 - 20) div 10
+            "targets[0].damage.damage": 20,  # 7 + 12 + 2 - 1
+            "targets[0].damage.location": "head",  # called: no d10 rolled
+            "targets[0].damage.wound": 19,  # 20 - 1
+        },
     ),
-    (
+    Case(
         "multi-target fire",
         [],
         make.attack(
@@ -37,30 +136,145 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
                 make.target(id="b", share_percent=40, distance_m=120),
             ],
         ),
+        dice={
+            "attack:a": [9],
+            "defense:a": [25],
+            "bonus:a": [2, 3],
+            "passive_defense:a": [100],
+            "location:a": [10],
+            "attack:b": [6],
+            "defense:b": [25],
+        },
+        expected={
+            # The chapter, "Multi-Target Fire": the whole Success Target 50 + 15 (SR3, RC 3)
+            # divided 60 / 40, then each target's range.
+            "success_target": 65,
+            "action_points": 2,
+            "rounds_fired": 12,
+            "ammo_left": 18,  # 30 - 12
+            "targets[0].share": 39,  # 65 x 60 %
+            "targets[1].share": 26,  # 65 x 40 %
+            "targets[0].attack.success_target": 49,  # 39 + 10 (5 m: close)
+            "targets[0].attack.hits": 5,  # 1 + (49 - 9) div 10
+            "targets[0].defense.hits": 1,  # 1 + (30 - 25) div 10
+            "targets[0].net_hits": 4,
+            "targets[0].damage.bonus_hits": 5,
+            "targets[0].damage.passive_defense_hits": 0,  # 100 over 20
+            "targets[0].damage.damage": 16,  # 7 + 5 + 4
+            "targets[0].damage.location": "left_leg",  # d10: 10
+            "targets[0].damage.wound": 15,
+            "targets[1].attack.success_target": 6,  # 26 - 20 (120 m: long)
+            "targets[1].attack.hits": 1,  # 1 + (6 - 6) div 10
+            "targets[1].defense.hits": 1,  # 1 + (30 - 25) div 10
+            # README: 1 - 1 net hits, and ties go to the defender.
+            "targets[1].outcome": "miss",
+            "targets[1].net_hits": 0,
+            "targets[1].damage": None,
+        },
     ),
-    (
+    Case(
         "double barrels",
         [],
         make.attack(weapon=SHOTGUN, both_barrels=True, targets=[make.target(distance_m=3)]),
+        dice={
+            "attack": [40],
+            "defense:goon-1": [30],
+            "bonus:goon-1": [1, 2, 3, 4],
+            "passive_defense:goon-1": [20],
+            "location:goon-1": [3],
+        },
+        expected={
+            # The chapter, "Double-Barreled Shotguns": 2 shells, one roll, bonus dice doubled
+            # (2d6 to 4d6); flat damage, hits and action points those of one shot.
+            "both_barrels": True,
+            "action_points": 2,
+            "rounds_fired": 2,
+            "ammo_left": 0,
+            "targets[0].attack.success_target": 60,  # 50 + 10 (3 m: close)
+            "targets[0].attack.hits": 3,  # 1 + (60 - 40) div 10
+            "targets[0].defense.hits": 1,
+            "targets[0].net_hits": 2,
+            "targets[0].damage.flat": 7,
+            "targets[0].damage.bonus_dice": 4,
+            "targets[0].damage.bonus_hits": 10,  # 1 + 2 + 3 + 4
+            "targets[0].damage.passive_defense_hits": 1,
+            "targets[0].damage.damage": 18,  # 7 + 10 + 2 - 1
+            "targets[0].damage.location": "left_arm",  # d10: 3
+            "targets[0].damage.wound": 17,
+        },
     ),
-    (
+    Case(
         "after a reload",
         [{"action": "reload", "weapon": {"id": "smg", "method": "magazine", "capacity": 30}}],
         make.attack(shot_rate=1),
+        dice={
+            "attack": [55],
+            "defense:goon-1": [50],
+            "bonus:goon-1": [3, 3],
+            "passive_defense:goon-1": [50],
+            "location:goon-1": [9],
+        },
+        expected={
+            # The chapter, "Reloading": a magazine swap is 1 action point; then SR1 (+5, 2
+            # action points, 3 rounds): the turn has spent 1 + 2.
+            "success_target": 55,
+            "action_points": 2,
+            "action_points_spent": 3,
+            "rounds_fired": 3,
+            "ammo_left": 27,  # the sheet's 30 - 3
+            "targets[0].attack.hits": 1,  # 1 + (55 - 55) div 10
+            "targets[0].defense.hits": 0,  # 50 over 30
+            "targets[0].net_hits": 1,
+            "targets[0].damage.passive_defense_hits": 0,  # 50 over 20
+            "targets[0].damage.damage": 14,  # 7 + 6 + 1
+            "targets[0].damage.location": "right_leg",  # d10: 9
+            "targets[0].damage.wound": 13,
+        },
+        combat={"actors.vex.action_points_spent": 3},
     ),
-    (
+    Case(
         "suppressive fire",
         [],
         make.suppressive(bystanders=[{"id": "x", "position": {"x": 31, "y": 2}}]),
+        dice={"suppression": [25]},
+        expected={
+            # The chapter, "Suppressive Fire": 3 action points and 20 rounds; a Marksmanship
+            # test to the centre, 30 m away (the band to 50 m, 0); no bonus dice.
+            "action_points": 3,
+            "rounds_fired": 20,
+            "ammo_left": 10,  # 30 - 20
+            "targets": [],
+            "zone.test.success_target": 50,
+            "zone.test.hits": 3,  # 1 + (50 - 25) div 10
+            "zone.zone.hits": 3,
+            "zone.zone.radius_m": 5.0,  # a 10 m circle
+            "zone.zone.penalty": -15,  # -5 a hit ("Effects of Suppression")
+            # x at (31, 2) is sqrt(1 + 4), about 2.2 m from the centre: inside, in the open.
+            "zone.affected[0].inside": True,
+            "zone.affected[0].must_test": True,
+            "zone.affected[0].penalty": -15,
+        },
+        combat={"zones.zone-1.zone.hits": 3, "actors.vex.action_points_spent": 3},
     ),
 ]
 
 
-@pytest.mark.parametrize(("rule", "actions", "body"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
-    client: Any, rule: str, actions: list[dict[str, Any]], body: dict[str, Any]
+    client: Any, case: Case
 ) -> None:
-    await answers_as_resolved(client, "d100", "vex", actions, body)
+    await answers_as_resolved(client, "d100", "vex", case.actions, case.body)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+async def test_each_rule_answers_over_http_the_numbers_worked_out_by_hand(
+    client: Any, case: Case
+) -> None:
+    await answers_by_hand(client, "d100", "vex", case)
+
+
+def test_every_rule_has_numbers_worked_out_by_hand() -> None:
+    assert [c.rule for c in CASES if not c.expected or not c.dice] == []
 
 
 async def test_the_documents_numbers_over_http(client: Any) -> None:

@@ -195,6 +195,112 @@ def test_no_attack_hits_is_a_miss_and_the_defender_rolls_nothing() -> None:
     assert [r.step for r in result.dice] == ["attack"]
 
 
+# --- glitches (rules-sources/README.md, "Shadowrun 5": more than half the dice show 1) --------
+# SR4's rule (half or more) differs from SR5's exactly where half the dice show 1: each case below
+# has an even pool, so "exactly half" is the case that tells the two editions apart.
+
+# Attack: Agility 5 + skill 5 = 10 dice (heavy pistol at 4 m: short range, 0).
+# Defense: Reaction 3 + Intuition 3 = 6 dice. Soak: Body 4 + (armor 9 - AP 1) = 12 dice.
+ATTACK_THREE_HITS = [5, 5, 5, 2, 2, 2, 2, 2, 2, 2]
+NO_DEFENSE_HITS = [2] * 6
+NO_SOAK_HITS = [2] * 12
+
+# (what is tested, its dice, ones, hits, glitch, critical glitch)
+GLITCH_CASES = [
+    ("exactly half ones: no glitch in SR5", 5, 2, False, False),
+    ("more than half ones: a glitch", 6, 2, True, False),
+    ("more than half ones and no hit: a critical glitch", 6, 0, True, True),
+]
+
+
+def pool_of(size: int, ones: int, hits: int) -> list[int]:
+    """`size` d6 showing `ones` ones, `hits` fives and the rest twos."""
+    return [1] * ones + [5] * hits + [2] * (size - ones - hits)
+
+
+@pytest.mark.parametrize(
+    ("ones", "hits", "glitch", "critical"),
+    [c[1:] for c in GLITCH_CASES],
+    ids=[c[0] for c in GLITCH_CASES],
+)
+def test_the_attack_test_glitches_on_more_than_half_ones(
+    ones: int, hits: int, glitch: bool, critical: bool
+) -> None:
+    result, _ = resolve(
+        make.attack(
+            dice={
+                "attack": pool_of(10, ones, hits),
+                "defense:goon-1": NO_DEFENSE_HITS,
+                "soak:goon-1": NO_SOAK_HITS,
+            }
+        )
+    )
+    attack = result.targets[0].attack
+    assert (attack.pool, attack.ones, attack.hits) == (10, ones, hits)
+    assert (attack.glitch, attack.critical_glitch) == (glitch, critical)
+
+
+@pytest.mark.parametrize(
+    ("ones", "hits", "glitch", "critical"),
+    [(3, 1, False, False), (4, 1, True, False), (4, 0, True, True)],
+    ids=[c[0] for c in GLITCH_CASES],
+)
+def test_the_defense_test_glitches_on_more_than_half_ones(
+    ones: int, hits: int, glitch: bool, critical: bool
+) -> None:
+    result, _ = resolve(
+        make.attack(
+            dice={
+                "attack": ATTACK_THREE_HITS,
+                "defense:goon-1": pool_of(6, ones, hits),
+                "soak:goon-1": NO_SOAK_HITS,
+            }
+        )
+    )
+    defense = result.targets[0].defense
+    assert (defense.pool, defense.ones, defense.hits) == (6, ones, hits)
+    assert (defense.glitch, defense.critical_glitch) == (glitch, critical)
+
+
+@pytest.mark.parametrize(
+    ("ones", "hits", "glitch", "critical"),
+    [(6, 2, False, False), (7, 2, True, False), (7, 0, True, True)],
+    ids=[c[0] for c in GLITCH_CASES],
+)
+def test_the_soak_test_glitches_on_more_than_half_ones(
+    ones: int, hits: int, glitch: bool, critical: bool
+) -> None:
+    result, _ = resolve(
+        make.attack(
+            dice={
+                "attack": ATTACK_THREE_HITS,
+                "defense:goon-1": NO_DEFENSE_HITS,
+                "soak:goon-1": pool_of(12, ones, hits),
+            }
+        )
+    )
+    damage = result.targets[0].damage
+    assert damage is not None
+    assert (damage.soak.pool, damage.soak.ones, damage.soak.hits) == (12, ones, hits)
+    assert (damage.soak.glitch, damage.soak.critical_glitch) == (glitch, critical)
+
+
+def test_each_share_of_a_split_pool_glitches_on_its_own_dice() -> None:
+    # BF at two targets, skill 5 (two targets at most): 10 - (3 rounds - compensation 3) = 10
+    # dice, 5 each. Five dice cannot show exactly half ones: 3 ones glitch, 2 do not.
+    result, _ = resolve(
+        make.attack(
+            mode="BF",
+            weapon=make.weapon(modes=["SA", "BF"]),
+            targets=[make.target(id="a"), make.target(id="b")],
+            dice={"attack:a": [1, 1, 1, 2, 2], "attack:b": [1, 1, 5, 2, 2]},
+        )
+    )
+    a, b = (t.attack for t in result.targets)
+    assert (a.pool, a.glitch, a.critical_glitch) == (5, True, True)
+    assert (b.pool, b.glitch, b.critical_glitch) == (5, False, False)
+
+
 # --- damage ----------------------------------------------------------------------------------
 
 
@@ -1287,6 +1393,87 @@ def test_a_zone_test_is_reaction_and_edge_against_the_zones_hits() -> None:
     assert failed.hit
     assert failed.damage is not None
     assert (failed.damage.dv, failed.damage.armor, failed.damage.boxes) == (8, 9 - 1, 8)
+
+
+@pytest.mark.parametrize(
+    ("ones", "hits", "glitch", "critical"),
+    [c[1:] for c in GLITCH_CASES],
+    ids=[c[0] for c in GLITCH_CASES],
+)
+def test_the_suppression_test_glitches_on_more_than_half_ones(
+    ones: int, hits: int, glitch: bool, critical: bool
+) -> None:
+    # Agility 5 + skill 5 = 10 dice; hits 0 or 2 stay under the MG's Accuracy 5.
+    result, _ = suppress(dice={"suppression": pool_of(10, ones, hits)})
+    assert result.zone is not None
+    test = result.zone.suppression
+    assert (test.pool, test.ones, test.hits) == (10, ones, hits)
+    assert (test.glitch, test.critical_glitch) == (glitch, critical)
+
+
+@pytest.mark.parametrize(
+    ("ones", "hits", "glitch", "critical"),
+    [(3, 3, False, False), (4, 2, True, False), (4, 0, True, True)],
+    ids=[c[0] for c in GLITCH_CASES],
+)
+def test_the_zone_test_glitches_on_more_than_half_ones(
+    ones: int, hits: int, glitch: bool, critical: bool
+) -> None:
+    _, state = suppress()  # 3 hits
+    # Reaction 3 + Edge 3 = 6 dice; fewer hits than the zone's 3 is a hit, soaked by 12 dice.
+    result, _ = zone_test(
+        state,
+        edge=3,
+        dice={"zone_test:in-open": pool_of(6, ones, hits), "soak:in-open": NO_SOAK_HITS},
+    )
+    assert result.test is not None
+    assert (result.test.pool, result.test.ones, result.test.hits) == (6, ones, hits)
+    assert (result.test.glitch, result.test.critical_glitch) == (glitch, critical)
+    assert result.hit == (hits < 3)
+
+
+@pytest.mark.parametrize(
+    ("ones", "hits", "glitch", "critical"),
+    [(6, 2, False, False), (7, 2, True, False), (7, 0, True, True)],
+    ids=[c[0] for c in GLITCH_CASES],
+)
+def test_the_soak_of_a_zone_hit_glitches_on_more_than_half_ones(
+    ones: int, hits: int, glitch: bool, critical: bool
+) -> None:
+    _, state = suppress()  # 3 hits
+    result, _ = zone_test(
+        state,
+        dice={"zone_test:in-open": [2] * 5, "soak:in-open": pool_of(12, ones, hits)},
+    )
+    assert result.damage is not None
+    soak = result.damage.soak
+    assert (soak.pool, soak.ones, soak.hits) == (12, ones, hits)
+    assert (soak.glitch, soak.critical_glitch) == (glitch, critical)
+
+
+def test_suppressive_fire_hits_are_capped_by_accuracy() -> None:
+    # The guide, "Suppressive fire": a Weapon Skill + Agility [Accuracy] test. 10 dice show seven
+    # hits; the MG's Accuracy 5 keeps five: the zone's hits, its penalty and every test's
+    # threshold.
+    result, state = suppress(dice={"suppression": [5, 5, 5, 6, 6, 6, 5, 2, 2, 2]})
+    assert result.limit == 5
+    assert result.zone is not None
+    assert result.zone.suppression.hits == 5
+    assert (result.zone.zone.hits, result.zone.zone.penalty) == (5, -5)
+    affected = {a.actor: a for a in result.zone.affected}
+    assert affected["in-open"].penalty == -5
+    # Reaction 3 + Edge 2 = 5 dice, all hits: they meet the threshold of 5 and avoid the fire
+    # (against the seven uncapped hits, they would not).
+    tested, _ = zone_test(state, dice={"zone_test:in-open": [5] * 5})
+    assert (tested.threshold, tested.hit) == (5, False)
+
+
+def test_a_smartlink_raises_the_suppression_limit_by_two() -> None:
+    # Accuracy 5 + 2 (smartlink): seven of the seven hits count; the wired link adds no dice.
+    result, _ = suppress(smartlink="wired", dice={"suppression": [5, 5, 5, 6, 6, 6, 5, 2, 2, 2]})
+    assert result.limit == 7
+    assert result.zone is not None
+    assert (result.zone.suppression.hits, result.zone.zone.penalty) == (7, -7)
 
 
 def test_successive_zone_tests_in_a_phase_cost_a_die_and_each_zone_tests_once() -> None:
