@@ -1,21 +1,18 @@
 """Use cases, one per request: who asks, the encounter's state, its ruleset, the commit."""
 
 from service.engine.documents import StateLimitExceeded, StoredStateInvalid
-from service.engine.encounters import (
-    EVENTS_PAGE,
-    Admitted,
-    Answer,
+from service.engine.encounters import EVENTS_PAGE, Admitted, Answer, Encounters
+from service.engine.errors import (
     EncounterEnded,
     EncounterNotFound,
-    Encounters,
     Forbidden,
     IdempotencyConflict,
     IdempotencyInProgress,
     LimitExceeded,
     StoreContention,
     Unauthorized,
-    event_json,
 )
+from service.engine.events import event_json
 
 __all__ = [
     "EVENTS_PAGE",

@@ -10,6 +10,8 @@ import hmac
 from collections.abc import Mapping
 from typing import Literal
 
+from schemas.encounter import Tokens
+
 Permission = Literal["read", "play", "gm"]
 
 # The issue "Trust": players resolve attacks, zone tests and actions and read state and events;
@@ -71,3 +73,32 @@ def authorize(
     if needed not in ROLE_PERMISSIONS[role]:
         raise Forbidden(f"the {role} token may not do this; it needs the GM token")
     return role
+
+
+def digest(*parts: str | bytes) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        hasher.update(len(data).to_bytes(8, "big") + data)
+    return hasher.hexdigest()
+
+
+def _xor_pad(data: bytes, idempotency_key: str, role: str) -> bytes:
+    # A one-time pad drawn from the client's key: the store never holds a token it could read.
+    pad = hashlib.shake_256(f"firefight-token:{role}:{idempotency_key}".encode())
+    return bytes(a ^ b for a, b in zip(data, pad.digest(len(data)), strict=True))
+
+
+def seal_tokens(tokens: Tokens, idempotency_key: str) -> Tokens:
+    """Tokens as kept for the retries of a creation, unreadable without the client's key."""
+    return Tokens(
+        gm=_xor_pad(tokens.gm.encode(), idempotency_key, "gm").hex(),
+        player=_xor_pad(tokens.player.encode(), idempotency_key, "player").hex(),
+    )
+
+
+def unseal_tokens(sealed: Tokens, idempotency_key: str) -> Tokens:
+    return Tokens(
+        gm=_xor_pad(bytes.fromhex(sealed.gm), idempotency_key, "gm").decode(),
+        player=_xor_pad(bytes.fromhex(sealed.player), idempotency_key, "player").decode(),
+    )

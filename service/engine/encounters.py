@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import hashlib
 import random
 import secrets
 import uuid
@@ -19,18 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-import structlog
 
-from schemas.common import Zone
 from schemas.encounter import (
     ActionOutcome,
-    ActionResult,
     AdvanceOutcome,
     AdvanceRequest,
     AdvanceResult,
     AttackOutcome,
-    AttackRequest,
-    AttackResult,
     CombatState,
     EncounterCreate,
     EncounterCreated,
@@ -46,123 +40,47 @@ from schemas.encounter import (
     TurnState,
     ZoneList,
     ZoneTestOutcome,
-    ZoneTestResult,
 )
+from service.engine import keys
 from service.engine.access import (
     REFUSED,
-    Forbidden,
     Permission,
     Unauthorized,
     authorize,
     check_admin,
+    digest,
     is_admin,
+    seal_tokens,
     token_hash,
+    unseal_tokens,
 )
-from service.engine.documents import Documents, StateLimitExceeded, StoredStateInvalid, changes
+from service.engine.documents import Documents, StoredStateInvalid, changes
+from service.engine.errors import (
+    EncounterEnded,
+    EncounterNotFound,
+    IdempotencyConflict,
+    LimitExceeded,
+    StoreContention,
+)
+from service.engine.events import AttackEvents, StoredEvent, event_json
+from service.engine.keys import Keys
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
 from service.rules.dice import Dice, check_given
-from service.rules.ruleset import EarlierAttack
 from service.rules.turns import advance_turn
 from service.store import (
     Answered,
     EncounterExists,
     EncounterStore,
     Idempotency,
-    Pending,
-    StoreUnavailable,
     parse_event_id,
 )
 from service.store.base import START
-
-log = structlog.get_logger("firefight.engine")
 
 MAX_ATTEMPTS = 32
 # After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
 # writers piling onto one encounter spread out instead of colliding again in step.
 BACKOFF_SECONDS = 0.001
 EVENTS_PAGE = 1000
-# Second Chance finds the actor's last attack among this many newest events, read this many at a
-# time (it follows the attack at once at the table: the first page nearly always holds it).
-LAST_ATTACK_LOOKBACK = 1000
-LAST_ATTACK_PAGE = 50
-# A key whose attempt failed with the store unreachable is released as soon as the store is back:
-# tried this often, this far apart (past that its pending claim expires by itself).
-RELEASE_ATTEMPTS = 100
-RELEASE_RETRY_SECONDS = 0.2
-
-__all__ = [
-    "EVENTS_PAGE",
-    "Admitted",
-    "Answer",
-    "EncounterEnded",
-    "EncounterNotFound",
-    "Encounters",
-    "Forbidden",
-    "IdempotencyConflict",
-    "IdempotencyInProgress",
-    "LimitExceeded",
-    "StateLimitExceeded",
-    "StoreContention",
-    "StoredStateInvalid",
-    "Unauthorized",
-    "event_json",
-]
-
-
-class EncounterNotFound(LookupError):
-    def __init__(self, encounter_id: str) -> None:
-        super().__init__(f"no encounter '{encounter_id}' (it may have expired)")
-        self.encounter_id = encounter_id
-
-
-class EncounterEnded(LookupError):
-    def __init__(self, encounter_id: str) -> None:
-        super().__init__(f"encounter '{encounter_id}' has ended; its events stay readable a while")
-        self.encounter_id = encounter_id
-
-
-class LimitExceeded(ValueError):
-    """The request would take the encounter past one of the service's limits (422)."""
-
-
-class StoreContention(RuntimeError):
-    """The state kept changing under the request; the client may retry."""
-
-
-class IdempotencyConflict(ValueError):
-    """The Idempotency-Key was used before for a different request (422)."""
-
-
-class IdempotencyInProgress(RuntimeError):
-    """A request with this Idempotency-Key is still running (409)."""
-
-
-class StoredEvent(msgspec.Struct, omit_defaults=True):
-    """An event as stored: the wire `Event` without its id, which the stream assigns."""
-
-    type: EventType
-    encounter: str
-    at: str
-    actor: str | None = None
-    result: (
-        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
-    ) = None
-    request: AttackRequest | None = None
-    zones_started: list[Zone] = []
-    zones_ended: list[str] = []
-
-
-class _EventHead(msgspec.Struct):
-    """What finding an actor's last attack reads of each event (the rest is skipped)."""
-
-    type: str
-    actor: str | None = None
-
-
-class _AttackEvent(msgspec.Struct):
-    # Empty when the event has none (attacks stored before events kept their request).
-    request: msgspec.Raw = msgspec.Raw()
-    result: msgspec.Raw = msgspec.Raw()
 
 
 @dataclass(frozen=True)
@@ -175,42 +93,8 @@ class Answer:
     encounter_id: str | None = None
 
 
-def event_json(event_id: str, stored: bytes) -> bytes:
-    """The wire event: the stored JSON object with its stream id put first."""
-    return b'{"id":"' + event_id.encode() + b'",' + stored[1:]
-
-
 def _utc_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
-
-
-def _digest(*parts: str | bytes) -> str:
-    hasher = hashlib.sha256()
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        hasher.update(len(data).to_bytes(8, "big") + data)
-    return hasher.hexdigest()
-
-
-def _xor_pad(data: bytes, idempotency_key: str, role: str) -> bytes:
-    # A one-time pad drawn from the client's key: the store never holds a token it could read.
-    pad = hashlib.shake_256(f"firefight-token:{role}:{idempotency_key}".encode())
-    return bytes(a ^ b for a, b in zip(data, pad.digest(len(data)), strict=True))
-
-
-def _seal(tokens: Tokens, idempotency_key: str) -> Tokens:
-    """Tokens as kept for the retries of a creation, unreadable without the client's key."""
-    return Tokens(
-        gm=_xor_pad(tokens.gm.encode(), idempotency_key, "gm").hex(),
-        player=_xor_pad(tokens.player.encode(), idempotency_key, "player").hex(),
-    )
-
-
-def _unseal(sealed: Tokens, idempotency_key: str) -> Tokens:
-    return Tokens(
-        gm=_xor_pad(bytes.fromhex(sealed.gm), idempotency_key, "gm").decode(),
-        player=_xor_pad(bytes.fromhex(sealed.player), idempotency_key, "player").decode(),
-    )
 
 
 @dataclass(frozen=True)
@@ -265,42 +149,20 @@ class Encounters:
             AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
             StateEdit: msgspec.json.Decoder(StateEdit),
         }
-        self._event_head = msgspec.json.Decoder(_EventHead)
-        self._attack_event = msgspec.json.Decoder(_AttackEvent)
-        self._attack_result = msgspec.json.Decoder(AttackResult)
-        # Idempotency-Keys whose release waits for the store to come back.
-        self._releases: set[asyncio.Task[None]] = set()
+        self._attacks = AttackEvents({i: r.attack_type for i, r in rulesets.items()})
+        self._keys = Keys(store)
 
     @property
     def store(self) -> EncounterStore:
         return self._store
 
     async def close(self) -> None:
-        """Stops releasing keys (a replica shutting down): their claims expire instead."""
-        for task in list(self._releases):
-            task.cancel()
-        await asyncio.gather(*self._releases, return_exceptions=True)
+        await self._keys.close()
 
     def _event(self, event_type: EventType, encounter_id: str, **fields: Any) -> bytes:
         return self._json.encode(
             StoredEvent(type=event_type, encounter=encounter_id, at=self._clock(), **fields)
         )
-
-    def _idempotency(self, scope: str, key: str | None, body: bytes) -> Idempotency | None:
-        if key is None:
-            return None
-        return Idempotency(
-            key=_digest("key", key),
-            fingerprint=_digest(scope, body),
-            owner=secrets.token_hex(16),
-        )
-
-    def _replay(self, answered: Answered, idempotency: Idempotency) -> Answer:
-        if answered.fingerprint != idempotency.fingerprint:
-            raise IdempotencyConflict(
-                "this Idempotency-Key was used for a different request; use a new key"
-            )
-        return Answer(answered.answer, replayed=True)
 
     # --- who asks --------------------------------------------------------------------------
 
@@ -361,9 +223,9 @@ class Encounters:
                 path="$.combat.ruleset",
                 kind="wrong-ruleset",
             )
-        idempotency = self._idempotency("create", key, body)
+        idempotency = keys.attempt("create", key, body)
         # With a key, the id comes from it: a retry lands on the same encounter, atomically.
-        encounter_id = _digest("encounter", key)[:32] if key is not None else uuid.uuid4().hex
+        encounter_id = digest("encounter", key)[:32] if key is not None else uuid.uuid4().hex
         tokens = Tokens(gm=secrets.token_urlsafe(32), player=secrets.token_urlsafe(32))
         state = EncounterState(
             id=encounter_id,
@@ -387,7 +249,7 @@ class Encounters:
         # What is kept for retries holds the tokens sealed with the client's key.
         kept = created
         if key is not None:
-            kept = msgspec.structs.replace(created, tokens=_seal(tokens, key))
+            kept = msgspec.structs.replace(created, tokens=seal_tokens(tokens, key))
         try:
             stored = await self._store.create(
                 encounter_id,
@@ -405,9 +267,9 @@ class Encounters:
             ) from None
         if isinstance(stored, Answered):
             assert idempotency is not None and key is not None
-            body = self._replay(stored, idempotency).body
+            body = keys.replayed(stored, idempotency)
             first = msgspec.json.decode(body, type=EncounterCreated)
-            first = msgspec.structs.replace(first, tokens=_unseal(first.tokens, key))
+            first = msgspec.structs.replace(first, tokens=unseal_tokens(first.tokens, key))
             return Answer(self._json.encode(first), replayed=True, encounter_id=encounter_id)
         created = msgspec.structs.replace(created, event_id=stored.event_id)
         return Answer(self._json.encode(created), encounter_id=encounter_id)
@@ -459,37 +321,6 @@ class Encounters:
         )
         return [(event_id, event_json(event_id, stored)) for event_id, stored in events]
 
-    async def _earlier_attack(
-        self, encounter_id: str, actor: str, ruleset_id: str
-    ) -> EarlierAttack | None:
-        """The actor's newest attack, from its event, within the last LAST_ATTACK_LOOKBACK
-        events (None past them, or without one)."""
-        before: str | None = None
-        seen = 0
-        while seen < LAST_ATTACK_LOOKBACK:
-            page = await self._store.events_before(encounter_id, before, LAST_ATTACK_PAGE)
-            for event_id, stored in page:
-                head = self._event_head.decode(stored)
-                if head.type == "attack" and head.actor == actor:
-                    return self._attack_of(stored, ruleset_id)
-                before = event_id
-            seen += len(page)
-            if len(page) < LAST_ATTACK_PAGE:
-                return None
-        return None
-
-    def _attack_of(self, stored: bytes, ruleset_id: str) -> EarlierAttack | None:
-        """The attack an event keeps; None for one this version cannot read (or from before
-        events kept their request): the rules then find no attack to follow up."""
-        event = self._attack_event.decode(stored)
-        if not event.request or not event.result:
-            return None
-        try:
-            request = self._ruleset_decoders["attack_type"][ruleset_id].decode(event.request)
-            return EarlierAttack(request=request, result=self._attack_result.decode(event.result))
-        except msgspec.ValidationError:
-            return None
-
     # --- changing ----------------------------------------------------------------------------
 
     async def _change(
@@ -504,44 +335,19 @@ class Encounters:
         event_request: Any = None,
     ) -> Answer:
         encounter_id = admitted.encounter_id
-        idempotency = self._idempotency(f"{encounter_id}:{event_type}", key, body)
+        idempotency = keys.attempt(f"{encounter_id}:{event_type}", key, body)
         if idempotency is not None:
-            earlier = await self._store.begin(encounter_id, idempotency)
-            if isinstance(earlier, Answered):
-                return self._replay(earlier, idempotency)
-            if isinstance(earlier, Pending):
-                raise IdempotencyInProgress(
-                    "a request with this Idempotency-Key is still running; retry in a moment"
-                )
+            first = await self._keys.claim(encounter_id, idempotency)
+            if first is not None:
+                return Answer(first, replayed=True)
         try:
             return await self._resolve_and_commit(
                 encounter_id, event_type, loaded, idempotency, resolve, outcome_type, event_request
             )
         except BaseException:
             if idempotency is not None:
-                await self._release(encounter_id, idempotency)
+                await self._keys.release(encounter_id, idempotency)
             raise
-
-    async def _release(self, encounter_id: str, idempotency: Idempotency) -> None:
-        """Frees a key whose attempt failed, so its retry runs now. With the store unreachable
-        (the very fault that failed the attempt, often), it is freed as soon as the store is
-        back; a commit that did land has answered the key, and this then changes nothing."""
-        try:
-            await self._store.abandon(encounter_id, idempotency)
-        except StoreUnavailable:
-            task = asyncio.create_task(self._release_later(encounter_id, idempotency))
-            self._releases.add(task)
-            task.add_done_callback(self._releases.discard)
-
-    async def _release_later(self, encounter_id: str, idempotency: Idempotency) -> None:
-        for _ in range(RELEASE_ATTEMPTS):
-            await asyncio.sleep(RELEASE_RETRY_SECONDS)
-            try:
-                await self._store.abandon(encounter_id, idempotency)
-            except StoreUnavailable:
-                continue
-            return
-        log.warning("idempotency_key_not_released", encounter=encounter_id)
 
     async def _resolve_and_commit(
         self,
@@ -638,7 +444,9 @@ class Encounters:
         if body_type == "action_type":
             follows = loaded.ruleset.follows_up(request)
             if follows is not None:
-                earlier = await self._earlier_attack(admitted.encounter_id, follows, ruleset_id)
+                earlier = await self._attacks.last_attack(
+                    self._store, admitted.encounter_id, follows, ruleset_id
+                )
         resolve = self._rolling(
             request.dice,
             request.seed,

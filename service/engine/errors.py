@@ -1,0 +1,45 @@
+"""What a use case refuses with, beyond the rules' own RuleViolation: the API maps each to its
+problem."""
+
+from __future__ import annotations
+
+from service.engine.access import Forbidden, Unauthorized
+
+__all__ = [
+    "EncounterEnded",
+    "EncounterNotFound",
+    "Forbidden",
+    "IdempotencyConflict",
+    "IdempotencyInProgress",
+    "LimitExceeded",
+    "StoreContention",
+    "Unauthorized",
+]
+
+
+class EncounterNotFound(LookupError):
+    def __init__(self, encounter_id: str) -> None:
+        super().__init__(f"no encounter '{encounter_id}' (it may have expired)")
+        self.encounter_id = encounter_id
+
+
+class EncounterEnded(LookupError):
+    def __init__(self, encounter_id: str) -> None:
+        super().__init__(f"encounter '{encounter_id}' has ended; its events stay readable a while")
+        self.encounter_id = encounter_id
+
+
+class LimitExceeded(ValueError):
+    """The request would take the encounter past one of the service's limits (422)."""
+
+
+class StoreContention(RuntimeError):
+    """The state kept changing under the request; the client may retry."""
+
+
+class IdempotencyConflict(ValueError):
+    """The Idempotency-Key was used before for a different request (422)."""
+
+
+class IdempotencyInProgress(RuntimeError):
+    """A request with this Idempotency-Key is still running (409)."""

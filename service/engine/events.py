@@ -1,0 +1,104 @@
+"""The events as stored: what every change appends to its encounter's stream, and the actor's last
+attack found among them (the state keeps no history: the stream is the history)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from schemas.common import Zone
+from schemas.encounter import (
+    ActionResult,
+    AdvanceResult,
+    AttackRequest,
+    AttackResult,
+    EventType,
+    StateEditResult,
+    ZoneTestResult,
+)
+from service.rules.ruleset import EarlierAttack
+from service.store import EncounterStore
+
+# Second Chance finds the actor's last attack among this many newest events, read this many at a
+# time (it follows the attack at once at the table: the first page nearly always holds it).
+LAST_ATTACK_LOOKBACK = 1000
+LAST_ATTACK_PAGE = 50
+
+
+class StoredEvent(msgspec.Struct, omit_defaults=True):
+    """An event as stored: the wire `Event` without its id, which the stream assigns."""
+
+    type: EventType
+    encounter: str
+    at: str
+    actor: str | None = None
+    result: (
+        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
+    ) = None
+    request: AttackRequest | None = None
+    zones_started: list[Zone] = []
+    zones_ended: list[str] = []
+
+
+class _Head(msgspec.Struct):
+    """What finding an actor's last attack reads of each event (the rest is skipped)."""
+
+    type: str
+    actor: str | None = None
+
+
+class _Attack(msgspec.Struct):
+    # Empty when the event has none (attacks stored before events kept their request).
+    request: msgspec.Raw = msgspec.Raw()
+    result: msgspec.Raw = msgspec.Raw()
+
+
+def event_json(event_id: str, stored: bytes) -> bytes:
+    """The wire event: the stored JSON object with its stream id put first."""
+    return b'{"id":"' + event_id.encode() + b'",' + stored[1:]
+
+
+class AttackEvents:
+    """Finds an actor's newest attack by its event, and reads it as the ruleset's types."""
+
+    def __init__(self, attack_types: Mapping[str, type[Any]]) -> None:
+        self._head = msgspec.json.Decoder(_Head)
+        self._attack = msgspec.json.Decoder(_Attack)
+        self._requests = {
+            ruleset_id: msgspec.json.Decoder(attack_type)
+            for ruleset_id, attack_type in attack_types.items()
+        }
+        self._result = msgspec.json.Decoder(AttackResult)
+
+    async def last_attack(
+        self, store: EncounterStore, encounter_id: str, actor: str, ruleset_id: str
+    ) -> EarlierAttack | None:
+        """The actor's newest attack, from its event, within the last LAST_ATTACK_LOOKBACK
+        events (None past them, or without one)."""
+        before: str | None = None
+        seen = 0
+        while seen < LAST_ATTACK_LOOKBACK:
+            page = await store.events_before(encounter_id, before, LAST_ATTACK_PAGE)
+            for event_id, stored in page:
+                head = self._head.decode(stored)
+                if head.type == "attack" and head.actor == actor:
+                    return self._attack_of(stored, ruleset_id)
+                before = event_id
+            seen += len(page)
+            if len(page) < LAST_ATTACK_PAGE:
+                return None
+        return None
+
+    def _attack_of(self, stored: bytes, ruleset_id: str) -> EarlierAttack | None:
+        """The attack an event keeps; None for one this version cannot read (or from before
+        events kept their request): the rules then find no attack to follow up."""
+        event = self._attack.decode(stored)
+        if not event.request or not event.result:
+            return None
+        try:
+            request = self._requests[ruleset_id].decode(event.request)
+            return EarlierAttack(request=request, result=self._result.decode(event.result))
+        except msgspec.ValidationError:
+            return None
