@@ -74,6 +74,12 @@ class Config:
     trusted_proxies: frozenset[str] = frozenset()
     # How long the event reader waits on the store before it looks at new subscriptions.
     event_poll_seconds: float = 0.5
+    # A WebSocket send that does not complete within this drops that client (it never reads).
+    ws_send_timeout_seconds: float = 10.0
+    # On shutdown, how long sockets get to close cleanly (1001) before they are cut.
+    ws_close_timeout_seconds: float = 5.0
+    # Event batches a socket may have waiting; beyond that it is closed 1013 and resumes.
+    ws_queue_batches: int = 1000
 
 
 def _int(name: str, value: str, minimum: int, maximum: int) -> int:
@@ -83,6 +89,16 @@ def _int(name: str, value: str, minimum: int, maximum: int) -> int:
         raise ConfigError(f"{name} must be a whole number, not '{value}'") from None
     if not minimum <= number <= maximum:
         raise ConfigError(f"{name} must be between {minimum} and {maximum}, not {number}")
+    return number
+
+
+def _seconds(name: str, value: str, minimum: float, maximum: float) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not '{value}'") from None
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{name} must be between {minimum:g} and {maximum:g}, not {number:g}")
     return number
 
 
@@ -200,6 +216,24 @@ def load_config(
             "FIREFIGHT_MAX_EVENTS",
             env.get("FIREFIGHT_MAX_EVENTS", str(Config.max_events_per_encounter)),
             100,
+            1_000_000,
+        ),
+        ws_send_timeout_seconds=_seconds(
+            "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS",
+            env.get("FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", str(Config.ws_send_timeout_seconds)),
+            0.1,
+            3600,
+        ),
+        ws_close_timeout_seconds=_seconds(
+            "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS",
+            env.get("FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", str(Config.ws_close_timeout_seconds)),
+            0.1,
+            3600,
+        ),
+        ws_queue_batches=_int(
+            "FIREFIGHT_WS_QUEUE_BATCHES",
+            env.get("FIREFIGHT_WS_QUEUE_BATCHES", str(Config.ws_queue_batches)),
+            1,
             1_000_000,
         ),
     )

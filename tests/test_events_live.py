@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import aiohttp
 import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
+from service.api import app as app_module
+from service.config import Config
+from service.engine import EVENTS_PAGE
+from service.store import MemoryStore
+from service.store.base import Events
 from tests import sr5_requests as make
 from tests.test_api import new_encounter
 
@@ -131,3 +138,60 @@ async def test_many_watchers_see_the_same_events_in_the_same_order(
     for ws in sockets:
         assert [(await receive(ws))["id"] for _ in posted] == posted
         await ws.close()
+
+
+class ReplayAfterLiveStore:
+    """The memory store, except that a socket's replay (a page read) waits until the test says:
+    the test commits an event and sees the live reader pick it up first."""
+
+    def __init__(self, inner: MemoryStore) -> None:
+        self._inner = inner
+        self.replay_reached = asyncio.Event()
+        self.replay_may_read = asyncio.Event()
+        self.read_live: list[str] = []
+        self.live_arrived = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
+        if limit == EVENTS_PAGE:  # the socket's replay, not the check before the upgrade
+            self.replay_reached.set()
+            await self.replay_may_read.wait()
+        return await self._inner.events_after(encounter_id, after, limit)
+
+    async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
+        found = await self._inner.read_new(cursors, timeout_s)
+        # The hub fans these out as soon as this returns, before any other task runs.
+        self.read_live += [event_id for events in found.values() for event_id, _ in events]
+        self.live_arrived.set()
+        return found
+
+
+async def test_an_event_both_replayed_and_live_is_sent_once(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stores: list[ReplayAfterLiveStore] = []
+
+    def make_store(config: Config) -> Any:
+        stores.append(ReplayAfterLiveStore(MemoryStore()))
+        return stores[-1]
+
+    monkeypatch.setattr(app_module, "_make_store", make_store)
+    client = await make_client()
+    (store,) = stores
+    encounter = await new_encounter(client)
+    ws = await client.ws_connect(f"/v1/encounters/{encounter}/ws")
+    # The socket has subscribed to the hub and its replay is about to read the stream.
+    await asyncio.wait_for(store.replay_reached.wait(), TIMEOUT)
+    both = await attack(client, encounter)
+    while both not in store.read_live:
+        store.live_arrived.clear()
+        await asyncio.wait_for(store.live_arrived.wait(), TIMEOUT)
+    # Now the event is in the socket's live queue, and the replay will read it too.
+    store.replay_may_read.set()
+    assert (await receive(ws))["type"] == "encounter_created"
+    assert (await receive(ws))["id"] == both
+    later = await attack(client, encounter)
+    assert (await receive(ws))["id"] == later  # not `both` a second time
+    await ws.close()

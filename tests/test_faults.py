@@ -1,22 +1,37 @@
-"""Faults: Redis going away in the middle of a fight, and replicas shutting down."""
+"""Faults: Redis going away in the middle of a fight, and replicas shutting down.
+
+Each fault lands where the test says it does: the proxy in front of Redis cuts or holds the very
+command a test names (the commit script's EVALSHA), and the tests wait on that, not on the clock.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import aiohttp
 import pytest
 from aiohttp import WSMsgType
 
+from service.store import redis as redis_store
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
 from tests.redis_server import OwnRedis
+from tests.service_process import serve
+from tests.tcp_proxy import TcpProxy
+from tests.test_cli import ADMIN_KEY as CLI_ADMIN_KEY
+from tests.test_exactly_once import post_until_answered
 from tests.test_trust import bearer, open_table
+
+# The commit script as it crosses the wire: EVALSHA names it by its SHA-1.
+COMMIT_SHA = hashlib.sha1(redis_store._COMMIT.encode()).hexdigest().encode()
 
 # A request against a Redis that is gone answers within this (the store's timeouts are 2 s).
 FAIL_FAST_SECONDS = 3
@@ -32,6 +47,13 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
         server.stop()
 
 
+@pytest.fixture
+async def proxy(redis_url: str) -> AsyncIterator[TcpProxy]:
+    """The fault-injecting proxy in front of the real Redis: the app under test goes through it."""
+    async with TcpProxy(urlparse(redis_url).port or 6379) as started:
+        yield started
+
+
 class Follower:
     """A client following an encounter as a VTT does: on any close, reconnect with `after`."""
 
@@ -40,6 +62,8 @@ class Follower:
         self.token = token
         self.seen: list[str] = []
         self.reconnects = 0
+        self.close_codes: list[int | None] = []
+        self.closed = asyncio.Event()
         self.arrived = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -66,9 +90,11 @@ class Follower:
                             if message.type == WSMsgType.TEXT:
                                 self.seen.append(message.json()["id"])
                                 self.arrived.set()
+                    self.close_codes.append(ws.close_code)
                 except (aiohttp.ClientError, OSError):
-                    pass
+                    self.close_codes.append(None)
                 self.reconnects += 1
+                self.closed.set()
                 await asyncio.sleep(0.1)
 
     async def wait_for(self, count: int, seconds: float = 15) -> None:
@@ -136,59 +162,145 @@ async def test_redis_stopped_mid_fight_fails_fast_and_recovers_by_itself(
     assert state["combat"]["actors"]["sam"]["recoil_rounds"] == 6
 
 
-async def test_redis_killed_under_load_leaves_nothing_half_written(
-    make_client: Any, own_redis: OwnRedis
-) -> None:
-    client = await make_client(redis_url=own_redis.url)
-    encounter, tokens = await open_table(client)
-
-    async def shoot() -> int:
-        try:
-            return int((await attack(client, encounter, tokens["player"])).status)
-        except aiohttp.ClientError:
-            return 0
-
-    shots = [asyncio.create_task(shoot()) for _ in range(40)]
-    await asyncio.sleep(0.01)
-    own_redis.stop()
-    statuses = await asyncio.gather(*shots)
-    assert set(statuses) <= {201, 503}, statuses
-    assert 500 not in statuses
-    own_redis.start()
-    await wait_ready(client)
+async def _attacks_and_state(client: Any, encounter: str) -> tuple[list[str], dict[str, Any]]:
     page = await (
         await client.get(f"/v1/encounters/{encounter}/events", headers=bearer(ADMIN_KEY))
     ).json()
-    attacks = [e for e in page["events"] if e["type"] == "attack"]
     state = await (
         await client.get(f"/v1/encounters/{encounter}", headers=bearer(ADMIN_KEY))
     ).json()
-    # The state and the stream agree: every stored attack is in the recoil, and nothing else is.
-    assert state["combat"]["actors"].get("sam", {}).get("recoil_rounds", 0) == len(attacks)
+    return [e["id"] for e in page["events"] if e["type"] == "attack"], state
+
+
+async def _warm(client: Any, encounter: str, token: str) -> None:
+    """One attack through, so the commit script is loaded and later commits are one EVALSHA."""
+    assert (await attack(client, encounter, token)).status == 201
+
+
+async def test_redis_killed_before_a_commit_reaches_it_changes_nothing(
+    make_client: Any, proxy: TcpProxy
+) -> None:
+    client = await make_client(redis_url=proxy.url)
+    encounter, tokens = await open_table(client)
+    await _warm(client, encounter, tokens["player"])
+    headers = {**bearer(tokens["player"]), "Idempotency-Key": str(uuid.uuid4())}
+    path = f"/v1/encounters/{encounter}/attacks"
+
+    cut = proxy.cut_when(COMMIT_SHA, refuse_after=True)
+    refused = await client.post(path, json=make.attack(), headers=headers)
+    assert cut.done.is_set()
+    assert refused.status == 503
+    assert (await refused.json())["type"].endswith("/store-unavailable")
+
+    proxy.accept()
+    attacks, state = await _attacks_and_state(client, encounter)
+    assert len(attacks) == 1  # only the warm-up: the killed commit never ran
+    assert state["version"] == 2
+    assert state["combat"]["actors"]["sam"]["recoil_rounds"] == 1
+    # Redis died before the attempt could release its key: the key stays claimed (409, retry
+    # later) until the claim lapses, and is never a replay of anything.
+    retried = await client.post(path, json=make.attack(), headers=headers)
+    assert retried.status == 409
+    assert (await retried.json())["type"].endswith("/idempotency-key-in-use")
+    # Without the key, the same attack runs now.
+    fresh = await client.post(path, json=make.attack(), headers=bearer(tokens["player"]))
+    assert fresh.status == 201
+    attacks, state = await _attacks_and_state(client, encounter)
+    assert attacks[-1] == (await fresh.json())["event_id"]
+    assert state["combat"]["actors"]["sam"]["recoil_rounds"] == 2
+
+
+async def test_redis_killed_after_a_commit_ran_keeps_it_whole_and_a_retry_gets_its_answer(
+    make_client: Any, proxy: TcpProxy
+) -> None:
+    client = await make_client(redis_url=proxy.url)
+    encounter, tokens = await open_table(client)
+    await _warm(client, encounter, tokens["player"])
+    headers = {**bearer(tokens["player"]), "Idempotency-Key": str(uuid.uuid4())}
+    path = f"/v1/encounters/{encounter}/attacks"
+
+    cut = proxy.cut_when(COMMIT_SHA, after_forwarding=True, refuse_after=True)
+    lost = await client.post(path, json=make.attack(), headers=headers)
+    assert cut.done.is_set()
+    assert lost.status == 503  # the answer was lost with Redis
+
+    proxy.accept()
+    attacks, state = await _attacks_and_state(client, encounter)
+    assert len(attacks) == 2  # the commit ran: its state and its event, both
+    assert state["version"] == 3
+    assert state["combat"]["actors"]["sam"]["recoil_rounds"] == 2
+    retried = await client.post(path, json=make.attack(), headers=headers)
+    assert retried.status == 201
+    assert retried.headers["Idempotent-Replayed"] == "true"
+    assert (await retried.json())["event_id"] == attacks[-1]
+    assert (await _attacks_and_state(client, encounter))[0] == attacks  # nothing new
+
+
+async def test_redis_killed_under_load_mid_commit_counts_each_request_once(
+    make_client: Any, proxy: TcpProxy
+) -> None:
+    client = await make_client(redis_url=proxy.url)
+    encounter, tokens = await open_table(client)
+    await _warm(client, encounter, tokens["player"])
+    path = f"/v1/encounters/{encounter}/attacks"
+    keys = [str(uuid.uuid4()) for _ in range(20)]
+
+    async def shoot(key: str) -> tuple[int, Any]:
+        headers = {**bearer(tokens["player"]), "Idempotency-Key": key}
+        response = await client.post(path, json=make.attack(), headers=headers)
+        return response.status, response
+
+    # Redis dies once a commit ran and before its answer came back, with the others in flight.
+    cut = proxy.cut_when(COMMIT_SHA, after_forwarding=True, refuse_after=True)
+    first = await asyncio.gather(*(shoot(key) for key in keys))
+    await cut.wait()
+    statuses = [status for status, _ in first]
+    assert set(statuses) <= {201, 503}, statuses
+    assert 503 in statuses
+
+    proxy.accept()
+    answers: dict[str, str] = {}
+    replayed = 0
+    for key, (status, response) in zip(keys, first, strict=True):
+        if status == 503:
+            headers = {**bearer(tokens["player"]), "Idempotency-Key": key}
+            response = await post_until_answered(client, path, make.attack(), headers)
+            assert response.status == 201, await response.text()
+            replayed += response.headers.get("Idempotent-Replayed") == "true"
+        answers[key] = (await response.json())["event_id"]
+    assert replayed >= 1  # at least the commit under the cut: it ran, and its retry says so
+    attacks, state = await _attacks_and_state(client, encounter)
+    # Each request landed exactly once, and the state agrees with the stream.
+    assert sorted(answers.values()) == sorted(attacks[1:])
+    assert state["combat"]["actors"]["sam"]["recoil_rounds"] == len(attacks) == 1 + len(keys)
     assert state["version"] == 1 + len(attacks)
-    # Every answered attack is there (a 503 may still have landed: its retry with a key says so).
-    assert statuses.count(201) <= len(attacks)
 
 
 async def test_a_replica_shutting_down_closes_sockets_going_away_and_clients_resume_elsewhere(
-    make_client: Any,
+    make_client: Any, proxy: TcpProxy
 ) -> None:
-    leaving = await make_client(redis=True)
+    leaving = await make_client(redis_url=proxy.url)
     staying = await make_client(redis=True)
     encounter, tokens = await open_table(staying)
     leaving_url = str(leaving.make_url("")).rstrip("/")
     staying_url = str(staying.make_url("")).rstrip("/")
+    await _warm(leaving, encounter, tokens["player"])
     async with Follower(leaving_url, encounter, tokens["player"]) as follower:
-        await follower.wait_for(1)
-        # A request in flight on the leaving replica when it shuts down still finishes.
-        in_flight = asyncio.create_task(attack(leaving, encounter, tokens["player"]))
         await follower.wait_for(2)
         follower.use(staying_url, encounter)
+        # A request in flight on the leaving replica when it shuts down: held at its commit.
+        hold = proxy.hold_when(COMMIT_SHA)
+        in_flight = asyncio.create_task(attack(leaving, encounter, tokens["player"]))
+        await hold.wait_reached()
         await leaving.server.app.shutdown()  # on_shutdown: close sockets going away
-        assert (await in_flight).status == 201
+        await asyncio.wait_for(follower.closed.wait(), 10)
+        assert follower.close_codes[0] == aiohttp.WSCloseCode.GOING_AWAY
+        assert not in_flight.done()
+        hold.release()
+        assert (await in_flight).status == 201  # it still finishes
         missed = [await attack(staying, encounter, tokens["player"]) for _ in range(3)]
         assert all(response.status == 201 for response in missed)
-        await follower.wait_for(5)
+        await follower.wait_for(6)
         page = await (
             await staying.get(f"/v1/encounters/{encounter}/events", headers=bearer(ADMIN_KEY))
         ).json()
@@ -197,41 +309,41 @@ async def test_a_replica_shutting_down_closes_sockets_going_away_and_clients_res
 
 
 async def test_sigterm_lets_requests_in_flight_finish_and_closes_sockets_going_away(
-    redis_url: str,
+    proxy: TcpProxy,
 ) -> None:
-    import signal
+    async with (
+        serve("--redis-url", proxy.url) as service,
+        aiohttp.ClientSession(headers=bearer(CLI_ADMIN_KEY)) as http,
+    ):
+        url = service.url
+        created = await (await http.post(f"{url}/v1/encounters", json={"ruleset": "sr5"})).json()
+        encounter = created["id"]
+        shots = f"{url}/v1/encounters/{encounter}/attacks"
+        async with http.post(shots, json=make.attack()) as warm:
+            assert warm.status == 201
+        ws = await http.ws_connect(f"{url}/v1/encounters/{encounter}/ws")
+        assert [(await ws.receive_json(timeout=5))["type"] for _ in range(2)] == [
+            "encounter_created",
+            "attack",
+        ]
 
-    from tests.test_cli import ADMIN_KEY as CLI_ADMIN_KEY
-    from tests.test_cli import serve
+        async def shoot() -> int:
+            async with http.post(shots, json=make.attack()) as response:
+                await response.read()
+                return response.status
 
-    with serve("--redis-url", redis_url, expect_store="redis") as (url, process):
-        async with aiohttp.ClientSession(headers=bearer(CLI_ADMIN_KEY)) as http:
-            created = await (
-                await http.post(f"{url}/v1/encounters", json={"ruleset": "sr5"})
-            ).json()
-            encounter = created["id"]
-            ws = await http.ws_connect(f"{url}/v1/encounters/{encounter}/ws")
-            assert (await ws.receive_json(timeout=5))["type"] == "encounter_created"
-
-            async def shoot() -> int:
-                try:
-                    async with http.post(
-                        f"{url}/v1/encounters/{encounter}/attacks", json=make.attack()
-                    ) as response:
-                        await response.read()
-                        return response.status
-                except aiohttp.ClientConnectionError:
-                    return 0  # not accepted: the replica had stopped listening
-
-            shots = [asyncio.create_task(shoot()) for _ in range(30)]
-            await asyncio.sleep(0.02)
-            process.send_signal(signal.SIGTERM)
-            statuses = await asyncio.gather(*shots)
-            closing = await ws.receive(timeout=10)
-            while closing.type == WSMsgType.TEXT:  # the attacks that landed come first
-                closing = await ws.receive(timeout=10)
-            assert closing.type == WSMsgType.CLOSE
-            assert closing.data == aiohttp.WSCloseCode.GOING_AWAY
-        assert process.wait(timeout=15) == 0
-    assert set(statuses) <= {201, 0}, statuses
-    assert statuses.count(201) >= 1
+        hold = proxy.hold_when(COMMIT_SHA)
+        in_flight = asyncio.create_task(shoot())
+        await hold.wait_reached()
+        service.terminate()
+        closing = await ws.receive(timeout=10)
+        assert closing.type == WSMsgType.CLOSE
+        assert closing.data == aiohttp.WSCloseCode.GOING_AWAY
+        # It stopped listening before closing the sockets: no new request gets in.
+        with pytest.raises(aiohttp.ClientConnectionError):
+            async with aiohttp.ClientSession() as fresh:
+                await fresh.get(f"{url}/healthz")
+        assert not in_flight.done()
+        hold.release()
+        assert await asyncio.wait_for(in_flight, 10) == 201
+        assert await service.exited(15) == 0

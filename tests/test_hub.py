@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from service.api.hub import QUEUE_BATCHES, EventHub
+from service.api.hub import DROPPED, QUEUE_BATCHES, EventHub
 from service.store import MemoryStore
 from tests.conftest import new_id
 from tests.test_store_contract import commit, create
@@ -43,11 +43,13 @@ async def test_a_subscription_that_falls_behind_is_dropped_and_marked() -> None:
         assert not slow.overflowed
         await commit(store, encounter, QUEUE_BATCHES + 2, b"doc", b"one too many")
         await asyncio.wait_for(_until(lambda: slow.overflowed), 5)
-        assert slow.queue.full()
-        # Dropped: later events no longer pile up behind it.
+        # Dropped at once: what it held is let go, and its socket reads that it was dropped.
+        assert slow.queue.qsize() == 1
+        # Later events no longer pile up behind it.
         fresh = await hub.subscribe(encounter)
         last = await commit(store, encounter, QUEUE_BATCHES + 3, b"doc", b"after")
-        assert slow.queue.qsize() == QUEUE_BATCHES
+        assert slow.queue.qsize() == 1
+        assert slow.queue.get_nowait() is DROPPED
         batch = await asyncio.wait_for(fresh.queue.get(), 5)
         assert batch[-1][0] == last
     finally:

@@ -7,7 +7,6 @@ import math
 import re
 import time
 import uuid
-import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -21,7 +20,7 @@ from schemas.encounter import (
     RulesetList,
 )
 from service.api import openapi
-from service.api.hub import EventHub, Subscription
+from service.api.hub import DROPPED, EventHub, Subscription
 from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config
@@ -59,7 +58,8 @@ CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", EncounterStore)
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
-SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("sockets")
+# Open sockets and their requests (whose transport is cut when a socket cannot be closed).
+SOCKETS: web.AppKey[dict[web.WebSocketResponse, web.BaseRequest]] = web.AppKey("sockets")
 # The per-encounter limit on state changes (None: no limit).
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -496,24 +496,52 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # Refuse before the upgrade, so the client gets a problem it can read.
     admitted = await _admit(request, "read", ended_ok=True, query_allowed=True)
     encounter_id = admitted.encounter_id
-    socket = web.WebSocketResponse(heartbeat=app[CONFIG].ws_heartbeat_seconds)
+    config = app[CONFIG]
+    socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds)
     await socket.prepare(request)
-    app[SOCKETS].add(socket)
-    subscription = await app[HUB].subscribe(encounter_id)
-    sender = asyncio.create_task(_send_events(socket, encounters, subscription, after or START))
+    app[SOCKETS][socket] = request
     try:
-        async for _ in socket:
-            pass  # clients have nothing to say; reading keeps the heartbeat and close working
+        subscription = await app[HUB].subscribe(encounter_id)
+        sender = asyncio.create_task(
+            _send_events(
+                socket,
+                request,
+                encounters,
+                subscription,
+                after or START,
+                config.ws_send_timeout_seconds,
+            )
+        )
+        try:
+            async for _ in socket:
+                pass  # clients have nothing to say; reading keeps the heartbeat and close working
+        finally:
+            sender.cancel()
+            app[HUB].unsubscribe(subscription)
     finally:
-        sender.cancel()
-        app[HUB].unsubscribe(subscription)
+        del app[SOCKETS][socket]
     return socket
 
 
+def _abort(request: web.BaseRequest) -> None:
+    """Cuts a connection at once. Closing it would wait for its unsent bytes to be read first,
+    which a client that never reads never does: its socket would never be reclaimed."""
+    if request.transport is not None:
+        request.transport.abort()
+
+
 async def _send_events(
-    socket: web.WebSocketResponse, encounters: Encounters, subscription: Subscription, after: str
+    socket: web.WebSocketResponse,
+    request: web.BaseRequest,
+    encounters: Encounters,
+    subscription: Subscription,
+    after: str,
+    send_timeout: float,
 ) -> None:
-    """The replay, a page at a time, then the live queue, skipping what the replay sent."""
+    """The replay, a page at a time, then the live queue, skipping what the replay sent.
+
+    Every send and close has `send_timeout`: a client that does not take them is not reading,
+    and is cut rather than waited on for ever."""
     last = parse_event_id(after)
 
     async def send(event_id: str, stored: bytes) -> bool:
@@ -523,9 +551,14 @@ async def _send_events(
         if position <= last:
             return False
         last = position
-        await socket.send_str(event_json(event_id, stored).decode())
+        async with asyncio.timeout(send_timeout):
+            await socket.send_str(event_json(event_id, stored).decode())
         # StoredEvent encodes `type` first: no need to decode every event to spot the end.
         return stored.startswith(b'{"type":"encounter_ended"')
+
+    async def close(code: WSCloseCode, message: bytes) -> None:
+        async with asyncio.timeout(send_timeout):
+            await socket.close(code=code, message=message)
 
     try:
         cursor = after
@@ -535,22 +568,32 @@ async def _send_events(
             )
             for event_id, stored in page:
                 if await send(event_id, stored):
-                    await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
+                    await close(WSCloseCode.OK, b"encounter ended")
                     return
                 cursor = event_id
             if len(page) < EVENTS_PAGE:
                 break
-        while not (subscription.overflowed and subscription.queue.empty()):
-            for event_id, stored in await subscription.queue.get():
+        while (batch := await subscription.queue.get()) is not DROPPED:
+            for event_id, stored in batch:
                 if await send(event_id, stored):
-                    await socket.close(code=WSCloseCode.OK, message=b"encounter ended")
+                    await close(WSCloseCode.OK, b"encounter ended")
                     return
+        # Too far behind: the hub dropped it; the client resumes with `after`.
+        await close(WSCloseCode.TRY_AGAIN_LATER, b"resume with after")
+        return
     except StoreUnavailable as error:
         log.warning("socket_replay_store_unavailable", error=str(error))
     except ConnectionResetError:
         return
-    # Too far behind, or the store failed mid-replay: the client resumes with `after`.
-    await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"resume with after")
+    except TimeoutError:
+        log.info("socket_dropped", reason="not reading", timeout_s=send_timeout)
+        _abort(request)
+        return
+    # The store failed mid-replay: the client resumes with `after`.
+    try:
+        await close(WSCloseCode.TRY_AGAIN_LATER, b"resume with after")
+    except TimeoutError:
+        _abort(request)
 
 
 # --- app -------------------------------------------------------------------------------------
@@ -574,7 +617,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         max_actors=app[CONFIG].max_actors_per_encounter,
         max_state_bytes=app[CONFIG].max_state_bytes,
     )
-    app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds)
+    app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds, app[CONFIG].ws_queue_batches)
     yield
     await app[ENCOUNTERS].close()
     await store.close()
@@ -591,9 +634,19 @@ async def _hub_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _close_sockets(app: web.Application) -> None:
-    sockets: weakref.WeakSet[web.WebSocketResponse] = app[SOCKETS]
-    for socket in list(sockets):
-        await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+    """Closes every socket going away, all at once: one client that does not read cannot hold up
+    the others or the shutdown. A socket not closed by the deadline is cut."""
+    deadline = app[CONFIG].ws_close_timeout_seconds
+
+    async def close(socket: web.WebSocketResponse, request: web.BaseRequest) -> None:
+        try:
+            async with asyncio.timeout(deadline):
+                await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+        except TimeoutError:
+            log.info("socket_dropped", reason="no close by the shutdown deadline")
+            _abort(request)
+
+    await asyncio.gather(*(close(socket, request) for socket, request in app[SOCKETS].items()))
 
 
 def create_app(config: Config) -> web.Application:
@@ -618,7 +671,7 @@ def create_app(config: Config) -> web.Application:
         if config.rate_limit_per_second
         else None
     )
-    app[SOCKETS] = weakref.WeakSet()
+    app[SOCKETS] = {}
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_hub_ctx)
     app.on_shutdown.append(_close_sockets)

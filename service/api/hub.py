@@ -19,11 +19,15 @@ log = structlog.get_logger("firefight.hub")
 QUEUE_BATCHES = 1000
 RETRY_SECONDS = 0.5
 
+# What a dropped subscription's queue holds instead of the batches it could not keep up with (the
+# hub never delivers an empty batch).
+DROPPED: Events = []
+
 
 class Subscription:
-    def __init__(self, encounter_id: str) -> None:
+    def __init__(self, encounter_id: str, queue_batches: int = QUEUE_BATCHES) -> None:
         self.encounter_id = encounter_id
-        self.queue: asyncio.Queue[Events] = asyncio.Queue(QUEUE_BATCHES)
+        self.queue: asyncio.Queue[Events] = asyncio.Queue(queue_batches)
         # Set when the socket fell too far behind: it is closed and its client resumes.
         self.overflowed = False
 
@@ -31,21 +35,29 @@ class Subscription:
         try:
             self.queue.put_nowait(events)
         except asyncio.QueueFull:
+            # Dropped now: what it queued is let go at once (the client gets it again by resuming
+            # with `after`), and its socket learns it at its next read of the queue.
             self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(DROPPED)
             return False
         return True
 
 
 class EventHub:
-    def __init__(self, store: EncounterStore, poll_seconds: float) -> None:
+    def __init__(
+        self, store: EncounterStore, poll_seconds: float, queue_batches: int = QUEUE_BATCHES
+    ) -> None:
         self._store = store
         self._poll_seconds = poll_seconds
+        self._queue_batches = queue_batches
         self._subscriptions: dict[str, set[Subscription]] = {}
         self._cursors: dict[str, str] = {}
         self._watching = asyncio.Event()
 
     async def subscribe(self, encounter_id: str) -> Subscription:
-        subscription = Subscription(encounter_id)
+        subscription = Subscription(encounter_id, self._queue_batches)
         if encounter_id not in self._cursors:
             # Live reading starts at the stream's end now; the socket's replay covers the rest.
             last = await self._store.last_event_id(encounter_id) or START
