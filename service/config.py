@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 LogFormat = Literal["json", "console"]
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 MIN_ADMIN_KEY_LENGTH = 16
@@ -70,8 +71,9 @@ class Config:
     # Requests refused for want of a valid token, per second per client address (0: no limit);
     # bursts of five times that.
     refusals_per_second: int = 5
-    # Proxies whose X-Forwarded-For names the client's address (the compose file's HAProxy).
-    trusted_proxies: frozenset[str] = frozenset()
+    # Proxies whose X-Forwarded-For names the client's address (the compose file's HAProxy):
+    # addresses or networks.
+    trusted_proxies: tuple[IPNetwork, ...] = ()
     # How long the event reader waits on the store before it looks at new subscriptions.
     event_poll_seconds: float = 0.5
     # A WebSocket send that does not complete within this drops that client (it never reads).
@@ -155,15 +157,15 @@ def load_config(
         raise ConfigError(
             "FIREFIGHT_ADMIN_KEY must be printable ASCII without spaces (a long random string)"
         )
-    proxies = frozenset(
-        p.strip() for p in env.get("FIREFIGHT_TRUSTED_PROXIES", "").split(",") if p.strip()
-    )
-    for proxy in proxies:
+    proxies: list[IPNetwork] = []
+    for proxy in env.get("FIREFIGHT_TRUSTED_PROXIES", "").split(","):
+        if not proxy.strip():
+            continue
         try:
-            ipaddress.ip_address(proxy)
+            proxies.append(ipaddress.ip_network(proxy.strip(), strict=False))
         except ValueError:
             raise ConfigError(
-                f"FIREFIGHT_TRUSTED_PROXIES names addresses; '{proxy}' is not one"
+                f"FIREFIGHT_TRUSTED_PROXIES names addresses or networks; '{proxy}' is neither"
             ) from None
     return Config(
         host=args.host,
@@ -211,7 +213,7 @@ def load_config(
             0,
             100_000,
         ),
-        trusted_proxies=proxies,
+        trusted_proxies=tuple(proxies),
         max_events_per_encounter=_int(
             "FIREFIGHT_MAX_EVENTS",
             env.get("FIREFIGHT_MAX_EVENTS", str(Config.max_events_per_encounter)),

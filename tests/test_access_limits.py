@@ -4,6 +4,7 @@ what browsers may read, and what the service refuses to start with."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from typing import Any
 
 import pytest
@@ -57,7 +58,7 @@ async def test_behind_a_trusted_proxy_each_client_address_has_its_own_limit(
     make_client: Any,
 ) -> None:
     client = await make_client(
-        admin=False, refusals_per_second=1, trusted_proxies=frozenset({"127.0.0.1"})
+        admin=False, refusals_per_second=1, trusted_proxies=(ipaddress.ip_network("127.0.0.0/8"),)
     )
     encounter, _ = await open_table(client)
     base = f"/v1/encounters/{encounter}"
@@ -129,13 +130,21 @@ def test_an_admin_key_no_bearer_token_can_carry_is_refused_at_start(key: str) ->
         load_config([], {"FIREFIGHT_ADMIN_KEY": key})
 
 
-def test_trusted_proxies_must_be_addresses() -> None:
+def test_trusted_proxies_are_addresses_or_networks() -> None:
     with pytest.raises(ConfigError, match="FIREFIGHT_TRUSTED_PROXIES"):
         load_config([], {"FIREFIGHT_ADMIN_KEY": ADMIN_KEY, "FIREFIGHT_TRUSTED_PROXIES": "haproxy"})
     config = load_config(
-        [], {"FIREFIGHT_ADMIN_KEY": ADMIN_KEY, "FIREFIGHT_TRUSTED_PROXIES": "10.0.0.2, ::1"}
+        [],
+        {
+            "FIREFIGHT_ADMIN_KEY": ADMIN_KEY,
+            "FIREFIGHT_TRUSTED_PROXIES": "10.0.0.2, ::1, 172.16.0.0/12",
+        },
     )
-    assert config.trusted_proxies == frozenset({"10.0.0.2", "::1"})
+    assert [str(network) for network in config.trusted_proxies] == [
+        "10.0.0.2/32",
+        "::1/128",
+        "172.16.0.0/12",
+    ]
 
 
 async def _status_before_the_body(port: int, request_head: str) -> tuple[str, float]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import math
 import re
 import time
@@ -23,7 +24,7 @@ from service.api import openapi
 from service.api.hub import DROPPED, EventHub, Subscription
 from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
-from service.config import Config
+from service.config import Config, IPNetwork
 from service.engine import (
     EVENTS_PAGE,
     Admitted,
@@ -286,11 +287,19 @@ def client_address(request: web.Request) -> str:
     """The client's address: the peer's, or behind a trusted proxy the last hop it names in
     X-Forwarded-For (the one it saw; earlier hops are the client's word)."""
     peer = request.remote or ""
-    if peer in request.app[CONFIG].trusted_proxies:
+    if _is_trusted(peer, request.app[CONFIG].trusted_proxies):
         hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
         if hops and hops[-1]:
             return hops[-1]
     return peer
+
+
+def _is_trusted(peer: str, proxies: tuple[IPNetwork, ...]) -> bool:
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in proxies)
 
 
 def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
