@@ -72,6 +72,8 @@ class Config:
     ws_close_timeout_seconds: float = 5.0
     # Event batches a socket may have waiting; beyond that it is closed 1013 and resumes.
     ws_queue_batches: int = 1000
+    # A request body not received within this is answered 408 (slow or stalled clients).
+    body_timeout_seconds: float = 10.0
 
 
 def _int(name: str, value: str, minimum: int, maximum: int) -> int:
@@ -198,5 +200,11 @@ def load_config(
             env.get("FIREFIGHT_WS_QUEUE_BATCHES", str(Config.ws_queue_batches)),
             1,
             1_000_000,
+        ),
+        body_timeout_seconds=_seconds(
+            "FIREFIGHT_BODY_TIMEOUT_SECONDS",
+            env.get("FIREFIGHT_BODY_TIMEOUT_SECONDS", str(Config.body_timeout_seconds)),
+            0.1,
+            3600,
         ),
     )

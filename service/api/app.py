@@ -58,6 +58,8 @@ HUB = web.AppKey("hub", EventHub)
 SOCKETS: web.AppKey[dict[web.WebSocketResponse, web.BaseRequest]] = web.AppKey("sockets")
 
 JSON = "application/json"
+# The status logged for a request its client hung up on (nginx's, never sent to anyone).
+CLIENT_CLOSED_REQUEST = 499
 REQUEST_ID_HEADER = "X-Request-Id"
 IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
 
@@ -110,11 +112,16 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
     structlog.contextvars.bind_contextvars(request_id=request_id)
     started = time.perf_counter()
     status = 500
+    cancelled = False
     try:
         response = await handler(request)
         status = response.status
         response.headers[REQUEST_ID_HEADER] = request_id
         return response
+    except asyncio.CancelledError:
+        # Cut short (the shutdown deadline passed): no answer was sent, and it is no 500.
+        status, cancelled = CLIENT_CLOSED_REQUEST, True
+        raise
     finally:
         log.info(
             "request",
@@ -122,6 +129,7 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
             path=request.path,
             status=status,
             duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            **({"cancelled": True} if cancelled else {}),
         )
 
 
@@ -132,7 +140,10 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     try:
         return await handler(request)
     except ProblemError as error:
-        return problem_response(error, request_id)
+        response = problem_response(error, request_id)
+        if error.status == 408:
+            await _answer_and_hang_up(request, response, request_id)
+        return response
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         return problem_response(validation_problem(error), request_id)
     except DiceError as error:
@@ -218,6 +229,19 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         if error.status == 405 and "Allow" in error.headers:
             response.headers["Allow"] = error.headers["Allow"]
         return response
+    except ConnectionResetError:
+        # The client hung up mid-request (aiohttp fails the body's read so): nobody to answer,
+        # nothing wrong with the service. The status is only for the log line.
+        log.info("client_disconnected")
+        return problem_response(
+            ProblemError(
+                CLIENT_CLOSED_REQUEST,
+                "client-disconnected",
+                "Client closed request",
+                "the client closed the connection before the request was read",
+            ),
+            request_id,
+        )
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -226,6 +250,21 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
             ProblemError(500, "internal", "Internal error", "the service failed; see its logs"),
             request_id,
         )
+
+
+async def _answer_and_hang_up(
+    request: web.Request, response: web.Response, request_id: str | None
+) -> None:
+    """Sends `response` now and closes the connection. What is left of a stalled body is no
+    request, and aiohttp would otherwise linger reading it (10 s), holding the very connection
+    the body timeout is there to free."""
+    if request_id is not None:
+        response.headers[REQUEST_ID_HEADER] = request_id
+    response.force_close()
+    await response.prepare(request)
+    await response.write_eof()
+    if request.transport is not None:
+        request.transport.close()
 
 
 def rate_limit(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
@@ -343,9 +382,25 @@ def _answer(answer: Answer, status: int = 201) -> web.Response:
     return response
 
 
+async def read_body(request: web.Request) -> bytes:
+    """The request's body, or a 408 when it has not all arrived within the body timeout: a client
+    trickling or stalling its body does not hold a connection and a handler for ever."""
+    timeout = request.app[CONFIG].body_timeout_seconds
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.read()
+    except TimeoutError:
+        raise ProblemError(
+            408,
+            "request-timeout",
+            "Request timeout",
+            f"the request body did not arrive within {timeout:g} s",
+        ) from None
+
+
 async def create_encounter(request: web.Request) -> web.Response:
     answer = await request.app[ENCOUNTERS].create(
-        await request.read(), _credential(request), _idempotency_key(request)
+        await read_body(request), _credential(request), _idempotency_key(request)
     )
     structlog.contextvars.bind_contextvars(encounter=answer.encounter_id)
     response = _answer(answer)
@@ -401,7 +456,7 @@ async def _change_arguments(request: web.Request) -> tuple[str, bytes, str | Non
     encounter_id = _encounter_id(request)
     credential = _encounter_credential(request)
     key = _idempotency_key(request)
-    return encounter_id, await request.read(), credential, key
+    return encounter_id, await read_body(request), credential, key
 
 
 async def events(request: web.Request) -> web.Response:
