@@ -1,5 +1,5 @@
-"""Slow and stalled request bodies and clients hanging up, against the real service
-(`python -m service`) with raw sockets that send headers and half a body.
+"""Slow and stalled request bodies, clients hanging up, and the connection cap, against the real
+service (`python -m service`) with raw sockets that send headers and half a body.
 
 `Expect: 100-continue` tells each test when the service is in the handler, reading the body: it
 answers `100 Continue` just before the handler runs, so no test guesses with a sleep.
@@ -15,7 +15,9 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
+import pytest
 
+from service.config import ConfigError, load_config
 from tests import sr5_requests as make
 from tests.service_process import Service, serve
 from tests.test_cli import ADMIN_KEY
@@ -129,6 +131,20 @@ async def test_a_stalled_body_is_answered_408_on_creation_and_on_a_change() -> N
         no_errors(service)
 
 
+async def test_sigterm_with_a_stalled_body_ends_within_the_body_timeout_and_logs_408() -> None:
+    env = {"FIREFIGHT_BODY_TIMEOUT_SECONDS": "2"}
+    async with serve(env=env) as service, raw_client(service) as client:
+        body = json.dumps({"ruleset": "sr5"}).encode()
+        await client.start_post("/v1/encounters", body, 5)
+        service.terminate()
+        # Without a body timeout, shutdown waited 60 s for the body and then logged a 500.
+        assert await service.exited(10) == 0
+        status, _, _ = await client.response()
+        assert status == 408
+        assert [line["status"] for line in request_lines(service, "/v1/encounters")] == [408]
+        no_errors(service)
+
+
 async def test_a_client_that_hangs_up_mid_body_is_logged_as_client_disconnected() -> None:
     async with serve() as service:
         encounter = await new_encounter(service)
@@ -144,3 +160,51 @@ async def test_a_client_that_hangs_up_mid_body_is_logged_as_client_disconnected(
         )
         assert logged["status"] == 499
         no_errors(service)
+
+
+async def test_connections_beyond_the_cap_are_refused_at_once() -> None:
+    env = {"FIREFIGHT_MAX_CONNECTIONS": "4", "FIREFIGHT_BODY_TIMEOUT_SECONDS": "60"}
+    async with serve(env=env) as service, contextlib.AsyncExitStack() as stack:
+        body = json.dumps({"ruleset": "sr5"}).encode()
+        holding = []
+        for _ in range(4):  # each holds a half-sent body, in its handler
+            client = await stack.enter_async_context(raw_client(service))
+            await client.start_post("/v1/encounters", body, 3)
+            holding.append(client)
+        async with raw_client(service) as refused:
+            status, headers, _ = await refused.response(5)
+            assert status == 503
+            assert "Retry-After" in headers
+            assert await refused.closed_by_server(5)
+        # One of them goes away: its place is free again.
+        holding.pop().writer.transport.abort()
+        deadline = time.monotonic() + 10
+        while True:
+            async with raw_client(service) as client:
+                await client.send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                status, _, _ = await client.response(5)
+            if status == 200:
+                break
+            assert time.monotonic() < deadline, "the freed place was never given again"
+            await asyncio.sleep(0.05)  # polling the condition, with a deadline
+
+
+def test_the_limits_come_from_the_environment() -> None:
+    env = {
+        "FIREFIGHT_BODY_TIMEOUT_SECONDS": "2.5",
+        "FIREFIGHT_MAX_CONNECTIONS": "50",
+        "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS": "20",
+        "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS": "3",
+        "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS": "4",
+        "FIREFIGHT_WS_QUEUE_BATCHES": "10",
+    }
+    config = load_config([], {**env, "FIREFIGHT_ADMIN_KEY": ADMIN_KEY})
+    assert (config.body_timeout_seconds, config.max_connections) == (2.5, 50)
+    assert config.shutdown_timeout_seconds == 20
+    assert (config.ws_send_timeout_seconds, config.ws_close_timeout_seconds) == (3, 4)
+    assert config.ws_queue_batches == 10
+    key = {"FIREFIGHT_ADMIN_KEY": ADMIN_KEY}
+    with pytest.raises(ConfigError, match="FIREFIGHT_BODY_TIMEOUT_SECONDS must be a number"):
+        load_config([], {"FIREFIGHT_BODY_TIMEOUT_SECONDS": "soon", **key})
+    with pytest.raises(ConfigError, match="FIREFIGHT_MAX_CONNECTIONS must be between"):
+        load_config([], {"FIREFIGHT_MAX_CONNECTIONS": "0", **key})
