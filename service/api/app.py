@@ -54,8 +54,8 @@ CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", EncounterStore)
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
-# Open sockets and their requests (whose transport is cut when a socket cannot be closed).
-SOCKETS: web.AppKey[dict[web.WebSocketResponse, web.BaseRequest]] = web.AppKey("sockets")
+# Open sockets and their connections (cut when a socket cannot be closed).
+SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
 
 JSON = "application/json"
 # The status logged for a request its client hung up on (nginx's, never sent to anyone).
@@ -481,13 +481,17 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     config = app[CONFIG]
     socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds)
     await socket.prepare(request)
-    app[SOCKETS][socket] = request
+    # Kept from the start: once the socket closes, aiohttp no longer gives the request's.
+    transport = request.transport
+    if transport is None:  # the client left during the handshake
+        return socket
+    app[SOCKETS][socket] = transport
     try:
         subscription = await app[HUB].subscribe(encounter_id)
         sender = asyncio.create_task(
             _send_events(
                 socket,
-                request,
+                transport,
                 encounters,
                 subscription,
                 after or START,
@@ -500,21 +504,18 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         finally:
             sender.cancel()
             app[HUB].unsubscribe(subscription)
+            if transport.get_write_buffer_size():
+                # Closed (the heartbeat found it dead) with bytes it never read: the transport
+                # would wait for them to be sent before it let go of the connection.
+                transport.abort()
     finally:
         del app[SOCKETS][socket]
     return socket
 
 
-def _abort(request: web.BaseRequest) -> None:
-    """Cuts a connection at once. Closing it would wait for its unsent bytes to be read first,
-    which a client that never reads never does: its socket would never be reclaimed."""
-    if request.transport is not None:
-        request.transport.abort()
-
-
 async def _send_events(
     socket: web.WebSocketResponse,
-    request: web.BaseRequest,
+    transport: asyncio.Transport,
     encounters: Encounters,
     subscription: Subscription,
     after: str,
@@ -523,7 +524,8 @@ async def _send_events(
     """The replay, a page at a time, then the live queue, skipping what the replay sent.
 
     Every send and close has `send_timeout`: a client that does not take them is not reading,
-    and is cut rather than waited on for ever."""
+    and its connection is cut (aborted) rather than waited on: closing it would wait for its
+    unsent bytes to be read first, which never happens, and it would never be reclaimed."""
     last = parse_event_id(after)
 
     async def send(event_id: str, stored: bytes) -> bool:
@@ -569,13 +571,13 @@ async def _send_events(
         return
     except TimeoutError:
         log.info("socket_dropped", reason="not reading", timeout_s=send_timeout)
-        _abort(request)
+        transport.abort()
         return
     # The store failed mid-replay: the client resumes with `after`.
     try:
         await close(WSCloseCode.TRY_AGAIN_LATER, b"resume with after")
     except TimeoutError:
-        _abort(request)
+        transport.abort()
 
 
 # --- app -------------------------------------------------------------------------------------
@@ -616,15 +618,15 @@ async def _close_sockets(app: web.Application) -> None:
     the others or the shutdown. A socket not closed by the deadline is cut."""
     deadline = app[CONFIG].ws_close_timeout_seconds
 
-    async def close(socket: web.WebSocketResponse, request: web.BaseRequest) -> None:
+    async def close(socket: web.WebSocketResponse, transport: asyncio.Transport) -> None:
         try:
             async with asyncio.timeout(deadline):
                 await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
         except TimeoutError:
             log.info("socket_dropped", reason="no close by the shutdown deadline")
-            _abort(request)
+            transport.abort()
 
-    await asyncio.gather(*(close(socket, request) for socket, request in app[SOCKETS].items()))
+    await asyncio.gather(*(close(socket, transport) for socket, transport in app[SOCKETS].items()))
 
 
 def create_app(config: Config) -> web.Application:
