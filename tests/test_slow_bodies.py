@@ -182,7 +182,11 @@ async def test_connections_beyond_the_cap_are_refused_at_once() -> None:
         while True:
             async with raw_client(service) as client:
                 await client.send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                status, _, _ = await client.response(5)
+                try:
+                    status, _, _ = await client.response(5)
+                except ConnectionResetError:
+                    # Still refused: closed with our request unread, the 503 is lost to a reset.
+                    status = 503
             if status == 200:
                 break
             assert time.monotonic() < deadline, "the freed place was never given again"
