@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import sys
 
 import structlog
 from aiohttp import web
 
 from service.api import create_app
-from service.config import ConfigError, load_config
+from service.api.connections import ConnectionCap
+from service.config import Config, ConfigError, load_config
 from service.logs import configure_logging
+
+
+async def serve(config: Config) -> None:
+    """Serves until SIGTERM or SIGINT, then shuts down gracefully: stops listening, closes the
+    WebSockets going away, lets requests in flight finish (for the shutdown timeout at most),
+    then closes the store.
+
+    aiohttp's `run_app` would do the same with its own sites; the listener is made here so that
+    connections beyond the cap are refused before aiohttp takes them in (`ConnectionCap`)."""
+    log = structlog.get_logger("firefight")
+    runner = web.AppRunner(
+        create_app(config), access_log=None, shutdown_timeout=config.shutdown_timeout_seconds
+    )
+    await runner.setup()
+    try:
+        assert runner.server is not None
+        loop = asyncio.get_running_loop()
+        stopping = asyncio.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stopping.set)
+        listener = await loop.create_server(
+            ConnectionCap(runner.server, config.max_connections), config.host, config.port
+        )
+        try:
+            await stopping.wait()
+            log.info("stopping")
+        finally:
+            listener.close()
+    finally:
+        await runner.cleanup()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         port=config.port,
         store="redis" if config.redis_url else "memory",
     )
-    web.run_app(create_app(config), host=config.host, port=config.port, print=None, access_log=None)
+    asyncio.run(serve(config))
     return 0
 
 

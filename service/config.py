@@ -82,6 +82,13 @@ class Config:
     ws_close_timeout_seconds: float = 5.0
     # Event batches a socket may have waiting; beyond that it is closed 1013 and resumes.
     ws_queue_batches: int = 1000
+    # A request body not received within this is answered 408 (slow or stalled clients).
+    body_timeout_seconds: float = 10.0
+    # Connections one process holds at once; more are refused at once.
+    max_connections: int = 1000
+    # On SIGTERM, how long requests in flight may take to finish (above the body timeout, so a
+    # stalled body ends as a 408, not cut short).
+    shutdown_timeout_seconds: float = 15.0
 
 
 def _int(name: str, value: str, minimum: int, maximum: int) -> int:
@@ -237,5 +244,23 @@ def load_config(
             env.get("FIREFIGHT_WS_QUEUE_BATCHES", str(Config.ws_queue_batches)),
             1,
             1_000_000,
+        ),
+        body_timeout_seconds=_seconds(
+            "FIREFIGHT_BODY_TIMEOUT_SECONDS",
+            env.get("FIREFIGHT_BODY_TIMEOUT_SECONDS", str(Config.body_timeout_seconds)),
+            0.1,
+            3600,
+        ),
+        max_connections=_int(
+            "FIREFIGHT_MAX_CONNECTIONS",
+            env.get("FIREFIGHT_MAX_CONNECTIONS", str(Config.max_connections)),
+            1,
+            1_000_000,
+        ),
+        shutdown_timeout_seconds=_seconds(
+            "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS",
+            env.get("FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", str(Config.shutdown_timeout_seconds)),
+            0,
+            3600,
         ),
     )

@@ -38,11 +38,14 @@ class Service:
         """The exit code, waiting up to `seconds` for it without blocking the loop."""
         return await asyncio.wait_for(asyncio.to_thread(self.process.wait), seconds)
 
+    def log_text(self) -> str:
+        """What it has written to stderr so far."""
+        self.stderr.seek(0)
+        return self.stderr.read().decode()
+
     def log_lines(self) -> list[dict[str, Any]]:
         """The JSON log lines it has written to stderr so far."""
-        self.stderr.seek(0)
-        lines = self.stderr.read().decode().splitlines()
-        return [json.loads(line) for line in lines if line.startswith("{")]
+        return [json.loads(line) for line in self.log_text().splitlines() if line.startswith("{")]
 
 
 async def _wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float) -> None:

@@ -179,6 +179,26 @@ async def test_a_flood_to_a_client_that_never_reads_drops_it_and_not_the_others(
             await reading
 
 
+async def test_a_non_reader_closed_by_the_heartbeat_is_cut_not_left_unsent() -> None:
+    """Events wait unsent for a client that does not read, then the heartbeat finds it dead:
+    its connection must be let go, though what is waiting for it can never be sent."""
+    # The first ping goes 2 s after the handshake (time enough to fill the buffers), and the
+    # socket is closed 1 s later without its pong.
+    async with served(ws_heartbeat_seconds=2, ws_send_timeout_seconds=60) as service:
+        encounter = await service.encounter()
+        async with non_reader(service.port, encounter):
+            ((_, transport),) = service.app[SOCKETS].items()
+            connection = transport.get_extra_info("socket")
+            deadline = time.monotonic() + 10
+            while transport.get_write_buffer_size() < 32 * 1024:  # the kernel's buffers are full
+                assert time.monotonic() < deadline, transport.get_write_buffer_size()
+                await service.attack(encounter)
+            # Not read from the client's side: reading would drain what is waiting.
+            while connection.fileno() != -1:
+                assert time.monotonic() < deadline, "the dead client's connection was kept"
+                await asyncio.sleep(0.05)  # polling the condition, with a deadline
+
+
 async def test_a_socket_whose_live_queue_overflows_closes_1013_and_resumes_with_after(
     make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,13 +59,15 @@ CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", EncounterStore)
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
-# Open sockets and their requests (whose transport is cut when a socket cannot be closed).
-SOCKETS: web.AppKey[dict[web.WebSocketResponse, web.BaseRequest]] = web.AppKey("sockets")
+# Open sockets and their connections (cut when a socket cannot be closed).
+SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
 # The per-encounter limit on state changes (None: no limit).
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 JSON = "application/json"
+# The status logged for a request its client hung up on (nginx's, never sent to anyone).
+CLIENT_CLOSED_REQUEST = 499
 REQUEST_ID_HEADER = "X-Request-Id"
 # What a browser client may read of an answer: when to retry, whether it was a replay, where a
 # new encounter is.
@@ -126,11 +128,16 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
     structlog.contextvars.bind_contextvars(request_id=request_id)
     started = time.perf_counter()
     status = 500
+    cancelled = False
     try:
         response = await handler(request)
         status = response.status
         response.headers[REQUEST_ID_HEADER] = request_id
         return response
+    except asyncio.CancelledError:
+        # Cut short (the shutdown deadline passed): no answer was sent, and it is no 500.
+        status, cancelled = CLIENT_CLOSED_REQUEST, True
+        raise
     finally:
         log.info(
             "request",
@@ -138,6 +145,7 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
             path=request.path,
             status=status,
             duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            **({"cancelled": True} if cancelled else {}),
         )
 
 
@@ -148,7 +156,10 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     try:
         return await handler(request)
     except ProblemError as error:
-        return problem_response(error, request_id)
+        response = problem_response(error, request_id)
+        if error.status == 408:
+            await _answer_and_hang_up(request, response, request_id)
+        return response
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         return problem_response(validation_problem(error), request_id)
     except DiceError as error:
@@ -247,6 +258,19 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         if error.status == 405 and "Allow" in error.headers:
             response.headers["Allow"] = error.headers["Allow"]
         return response
+    except ConnectionResetError:
+        # The client hung up mid-request (aiohttp fails the body's read so): nobody to answer,
+        # nothing wrong with the service. The status is only for the log line.
+        log.info("client_disconnected")
+        return problem_response(
+            ProblemError(
+                CLIENT_CLOSED_REQUEST,
+                "client-disconnected",
+                "Client closed request",
+                "the client closed the connection before the request was read",
+            ),
+            request_id,
+        )
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -255,6 +279,21 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
             ProblemError(500, "internal", "Internal error", "the service failed; see its logs"),
             request_id,
         )
+
+
+async def _answer_and_hang_up(
+    request: web.Request, response: web.Response, request_id: str | None
+) -> None:
+    """Sends `response` now and closes the connection. What is left of a stalled body is no
+    request, and aiohttp would otherwise linger reading it (10 s), holding the very connection
+    the body timeout is there to free."""
+    if request_id is not None:
+        response.headers[REQUEST_ID_HEADER] = request_id
+    response.force_close()
+    await response.prepare(request)
+    await response.write_eof()
+    if request.transport is not None:
+        request.transport.close()
 
 
 def refusals(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
@@ -397,13 +436,29 @@ def _answer(answer: Answer, status: int = 201) -> web.Response:
     return response
 
 
+async def read_body(request: web.Request) -> bytes:
+    """The request's body, or a 408 when it has not all arrived within the body timeout: a client
+    trickling or stalling its body does not hold a connection and a handler for ever."""
+    timeout = request.app[CONFIG].body_timeout_seconds
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.read()
+    except TimeoutError:
+        raise ProblemError(
+            408,
+            "request-timeout",
+            "Request timeout",
+            f"the request body did not arrive within {timeout:g} s",
+        ) from None
+
+
 async def create_encounter(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
     credential = _credential(request)
     # The admin key, from the headers, before a byte of the body is read.
     encounters.check_admin(credential)
     key = _idempotency_key(request)
-    answer = await encounters.create(await request.read(), credential, key)
+    answer = await encounters.create(await read_body(request), credential, key)
     structlog.contextvars.bind_contextvars(encounter=answer.encounter_id)
     response = _answer(answer)
     response.headers["Location"] = f"/v1/encounters/{answer.encounter_id}"
@@ -485,7 +540,7 @@ async def _change_arguments(
     """Who asks is checked from the headers first; only then is the body read."""
     key = _idempotency_key(request)
     admitted = await _admit(request, needed)
-    return admitted, await request.read(), key
+    return admitted, await read_body(request), key
 
 
 async def events(request: web.Request) -> web.Response:
@@ -508,13 +563,17 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     config = app[CONFIG]
     socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds)
     await socket.prepare(request)
-    app[SOCKETS][socket] = request
+    # Kept from the start: once the socket closes, aiohttp no longer gives the request's.
+    transport = request.transport
+    if transport is None:  # the client left during the handshake
+        return socket
+    app[SOCKETS][socket] = transport
     try:
         subscription = await app[HUB].subscribe(encounter_id)
         sender = asyncio.create_task(
             _send_events(
                 socket,
-                request,
+                transport,
                 encounters,
                 subscription,
                 after or START,
@@ -527,21 +586,18 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         finally:
             sender.cancel()
             app[HUB].unsubscribe(subscription)
+            if transport.get_write_buffer_size():
+                # Closed (the heartbeat found it dead) with bytes it never read: the transport
+                # would wait for them to be sent before it let go of the connection.
+                transport.abort()
     finally:
         del app[SOCKETS][socket]
     return socket
 
 
-def _abort(request: web.BaseRequest) -> None:
-    """Cuts a connection at once. Closing it would wait for its unsent bytes to be read first,
-    which a client that never reads never does: its socket would never be reclaimed."""
-    if request.transport is not None:
-        request.transport.abort()
-
-
 async def _send_events(
     socket: web.WebSocketResponse,
-    request: web.BaseRequest,
+    transport: asyncio.Transport,
     encounters: Encounters,
     subscription: Subscription,
     after: str,
@@ -550,7 +606,8 @@ async def _send_events(
     """The replay, a page at a time, then the live queue, skipping what the replay sent.
 
     Every send and close has `send_timeout`: a client that does not take them is not reading,
-    and is cut rather than waited on for ever."""
+    and its connection is cut (aborted) rather than waited on: closing it would wait for its
+    unsent bytes to be read first, which never happens, and it would never be reclaimed."""
     last = parse_event_id(after)
 
     async def send(event_id: str, stored: bytes) -> bool:
@@ -596,13 +653,13 @@ async def _send_events(
         return
     except TimeoutError:
         log.info("socket_dropped", reason="not reading", timeout_s=send_timeout)
-        _abort(request)
+        transport.abort()
         return
     # The store failed mid-replay: the client resumes with `after`.
     try:
         await close(WSCloseCode.TRY_AGAIN_LATER, b"resume with after")
     except TimeoutError:
-        _abort(request)
+        transport.abort()
 
 
 # --- app -------------------------------------------------------------------------------------
@@ -647,15 +704,15 @@ async def _close_sockets(app: web.Application) -> None:
     the others or the shutdown. A socket not closed by the deadline is cut."""
     deadline = app[CONFIG].ws_close_timeout_seconds
 
-    async def close(socket: web.WebSocketResponse, request: web.BaseRequest) -> None:
+    async def close(socket: web.WebSocketResponse, transport: asyncio.Transport) -> None:
         try:
             async with asyncio.timeout(deadline):
                 await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
         except TimeoutError:
             log.info("socket_dropped", reason="no close by the shutdown deadline")
-            _abort(request)
+            transport.abort()
 
-    await asyncio.gather(*(close(socket, request) for socket, request in app[SOCKETS].items()))
+    await asyncio.gather(*(close(socket, transport) for socket, transport in app[SOCKETS].items()))
 
 
 def create_app(config: Config) -> web.Application:

@@ -1,0 +1,64 @@
+"""The cap on connections one process holds, in front of aiohttp's protocol factory.
+
+Without it, thousands of clients each holding a half-sent request keep their connections (and
+file descriptors) as long as they like. Beyond the cap a new connection is answered 503 with
+`Retry-After` and closed at once, before anything of it is read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import structlog
+from aiohttp import web
+
+log = structlog.get_logger("firefight.api")
+
+# How often a refusal is logged at most (with the count since the last line): an overload must
+# not also flood the logs.
+LOG_EVERY_SECONDS = 10.0
+
+_PROBLEM = (
+    b'{"type":"https://firefight.invalid/problems/too-many-connections",'
+    b'"title":"Too many connections","status":503,'
+    b'"detail":"this replica holds as many connections as it may; retry in a moment"}'
+)
+REFUSAL = (
+    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
+    b"Content-Type: application/problem+json\r\nContent-Length: "
+    + str(len(_PROBLEM)).encode()
+    + b"\r\n\r\n"
+    + _PROBLEM
+)
+
+
+class _Refused(asyncio.Protocol):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(REFUSAL)
+        transport.close()
+
+
+class ConnectionCap:
+    """A protocol factory for `loop.create_server`: aiohttp's own (`AppRunner.server`) while the
+    process holds fewer than `limit` connections, else a refusal.
+
+    The count is aiohttp's (`Server.connections`), which takes in a connection once asyncio has
+    made it: a burst accepted in one go (the listen backlog at most) may pass the cap by that."""
+
+    def __init__(self, server: web.Server, limit: int) -> None:
+        self._server = server
+        self._limit = limit
+        self._refused = 0
+        self._logged_at = float("-inf")
+
+    def __call__(self) -> asyncio.BaseProtocol:
+        if len(self._server.connections) < self._limit:
+            return self._server()
+        self._refused += 1
+        now = time.monotonic()
+        if now - self._logged_at >= LOG_EVERY_SECONDS:
+            log.warning("connections_refused", limit=self._limit, refused=self._refused)
+            self._logged_at, self._refused = now, 0
+        return _Refused()
