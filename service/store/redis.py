@@ -111,10 +111,18 @@ CLUSTER_BLOCK_SECONDS = 0.1
 MAX_CONNECTIONS = 512
 
 
-def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: float) -> Any:
+def _client(
+    url: str,
+    cluster: bool,
+    socket_timeout: float,
+    connect_timeout: float,
+    password: str | None = None,
+) -> Any:
+    # redis-py uses a password of the URL's own before this one.
     if cluster:
         return RedisCluster.from_url(
             url,
+            password=password,
             socket_timeout=socket_timeout,
             socket_connect_timeout=connect_timeout,
             max_connections=MAX_CONNECTIONS,
@@ -123,6 +131,7 @@ def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: flo
     # instead of failing as if Redis were down.
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        password=password,
         max_connections=MAX_CONNECTIONS,
         timeout=connect_timeout,
         socket_timeout=socket_timeout,
@@ -160,12 +169,17 @@ class RedisStore:
         reader: Any = None,
         command_timeout_s: float = 2.0,
         cluster: bool = False,
+        password: str | None = None,
     ) -> None:
         self._limits = limits or StoreLimits()
         self._cluster = cluster
-        self._redis = client or _client(url, cluster, command_timeout_s, command_timeout_s)
+        self._redis = client or _client(
+            url, cluster, command_timeout_s, command_timeout_s, password
+        )
         # Blocking XREAD waits longer than a command may take: it gets its own client.
-        self._reader = reader or _client(url, cluster, command_timeout_s + 30, command_timeout_s)
+        self._reader = reader or _client(
+            url, cluster, command_timeout_s + 30, command_timeout_s, password
+        )
         self._create = self._redis.register_script(_CREATE)
         self._begin = self._redis.register_script(_BEGIN)
         self._abandon = self._redis.register_script(_ABANDON)
