@@ -1,6 +1,7 @@
 # firefight: the API on port 8080. `docker compose up` runs it with Redis (docker-compose.yml);
 # alone it serves on the embedded in-process store (set FIREFIGHT_REDIS_URL to use a Redis).
-FROM python:3.11-slim
+# An exact Python release, so a rebuild months later starts from what was tested.
+FROM python:3.11.14-slim
 
 ENV PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1

@@ -23,6 +23,7 @@ lint: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	bash scripts/ensure-chromium
+	bash scripts/ensure-haproxy
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory foundry-test
