@@ -10,6 +10,8 @@ the /readyz health checks, leastconn and the WebSocket tunnel all run as they wo
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import os
 import shutil
 import socket
@@ -17,10 +19,9 @@ import struct
 import subprocess
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
@@ -145,9 +146,7 @@ class ReplicaDns:
 
 
 def test_the_test_dns_answers_like_a_resolver() -> None:
-    """What haproxy is given: every replica's address for the name, nothing for other names."""
-    import ipaddress
-
+    """What haproxy is given: every replica's address for the name."""
     with ReplicaDns(UPSTREAM_NAME, list(REPLICA_HOSTS)) as dns:
         name = b"".join(bytes([len(p)]) + p.encode() for p in UPSTREAM_NAME.split(".")) + b"\0"
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as client:
@@ -207,9 +206,11 @@ def services(tmp_path: Path) -> Iterator[Services]:
     yield from running_services(tmp_path)
 
 
-def start_proxy(
+@contextlib.contextmanager
+def running_proxy(
     haproxy: str, directory: Path, upstream_port: int, dns: ReplicaDns
 ) -> Iterator[Proxy]:
+    """haproxy on the shipped file, in the foreground, stopped when the block ends."""
     port = free_port("127.0.0.1")
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     env.update(
@@ -269,32 +270,31 @@ async def wait_both_serve(http: aiohttp.ClientSession, stack: Stack, path: str) 
     await wait_until(both, CHECK_SECONDS, lambda: f"served by {served} only\n{stack.state()}")
 
 
+StackFactory = Callable[..., Stack]
+
+
 @pytest.fixture
 def stack_factory(
     haproxy: str, services: Services, tmp_path: Path, redis_url: str
-) -> Iterator[Any]:
-    """Builds haproxy + two replicas; replica `b` may get a Redis URL of its own."""
-    cleanups: list[Iterator[Proxy]] = []
-    dns = ReplicaDns(UPSTREAM_NAME, list(REPLICA_HOSTS)).__enter__()
+) -> Iterator[StackFactory]:
+    """Builds haproxy in front of replicas a and b (b may get a Redis URL of its own)."""
+    with contextlib.ExitStack() as cleanup:
+        dns = cleanup.enter_context(ReplicaDns(UPSTREAM_NAME, list(REPLICA_HOSTS)))
 
-    def build(b_redis_url: str | None = None) -> Stack:
-        port = free_port(*REPLICA_HOSTS)
-        replicas = {
-            "a": services.start("a", {"FIREFIGHT_REDIS_URL": redis_url}, REPLICA_HOSTS[0], port),
-            "b": services.start(
-                "b", {"FIREFIGHT_REDIS_URL": b_redis_url or redis_url}, REPLICA_HOSTS[1], port
-            ),
-        }
-        proxy_run = start_proxy(haproxy, tmp_path, port, dns)
-        cleanups.append(proxy_run)
-        return Stack(next(proxy_run), replicas, services)
+        def build(b_redis_url: str | None = None) -> Stack:
+            port = free_port(*REPLICA_HOSTS)
+            replicas = {
+                "a": services.start(
+                    "a", {"FIREFIGHT_REDIS_URL": redis_url}, REPLICA_HOSTS[0], port
+                ),
+                "b": services.start(
+                    "b", {"FIREFIGHT_REDIS_URL": b_redis_url or redis_url}, REPLICA_HOSTS[1], port
+                ),
+            }
+            proxy = cleanup.enter_context(running_proxy(haproxy, tmp_path, port, dns))
+            return Stack(proxy, replicas, services)
 
-    try:
         yield build
-    finally:
-        for run in cleanups:
-            run.close()  # the generator's finally stops haproxy
-        dns.__exit__()
 
 
 async def ready(stack: Stack, http: aiohttp.ClientSession) -> None:
@@ -304,7 +304,7 @@ async def ready(stack: Stack, http: aiohttp.ClientSession) -> None:
 
 
 async def test_requests_reach_both_replicas_and_a_websocket_gets_events_posted_to_either(
-    stack_factory: Any,
+    stack_factory: StackFactory,
 ) -> None:
     stack: Stack = stack_factory()
     async with aiohttp.ClientSession(headers=ADMIN) as http:
@@ -357,7 +357,7 @@ async def test_requests_reach_both_replicas_and_a_websocket_gets_events_posted_t
 
 
 async def test_a_replica_whose_readyz_fails_is_taken_out_and_comes_back(
-    stack_factory: Any, tmp_path: Path
+    stack_factory: StackFactory, tmp_path: Path
 ) -> None:
     """Replica b's own Redis stops: its /readyz answers 503, the health check takes it out, and
     every request goes to a; when its Redis is back, b is checked in again and serves."""
@@ -398,7 +398,7 @@ async def test_a_replica_whose_readyz_fails_is_taken_out_and_comes_back(
 
 
 async def test_a_stopped_replica_is_taken_out_and_requests_keep_succeeding(
-    stack_factory: Any,
+    stack_factory: StackFactory,
 ) -> None:
     stack: Stack = stack_factory()
     async with aiohttp.ClientSession(headers=ADMIN) as http:
