@@ -414,7 +414,11 @@ def test_dockerfile_builds_a_small_non_root_image_of_the_service() -> None:
     assert len(froms) == 1 and froms[0].startswith("python:3.11.") and froms[0].endswith("-slim")
     assert ("COPY", ". .") in instructions  # the build context, as .dockerignore filters it
     runs = " && ".join(rest for name, rest in instructions if name == "RUN")
-    assert re.search(r"pip install --no-cache-dir \.( |$)", runs), runs
+    # The dependencies at the lock's exact versions (hashes checked), then the package alone, so
+    # nothing outside the lock is installed.
+    locked = runs.find("pip install --no-cache-dir --require-hashes -r requirements.lock")
+    package = re.search(r"pip install --no-cache-dir --no-deps \.( |$)", runs)
+    assert locked >= 0 and package and locked < package.start(), runs
 
     names = [name for name, _ in instructions]
     assert "USER" in names and names.index("USER") < names.index("CMD")
@@ -444,6 +448,7 @@ def test_dockerfile_builds_a_small_non_root_image_of_the_service() -> None:
 
 def test_build_context_holds_what_pip_install_needs() -> None:
     assert in_build_context("pyproject.toml")
+    assert in_build_context("requirements.lock")  # the Dockerfile installs from it
     assert in_build_context(PYPROJECT["project"]["readme"])  # a warning when absent, not an error
     patterns = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
     packages = [
