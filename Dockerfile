@@ -1,15 +1,19 @@
 # firefight: the API on port 8080. `docker compose up` runs it with Redis (docker-compose.yml);
 # alone it serves on the embedded in-process store (set FIREFIGHT_REDIS_URL to use a Redis).
-FROM python:3.11-slim
+# An exact Python release, so a rebuild months later starts from what was tested.
+FROM python:3.11.14-slim
 
 ENV PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # .dockerignore lets in only what `pip install .` builds from (pyproject.toml, README.md and the
-# packages). The source is removed after the install: the image runs the installed package.
+# packages) and requirements.lock. The dependencies come from the lock, exact versions checked
+# against their hashes; then the package alone. The source is removed after the install: the
+# image runs the installed package.
 WORKDIR /src
 COPY . .
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock \
+    && pip install --no-cache-dir --no-deps . \
     && cd / && rm -rf /src \
     && useradd --system --user-group --uid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin firefight

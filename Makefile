@@ -2,56 +2,79 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One virtualenv, two stamps. `make run` installs only what the service needs, at the exact
+# versions of requirements.lock (what the image installs); test, lint, bench and docs-images add
+# the tools of pyproject's `test` extra on top of that.
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean docs-images
+.PHONY: run test lint bench clean docs-images lock
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+$(TEST_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(RUN_STAMP)
 	$(BIN)/python -m service $(ARGS)
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	bash scripts/ensure-chromium
+	bash scripts/ensure-haproxy
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory foundry-test
 
 # The Foundry module's own tests (Node's test runner), one of them against the real service.
 .PHONY: foundry-test
-foundry-test: $(STAMP)
+foundry-test: $(TEST_STAMP)
 	cd foundry-module && npm ci --no-audit --no-fund && FIREFIGHT_PYTHON=$(abspath $(BIN)/python) node --test --test-reporter=spec --experimental-websocket tests/
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	$(BIN)/python -m bench
 
 # A minute at a fixed rate with WebSocket watchers (docs/performance.md, "Sustained load");
 # flags through ARGS, e.g. make bench-sustained ARGS="--store both --rate 300".
 .PHONY: bench-sustained
-bench-sustained: $(STAMP)
+bench-sustained: $(TEST_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	$(BIN)/python -m bench.sustained $(ARGS)
 
 # The screenshots in docs/: the console (a real browser on the real service) and the Foundry
 # module's chat card rendered from its template.
-docs-images: $(STAMP)
+docs-images: $(TEST_STAMP)
 	bash scripts/ensure-chromium
 	$(BIN)/python -m tests.console_screenshot
 	cd foundry-module && npm ci --no-audit --no-fund && node scripts/render-card-preview.mjs ../.card-preview.html
 	$${FIREFIGHT_CHROMIUM:-/usr/bin/chromium} --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
 		--window-size=360,500 --screenshot=docs/img/chat-card.png file://$(abspath .card-preview.html) 2>/dev/null
 	rm -f .card-preview.html
+
+# Refreshes requirements.lock: the newest versions pyproject's ranges allow, with the hashes of
+# every file PyPI has for them, for Python 3.11 and later (markers where it matters). uv runs
+# from a throwaway virtualenv: it is needed to lock, never to run or to test.
+lock:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT \
+		&& $(PYTHON) -m venv "$$tmp" \
+		&& "$$tmp/bin/python" -m pip install --quiet 'uv>=0.5,<1' \
+		&& "$$tmp/bin/uv" pip compile pyproject.toml --quiet --upgrade --universal \
+			--python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
+			--output-file requirements.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

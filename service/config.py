@@ -50,6 +50,8 @@ class Config:
     redis_url: str | None = None
     # The URL names one node of a Redis Cluster; the client finds the others.
     redis_cluster: bool = False
+    # Sent to Redis (AUTH) when the URL carries none, so it needs no URL-encoding. Never logged.
+    redis_password: str | None = field(default=None, repr=False)
     # The Bearer token that creates encounters (and acts as GM on any of them). Never logged.
     admin_key: str = field(default="", repr=False)
     # True when no key was configured and one was made for this run (printed once at start).
@@ -132,6 +134,11 @@ def load_config(
         default=_flag("FIREFIGHT_REDIS_CLUSTER", env.get("FIREFIGHT_REDIS_CLUSTER", "")),
         help="the Redis URL is a node of a Redis Cluster",
     )
+    parser.add_argument(
+        "--redis-password",
+        default=env.get("FIREFIGHT_REDIS_PASSWORD") or None,
+        help="Redis password, when the URL has none (prefer FIREFIGHT_REDIS_PASSWORD)",
+    )
     parser.add_argument("--log-format", default=env.get("FIREFIGHT_LOG_FORMAT"))
     parser.add_argument("--log-level", default=env.get("FIREFIGHT_LOG_LEVEL", Config.log_level))
     args = parser.parse_args(argv)
@@ -179,6 +186,7 @@ def load_config(
         port=_int("FIREFIGHT_PORT", args.port, 0, 65535),
         redis_url=args.redis_url,
         redis_cluster=args.redis_cluster,
+        redis_password=args.redis_password,
         admin_key=admin_key,
         admin_key_generated=generated,
         cors_origins=origins,

@@ -24,7 +24,9 @@ def free_port() -> int:
 class OwnRedis:
     """Keeps its data in an append-only file, so a restart finds the fight where it was."""
 
-    def __init__(self, directory: Path, port: int | None = None, *extra: str) -> None:
+    def __init__(
+        self, directory: Path, port: int | None = None, *extra: str, password: str | None = None
+    ) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             message = "redis-server is not installed (`make test` installs it under CI)"
@@ -35,6 +37,8 @@ class OwnRedis:
         self.directory = directory
         self.port = port or free_port()
         self.extra = extra
+        # With a password, the server refuses every command until AUTH (--requirepass).
+        self.password = password
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -59,13 +63,14 @@ class OwnRedis:
                 "",
                 "--logfile",
                 str(self.directory / "redis.log"),
+                *(["--requirepass", self.password] if self.password is not None else []),
                 *self.extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        client = redis.Redis(port=self.port, password=self.password, socket_connect_timeout=0.2)
         while time.monotonic() < deadline:
             try:
                 client.ping()

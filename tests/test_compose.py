@@ -1,8 +1,11 @@
 """The container files, checked without a Docker engine.
 
 docker-compose.yml is a Compose file an engine accepts and sets only settings the service reads;
+images are pinned; Redis requires a password the service gets from the same variable; the proxy
+(deploy/haproxy.cfg, run for real in tests/test_proxy.py) is the only published port;
 .dockerignore lets in what `pip install .` builds from; and the Dockerfile's command, run with the
-compose environment against the local Redis, serves the API and passes both healthchecks.
+compose environment against a Redis that requires the compose password, serves the API and passes
+both healthchecks.
 """
 
 from __future__ import annotations
@@ -31,11 +34,13 @@ import yaml
 from service.config import ConfigError, load_config
 from service.store.redis import events_key, state_key
 from tests import sr5_requests as make
+from tests.redis_server import OwnRedis
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
+HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 # Top-level elements of the Compose specification (plus x-* extensions).
@@ -84,14 +89,23 @@ def interpolate(value: Any, env: Mapping[str, str]) -> Any:
 
 
 COMPOSE_ADMIN_KEY = "compose-admin-key-0123456789"
+# Characters a password in a URL would need encoded: here it never goes into one.
+COMPOSE_REDIS_PASSWORD = "compose/redis:p@ss#word?"
+REQUIRED = {
+    "FIREFIGHT_ADMIN_KEY": COMPOSE_ADMIN_KEY,
+    "FIREFIGHT_REDIS_PASSWORD": COMPOSE_REDIS_PASSWORD,
+}
+# An exact release (`redis:7.2.11-alpine`, `python:3.11.14-slim`): neither `latest`, nor a bare
+# major or minor tag that moves under the same name.
+PINNED_IMAGE = re.compile(r"[a-z0-9./-]+:\d+\.\d+\.\d+(-[a-z0-9.]+)?")
 
 
 def load_compose(dotenv: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The compose file as an engine sees it with the required admin key and `dotenv` as its
-    only variables."""
+    """The compose file as an engine sees it with the required admin key and Redis password and
+    `dotenv` as its only variables."""
     raw = yaml.safe_load(COMPOSE.read_text())
     assert isinstance(raw, dict), "docker-compose.yml is not a mapping"
-    env = {"FIREFIGHT_ADMIN_KEY": COMPOSE_ADMIN_KEY, **(dotenv or {})}
+    env = {**REQUIRED, **(dotenv or {})}
     resolved: dict[str, Any] = interpolate(raw, env)
     return resolved
 
@@ -220,7 +234,7 @@ def test_compose_file_has_what_a_compose_engine_needs() -> None:
     assert "${" not in yaml.safe_dump(compose), "an interpolation was left unresolved"
 
     services = compose["services"]
-    assert set(services) == {"redis", "firefight"}
+    assert set(services) == {"redis", "firefight", "haproxy"}
     declared_volumes = set(compose.get("volumes") or {})
     for name, service in services.items():
         assert "image" in service or "build" in service, f"{name}: neither image nor build"
@@ -242,7 +256,7 @@ def test_compose_file_has_what_a_compose_engine_needs() -> None:
             assert dependency in services, f"{name} depends on unknown service {dependency}"
 
     redis_service = services["redis"]
-    assert redis_service["image"] == "redis:7-alpine"
+    assert redis_service["image"].startswith("redis:7.2.")
     assert "redis-cli ping" in " ".join(healthcheck_argv(redis_service)[1:])
 
     firefight = services["firefight"]
@@ -255,11 +269,76 @@ def test_compose_file_has_what_a_compose_engine_needs() -> None:
     assert firefight["depends_on"]["redis"]["condition"] == "service_healthy"
     assert firefight["restart"] == "unless-stopped"
     port = exposed_port()
-    assert firefight["ports"] == [f"{port}:{port}"]
+    assert [str(p) for p in firefight["expose"]] == [str(port)]
     redis_url = urlsplit(environment(firefight)["FIREFIGHT_REDIS_URL"])
     assert redis_url.hostname in services, f"the Redis URL names no service: {redis_url.hostname}"
     health_url = re.search(r"http://[^'\" ]+", " ".join(healthcheck_argv(firefight)))
     assert health_url and health_url[0] == f"http://127.0.0.1:{port}/readyz", health_url
+
+
+def test_only_the_proxy_publishes_a_port_so_the_service_scales() -> None:
+    services = load_compose()["services"]
+    firefight, proxy = services["firefight"], services["haproxy"]
+    # A fixed host port on firefight would make `--scale firefight=3` fail on the second replica.
+    assert "ports" not in firefight, firefight.get("ports")
+    assert "container_name" not in firefight  # one name cannot be given to three containers
+    assert [name for name, service in services.items() if "ports" in service] == ["haproxy"]
+    assert proxy["ports"] == ["8080:8080"]
+    assert proxy["depends_on"]["firefight"]["condition"] in ("service_started", "service_healthy")
+    assert proxy["restart"] == "unless-stopped"
+
+    # The shipped config is what the proxy runs, read-only, where the image looks for it.
+    mounts = [volume.split(":") for volume in proxy["volumes"]]
+    assert ["./deploy/haproxy.cfg", "/usr/local/etc/haproxy/haproxy.cfg", "ro"] in mounts
+    assert HAPROXY_CFG.is_file()
+
+    # Its defaults (what compose runs, setting none of the file's variables) listen on the
+    # published container port and find the replicas by the service name through Docker's DNS,
+    # on the port the image exposes.
+    config = HAPROXY_CFG.read_text()
+    defaults = dict(re.findall(r'"\$\{(FIREFIGHT_PROXY_\w+)-([^}"]*)\}"', config))
+    assert defaults == {
+        "FIREFIGHT_PROXY_DNS": "127.0.0.11:53",
+        "FIREFIGHT_PROXY_BIND": ":8080",
+        "FIREFIGHT_PROXY_UPSTREAM": f"firefight:{exposed_port()}",
+    }
+    assert not any(name.startswith("FIREFIGHT_PROXY_") for name in environment(proxy))
+    assert re.search(r"^\s*server-template \w+ \d+ .*\bresolvers docker\b", config, re.MULTILINE)
+    assert re.search(r"^\s*http-check send meth GET uri /readyz\b", config, re.MULTILINE)
+    assert re.search(r"^\s*http-check expect status 200\b", config, re.MULTILINE)
+    assert re.search(r"^\s*timeout tunnel\s+\d+[mh]\b", config, re.MULTILINE)
+
+    # Its own healthcheck goes through the proxy to a replica's /readyz.
+    check = " ".join(healthcheck_argv(proxy))
+    assert "http://127.0.0.1:8080/readyz" in check, check
+
+
+def test_every_image_is_pinned_to_an_exact_version() -> None:
+    images = {name: s["image"] for name, s in load_compose()["services"].items() if "image" in s}
+    images["Dockerfile"] = last("FROM")
+    assert set(images) == {"redis", "haproxy", "Dockerfile"}
+    for name, image in images.items():
+        assert PINNED_IMAGE.fullmatch(image), f"{name}: {image} is not an exact version"
+    # The pin above must be able to fail.
+    for loose in ("redis:7-alpine", "redis:latest", "haproxy:3.0", "python:3.11-slim", "redis"):
+        assert not PINNED_IMAGE.fullmatch(loose), loose
+
+
+def test_redis_requires_the_password_the_service_gets_from_the_environment() -> None:
+    services = load_compose()["services"]
+    command = services["redis"]["command"]
+    assert command[command.index("--requirepass") + 1] == COMPOSE_REDIS_PASSWORD
+    assert environment(services["redis"])["REDISCLI_AUTH"] == COMPOSE_REDIS_PASSWORD
+    env = environment(services["firefight"])
+    assert env["FIREFIGHT_REDIS_PASSWORD"] == COMPOSE_REDIS_PASSWORD
+    # The URL carries no password: it is fixed in the file, the password comes from .env.
+    assert urlsplit(env["FIREFIGHT_REDIS_URL"]).password is None
+    config = load_config(argv=[], environ=env)
+    assert config.redis_password == COMPOSE_REDIS_PASSWORD
+    assert COMPOSE_REDIS_PASSWORD not in repr(config)
+    # One variable, read from .env or the shell, for both sides.
+    raw = yaml.safe_dump(yaml.safe_load(COMPOSE.read_text()))
+    assert raw.count("${FIREFIGHT_REDIS_PASSWORD:?") == 3
 
 
 class RecordingEnv(Mapping[str, str]):
@@ -332,10 +411,14 @@ def test_documented_foundry_origin_reaches_cors() -> None:
 def test_dockerfile_builds_a_small_non_root_image_of_the_service() -> None:
     instructions = dockerfile()
     froms = [rest for name, rest in instructions if name == "FROM"]
-    assert froms == ["python:3.11-slim"]
+    assert len(froms) == 1 and froms[0].startswith("python:3.11.") and froms[0].endswith("-slim")
     assert ("COPY", ". .") in instructions  # the build context, as .dockerignore filters it
     runs = " && ".join(rest for name, rest in instructions if name == "RUN")
-    assert re.search(r"pip install --no-cache-dir \.( |$)", runs), runs
+    # The dependencies at the lock's exact versions (hashes checked), then the package alone, so
+    # nothing outside the lock is installed.
+    locked = runs.find("pip install --no-cache-dir --require-hashes -r requirements.lock")
+    package = re.search(r"pip install --no-cache-dir --no-deps \.( |$)", runs)
+    assert locked >= 0 and package and locked < package.start(), runs
 
     names = [name for name, _ in instructions]
     assert "USER" in names and names.index("USER") < names.index("CMD")
@@ -365,6 +448,7 @@ def test_dockerfile_builds_a_small_non_root_image_of_the_service() -> None:
 
 def test_build_context_holds_what_pip_install_needs() -> None:
     assert in_build_context("pyproject.toml")
+    assert in_build_context("requirements.lock")  # the Dockerfile installs from it
     assert in_build_context(PYPROJECT["project"]["readme"])  # a warning when absent, not an error
     patterns = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
     packages = [
@@ -434,18 +518,35 @@ def free_port(host: str) -> int:
 
 
 @pytest.fixture
-def compose_service(redis_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Running:
+def compose_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A redis-server as the compose file runs it: requiring the compose password."""
+    command = load_compose()["services"]["redis"]["command"]
+    password = command[command.index("--requirepass") + 1]
+    (tmp_path / "redis").mkdir()
+    server = OwnRedis(tmp_path / "redis", password=password)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def compose_service(
+    compose_redis: OwnRedis, tmp_path: Path, request: pytest.FixtureRequest
+) -> Running:
     """`firefight` as the image runs it: the Dockerfile CMD, the compose environment.
 
     Two changes, for a machine without Docker: the Redis URL's host `redis` (the compose service)
-    becomes the local test Redis, and port 8080 becomes a free port. The host stays 0.0.0.0 as in
-    the image, so the run also shows that a server bound to every interface answers the
-    HEALTHCHECK on 127.0.0.1; it is up for a few seconds on a random port.
+    becomes a local redis-server started with the compose file's password, and port 8080 becomes
+    a free port. The host stays 0.0.0.0 as in the image, so the run also shows that a server bound
+    to every interface answers the HEALTHCHECK on 127.0.0.1; it is up for a few seconds on a
+    random port.
     """
     env = environment(load_compose()["services"]["firefight"])
     compose_url = urlsplit(env["FIREFIGHT_REDIS_URL"])
     assert compose_url.hostname == "redis", compose_url
-    local = urlsplit(redis_url)
+    local = urlsplit(compose_redis.url)
     env["FIREFIGHT_REDIS_URL"] = compose_url._replace(netloc=local.netloc, path=local.path).geturl()
 
     cmd = dockerfile_cmd()
@@ -527,7 +628,7 @@ DICE = {
 
 
 async def test_dockerfile_command_with_compose_environment_serves_on_redis(
-    compose_service: Running, redis_url: str
+    compose_service: Running, compose_redis: OwnRedis
 ) -> None:
     base = f"http://127.0.0.1:{compose_service.port}"
     admin = {"Authorization": f"Bearer {COMPOSE_ADMIN_KEY}"}
@@ -566,7 +667,7 @@ async def test_dockerfile_command_with_compose_environment_serves_on_redis(
         assert view["combat"]["actors"]["sam"]["recoil_rounds"] == 1
 
     # The event is in the local Redis itself, not in an embedded store.
-    store = redis.Redis.from_url(redis_url)
+    store = redis.Redis.from_url(compose_redis.url, password=compose_redis.password)
     try:
         newest = store.xrevrange(events_key(encounter), count=1)
         assert newest[0][0].decode() == outcome["event_id"]
@@ -598,7 +699,11 @@ async def test_dockerfile_command_with_compose_environment_serves_on_redis(
     assert run_healthcheck(dockerfile_healthcheck(), compose_service.port).returncode != 0
 
 
-def test_compose_refuses_to_start_without_an_admin_key() -> None:
+@pytest.mark.parametrize("required", sorted(REQUIRED))
+def test_compose_refuses_to_start_without_an_admin_key_or_redis_password(required: str) -> None:
     raw = yaml.safe_load(COMPOSE.read_text())
-    with pytest.raises(ValueError, match="FIREFIGHT_ADMIN_KEY"):
-        interpolate(raw, {})
+    others = {name: value for name, value in REQUIRED.items() if name != required}
+    with pytest.raises(ValueError, match=required):
+        interpolate(raw, others)
+    with pytest.raises(ValueError, match=required):
+        interpolate(raw, {**others, required: ""})  # `:?` refuses an empty value too

@@ -26,9 +26,9 @@ from service.store import redis as redis_store
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY, TEST_TTL_SECONDS
 from tests.redis_server import OwnRedis
+from tests.service_process import ADMIN_KEY as SERVICE_ADMIN_KEY
 from tests.service_process import serve
 from tests.tcp_proxy import TcpProxy
-from tests.test_cli import ADMIN_KEY as CLI_ADMIN_KEY
 from tests.test_trust import bearer, open_table
 
 # The commit script as it crosses the wire: EVALSHA names it by its SHA-1.
@@ -361,7 +361,7 @@ async def test_sigterm_lets_requests_in_flight_finish_and_closes_sockets_going_a
 ) -> None:
     async with (
         serve("--redis-url", proxy.url) as service,
-        aiohttp.ClientSession(headers=bearer(CLI_ADMIN_KEY)) as http,
+        aiohttp.ClientSession(headers=bearer(SERVICE_ADMIN_KEY)) as http,
     ):
         url = service.url
         created = await (await http.post(f"{url}/v1/encounters", json={"ruleset": "sr5"})).json()

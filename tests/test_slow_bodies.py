@@ -19,8 +19,7 @@ import pytest
 
 from service.config import ConfigError, load_config
 from tests import sr5_requests as make
-from tests.service_process import Service, serve
-from tests.test_cli import ADMIN_KEY
+from tests.service_process import ADMIN_KEY, ServiceProcess, serve
 
 AUTH = {"Authorization": f"Bearer {ADMIN_KEY}"}
 HEAD_END = b"\r\n\r\n"
@@ -65,7 +64,7 @@ class RawClient:
 
 
 @contextlib.asynccontextmanager
-async def raw_client(service: Service) -> AsyncIterator[RawClient]:
+async def raw_client(service: ServiceProcess) -> AsyncIterator[RawClient]:
     reader, writer = await asyncio.open_connection("127.0.0.1", service.port)
     try:
         yield RawClient(reader, writer)
@@ -73,7 +72,7 @@ async def raw_client(service: Service) -> AsyncIterator[RawClient]:
         writer.transport.abort()
 
 
-async def new_encounter(service: Service) -> str:
+async def new_encounter(service: ServiceProcess) -> str:
     async with (
         aiohttp.ClientSession(headers=AUTH) as http,
         http.post(f"{service.url}/v1/encounters", json={"ruleset": "sr5"}) as made,
@@ -83,7 +82,7 @@ async def new_encounter(service: Service) -> str:
 
 
 async def wait_for_log(
-    service: Service, found: Callable[[dict[str, Any]], bool], seconds: float = 10
+    service: ServiceProcess, found: Callable[[dict[str, Any]], bool], seconds: float = 10
 ) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -94,7 +93,7 @@ async def wait_for_log(
     raise AssertionError(f"no such log line in {service.log_lines()}")
 
 
-def request_lines(service: Service, path: str) -> list[dict[str, Any]]:
+def request_lines(service: ServiceProcess, path: str) -> list[dict[str, Any]]:
     return [
         line
         for line in service.log_lines()
@@ -102,7 +101,7 @@ def request_lines(service: Service, path: str) -> list[dict[str, Any]]:
     ]
 
 
-def no_errors(service: Service) -> None:
+def no_errors(service: ServiceProcess) -> None:
     assert "Traceback" not in service.log_text()  # not even from aiohttp's own logger
     lines = service.log_lines()
     assert not [line for line in lines if line.get("level") == "error"], lines

@@ -670,7 +670,12 @@ def _make_store(config: Config) -> EncounterStore:
         ttl_seconds=config.encounter_ttl_seconds, max_events=config.max_events_per_encounter
     )
     if config.redis_url:
-        return RedisStore(config.redis_url, limits, cluster=config.redis_cluster)
+        return RedisStore(
+            config.redis_url,
+            limits,
+            cluster=config.redis_cluster,
+            password=config.redis_password,
+        )
     return MemoryStore(limits)
 
 

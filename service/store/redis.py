@@ -146,10 +146,18 @@ def _retry_once() -> Retry:
     return Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
 
 
-def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: float) -> Any:
+def _client(
+    url: str,
+    cluster: bool,
+    socket_timeout: float,
+    connect_timeout: float,
+    password: str | None = None,
+) -> Any:
+    # redis-py uses a password of the URL's own before this one.
     if cluster:
         return RedisCluster.from_url(
             url,
+            password=password,
             socket_timeout=socket_timeout,
             socket_connect_timeout=connect_timeout,
             max_connections=MAX_CONNECTIONS,
@@ -159,6 +167,7 @@ def _client(url: str, cluster: bool, socket_timeout: float, connect_timeout: flo
     # instead of failing as if Redis were down.
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        password=password,
         max_connections=MAX_CONNECTIONS,
         timeout=connect_timeout,
         socket_timeout=socket_timeout,
@@ -197,12 +206,17 @@ class RedisStore:
         reader: Any = None,
         command_timeout_s: float = 2.0,
         cluster: bool = False,
+        password: str | None = None,
     ) -> None:
         self._limits = limits or StoreLimits()
         self._cluster = cluster
-        self._redis = client or _client(url, cluster, command_timeout_s, command_timeout_s)
+        self._redis = client or _client(
+            url, cluster, command_timeout_s, command_timeout_s, password
+        )
         # Blocking XREAD waits longer than a command may take: it gets its own client.
-        self._reader = reader or _client(url, cluster, command_timeout_s + 30, command_timeout_s)
+        self._reader = reader or _client(
+            url, cluster, command_timeout_s + 30, command_timeout_s, password
+        )
         self._create = self._redis.register_script(_CREATE)
         self._begin = self._redis.register_script(_BEGIN)
         self._abandon = self._redis.register_script(_ABANDON)
