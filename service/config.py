@@ -10,9 +10,9 @@ import ipaddress
 import os
 import secrets
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 LogFormat = Literal["json", "console"]
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -113,6 +113,24 @@ def _seconds(name: str, value: str, minimum: float, maximum: float) -> float:
     return number
 
 
+# The numeric settings: Config field -> (parser, environment variable, lowest, highest).
+_NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float]] = {
+    "max_body_bytes": (_int, "FIREFIGHT_MAX_BODY_BYTES", 1024, 16 * 1024 * 1024),
+    "encounter_ttl_seconds": (_int, "FIREFIGHT_ENCOUNTER_TTL_SECONDS", 60, 365 * 24 * 3600),
+    "rate_limit_per_second": (_int, "FIREFIGHT_RATE_LIMIT", 0, 100_000),
+    "max_actors_per_encounter": (_int, "FIREFIGHT_MAX_ACTORS", 2, 100_000),
+    "max_state_bytes": (_int, "FIREFIGHT_MAX_STATE_BYTES", 16 * 1024, 64 * 1024 * 1024),
+    "refusals_per_second": (_int, "FIREFIGHT_REFUSALS_PER_SECOND", 0, 100_000),
+    "max_events_per_encounter": (_int, "FIREFIGHT_MAX_EVENTS", 100, 1_000_000),
+    "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),
+    "ws_close_timeout_seconds": (_seconds, "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", 0.1, 3600),
+    "ws_queue_batches": (_int, "FIREFIGHT_WS_QUEUE_BATCHES", 1, 1_000_000),
+    "body_timeout_seconds": (_seconds, "FIREFIGHT_BODY_TIMEOUT_SECONDS", 0.1, 3600),
+    "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
+    "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),
+}
+
+
 def load_config(
     argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> Config:
@@ -192,83 +210,9 @@ def load_config(
         cors_origins=origins,
         log_format=fmt,
         log_level=args.log_level.lower(),
-        max_body_bytes=_int(
-            "FIREFIGHT_MAX_BODY_BYTES",
-            env.get("FIREFIGHT_MAX_BODY_BYTES", str(Config.max_body_bytes)),
-            1024,
-            16 * 1024 * 1024,
-        ),
-        encounter_ttl_seconds=_int(
-            "FIREFIGHT_ENCOUNTER_TTL_SECONDS",
-            env.get("FIREFIGHT_ENCOUNTER_TTL_SECONDS", str(Config.encounter_ttl_seconds)),
-            60,
-            365 * 24 * 3600,
-        ),
-        rate_limit_per_second=_int(
-            "FIREFIGHT_RATE_LIMIT",
-            env.get("FIREFIGHT_RATE_LIMIT", str(Config.rate_limit_per_second)),
-            0,
-            100_000,
-        ),
-        max_actors_per_encounter=_int(
-            "FIREFIGHT_MAX_ACTORS",
-            env.get("FIREFIGHT_MAX_ACTORS", str(Config.max_actors_per_encounter)),
-            2,
-            100_000,
-        ),
-        max_state_bytes=_int(
-            "FIREFIGHT_MAX_STATE_BYTES",
-            env.get("FIREFIGHT_MAX_STATE_BYTES", str(Config.max_state_bytes)),
-            16 * 1024,
-            64 * 1024 * 1024,
-        ),
-        refusals_per_second=_int(
-            "FIREFIGHT_REFUSALS_PER_SECOND",
-            env.get("FIREFIGHT_REFUSALS_PER_SECOND", str(Config.refusals_per_second)),
-            0,
-            100_000,
-        ),
         trusted_proxies=tuple(proxies),
-        max_events_per_encounter=_int(
-            "FIREFIGHT_MAX_EVENTS",
-            env.get("FIREFIGHT_MAX_EVENTS", str(Config.max_events_per_encounter)),
-            100,
-            1_000_000,
-        ),
-        ws_send_timeout_seconds=_seconds(
-            "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS",
-            env.get("FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", str(Config.ws_send_timeout_seconds)),
-            0.1,
-            3600,
-        ),
-        ws_close_timeout_seconds=_seconds(
-            "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS",
-            env.get("FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", str(Config.ws_close_timeout_seconds)),
-            0.1,
-            3600,
-        ),
-        ws_queue_batches=_int(
-            "FIREFIGHT_WS_QUEUE_BATCHES",
-            env.get("FIREFIGHT_WS_QUEUE_BATCHES", str(Config.ws_queue_batches)),
-            1,
-            1_000_000,
-        ),
-        body_timeout_seconds=_seconds(
-            "FIREFIGHT_BODY_TIMEOUT_SECONDS",
-            env.get("FIREFIGHT_BODY_TIMEOUT_SECONDS", str(Config.body_timeout_seconds)),
-            0.1,
-            3600,
-        ),
-        max_connections=_int(
-            "FIREFIGHT_MAX_CONNECTIONS",
-            env.get("FIREFIGHT_MAX_CONNECTIONS", str(Config.max_connections)),
-            1,
-            1_000_000,
-        ),
-        shutdown_timeout_seconds=_seconds(
-            "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS",
-            env.get("FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", str(Config.shutdown_timeout_seconds)),
-            0,
-            3600,
-        ),
+        **{
+            field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
+            for field, (parse, name, low, high) in _NUMBERS.items()
+        },
     )
