@@ -168,9 +168,10 @@ class ReplayAfterLiveStore:
         return found
 
 
-async def test_an_event_both_replayed_and_live_is_sent_once(
-    make_client: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def on_replay_after_live_store(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch, **config: Any
+) -> tuple[Any, ReplayAfterLiveStore]:
+    """A test client whose app keeps its encounters in a ReplayAfterLiveStore, and that store."""
     stores: list[ReplayAfterLiveStore] = []
 
     def make_store(config: Config) -> Any:
@@ -178,8 +179,15 @@ async def test_an_event_both_replayed_and_live_is_sent_once(
         return stores[-1]
 
     monkeypatch.setattr(app_module, "_make_store", make_store)
-    client = await make_client()
+    client = await make_client(**config)
     (store,) = stores
+    return client, store
+
+
+async def test_an_event_both_replayed_and_live_is_sent_once(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, store = await on_replay_after_live_store(make_client, monkeypatch)
     encounter = await new_encounter(client)
     ws = await client.ws_connect(f"/v1/encounters/{encounter}/ws")
     # The socket has subscribed to the hub and its replay is about to read the stream.

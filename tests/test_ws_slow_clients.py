@@ -24,10 +24,9 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from service.api import create_app
 from service.api.app import SOCKETS
 from service.config import Config
-from service.store import MemoryStore
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
-from tests.test_events_live import ReplayAfterLiveStore, receive
+from tests.test_events_live import on_replay_after_live_store, receive
 
 BUFFER_BYTES = 4096
 AUTH = {"Authorization": f"Bearer {ADMIN_KEY}"}
@@ -202,17 +201,7 @@ async def test_a_non_reader_closed_by_the_heartbeat_is_cut_not_left_unsent() -> 
 async def test_a_socket_whose_live_queue_overflows_closes_1013_and_resumes_with_after(
     make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from service.api import app as app_module
-
-    stores: list[ReplayAfterLiveStore] = []
-
-    def make_store(config: Config) -> Any:
-        stores.append(ReplayAfterLiveStore(MemoryStore()))
-        return stores[-1]
-
-    monkeypatch.setattr(app_module, "_make_store", make_store)
-    client = await make_client(ws_queue_batches=2)
-    (store,) = stores
+    client, store = await on_replay_after_live_store(make_client, monkeypatch, ws_queue_batches=2)
     made = await client.post("/v1/encounters", json={"ruleset": "sr5"})
     encounter = (await made.json())["id"]
     ws = await client.ws_connect(f"/v1/encounters/{encounter}/ws")
