@@ -9,7 +9,8 @@ import msgspec
 # Client ids: actors, weapons, targets, encounters are named by the VTT. `(?!\n)` anchors at the
 # true end: Python's `$` (msgspec searches with `re`) also matches before a final newline.
 ID_PATTERN = r"^[A-Za-z0-9_.:\-]+$(?!\n)"
-Id = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=ID_PATTERN)]
+ID_MAX_LENGTH = 64
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX_LENGTH, pattern=ID_PATTERN)]
 Name = Annotated[str, msgspec.Meta(max_length=200)]
 # Given dice per step name: faces as typed in at the table, at most MAX_DICE_PER_STEP a step
 # (exploding sixes included) and MAX_DICE_STEPS steps. The faces are checked against each step's

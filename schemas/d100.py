@@ -103,6 +103,26 @@ class D100Defender(Request):
     position: Point | None = None
 
 
+# Weapons one sheet carries.
+MAX_WEAPONS = 20
+
+
+class D100Sheet(Request, tag="d100", tag_field="ruleset"):
+    """A d100 character as the scene keeps it: what attacks, defenses and zone tests read of it.
+    Every value may be left out; a request that needs one the sheet lacks must carry it."""
+
+    marksmanship: SkillValue | None = None
+    athletics: SkillValue | None = None
+    recoil_control: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    wound_modifier: Penalty = 0
+    defense: SkillValue | None = None
+    passive_defense: SkillValue | None = None
+    armor: Annotated[int, msgspec.Meta(ge=0, le=500)] = 0
+    armor_by_location: dict[Location, Annotated[int, msgspec.Meta(ge=0, le=500)]] = {}
+    # Its weapons, each with the rounds loaded now.
+    weapons: Annotated[list[D100Weapon], msgspec.Meta(max_length=MAX_WEAPONS)] = []
+
+
 class D100Target(Request):
     id: Id
     distance_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)]

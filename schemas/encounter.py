@@ -16,6 +16,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
+from schemas.scene import MAX_SCENE_ACTORS, SceneActor, SceneResult
 from schemas.sr5 import (
     SR5ActionName,
     SR5ActionRequest,
@@ -45,8 +46,10 @@ EventType = Literal[
     "advance",
     "state_edited",
     "zone_test",
+    "scene",
     "encounter_ended",
 ]
+Scene = Annotated[dict[Id, SceneActor], msgspec.Meta(max_length=MAX_SCENE_ACTORS)]
 Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 
 
@@ -82,6 +85,8 @@ class EncounterState(msgspec.Struct):
     combat: CombatState
     # SHA-256 of the encounter's tokens; the tokens themselves are never stored.
     token_hashes: dict[str, str] = {}
+    # The actors, by id.
+    scene: Scene = {}
 
 
 class EncounterEnvelope(msgspec.Struct):
@@ -95,6 +100,8 @@ class EncounterEnvelope(msgspec.Struct):
     turn: msgspec.Raw
     combat: msgspec.Raw
     token_hashes: dict[str, str] = {}
+    # Empty in a document from before the scene.
+    scene: msgspec.Raw = msgspec.Raw()
 
 
 class EncounterView(msgspec.Struct):
@@ -108,6 +115,8 @@ class EncounterView(msgspec.Struct):
     last_event_id: str | None
     turn: TurnState
     combat: CombatState
+    # The actors a token may see (hidden ones only with the GM's).
+    scene: dict[str, SceneActor] = {}
 
 
 class EncounterCreated(msgspec.Struct):
@@ -171,7 +180,10 @@ class StateChanges(msgspec.Struct, omit_defaults=True):
     # The combat state's fields that changed: for a map (actors, zones) only the entries that
     # changed or appeared, with their new value; any other field, its new value.
     combat: dict[str, Any] = {}
-    # Map entries the change removed, by field: {"zones": ["sam-1"]}.
+    # The scene's actors that changed or appeared.
+    scene: dict[str, SceneActor] = {}
+    # Map entries the change removed, by field: {"zones": ["sam-1"]}; {"scene": [...]} for
+    # actors taken off the scene.
     removed: dict[str, list[str]] = {}
 
 
@@ -207,7 +219,20 @@ class ZoneTestOutcome(msgspec.Struct):
     changes: StateChanges
 
 
-Outcome = AttackOutcome | ActionOutcome | AdvanceOutcome | StateEditOutcome | ZoneTestOutcome
+class SceneOutcome(msgspec.Struct):
+    event_id: str
+    result: SceneResult
+    changes: StateChanges
+
+
+Outcome = (
+    SceneOutcome
+    | AttackOutcome
+    | ActionOutcome
+    | AdvanceOutcome
+    | StateEditOutcome
+    | ZoneTestOutcome
+)
 
 
 class Event(msgspec.Struct, omit_defaults=True):
@@ -219,8 +244,16 @@ class Event(msgspec.Struct, omit_defaults=True):
     at: str
     actor: str | None = None
     result: (
-        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
+        AttackResult
+        | ActionResult
+        | AdvanceResult
+        | StateEditResult
+        | ZoneTestResult
+        | SceneResult
+        | None
     ) = None
+    # Only the GM's tokens receive it (a change to a hidden actor).
+    gm_only: bool = False
     # An attack as it was asked (its dice are in the result): what a follow-up such as Second
     # Chance acts on, and what a replay needs.
     request: AttackRequest | None = None

@@ -105,6 +105,34 @@ class SR5Defender(Request):
     mental_limit: Rating | None = None
 
 
+# Weapons one sheet carries.
+MAX_WEAPONS = 20
+
+
+class SR5Sheet(Request, tag="sr5", tag_field="ruleset"):
+    """An SR5 character as the scene keeps it: what attacks and defenses read of it. Every
+    number may be left out; a request that needs one the sheet lacks must carry it."""
+
+    agility: Attribute | None = None
+    strength: Attribute | None = None
+    # The combat skill its attacks use.
+    skill: Rating | None = None
+    willpower: Attribute | None = None
+    intuition: Attribute | None = None
+    reaction: Attribute | None = None
+    body: Attribute | None = None
+    charisma: Attribute | None = None
+    edge: Rating | None = None
+    armor: Rating | None = None
+    gymnastics: Rating | None = None
+    perception: Rating | None = None
+    physical_limit: Rating | None = None
+    mental_limit: Rating | None = None
+    wound_modifier: Annotated[int, msgspec.Meta(ge=-30, le=0)] = 0
+    # Its guns, each with the rounds loaded now.
+    weapons: Annotated[list[SR5Weapon], msgspec.Meta(max_length=MAX_WEAPONS)] = []
+
+
 class SR5Target(Request):
     id: Id
     distance_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)]

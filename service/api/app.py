@@ -16,6 +16,7 @@ import msgspec
 import structlog
 from aiohttp import WSCloseCode, web
 
+from schemas.common import ID_MAX_LENGTH, ID_PATTERN
 from schemas.encounter import (
     Health,
     RulesetList,
@@ -27,6 +28,7 @@ from service.api.problems import ProblemError, problem_response, validation_prob
 from service.config import Config, IPNetwork
 from service.engine import (
     EVENTS_PAGE,
+    ActorNotFound,
     Admitted,
     Answer,
     EncounterEnded,
@@ -43,6 +45,7 @@ from service.engine import (
     event_json,
 )
 from service.engine.access import Permission
+from service.engine.events import for_players
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import DiceError
 from service.store import (
@@ -87,6 +90,24 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def _json_response(value: object, status: int = 200) -> web.Response:
     return web.Response(body=_json.encode(value), status=status, content_type=JSON)
+
+
+_ACTOR_ID = re.compile(ID_PATTERN)
+
+
+def _actor_id(request: web.Request) -> str:
+    """The route's actor id, checked as the ids of bodies are."""
+    actor_id = request.match_info["actor"]
+    if not (len(actor_id) <= ID_MAX_LENGTH and _ACTOR_ID.search(actor_id)):
+        raise ProblemError(
+            400,
+            "validation",
+            "Invalid request",
+            f"{actor_id[:64]!r} is not an actor id (letters, digits, _ . : -, up to "
+            f"{ID_MAX_LENGTH})",
+            "actor",
+        )
+    return actor_id
 
 
 def _encounter_id(request: web.Request) -> str:
@@ -215,6 +236,10 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     except EncounterNotFound as error:
         return problem_response(
             ProblemError(404, "encounter-not-found", "No such encounter", str(error)), request_id
+        )
+    except ActorNotFound as error:
+        return problem_response(
+            ProblemError(404, "actor-not-found", "No such actor", str(error), "actor"), request_id
         )
     except StoredStateInvalid as error:
         return problem_response(
@@ -543,11 +568,47 @@ async def _change_arguments(
     return admitted, await read_body(request), key
 
 
+async def list_actors(request: web.Request) -> web.Response:
+    admitted = await _admit(request, "read")
+    return _json_response(await request.app[ENCOUNTERS].actors(admitted))
+
+
+async def get_actor(request: web.Request) -> web.Response:
+    admitted = await _admit(request, "read")
+    return _json_response(await request.app[ENCOUNTERS].actor(admitted, _actor_id(request)))
+
+
+async def put_actor(request: web.Request) -> web.Response:
+    actor_id = _actor_id(request)
+    admitted, body, key = await _change_arguments(request, "gm")
+    return _answer(await request.app[ENCOUNTERS].put_actor(admitted, actor_id, body, key), 200)
+
+
+async def patch_actor(request: web.Request) -> web.Response:
+    actor_id = _actor_id(request)
+    admitted, body, key = await _change_arguments(request, "gm")
+    return _answer(await request.app[ENCOUNTERS].patch_actor(admitted, actor_id, body, key), 200)
+
+
+async def delete_actor(request: web.Request) -> web.Response:
+    actor_id = _actor_id(request)
+    key = _idempotency_key(request)
+    admitted = await _admit(request, "gm")
+    return _answer(await request.app[ENCOUNTERS].remove_actor(admitted, actor_id, key), 200)
+
+
+async def move_actor(request: web.Request) -> web.Response:
+    actor_id = _actor_id(request)
+    admitted, body, key = await _change_arguments(request, "play")
+    return _answer(await request.app[ENCOUNTERS].move_actor(admitted, actor_id, body, key))
+
+
 async def events(request: web.Request) -> web.Response:
     after = _after(request)
     admitted = await _admit(request, "read", ended_ok=True)
-    page = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
-    last = _json.encode(page[-1][0] if page else None)
+    page, read_up_to = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
+    # The last id read, even of an event this token does not see: the next page starts there.
+    last = _json.encode(read_up_to)
     body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
     return web.Response(body=body, content_type=JSON)
 
@@ -578,6 +639,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 subscription,
                 after or START,
                 config.ws_send_timeout_seconds,
+                players_only=admitted.role != "gm",
             )
         )
         try:
@@ -602,8 +664,10 @@ async def _send_events(
     subscription: Subscription,
     after: str,
     send_timeout: float,
+    players_only: bool = False,
 ) -> None:
-    """The replay, a page at a time, then the live queue, skipping what the replay sent.
+    """The replay, a page at a time, then the live queue, skipping what the replay sent (and,
+    for a player's token, the events about hidden actors).
 
     Every send and close has `send_timeout`: a client that does not take them is not reading,
     and its connection is cut (aborted) rather than waited on: closing it would wait for its
@@ -617,6 +681,8 @@ async def _send_events(
         if position <= last:
             return False
         last = position
+        if players_only and not for_players(stored):
+            return False
         async with asyncio.timeout(send_timeout):
             await socket.send_str(event_json(event_id, stored).decode())
         # StoredEvent encodes `type` first: no need to decode every event to spot the end.
@@ -762,6 +828,12 @@ def create_app(config: Config) -> web.Application:
     app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
     app.router.add_get("/v1/encounters/{encounter}/zones", zones)
     app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
+    app.router.add_get("/v1/encounters/{encounter}/actors", list_actors)
+    app.router.add_get("/v1/encounters/{encounter}/actors/{actor}", get_actor)
+    app.router.add_put("/v1/encounters/{encounter}/actors/{actor}", put_actor)
+    app.router.add_patch("/v1/encounters/{encounter}/actors/{actor}", patch_actor)
+    app.router.add_delete("/v1/encounters/{encounter}/actors/{actor}", delete_actor)
+    app.router.add_post("/v1/encounters/{encounter}/actors/{actor}/move", move_actor)
     app.router.add_get("/v1/encounters/{encounter}/events", events)
     app.router.add_get("/v1/encounters/{encounter}/ws", websocket)
     return app

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 from aiohttp import web
 
-from schemas.common import Problem
+from schemas.common import ID_MAX_LENGTH, ID_PATTERN, Problem
 from schemas.encounter import (
     ActionOutcome,
     ActionRequest,
@@ -28,12 +28,14 @@ from schemas.encounter import (
     EventPage,
     Health,
     RulesetList,
+    SceneOutcome,
     StateEdit,
     StateEditOutcome,
     ZoneList,
     ZoneTestOutcome,
     ZoneTestRequest,
 )
+from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor
 
 VERSION = "0.1.0"
 _REF = "#/components/schemas/{name}"
@@ -52,7 +54,7 @@ PROBLEMS: dict[int, str] = {
     "that do not fit, or (WebSocket) a request that is not a WebSocket upgrade",
     401: "No credential, or one that is not valid here (see WWW-Authenticate)",
     403: "The credential's role may not do this (only the GM may)",
-    404: "No such encounter (it may have expired)",
+    404: "No such encounter (it may have expired), or no such actor in the scene",
     409: "A request with this Idempotency-Key is still running (retry in a moment), or the "
     "stored state does not fit this version's bounds (`path` says where; the GM reads it with "
     "GET and replaces it with PUT .../state)",
@@ -188,6 +190,62 @@ OPERATIONS = (
     ),
     Operation(
         "get",
+        "/v1/encounters/{encounter}/actors",
+        "The scene's actors (a player's token sees none hidden).",
+        response=ActorList,
+        errors=(401, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "One actor of the scene.",
+        response=SceneActor,
+        errors=(400, 401, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "put",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "Set an actor whole, new or replaced (GM).",
+        request=SceneActor,
+        response=SceneOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "patch",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "Change the parts of an actor the body gives (GM).",
+        request=ActorPatch,
+        response=SceneOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "Take an actor off the scene (GM).",
+        response=SceneOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/move",
+        "Move an actor to a position on the scene plane.",
+        request=ActorMove,
+        response=SceneOutcome,
+        status=201,
+        errors=(400, 401, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
         "/v1/encounters/{encounter}/events",
         "Events after an id, oldest first.",
         response=EventPage,
@@ -244,12 +302,20 @@ _SECURITY_SCHEMES = {
 }
 
 
+# An actor is named as in bodies (the route checks it: 400 naming `actor`).
+_PATH_SCHEMAS: dict[str, dict[str, Any]] = {
+    "encounter": {"type": "string"},
+    "zone": {"type": "string"},
+    "actor": {"type": "string", "minLength": 1, "maxLength": ID_MAX_LENGTH, "pattern": ID_PATTERN},
+}
+
+
 def _parameters(op: Operation) -> list[dict[str, Any]]:
     parameters: list[dict[str, Any]] = []
-    for name in ("encounter", "zone"):
+    for name in ("encounter", "zone", "actor"):
         if "{" + name + "}" in op.path:
             parameters.append(
-                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                {"name": name, "in": "path", "required": True, "schema": _PATH_SCHEMAS[name]}
             )
     if op.query_after:
         parameters.append(

@@ -13,9 +13,11 @@ from service.engine.errors import (
     Unauthorized,
 )
 from service.engine.events import event_json
+from service.engine.scene import ActorNotFound
 
 __all__ = [
     "EVENTS_PAGE",
+    "ActorNotFound",
     "Admitted",
     "Answer",
     "EncounterEnded",

@@ -17,6 +17,7 @@ from schemas.encounter import (
     CombatState,
     EncounterEnvelope,
     EncounterState,
+    Scene,
     StateChanges,
     TurnState,
 )
@@ -63,6 +64,7 @@ class Documents:
         self._envelope = msgspec.msgpack.Decoder(EncounterEnvelope)
         self._turn = msgspec.msgpack.Decoder(TurnState)
         self._combat = msgspec.msgpack.Decoder(CombatState)
+        self._scene = msgspec.msgpack.Decoder(Scene)
         self._state = msgspec.msgpack.Decoder(EncounterState)
 
     def envelope(self, document: bytes) -> EncounterEnvelope | None:
@@ -90,6 +92,10 @@ class Documents:
             combat = combat if combat is not None else self._combat.decode(envelope.combat)
         except msgspec.ValidationError as error:
             raise StoredStateInvalid.of(envelope.id, "combat", error) from None
+        try:
+            scene = self._scene.decode(envelope.scene) if envelope.scene else {}
+        except msgspec.ValidationError as error:
+            raise StoredStateInvalid.of(envelope.id, "scene", error) from None
         return EncounterState(
             id=envelope.id,
             ruleset=envelope.ruleset,
@@ -98,14 +104,28 @@ class Documents:
             turn=turn,
             combat=combat,
             token_hashes=envelope.token_hashes,
+            scene=scene,
         )
 
-    def as_stored(self, envelope: EncounterEnvelope) -> dict[str, Any]:
-        """The turn and combat state as stored, without their bounds: what a client is shown of
-        a state this version cannot use, so the GM can see what to correct."""
+    def as_stored(self, envelope: EncounterEnvelope, players: bool) -> dict[str, Any]:
+        """The turn, combat state and scene as stored, without their bounds: what a client is
+        shown of a state this version cannot use, so the GM can see what to correct (players
+        see no actor marked hidden)."""
+        scene = msgspec.msgpack.decode(envelope.scene) if envelope.scene else {}
+        if players and isinstance(scene, dict):
+            scene = {
+                actor_id: actor
+                for actor_id, actor in scene.items()
+                if not (
+                    isinstance(actor, dict)
+                    and actor.get("hidden") is not False
+                    and "hidden" in actor
+                )
+            }
         return {
             "turn": msgspec.msgpack.decode(envelope.turn),
             "combat": msgspec.msgpack.decode(envelope.combat),
+            "scene": scene,
         }
 
     def encode(self, state: EncounterState) -> bytes:
@@ -137,8 +157,9 @@ class Documents:
 
 
 def changes(before: EncounterState, after: EncounterState, version: int) -> StateChanges:
-    """What moved from `before` to `after`: the turn if it changed, and per combat field the map
-    entries that changed, appeared or went away (or the new value of any other field)."""
+    """What moved from `before` to `after`: the turn if it changed, per combat field the map
+    entries that changed, appeared or went away (or the new value of any other field), and the
+    scene's actors likewise."""
     combat: dict[str, Any] = {}
     removed: dict[str, list[str]] = {}
     old_combat, new_combat = before.combat, after.combat
@@ -148,15 +169,26 @@ def changes(before: EncounterState, after: EncounterState, version: int) -> Stat
         if old == new:
             continue
         if isinstance(new, dict) and isinstance(old, dict):
-            combat[name] = {key: value for key, value in new.items() if old.get(key) != value}
-            gone = [key for key in old if key not in new]
-            if gone:
-                removed[name] = gone
+            combat[name] = _changed(old, new, name, removed)
         else:
             combat[name] = new
+    scene = (
+        {} if before.scene == after.scene else _changed(before.scene, after.scene, "scene", removed)
+    )
     return StateChanges(
         version=version,
         turn=after.turn if after.turn != before.turn else None,
         combat=combat,
+        scene=scene,
         removed=removed,
     )
+
+
+def _changed(
+    old: dict[str, Any], new: dict[str, Any], name: str, removed: dict[str, list[str]]
+) -> dict[str, Any]:
+    """The entries of `new` that differ from `old`; those gone are added to `removed[name]`."""
+    gone = [key for key in old if key not in new]
+    if gone:
+        removed[name] = gone
+    return {key: value for key, value in new.items() if old.get(key) != value}

@@ -33,6 +33,7 @@ from schemas.encounter import (
     EncounterView,
     EventType,
     Outcome,
+    SceneOutcome,
     StateEdit,
     StateEditOutcome,
     StateEditResult,
@@ -41,7 +42,8 @@ from schemas.encounter import (
     ZoneList,
     ZoneTestOutcome,
 )
-from service.engine import keys
+from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor, SceneChange
+from service.engine import keys, scene
 from service.engine.access import (
     REFUSED,
     Permission,
@@ -62,8 +64,9 @@ from service.engine.errors import (
     LimitExceeded,
     StoreContention,
 )
-from service.engine.events import AttackEvents, StoredEvent, event_json
+from service.engine.events import AttackEvents, StoredEvent, event_json, for_players
 from service.engine.keys import Keys
+from service.engine.scene import ActorNotFound
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
 from service.rules.dice import Dice, check_given
 from service.rules.turns import advance_turn
@@ -148,6 +151,9 @@ class Encounters:
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
             AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
             StateEdit: msgspec.json.Decoder(StateEdit),
+            SceneActor: msgspec.json.Decoder(SceneActor),
+            ActorPatch: msgspec.json.Decoder(ActorPatch),
+            ActorMove: msgspec.json.Decoder(ActorMove),
         }
         self._attacks = AttackEvents({i: r.attack_type for i, r in rulesets.items()})
         self._keys = Keys(store)
@@ -295,7 +301,7 @@ class Encounters:
                 "created_at": envelope.created_at,
                 "version": admitted.version,
                 "last_event_id": last,
-                **self._documents.as_stored(envelope),
+                **self._documents.as_stored(envelope, players=admitted.role != "gm"),
                 "problem": {"detail": str(error), "path": error.path},
             }
         return EncounterView(
@@ -307,19 +313,26 @@ class Encounters:
             last_event_id=last,
             turn=state.turn,
             combat=state.combat,
+            scene=scene.visible_to(state.scene, admitted.role),
         )
 
     async def events(
         self, admitted: Admitted, after: str | None, limit: int
-    ) -> list[tuple[str, bytes]]:
-        """(id, wire event) after `after` (ValueError if it is not an event id). An ended
-        encounter's events stay readable until they expire: admit it with `ended_ok`."""
+    ) -> tuple[list[tuple[str, bytes]], str | None]:
+        """(id, wire event) after `after` (ValueError if it is not an event id), without those a
+        player's token may not see, and the id of the last event read. An ended encounter's
+        events stay readable until they expire: admit it with `ended_ok`."""
         cursor = after or START
         parse_event_id(cursor)
         events = await self._store.events_after(
             admitted.encounter_id, cursor, min(limit, EVENTS_PAGE)
         )
-        return [(event_id, event_json(event_id, stored)) for event_id, stored in events]
+        seen = [
+            (event_id, event_json(event_id, stored))
+            for event_id, stored in events
+            if admitted.role == "gm" or for_players(stored)
+        ]
+        return seen, events[-1][0] if events else None
 
     # --- changing ----------------------------------------------------------------------------
 
@@ -390,6 +403,7 @@ class Encounters:
                     actor=resolution.actor,
                     result=resolution.result,
                     request=event_request,
+                    gm_only=scene.gm_only(loaded.state, new_state, resolution.actor),
                     zones_started=[z for z in after if z.id not in before],
                     zones_ended=sorted(before - {z.id for z in after}),
                 ),
@@ -552,6 +566,97 @@ class Encounters:
             # The same body for another zone is another request.
             scope=zone_id.encode() + b"\0",
         )
+
+    # --- the scene -----------------------------------------------------------------------------
+
+    async def actors(self, admitted: Admitted) -> ActorList:
+        """The scene's actors this token sees (players: none hidden)."""
+        state = self._loaded(admitted).state
+        return ActorList(actors=scene.visible_to(state.scene, admitted.role))
+
+    async def actor(self, admitted: Admitted, actor_id: str) -> SceneActor:
+        found = scene.visible_to(self._loaded(admitted).state.scene, admitted.role).get(actor_id)
+        if found is None:
+            raise ActorNotFound(actor_id)
+        return found
+
+    async def put_actor(
+        self, admitted: Admitted, actor_id: str, body: bytes, key: str | None = None
+    ) -> Answer:
+        """The GM sets an actor whole: a new one, or one replaced."""
+        actor: SceneActor = self._decoders[SceneActor].decode(body)
+        ruleset_id = admitted.envelope.ruleset
+        scene.check_sheet(actor, self._rulesets[ruleset_id].sheet_type, ruleset_id)
+
+        def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
+            if actor_id not in state.scene and len(state.scene) >= self._max_actors:
+                raise LimitExceeded(
+                    f"a scene holds at most {self._max_actors} actors; take one off first"
+                )
+            return "set", actor
+
+        return await self._scene_change(admitted, actor_id, body, key, change)
+
+    async def patch_actor(
+        self, admitted: Admitted, actor_id: str, body: bytes, key: str | None = None
+    ) -> Answer:
+        """The GM changes some parts of an actor (its name, controller, position, sheet...)."""
+        patch: ActorPatch = self._decoders[ActorPatch].decode(body)
+        ruleset_id = admitted.envelope.ruleset
+
+        def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
+            if actor_id not in state.scene:
+                raise ActorNotFound(actor_id)
+            actor = scene.patched(state.scene[actor_id], patch)
+            scene.check_sheet(actor, self._rulesets[ruleset_id].sheet_type, ruleset_id)
+            return "patched", actor
+
+        return await self._scene_change(admitted, actor_id, body, key, change)
+
+    async def move_actor(
+        self, admitted: Admitted, actor_id: str, body: bytes, key: str | None = None
+    ) -> Answer:
+        """An actor moves: the GM's, or a player's for an actor the player can see."""
+        move: ActorMove = self._decoders[ActorMove].decode(body)
+
+        def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
+            actor = scene.visible_to(state.scene, admitted.role).get(actor_id)
+            if actor is None:
+                raise ActorNotFound(actor_id)
+            return "moved", msgspec.structs.replace(actor, position=move.position)
+
+        return await self._scene_change(admitted, actor_id, body, key, change)
+
+    async def remove_actor(
+        self, admitted: Admitted, actor_id: str, key: str | None = None
+    ) -> Answer:
+        """The GM takes an actor off the scene (its combat state, recoil and the like, stays)."""
+
+        def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
+            if actor_id not in state.scene:
+                raise ActorNotFound(actor_id)
+            return "removed", None
+
+        return await self._scene_change(admitted, actor_id, b"", key, change)
+
+    async def _scene_change(
+        self,
+        admitted: Admitted,
+        actor_id: str,
+        body: bytes,
+        key: str | None,
+        change: Callable[[EncounterState], tuple[SceneChange, SceneActor | None]],
+    ) -> Answer:
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            kind, actor = change(current.state)
+            after = scene.with_actor(current.state, actor_id, actor)
+            result = scene.result(kind, actor_id, current.state, after)
+            return Resolution(result=result, state=after.combat, actor=actor_id), after
+
+        loaded = self._loaded(admitted)
+        # The same body for another actor is another request.
+        scope = actor_id.encode() + b"\0" + body
+        return await self._change(admitted, "scene", key, scope, resolve, SceneOutcome, loaded)
 
     async def end(self, admitted: Admitted) -> str:
         """Ends the encounter; its state is not read, so any stored state can be ended."""

@@ -18,6 +18,7 @@ from schemas.encounter import (
     StateEditResult,
     ZoneTestResult,
 )
+from schemas.scene import SceneResult
 from service.rules.ruleset import EarlierAttack
 from service.store import EncounterStore
 
@@ -35,18 +36,35 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
     at: str
     actor: str | None = None
     result: (
-        AttackResult | ActionResult | AdvanceResult | StateEditResult | ZoneTestResult | None
+        AttackResult
+        | ActionResult
+        | AdvanceResult
+        | StateEditResult
+        | ZoneTestResult
+        | SceneResult
+        | None
     ) = None
+    gm_only: bool = False
     request: AttackRequest | None = None
     zones_started: list[Zone] = []
     zones_ended: list[str] = []
 
 
 class _Head(msgspec.Struct):
-    """What finding an actor's last attack reads of each event (the rest is skipped)."""
+    """What finding an actor's last attack, or whom an event is for, reads of each event (the
+    rest is skipped)."""
 
     type: str
     actor: str | None = None
+    gm_only: bool = False
+
+
+_head = msgspec.json.Decoder(_Head)
+
+
+def for_players(stored: bytes) -> bool:
+    """Whether players' tokens receive this stored event (not one about a hidden actor)."""
+    return not _head.decode(stored).gm_only
 
 
 class _Attack(msgspec.Struct):
@@ -64,7 +82,7 @@ class AttackEvents:
     """Finds an actor's newest attack by its event, and reads it as the ruleset's types."""
 
     def __init__(self, attack_types: Mapping[str, type[Any]]) -> None:
-        self._head = msgspec.json.Decoder(_Head)
+        self._head = _head
         self._attack = msgspec.json.Decoder(_Attack)
         self._requests = {
             ruleset_id: msgspec.json.Decoder(attack_type)

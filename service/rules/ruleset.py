@@ -82,6 +82,12 @@ class Ruleset(Protocol):
         """The msgspec Struct of this ruleset's action body (a member of `ActionRequest`)."""
         ...
 
+    @property
+    def sheet_type(self) -> type[Any]:
+        """The msgspec Struct of this ruleset's character sheet in the scene (a member of
+        `ActorSheet`)."""
+        ...
+
     def new_state(self) -> CombatState: ...
 
     def dice_steps(self, request: Any) -> dict[str, int]:

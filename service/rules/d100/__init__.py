@@ -7,6 +7,7 @@ from schemas.d100 import (
     D100ActionRequest,
     D100AttackRequest,
     D100AttackResult,
+    D100Sheet,
     D100State,
     D100ZoneTestRequest,
     D100ZoneTestResult,
@@ -52,6 +53,7 @@ class D100Ruleset:
     )
     attack_type = D100AttackRequest
     action_type = D100ActionRequest
+    sheet_type = D100Sheet
     zone_test_type = D100ZoneTestRequest
 
     def new_state(self) -> CombatState:

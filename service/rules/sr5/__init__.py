@@ -8,6 +8,7 @@ from schemas.sr5 import (
     SR5ActionRequest,
     SR5AttackRequest,
     SR5AttackResult,
+    SR5Sheet,
     SR5State,
     SR5ZoneTestRequest,
     SR5ZoneTestResult,
@@ -39,6 +40,7 @@ class SR5Ruleset:
     )
     attack_type = SR5AttackRequest
     action_type = SR5ActionRequest
+    sheet_type = SR5Sheet
 
     def new_state(self) -> CombatState:
         return SR5State()

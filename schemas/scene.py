@@ -1,0 +1,75 @@
+"""The scene: the encounter's actors, one shared table that every client sees the same.
+
+An actor is a name, who controls it, whether players see it, where it stands on the plane (in
+metres) and how (its posture), and its ruleset's sheet: what attacks and defenses read of it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from schemas.common import Id, Name, Point, Request
+from schemas.d100 import D100Sheet
+from schemas.sr5 import SR5Sheet
+
+# The most actors a scene may hold (the service's own limit, FIREFIGHT_MAX_ACTORS, is lower).
+MAX_SCENE_ACTORS = 1000
+# Who controls an actor: the GM, or a player named by the VTT.
+GM = "gm"
+
+# One member per ruleset, tagged by "ruleset"; an encounter's actors carry its ruleset's sheet.
+ActorSheet = SR5Sheet | D100Sheet
+
+
+class Posture(Request):
+    prone: bool = False
+    cover: Literal["none", "partial", "good", "full"] = "none"
+    running: bool = False
+    # Aware of the attack coming (a surprised actor is not).
+    aware: bool = True
+
+
+class SceneActor(Request):
+    """An actor of the scene, as `PUT .../actors/{actor}` sets it and the state keeps it."""
+
+    name: Name = ""
+    # "gm", or the id of the player who acts and moves for it.
+    controller: Id = GM
+    # Hidden actors are the GM's alone until revealed.
+    hidden: bool = False
+    position: Point | None = None
+    posture: Posture = msgspec.field(default_factory=Posture)
+    sheet: ActorSheet | None = None
+
+
+class ActorPatch(Request):
+    """`PATCH .../actors/{actor}`: what it gives replaces that part; the rest stays."""
+
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+    controller: Id | msgspec.UnsetType = msgspec.UNSET
+    hidden: bool | msgspec.UnsetType = msgspec.UNSET
+    position: Point | msgspec.UnsetType | None = msgspec.UNSET
+    posture: Posture | msgspec.UnsetType = msgspec.UNSET
+    sheet: ActorSheet | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class ActorMove(Request):
+    """`POST .../actors/{actor}/move`: a move is its own small request."""
+
+    position: Point
+
+
+SceneChange = Literal["set", "patched", "moved", "hidden", "removed"]
+
+
+class SceneResult(msgspec.Struct, tag="scene", tag_field="kind", omit_defaults=True):
+    change: SceneChange
+    actor: Id
+    # The actor after the change (not for one removed, nor one the change hid from players).
+    state: SceneActor | None = None
+
+
+class ActorList(msgspec.Struct):
+    actors: dict[str, SceneActor]

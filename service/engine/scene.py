@@ -1,0 +1,81 @@
+"""The scene's changes: an actor set, patched, moved or taken off, what the change's result says,
+and who may see it. Pure: the use cases in `encounters` commit what these return."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import msgspec
+
+from schemas.encounter import EncounterState
+from schemas.scene import ActorPatch, SceneActor, SceneChange, SceneResult
+from service.rules import RuleViolation
+
+
+class ActorNotFound(LookupError):
+    """No such actor in the scene, or one hidden from the player asking (404)."""
+
+    def __init__(self, actor_id: str) -> None:
+        super().__init__(f"the scene has no actor '{actor_id}'")
+
+
+def hidden(scene: Mapping[str, SceneActor], actor_id: str | None) -> bool:
+    actor = scene.get(actor_id) if actor_id is not None else None
+    return actor is not None and actor.hidden
+
+
+def gm_only(before: EncounterState, after: EncounterState, actor_id: str | None) -> bool:
+    """Whether an event about `actor_id` is for the GM alone: the actor is hidden from players
+    before and after it (or appears hidden, or leaves while hidden). Hiding a visible actor and
+    revealing a hidden one are news for everyone."""
+    if actor_id is None:
+        return False
+    was, now = before.scene.get(actor_id), after.scene.get(actor_id)
+    return (was is None or was.hidden) and (now is None or now.hidden) and (was or now) is not None
+
+
+def visible_to(scene: Mapping[str, SceneActor], role: str) -> dict[str, SceneActor]:
+    """The actors a token of `role` sees: all for the GM, none hidden for players."""
+    if role == "gm":
+        return dict(scene)
+    return {actor_id: actor for actor_id, actor in scene.items() if not actor.hidden}
+
+
+def result(
+    change: SceneChange, actor_id: str, before: EncounterState, after: EncounterState
+) -> SceneResult:
+    """The change's result; an actor the change hid is told as `hidden`, without its state."""
+    actor = after.scene.get(actor_id)
+    if actor is not None and actor.hidden and not hidden(before.scene, actor_id):
+        if actor_id in before.scene:
+            return SceneResult(change="hidden", actor=actor_id)
+    return SceneResult(change=change, actor=actor_id, state=actor)
+
+
+def check_sheet(actor: SceneActor, sheet_type: type[object], ruleset_id: str) -> None:
+    if actor.sheet is not None and type(actor.sheet) is not sheet_type:
+        raise RuleViolation(
+            f"this encounter plays {ruleset_id}: the sheet must be a {ruleset_id} sheet",
+            path="$.sheet.ruleset",
+            kind="wrong-ruleset",
+        )
+
+
+def patched(actor: SceneActor, patch: ActorPatch) -> SceneActor:
+    """The actor with what the patch gives in place of those parts."""
+    given = {
+        name: getattr(patch, name)
+        for name in patch.__struct_fields__
+        if getattr(patch, name) is not msgspec.UNSET
+    }
+    return msgspec.structs.replace(actor, **given)
+
+
+def with_actor(state: EncounterState, actor_id: str, actor: SceneActor | None) -> EncounterState:
+    """The state with `actor` at `actor_id` (None: taken off the scene)."""
+    scene = dict(state.scene)
+    if actor is None:
+        scene.pop(actor_id, None)
+    else:
+        scene[actor_id] = actor
+    return msgspec.structs.replace(state, scene=scene)
