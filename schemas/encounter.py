@@ -16,7 +16,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
-from schemas.scene import MAX_SCENE_ACTORS, SceneActor, SceneResult
+from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
 from schemas.sr5 import (
     SR5ActionName,
     SR5ActionRequest,
@@ -47,8 +47,11 @@ EventType = Literal[
     "state_edited",
     "zone_test",
     "scene",
+    "players",
     "encounter_ended",
 ]
+# Whose dice a player's own token may give: only those of its actors' steps ("own"), or any.
+DicePolicy = Literal["own", "any"]
 Scene = Annotated[dict[Id, SceneActor], msgspec.Meta(max_length=MAX_SCENE_ACTORS)]
 Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 
@@ -56,6 +59,7 @@ Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 class EncounterCreate(Request):
     ruleset: RulesetId
     name: Name = ""
+    dice_policy: DicePolicy = "own"
     # The combat state to start from (of the same ruleset), e.g. a d100 action point budget.
     combat: CombatState | None = None
 
@@ -87,6 +91,7 @@ class EncounterState(msgspec.Struct):
     token_hashes: dict[str, str] = {}
     # The actors, by id.
     scene: Scene = {}
+    dice_policy: DicePolicy = "own"
 
 
 class EncounterEnvelope(msgspec.Struct):
@@ -102,6 +107,7 @@ class EncounterEnvelope(msgspec.Struct):
     token_hashes: dict[str, str] = {}
     # Empty in a document from before the scene.
     scene: msgspec.Raw = msgspec.Raw()
+    dice_policy: DicePolicy = "own"
 
 
 class EncounterView(msgspec.Struct):
@@ -117,6 +123,7 @@ class EncounterView(msgspec.Struct):
     combat: CombatState
     # The actors a token may see (hidden ones only with the GM's).
     scene: dict[str, SceneActor] = {}
+    dice_policy: DicePolicy = "own"
 
 
 class EncounterCreated(msgspec.Struct):
@@ -161,6 +168,7 @@ class StateEdit(Request):
 
     turn: TurnState | None = None
     combat: CombatState | None = None
+    dice_policy: DicePolicy | None = None
     reason: Name = ""
 
 
@@ -219,6 +227,15 @@ class ZoneTestOutcome(msgspec.Struct):
     changes: StateChanges
 
 
+class PlayerOutcome(msgspec.Struct):
+    """A player's token: given once, in this answer (the events and the store never hold it)."""
+
+    event_id: str
+    result: PlayerResult
+    changes: StateChanges
+    token: str | None = None
+
+
 class SceneOutcome(msgspec.Struct):
     event_id: str
     result: SceneResult
@@ -232,6 +249,7 @@ Outcome = (
     | AdvanceOutcome
     | StateEditOutcome
     | ZoneTestOutcome
+    | PlayerOutcome
 )
 
 
@@ -250,6 +268,7 @@ class Event(msgspec.Struct, omit_defaults=True):
         | StateEditResult
         | ZoneTestResult
         | SceneResult
+        | PlayerResult
         | None
     ) = None
     # Only the GM's tokens receive it (a change to a hidden actor).

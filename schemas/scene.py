@@ -6,7 +6,7 @@ metres) and how (its posture), and its ruleset's sheet: what attacks and defense
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -73,3 +73,22 @@ class SceneResult(msgspec.Struct, tag="scene", tag_field="kind", omit_defaults=T
 
 class ActorList(msgspec.Struct):
     actors: dict[str, SceneActor]
+
+
+# Players an encounter may issue tokens to.
+MAX_PLAYERS = 50
+
+
+class PlayerBinding(Request):
+    """`POST .../players/{player}`: a token for that player, who then controls these actors (and
+    any other the GM gives it as `controller`)."""
+
+    actors: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
+
+
+class PlayerResult(msgspec.Struct, tag="player", tag_field="kind"):
+    player: Id
+    # The actors the player controls now.
+    actors: list[str]
+    # False when the GM revoked the player's token.
+    has_token: bool = True

@@ -128,6 +128,11 @@ VALID_YET_400 = (
     # a creation starts from).
     "/v1/encounters/{encounter}/state",
     "/v1/encounters",
+    # The same for an actor's sheet (its numbers), set whole or in part; and an actor's or a
+    # player's id in the path is any string to the document but checked as an id by the route.
+    "/v1/encounters/{encounter}/actors/{actor}",
+    "/v1/encounters/{encounter}/actors/{actor}/move",
+    "/v1/encounters/{encounter}/players/{player}",
     # An HTTP client cannot finish a WebSocket handshake, so every request the fuzzer makes is a
     # plain GET: the documented 400 is the right answer to it.
     "/v1/encounters/{encounter}/ws",

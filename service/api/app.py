@@ -92,22 +92,25 @@ def _json_response(value: object, status: int = 200) -> web.Response:
     return web.Response(body=_json.encode(value), status=status, content_type=JSON)
 
 
-_ACTOR_ID = re.compile(ID_PATTERN)
+_ROUTE_ID = re.compile(ID_PATTERN)
 
 
-def _actor_id(request: web.Request) -> str:
-    """The route's actor id, checked as the ids of bodies are."""
-    actor_id = request.match_info["actor"]
-    if not (len(actor_id) <= ID_MAX_LENGTH and _ACTOR_ID.search(actor_id)):
+def _route_id(request: web.Request, name: str) -> str:
+    """The route's actor or player id, checked as the ids of bodies are."""
+    value = request.match_info[name]
+    if not (len(value) <= ID_MAX_LENGTH and _ROUTE_ID.search(value)):
         raise ProblemError(
             400,
             "validation",
             "Invalid request",
-            f"{actor_id[:64]!r} is not an actor id (letters, digits, _ . : -, up to "
-            f"{ID_MAX_LENGTH})",
-            "actor",
+            f"{value[:64]!r} is not an id (letters, digits, _ . : -, up to {ID_MAX_LENGTH})",
+            name,
         )
-    return actor_id
+    return value
+
+
+def _actor_id(request: web.Request) -> str:
+    return _route_id(request, "actor")
 
 
 def _encounter_id(request: web.Request) -> str:
@@ -201,7 +204,9 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         response.headers["WWW-Authenticate"] = 'Bearer realm="firefight"'
         return response
     except Forbidden as error:
-        return problem_response(ProblemError(403, "forbidden", "Forbidden", str(error)), request_id)
+        return problem_response(
+            ProblemError(403, "forbidden", "Forbidden", str(error), error.path), request_id
+        )
     except LimitExceeded as error:
         return problem_response(
             ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
@@ -603,6 +608,29 @@ async def move_actor(request: web.Request) -> web.Response:
     return _answer(await request.app[ENCOUNTERS].move_actor(admitted, actor_id, body, key))
 
 
+async def issue_player_token(request: web.Request) -> web.Response:
+    player_id = _route_id(request, "player")
+    if IDEMPOTENCY_HEADER in request.headers:
+        # A retry must not be answered with a token kept in the store: issue again instead.
+        raise ProblemError(
+            400,
+            "validation",
+            "Invalid request",
+            "a player's token is not kept for retries; send this without an Idempotency-Key "
+            "(issuing again replaces the token)",
+            IDEMPOTENCY_HEADER,
+        )
+    admitted, body, _ = await _change_arguments(request, "gm")
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.issue_player_token(admitted, player_id, body))
+
+
+async def revoke_player_token(request: web.Request) -> web.Response:
+    player_id = _route_id(request, "player")
+    admitted = await _admit(request, "gm")
+    return _answer(await request.app[ENCOUNTERS].revoke_player_token(admitted, player_id), 200)
+
+
 async def events(request: web.Request) -> web.Response:
     after = _after(request)
     admitted = await _admit(request, "read", ended_ok=True)
@@ -834,6 +862,8 @@ def create_app(config: Config) -> web.Application:
     app.router.add_patch("/v1/encounters/{encounter}/actors/{actor}", patch_actor)
     app.router.add_delete("/v1/encounters/{encounter}/actors/{actor}", delete_actor)
     app.router.add_post("/v1/encounters/{encounter}/actors/{actor}/move", move_actor)
+    app.router.add_post("/v1/encounters/{encounter}/players/{player}", issue_player_token)
+    app.router.add_delete("/v1/encounters/{encounter}/players/{player}", revoke_player_token)
     app.router.add_get("/v1/encounters/{encounter}/events", events)
     app.router.add_get("/v1/encounters/{encounter}/ws", websocket)
     return app

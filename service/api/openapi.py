@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 from aiohttp import web
 
-from schemas.common import ID_MAX_LENGTH, ID_PATTERN, Problem
+from schemas.common import Problem
 from schemas.encounter import (
     ActionOutcome,
     ActionRequest,
@@ -27,6 +27,7 @@ from schemas.encounter import (
     Event,
     EventPage,
     Health,
+    PlayerOutcome,
     RulesetList,
     SceneOutcome,
     StateEdit,
@@ -35,7 +36,7 @@ from schemas.encounter import (
     ZoneTestOutcome,
     ZoneTestRequest,
 )
-from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor
+from schemas.scene import ActorList, ActorMove, ActorPatch, ActorSheet, PlayerBinding, SceneActor
 
 VERSION = "0.1.0"
 _REF = "#/components/schemas/{name}"
@@ -245,6 +246,25 @@ OPERATIONS = (
         idempotent=True,
     ),
     Operation(
+        "post",
+        "/v1/encounters/{encounter}/players/{player}",
+        "Give a player a token of its own for the actors it controls (GM); the token is in this "
+        "answer only, and a new one replaces the old.",
+        request=PlayerBinding,
+        response=PlayerOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/players/{player}",
+        "Revoke a player's token (GM).",
+        response=PlayerOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
         "get",
         "/v1/encounters/{encounter}/events",
         "Events after an id, oldest first.",
@@ -302,20 +322,14 @@ _SECURITY_SCHEMES = {
 }
 
 
-# An actor is named as in bodies (the route checks it: 400 naming `actor`).
-_PATH_SCHEMAS: dict[str, dict[str, Any]] = {
-    "encounter": {"type": "string"},
-    "zone": {"type": "string"},
-    "actor": {"type": "string", "minLength": 1, "maxLength": ID_MAX_LENGTH, "pattern": ID_PATTERN},
-}
-
-
 def _parameters(op: Operation) -> list[dict[str, Any]]:
     parameters: list[dict[str, Any]] = []
-    for name in ("encounter", "zone", "actor"):
+    # Path ids are any string here; an actor's or a player's is checked by the route as the ids
+    # of bodies are (a 400 naming `actor` or `player`), as the description says.
+    for name in ("encounter", "zone", "actor", "player"):
         if "{" + name + "}" in op.path:
             parameters.append(
-                {"name": name, "in": "path", "required": True, "schema": _PATH_SCHEMAS[name]}
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
             )
     if op.query_after:
         parameters.append(
@@ -377,9 +391,11 @@ def _problem(status: int, problem_ref: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# The combat states are decoded as a union (a creation's or a state edit's `combat`), where the
-# "ruleset" tag tells them apart and is required.
-_UNION_DECODED = {member.__name__ for member in typing.get_args(CombatState)}
+# The combat states (a creation's or a state edit's `combat`) and the actors' sheets are decoded
+# as unions, where the "ruleset" tag tells them apart and is required.
+_UNION_DECODED = {
+    member.__name__ for union in (CombatState, ActorSheet) for member in typing.get_args(union)
+}
 
 
 def _optional_tags(components: dict[str, Any]) -> None:

@@ -20,6 +20,9 @@ ROLE_PERMISSIONS: Mapping[str, frozenset[Permission]] = {
     "gm": frozenset({"read", "play", "gm"}),
     "player": frozenset({"read", "play"}),
 }
+# A player's own token is the role "player:<player id>": a player's permissions, for the actors
+# that player controls. The shared "player" token acts for any actor it sees.
+PLAYER_PREFIX = "player:"
 
 
 class Unauthorized(Exception):
@@ -27,7 +30,16 @@ class Unauthorized(Exception):
 
 
 class Forbidden(Exception):
-    """A credential of this encounter whose role may not do this (403)."""
+    """A credential of this encounter whose role may not do this (403); `path` names what."""
+
+    def __init__(self, detail: str, path: str | None = None) -> None:
+        super().__init__(detail)
+        self.path = path
+
+
+def player_of(role: str) -> str | None:
+    """The player a role is the token of, or None (the GM's, or the shared player token)."""
+    return role[len(PLAYER_PREFIX) :] if role.startswith(PLAYER_PREFIX) else None
 
 
 # A wrong token and an encounter that does not exist get the same answer: a stranger learns
@@ -70,8 +82,10 @@ def authorize(
     admin_key_hash: str,
 ) -> str:
     role = role_of(credential, token_hashes, admin_key_hash)
-    if needed not in ROLE_PERMISSIONS[role]:
-        raise Forbidden(f"the {role} token may not do this; it needs the GM token")
+    player = player_of(role)
+    if needed not in ROLE_PERMISSIONS["player" if player is not None else role]:
+        who = f"player '{player}'s" if player is not None else role
+        raise Forbidden(f"the {who} token may not do this; it needs the GM token")
     return role
 
 

@@ -105,6 +105,7 @@ class Documents:
             combat=combat,
             token_hashes=envelope.token_hashes,
             scene=scene,
+            dice_policy=envelope.dice_policy,
         )
 
     def as_stored(self, envelope: EncounterEnvelope, players: bool) -> dict[str, Any]:

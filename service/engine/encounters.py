@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import random
 import secrets
 import uuid
@@ -33,6 +34,7 @@ from schemas.encounter import (
     EncounterView,
     EventType,
     Outcome,
+    PlayerOutcome,
     SceneOutcome,
     StateEdit,
     StateEditOutcome,
@@ -42,8 +44,15 @@ from schemas.encounter import (
     ZoneList,
     ZoneTestOutcome,
 )
-from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor, SceneChange
-from service.engine import keys, scene
+from schemas.scene import (
+    ActorList,
+    ActorMove,
+    ActorPatch,
+    PlayerBinding,
+    SceneActor,
+    SceneChange,
+)
+from service.engine import keys, players, scene
 from service.engine.access import (
     REFUSED,
     Permission,
@@ -52,6 +61,7 @@ from service.engine.access import (
     check_admin,
     digest,
     is_admin,
+    player_of,
     seal_tokens,
     token_hash,
     unseal_tokens,
@@ -152,6 +162,7 @@ class Encounters:
             AdvanceRequest: msgspec.json.Decoder(AdvanceRequest),
             StateEdit: msgspec.json.Decoder(StateEdit),
             SceneActor: msgspec.json.Decoder(SceneActor),
+            PlayerBinding: msgspec.json.Decoder(PlayerBinding),
             ActorPatch: msgspec.json.Decoder(ActorPatch),
             ActorMove: msgspec.json.Decoder(ActorMove),
         }
@@ -241,6 +252,7 @@ class Encounters:
             turn=TurnState(),
             combat=request.combat if request.combat is not None else ruleset.new_state(),
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
+            dice_policy=request.dice_policy,
         )
         document = self._documents.encode(state)
         placeholder = secrets.token_hex(16)
@@ -314,6 +326,7 @@ class Encounters:
             turn=state.turn,
             combat=state.combat,
             scene=scene.visible_to(state.scene, admitted.role),
+            dice_policy=state.dice_policy,
         )
 
     async def events(
@@ -454,6 +467,12 @@ class Encounters:
         request = self._ruleset_decoders[body_type][ruleset_id].decode(body)
         loaded = self._loaded(admitted)
         check_given(request.dice, steps(loaded.ruleset, request))
+        player = player_of(admitted.role)
+        if player is not None:
+            acting, path = players.acting_actor(request)
+            players.check_acts_for(loaded.state, player, acting, path)
+            if loaded.state.dice_policy == "own":
+                players.check_dice(loaded.state, loaded.ruleset, player, acting, request.dice)
         earlier = None
         if body_type == "action_type":
             follows = loaded.ruleset.follows_up(request)
@@ -517,8 +536,12 @@ class Encounters:
         """The GM replaces the turn, the combat state or both, as they are on the table. What it
         replaces is not read, so a stored state this version cannot use can be corrected."""
         edit: StateEdit = self._decoders[StateEdit].decode(body)
-        if edit.turn is None and edit.combat is None:
-            raise RuleViolation("give `turn`, `combat` or both", path="$", kind="nothing-to-edit")
+        if edit.turn is None and edit.combat is None and edit.dice_policy is None:
+            raise RuleViolation(
+                "give `turn`, `combat`, `dice_policy` or more of them",
+                path="$",
+                kind="nothing-to-edit",
+            )
         # A combat state says which ruleset it is: a whole state is never guessed.
         if edit.combat is not None and "ruleset" not in msgspec.json.decode(body)["combat"]:
             raise msgspec.ValidationError("Object missing required field `ruleset` - at `$.combat`")
@@ -531,12 +554,17 @@ class Encounters:
             )
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
-            changed = [name for name in ("turn", "combat") if getattr(edit, name) is not None]
+            changed = [
+                name
+                for name in ("turn", "combat", "dice_policy")
+                if getattr(edit, name) is not None
+            ]
             result = StateEditResult(changed=changed, reason=edit.reason)
             state = msgspec.structs.replace(
                 current.state,
                 turn=edit.turn or current.state.turn,
                 combat=edit.combat or current.state.combat,
+                dice_policy=edit.dice_policy or current.state.dice_policy,
             )
             return Resolution(result=result, state=state.combat), state
 
@@ -623,6 +651,9 @@ class Encounters:
             actor = scene.visible_to(state.scene, admitted.role).get(actor_id)
             if actor is None:
                 raise ActorNotFound(actor_id)
+            player = player_of(admitted.role)
+            if player is not None:
+                players.check_acts_for(state, player, actor_id, "actor")
             return "moved", msgspec.structs.replace(actor, position=move.position)
 
         return await self._scene_change(admitted, actor_id, body, key, change)
@@ -657,6 +688,39 @@ class Encounters:
         # The same body for another actor is another request.
         scope = actor_id.encode() + b"\0" + body
         return await self._change(admitted, "scene", key, scope, resolve, SceneOutcome, loaded)
+
+    # --- players -----------------------------------------------------------------------------
+
+    async def issue_player_token(self, admitted: Admitted, player_id: str, body: bytes) -> Answer:
+        """The GM gives a player a token of its own (a new one replaces the old), and with it
+        the actors the body names. The token is in this answer only."""
+        binding: PlayerBinding = self._decoders[PlayerBinding].decode(body)
+        token = secrets.token_urlsafe(32)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            after = players.with_token(current.state, player_id, token_hash(token), binding)
+            return players.resolution(after, player_id), after
+
+        return await self._change(
+            admitted,
+            "players",
+            None,
+            body,
+            resolve,
+            functools.partial(PlayerOutcome, token=token),
+            self._loaded(admitted),
+        )
+
+    async def revoke_player_token(self, admitted: Admitted, player_id: str) -> Answer:
+        """The player's token opens nothing any more; its actors keep their controller."""
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            after = players.without_token(current.state, player_id)
+            return players.resolution(after, player_id), after
+
+        return await self._change(
+            admitted, "players", None, b"", resolve, PlayerOutcome, self._loaded(admitted)
+        )
 
     async def end(self, admitted: Admitted) -> str:
         """Ends the encounter; its state is not read, so any stored state can be ended."""

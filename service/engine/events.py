@@ -18,7 +18,7 @@ from schemas.encounter import (
     StateEditResult,
     ZoneTestResult,
 )
-from schemas.scene import SceneResult
+from schemas.scene import PlayerResult, SceneResult
 from service.rules.ruleset import EarlierAttack
 from service.store import EncounterStore
 
@@ -42,6 +42,7 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
         | StateEditResult
         | ZoneTestResult
         | SceneResult
+        | PlayerResult
         | None
     ) = None
     gm_only: bool = False

@@ -83,6 +83,13 @@ class Ruleset(Protocol):
         ...
 
     @property
+    def attacker_steps(self) -> frozenset[str]:
+        """The dice steps (before any ":<id>") the acting actor rolls whoever they name: its
+        attack test and what follows from it. The others named after an actor are that actor's
+        (its defense, its soak, its zone test)."""
+        ...
+
+    @property
     def sheet_type(self) -> type[Any]:
         """The msgspec Struct of this ruleset's character sheet in the scene (a member of
         `ActorSheet`)."""

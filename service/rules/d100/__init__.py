@@ -53,6 +53,8 @@ class D100Ruleset:
     )
     attack_type = D100AttackRequest
     action_type = D100ActionRequest
+    # The shooter's rolls: its attack, its weapon's bonus dice, where the hit lands, suppression.
+    attacker_steps = frozenset({"attack", "bonus", "location", "suppression"})
     sheet_type = D100Sheet
     zone_test_type = D100ZoneTestRequest
 

@@ -40,6 +40,9 @@ class SR5Ruleset:
     )
     attack_type = SR5AttackRequest
     action_type = SR5ActionRequest
+    # The shooter's rolls: its attack tests (one per target of a split pool), their Second Chance
+    # and the suppression test.
+    attacker_steps = frozenset({"attack", "second_chance", "suppression"})
     sheet_type = SR5Sheet
 
     def new_state(self) -> CombatState:
