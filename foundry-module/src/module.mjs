@@ -2,6 +2,7 @@
 // FirefightApp (src/foundry-app.mjs), where the flows live and are tested.
 
 import { FirefightApp } from "./foundry-app.mjs";
+import { gmSecretsMenuClass } from "./gm-secrets-menu.mjs";
 import { MODULE_ID, registerSettings } from "./settings.mjs";
 import { SYSTEM_ID } from "./sr5-actor.mjs";
 
@@ -33,8 +34,10 @@ function report(error) {
   ui.notifications?.error(game.i18n.format("FIREFIGHT.Notify.Failed", { detail: error.message }));
 }
 
+// At init Foundry has no game.user yet (only game.userId): nothing here may ask who is playing.
 Hooks.once("init", () => {
   registerSettings(game, {
+    menuType: gmSecretsMenuClass(foundry.applications.api.ApplicationV2, game),
     onChange: (key) => {
       if (!app) return;
       if (key === "serviceUrl") app.checkConnection().catch(report);

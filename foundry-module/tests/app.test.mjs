@@ -35,7 +35,7 @@ function setup({ isGM = true, systemId = "shadowrun5e", activeGM, answers = {} }
   return { app, game, calls, sam, goon, samToken, goonToken, messages, ui, scene };
 }
 
-test("settings: the world's are shared, the GM's secrets are client-side and hidden from players", () => {
+test("settings: the world's are shared, the GM's secrets are client-side and out of the players' Configure Settings", () => {
   for (const isGM of [true, false]) {
     const { game } = setup({ isGM });
     const s = game.settings.registered;
@@ -43,9 +43,8 @@ test("settings: the world's are shared, the GM's secrets are client-side and hid
     assert.equal(s.get("firefight.playerToken").scope, "world");
     assert.equal(s.get("firefight.gmToken").scope, "client");
     assert.equal(s.get("firefight.adminKey").scope, "client");
-    assert.equal(s.get("firefight.gmTokens").config, false);
-    assert.equal(s.get("firefight.gmToken").config, isGM);
-    assert.equal(s.get("firefight.adminKey").config, isGM);
+    for (const key of ["gmTokens", "gmToken", "adminKey"]) assert.equal(s.get(`firefight.${key}`).config, false, key);
+    assert.ok(!game.settings.shownTo(game.user).some((key) => /gmToken|adminKey/.test(key)));
   }
 });
 
@@ -59,8 +58,8 @@ test("which token: the GM uses the GM token it holds, players the combat's playe
   await player.game.settings.set(MODULE_ID, "gmTokens", { enc1: "gm-tok" });
   assert.equal(player.app.encounter(combat).token, "player-tok");
   // Without a combat encounter: the world's fixed one.
-  await player.game.settings.set(MODULE_ID, "encounterId", "fixed");
-  await player.game.settings.set(MODULE_ID, "playerToken", "world-player");
+  player.game.settings.storeWorld(MODULE_ID, "encounterId", "fixed");
+  player.game.settings.storeWorld(MODULE_ID, "playerToken", "world-player");
   assert.deepEqual([player.app.encounter(null).id, player.app.encounter(null).token], ["fixed", "world-player"]);
 });
 
@@ -143,9 +142,11 @@ test("with no GM online the attacker's client posts the card itself", async () =
     activeGM: null,
     answers: { "POST /v1/encounters/enc1/attacks": { ...answer, state: {} } },
   });
-  await game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
-  await game.settings.set(MODULE_ID, "encounterId", "enc1");
-  await game.settings.set(MODULE_ID, "playerToken", "p");
+  // The world's settings, as the GM saved them (a player may not write them).
+  game.settings.storeWorld(MODULE_ID, "serviceUrl", "http://ff");
+  game.settings.storeWorld(MODULE_ID, "encounterId", "enc1");
+  game.settings.storeWorld(MODULE_ID, "playerToken", "p");
+  await assert.rejects(game.settings.set(MODULE_ID, "playerToken", "mine"), /lacks permission to update Setting/);
   game.user.targets = new Set([goonToken]);
   const data = app.dialogData(samToken);
   await app.attack(samToken, data, { weapon: "aresAlpha000001", mode: "BF", dice: "" });

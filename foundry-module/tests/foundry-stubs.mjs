@@ -76,28 +76,75 @@ export class Collection extends Map {
   }
 }
 
-/** A Document: `update` takes dotted keys, flags through getFlag/setFlag/unsetFlag. */
+/**
+ * Hooks as Foundry's: `on`/`once` register, `call` stops at the first handler returning false
+ * (and says so), `callAll` runs every one. Documents fire theirs through `Hooks` below.
+ */
+export function makeHooks() {
+  const handlers = new Map();
+  const add = (name, fn, once) => {
+    if (!handlers.has(name)) handlers.set(name, []);
+    handlers.get(name).push({ fn, once });
+    return fn;
+  };
+  const run = (name, args, stopOnFalse) => {
+    for (const entry of [...(handlers.get(name) ?? [])]) {
+      if (entry.once) handlers.set(name, handlers.get(name).filter((e) => e !== entry));
+      if (entry.fn(...args) === false && stopOnFalse) return false;
+    }
+    return true;
+  };
+  return {
+    handlers,
+    on: (name, fn) => add(name, fn, false),
+    once: (name, fn) => add(name, fn, true),
+    off: (name, fn) => handlers.set(name, (handlers.get(name) ?? []).filter((e) => e.fn !== fn)),
+    call: (name, ...args) => run(name, args, true),
+    callAll: (name, ...args) => run(name, args, false),
+    reset: () => handlers.clear(),
+  };
+}
+
+/** The hooks stub documents fire through; tests listen here (or install it as globalThis.Hooks). */
+export const Hooks = makeHooks();
+
+/** The game whose user documents check permissions against: the last one made by makeGame. */
+let currentGame = null;
+
+/**
+ * A Document: `update` takes dotted keys and, as Foundry's Document#update, refuses a user who
+ * does not own it (a GM owns everything), fires `preUpdate<Name>` (false cancels) then
+ * `update<Name>`; flags through getFlag/setFlag/unsetFlag (setFlag is an update).
+ */
 export class StubDocument {
-  constructor(data, { parent = null, owner = true } = {}) {
+  constructor(data, { parent = null, owner = true, documentName = "Document" } = {}) {
     Object.assign(this, structuredClone(data));
     this.id = data._id ?? data.id;
     this.flags ??= {};
     this.parent = parent;
-    this.isOwner = owner;
+    this.documentName = documentName;
+    this.ownedByPlayer = owner;
     this.updates = [];
   }
-  async update(changes) {
+  get isOwner() {
+    const user = currentGame?.user;
+    return user ? user.isGM === true || this.ownedByPlayer : this.ownedByPlayer;
+  }
+  async update(changes, options = {}) {
+    const user = currentGame?.user;
+    if (user && !this.isOwner) throw new Error(`User ${user.name} lacks permission to update ${this.documentName} [${this.id}]`);
+    const userId = user?.id ?? null;
+    if (Hooks.call(`preUpdate${this.documentName}`, this, changes, options, userId) === false) return undefined;
     this.updates.push(changes);
-    for (const [key, value] of Object.entries(changes)) setProperty(this, key, value);
+    for (const [key, value] of Object.entries(changes)) setProperty(this, key, structuredClone(value));
+    Hooks.callAll(`update${this.documentName}`, this, changes, options, userId);
     return this;
   }
   getFlag(scope, key) {
     return getProperty(this.flags?.[scope] ?? {}, key);
   }
   async setFlag(scope, key, value) {
-    this.flags[scope] ??= {};
-    setProperty(this.flags[scope], key, structuredClone(value));
-    return this;
+    return this.update({ [`flags.${scope}.${key}`]: value });
   }
   async unsetFlag(scope, key) {
     delete this.flags?.[scope]?.[key];
@@ -105,8 +152,8 @@ export class StubDocument {
 }
 
 export function makeActor(data, options = {}) {
-  const actor = new StubDocument({ ...data, items: [] }, options);
-  actor.items = new Collection((data.items ?? []).map((item) => new StubDocument(item, { parent: actor })));
+  const actor = new StubDocument({ ...data, items: [] }, { documentName: "Actor", ...options });
+  actor.items = new Collection((data.items ?? []).map((item) => new StubDocument(item, { parent: actor, documentName: "Item", owner: options.owner ?? true })));
   for (const item of actor.items) item.actor = actor;
   return actor;
 }
@@ -218,27 +265,90 @@ export function makeChatMessage() {
   };
 }
 
-/** game.settings: register/get/set, with each setting's default. */
-export function makeSettings() {
+/**
+ * game.settings as Foundry's ClientSettings: register/registerMenu/get/set. A world setting is a
+ * Setting document: setting one before the game is ready throws, and a user without
+ * SETTINGS_MODIFY (a player) is refused as the server refuses them. `storeWorld` puts a value
+ * in the world's data as if a GM had saved it earlier.
+ */
+export function makeSettings(game) {
   const registered = new Map();
+  const menus = new Map();
   const values = new Map();
+  const id = (module, key) => {
+    const full = `${module}.${key}`;
+    if (!registered.has(full)) throw new Error(`"${full}" is not a registered game setting`);
+    return full;
+  };
   return {
     registered,
+    menus,
     register(module, key, config) {
-      registered.set(`${module}.${key}`, config);
+      registered.set(`${module}.${key}`, { ...config, namespace: module, key, scope: config.scope ?? "client" });
+    },
+    registerMenu(module, key, config) {
+      menus.set(`${module}.${key}`, { ...config, namespace: module, key: `${module}.${key}` });
     },
     get(module, key) {
-      const id = `${module}.${key}`;
-      if (!registered.has(id)) throw new Error(`setting ${id} is not registered`);
-      return values.has(id) ? structuredClone(values.get(id)) : structuredClone(registered.get(id).default);
+      const full = id(module, key);
+      return values.has(full) ? structuredClone(values.get(full)) : structuredClone(registered.get(full).default);
     },
     async set(module, key, value) {
-      const id = `${module}.${key}`;
-      if (!registered.has(id)) throw new Error(`setting ${id} is not registered`);
-      values.set(id, structuredClone(value));
+      const full = id(module, key);
+      const config = registered.get(full);
+      if (config.scope === "world") {
+        if (!game.ready) throw new Error("You may not set a World-level Setting before the Game is ready.");
+        if (!game.user?.can("SETTINGS_MODIFY")) throw new Error(`User ${game.user?.name} lacks permission to update Setting [${full}]`);
+      }
+      values.set(full, structuredClone(value));
+      config.onChange?.(structuredClone(value));
       return value;
     },
+    storeWorld(module, key, value) {
+      values.set(id(module, key), structuredClone(value));
+    },
+    /**
+     * What Configure Settings shows this user, as SettingsConfig#_prepareCategoryData (v12/v13)
+     * decides it: menus unless restricted and the user lacks SETTINGS_MODIFY; settings with
+     * `config`, world ones only to users with SETTINGS_MODIFY.
+     */
+    shownTo(user) {
+      const canConfigure = user.can("SETTINGS_MODIFY");
+      const shown = [];
+      for (const menu of menus.values()) if (!menu.restricted || canConfigure) shown.push(menu.key);
+      for (const [full, setting] of registered) if (setting.config && (canConfigure || setting.scope !== "world")) shown.push(full);
+      return shown;
+    },
   };
+}
+
+/**
+ * ApplicationV2 (v12+), the part the module's forms use: options from DEFAULT_OPTIONS,
+ * render() through _prepareContext/_renderHTML/_replaceHTML, and submit() calling the form's
+ * handler with (event, form, formData) bound to the app, as a submitted form does.
+ */
+export class ApplicationV2 {
+  static DEFAULT_OPTIONS = {};
+  constructor(options = {}) {
+    this.options = { ...this.constructor.DEFAULT_OPTIONS, ...options };
+    this.element = null;
+    this.rendered = false;
+  }
+  async _prepareContext() {
+    return {};
+  }
+  async render() {
+    const html = await this._renderHTML(await this._prepareContext({}), {});
+    const content = { innerHTML: "" };
+    this._replaceHTML(html, content, {});
+    this.element = content;
+    this.rendered = true;
+    return this;
+  }
+  async submit(object) {
+    await this.options.form.handler.call(this, { type: "submit" }, this.element, { object });
+    if (this.options.form.closeOnSubmit) this.rendered = false;
+  }
 }
 
 export function makeNotifications() {
@@ -247,26 +357,59 @@ export function makeNotifications() {
   return { seen, info: note("info"), warn: note("warn"), error: note("error") };
 }
 
-/** A game with a user (GM or not), settings registered by the module, and i18n. */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = "user0000000001", activeGM = undefined } = {}) {
-  const user = { id: userId, isGM, targets: new Set() };
+/** A user: GMs hold SETTINGS_MODIFY (Foundry gives it to assistant GMs and up), players do not. */
+export function makeUser({ id = "user0000000001", name = "Player", isGM = false } = {}) {
+  return { id, name, isGM, targets: new Set(), can: (permission) => isGM && ["SETTINGS_MODIFY"].includes(permission) };
+}
+
+/**
+ * A game as Foundry builds it. At `init` only `game.userId` exists: `game.user` and `game.users`
+ * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
+ * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
+ */
+export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = "user0000000001", activeGM = undefined, phase = "ready" } = {}) {
+  const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
+  const users = new Collection([user]);
+  users.current = user;
+  users.activeGM = activeGM === undefined ? (isGM ? user : { id: "gm000000000001" }) : activeGM;
   const game = {
-    user,
-    users: { activeGM: activeGM === undefined ? (isGM ? user : { id: "gm000000000001" }) : activeGM },
+    userId,
+    ready: false,
     system: { id: systemId },
     world: { title: "Test world" },
-    settings: makeSettings(),
     i18n: { localize, format },
     actors: new Collection(actors),
     messages: null,
     combat: null,
   };
+  game.settings = makeSettings(game);
+  // Foundry's Game#user is `this.users?.current`: nothing until the users exist.
+  Object.defineProperty(game, "user", { get: () => game.users?.current, configurable: true });
+  game.enterSetup = () => {
+    game.users = users;
+  };
+  game.enterReady = () => {
+    game.ready = true;
+  };
+  if (phase !== "init") game.enterSetup();
+  if (phase === "ready") game.enterReady();
+  currentGame = game;
   return game;
+}
+
+/** Foundry's boot order: `init` (no user yet), the world's documents, `setup`, then `ready`. */
+export async function startGame(game, hooks) {
+  hooks.callAll("init");
+  hooks.callAll("i18nInit");
+  game.enterSetup();
+  hooks.callAll("setup");
+  game.enterReady();
+  hooks.callAll("ready");
 }
 
 /** A combat with flags; `combatant` is the current turn's. */
 export function makeCombat({ round = 0, turn = null, combatants = [], initiativePass = undefined } = {}) {
-  const combat = new StubDocument({ _id: "combat000000001", round, turn });
+  const combat = new StubDocument({ _id: "combat000000001", round, turn }, { documentName: "Combat", owner: false });
   combat.combatants = combatants;
   if (initiativePass !== undefined) combat.system = { initiativePass };
   Object.defineProperty(combat, "combatant", { get: () => (combat.turn === null ? null : combat.combatants[combat.turn] ?? null) });
