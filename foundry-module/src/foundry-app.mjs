@@ -20,6 +20,13 @@ import {
 
 export const DIALOG_TEMPLATE = "modules/firefight/templates/attack-dialog.hbs";
 
+/** A number typed in a form, or null when the field was left empty (FormDataExtended gives null). */
+function typedNumber(value) {
+  if (value === undefined || value === null || value === "") return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
 export class FirefightApp {
   constructor(env) {
     this.env = env;
@@ -284,7 +291,7 @@ export class FirefightApp {
     const origin = toScenePoint(token.center, grid);
     const targets = data.targets.map((t) => ({
       id: t.id,
-      distance_m: form[`distance.${t.id}`] !== undefined && form[`distance.${t.id}`] !== "" ? Number(form[`distance.${t.id}`]) : t.distance_m,
+      distance_m: typedNumber(form[`distance.${t.id}`]) ?? t.distance_m,
       defender: t.defender,
       position: t.position,
       cover: form[`cover.${t.id}`],
@@ -321,8 +328,8 @@ export class FirefightApp {
       form.mode === "suppressive"
         ? {
             origin,
-            direction_deg: form.zone_direction !== undefined && form.zone_direction !== "" ? Number(form.zone_direction) : targets[0] ? bearingDeg(origin, targets[0].position) : 0,
-            length_m: form.zone_length ? Number(form.zone_length) : targets[0] ? Math.max(1, distanceM(origin, targets[0].position)) : 10,
+            direction_deg: typedNumber(form.zone_direction) ?? (targets[0] ? bearingDeg(origin, targets[0].position) : 0),
+            length_m: typedNumber(form.zone_length) || (targets[0] ? Math.max(1, distanceM(origin, targets[0].position)) : 10),
           }
         : null;
     const body = sr5AttackRequest({

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  fixture, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
+  DialogV2, fixture, FormDataExtended, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
 } from "./foundry-stubs.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
@@ -31,7 +31,7 @@ function setup({ isGM = true, systemId = "shadowrun5e", activeGM, answers = {} }
   registerSettings(game);
   const ui = { notifications: makeNotifications() };
   const canvas = { grid, scene, tokens: { placeables: [samToken, goonToken] } };
-  const app = new FirefightApp({ game, canvas, ui, ChatMessage, Roll, renderTemplate: makeRenderTemplate(), fetch, WebSocket: class {} });
+  const app = new FirefightApp({ game, canvas, ui, ChatMessage, Roll, renderTemplate: makeRenderTemplate(), DialogV2, FormDataExtended, fetch, WebSocket: class {} });
   return { app, game, calls, sam, goon, samToken, goonToken, messages, ui, scene };
 }
 
@@ -190,4 +190,68 @@ test("the attack dialog renders the actor's weapons, their modes and the targets
   assert.match(html, /name="cover.tokGoon00000001"/);
   assert.match(html, /name="dice"/);
   assert.doesNotMatch(html, /<form/, "DialogV2 wraps its content in its own form");
+});
+
+/** A table where the GM holds the fixed encounter's token and the service answers attacks and actions. */
+async function armed(options = {}) {
+  const answer = fixture("sr5-attack-bf.json");
+  const table = setup({
+    answers: {
+      "POST /v1/encounters/enc1/attacks": { ...answer, state: {} },
+      "POST /v1/encounters/enc1/actions": { event_id: "8-0", result: { kind: "action", actor: "tokSam000000001", action: "take_aim", edge_spent: 0, effects: ["aim +1"] }, state: {} },
+    },
+    ...options,
+  });
+  await table.game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
+  await table.game.settings.set(MODULE_ID, "encounterId", "enc1");
+  await table.game.settings.set(MODULE_ID, "gmToken", "g");
+  table.game.user.targets = new Set([table.goonToken]);
+  return { ...table, answer };
+}
+
+test("the attack dialog: Fire sends what the form holds, with the measured distance it was filled with", async () => {
+  const { app, calls, samToken, sam } = await armed();
+  DialogV2.respond((dialog) => {
+    assert.equal(dialog.title, "Attack: Sam");
+    assert.deepEqual(dialog.buttons.map((b) => b.action), ["fire", "aim", "cancel"]);
+    return { action: "fire", values: { weapon: "aresAlpha000001", mode: "BF", "cover.tokGoon00000001": "partial", "called.tokGoon00000001": true, smartlink: "wired" } };
+  });
+  const answer = await app.openAttackDialog(samToken);
+  assert.equal(answer.event_id, fixture("sr5-attack-bf.json").event_id);
+  const sent = calls.at(-1);
+  assert.deepEqual([sent.method, sent.path, sent.auth], ["POST", "/v1/encounters/enc1/attacks", "Bearer g"]);
+  assert.equal(sent.body.weapon.id, "aresAlpha000001");
+  assert.equal(sent.body.mode, "BF");
+  assert.equal(sent.body.smartlink, "wired");
+  assert.deepEqual(
+    sent.body.targets.map((t) => [t.id, t.distance_m, t.cover, t.called_shot, t.prone ?? false]),
+    [["tokGoon00000001", 13, "partial", true, false]],
+  );
+  // The rounds left are written back onto the rifle the service fired.
+  assert.equal(sam.items.get("aresAlpha000001").system.ammo.current.value, answer.result.ammo_left);
+});
+
+test("the attack dialog: Take aim sends an aim action; Cancel and closing send nothing", async () => {
+  const { app, calls, samToken } = await armed();
+  DialogV2.respond(() => ({ action: "aim", values: { aim_for: "accuracy" } }));
+  const aimed = await app.openAttackDialog(samToken);
+  assert.equal(aimed.event_id, "8-0");
+  assert.deepEqual(calls.at(-1).body, { actor: "tokSam000000001", action: "take_aim", aim_for: "accuracy" });
+  const before = calls.length;
+  DialogV2.respond(() => ({ action: "cancel" }));
+  assert.equal(await app.openAttackDialog(samToken), null);
+  DialogV2.respond(() => null);
+  assert.equal(await app.openAttackDialog(samToken), null);
+  assert.equal(calls.length, before);
+});
+
+test("the attack dialog: suppressive fire with the direction and length left empty aims at the first target", async () => {
+  const { app, calls, samToken } = await armed();
+  DialogV2.respond(() => ({ action: "fire", values: { weapon: "aresAlpha000001", mode: "suppressive" } }));
+  await app.openAttackDialog(samToken);
+  const { zone, targets, bystanders } = calls.at(-1).body;
+  assert.equal(targets, undefined);
+  // Sam at (0, 0), the ganger 12 m right and 5 m down the canvas: 13 m at -22.62 degrees.
+  assert.deepEqual(zone, { origin: { x: 0, y: 0 }, direction_deg: -22.62, length_m: 13 });
+  assert.deepEqual(bystanders.map((b) => b.id), ["tokGoon00000001"]);
 });

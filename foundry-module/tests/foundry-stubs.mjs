@@ -351,6 +351,159 @@ export class ApplicationV2 {
   }
 }
 
+/**
+ * Just enough DOM for the hooks the module handles (HUD columns, chat cards, settings forms):
+ * elements with classes, dataset, attributes, children, listeners, and selectors of classes
+ * (".a.b"), attributes ([name="x"], [data-x]) and tags.
+ */
+export class StubElement {
+  constructor(tagName = "div", { classes = [], attributes = {}, children = [] } = {}) {
+    this.tagName = tagName.toUpperCase();
+    const names = new Set(classes);
+    // DOMTokenList: add/remove take several names.
+    this.classList = {
+      add: (...c) => c.forEach((n) => names.add(n)),
+      remove: (...c) => c.forEach((n) => names.delete(n)),
+      contains: (n) => names.has(n),
+      has: (n) => names.has(n),
+      toggle: (n, force = !names.has(n)) => (force ? names.add(n) : names.delete(n), force),
+      [Symbol.iterator]: () => names.values(),
+    };
+    this.attributes = { ...attributes };
+    this.dataset = {};
+    this.children = [];
+    this.parentElement = null;
+    this.listeners = new Map();
+    this.title = "";
+    this.innerHTML = "";
+    this.textContent = "";
+    this.disabled = false;
+    for (const child of children) this.append(child);
+  }
+  append(...nodes) {
+    for (const node of nodes) {
+      node.parentElement = this;
+      this.children.push(node);
+    }
+  }
+  after(node) {
+    const siblings = this.parentElement.children;
+    node.parentElement = this.parentElement;
+    siblings.splice(siblings.indexOf(this) + 1, 0, node);
+  }
+  addEventListener(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(fn);
+  }
+  /** Runs the listeners and returns what they return (promises included), for tests to await. */
+  click() {
+    return Promise.all((this.listeners.get("click") ?? []).map((fn) => fn({ type: "click", preventDefault() {}, currentTarget: this })));
+  }
+  matches(selector) {
+    return selector.split(",").some((one) => {
+      const part = one.trim();
+      const attr = /^\[([\w.-]+)(?:="([^"]*)")?\]$/.exec(part);
+      if (attr) {
+        const [, name, value] = attr;
+        const data = name.startsWith("data-") ? this.dataset[name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] : this.attributes[name];
+        return value === undefined ? data !== undefined : data === value;
+      }
+      const classes = part.split(".").filter(Boolean);
+      if (part.startsWith(".")) return classes.every((c) => this.classList.has(c));
+      return this.tagName === classes[0].toUpperCase() && classes.slice(1).every((c) => this.classList.has(c));
+    });
+  }
+  querySelectorAll(selector) {
+    const found = [];
+    const walk = (el) => {
+      for (const child of el.children) {
+        if (child.matches(selector)) found.push(child);
+        walk(child);
+      }
+    };
+    walk(this);
+    return found;
+  }
+  querySelector(selector) {
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+}
+
+/** `document.createElement` for the module's hooks. */
+export const stubDocument = { createElement: (tag) => new StubElement(tag) };
+
+/** The named fields of rendered form HTML with what the browser would submit untouched. */
+export function formFields(html) {
+  const fields = new Map();
+  for (const m of html.matchAll(/<input\b([^>]*)>/g)) {
+    const attrs = m[1];
+    const name = /\bname="([^"]+)"/.exec(attrs)?.[1];
+    if (!name) continue;
+    const type = /\btype="([^"]+)"/.exec(attrs)?.[1] ?? "text";
+    const value = /\bvalue="([^"]*)"/.exec(attrs)?.[1] ?? "";
+    fields.set(name, { type, value: type === "checkbox" ? /\bchecked\b/.test(attrs) : value });
+  }
+  for (const m of html.matchAll(/<select\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    const options = [...m[2].matchAll(/<option\b[^>]*\bvalue="([^"]*)"([^>]*)>/g)];
+    const chosen = options.find((o) => /\bselected\b/.test(o[2])) ?? options[0];
+    fields.set(m[1], { type: "select", value: chosen?.[1] ?? "", options: options.map((o) => o[1]) });
+  }
+  for (const m of html.matchAll(/<textarea\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g)) fields.set(m[1], { type: "textarea", value: m[2] });
+  return fields;
+}
+
+/**
+ * FormDataExtended (v12+): `object` holds the form's values by field name (dotted names stay
+ * flat), numbers for number inputs (null when empty), booleans for checkboxes.
+ */
+export class FormDataExtended {
+  constructor(form) {
+    this.object = {};
+    for (const [name, field] of form.fields) {
+      if (field.type === "number") this.object[name] = field.value === "" || field.value === null ? null : Number(field.value);
+      else this.object[name] = field.value;
+    }
+  }
+}
+
+/**
+ * DialogV2 (v12+): `wait` renders the dialog and resolves with what the pressed button's
+ * callback returns (its action when it has none), or null when closed (a rejection with
+ * rejectClose). The user is scripted by `DialogV2.respond(dialog => ({ action, values }))`:
+ * values are typed into the form's named fields, and a field the content does not have, a
+ * value a select does not offer or a button the dialog does not show is an error, as it would
+ * be impossible for the user.
+ */
+export class DialogV2 {
+  static opened = [];
+  static responses = [];
+  static respond(fn) {
+    DialogV2.responses.push(fn);
+  }
+  static async wait(config) {
+    const dialog = { config, content: config.content, buttons: config.buttons, title: config.window?.title };
+    DialogV2.opened.push(dialog);
+    const respond = DialogV2.responses.shift();
+    if (!respond) throw new Error(`DialogV2 "${dialog.title}" opened with no scripted response`);
+    const press = await respond(dialog);
+    if (!press) {
+      if (config.rejectClose ?? false) throw new Error("The Dialog was closed without a choice being made.");
+      return null;
+    }
+    const button = config.buttons.find((b) => b.action === press.action);
+    if (!button) throw new Error(`no button "${press.action}" in [${config.buttons.map((b) => b.action)}]`);
+    const fields = formFields(config.content);
+    for (const [name, value] of Object.entries(press.values ?? {})) {
+      const field = fields.get(name);
+      if (!field) throw new Error(`the dialog has no field "${name}"`);
+      if (field.type === "select" && !field.options.includes(String(value))) throw new Error(`"${name}" offers no "${value}" (${field.options})`);
+      field.value = value;
+    }
+    const element = { tagName: "BUTTON", dataset: { action: button.action }, form: { fields } };
+    return button.callback ? await button.callback({ type: "click" }, element, dialog) : button.action;
+  }
+}
+
 export function makeNotifications() {
   const seen = [];
   const note = (level) => (message) => seen.push({ level, message });

@@ -4,29 +4,46 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApplicationV2, makeGame, makeHooks, makeRenderTemplate, makeChatMessage, makeUser, Roll, startGame } from "./foundry-stubs.mjs";
+import {
+  ApplicationV2, DialogV2, fixture, FormDataExtended, makeActor, makeChatMessage, makeGame, makeGrid, makeHooks, makeRenderTemplate, makeScene,
+  makeToken, makeUser, Roll, startGame, StubElement, stubDocument,
+} from "./foundry-stubs.mjs";
 
-async function boot({ isGM }) {
+const GLOBALS = ["Hooks", "game", "canvas", "ui", "ChatMessage", "Roll", "foundry", "document", "HTMLElement", "fetch"];
+const realFetch = globalThis.fetch;
+
+async function boot({ isGM, canvas = { grid: null, scene: null }, fetch = realFetch }) {
   const hooks = makeHooks();
   const loaded = [];
   const game = makeGame({ isGM, phase: "init" });
   game.modules = new Map([["firefight", {}]]);
+  const notes = [];
   Object.assign(globalThis, {
     Hooks: hooks,
     game,
-    canvas: { grid: null, scene: null },
-    ui: { notifications: { info() {}, warn() {}, error() {} } },
+    canvas,
+    ui: { notifications: { info: (m) => notes.push(["info", m]), warn: (m) => notes.push(["warn", m]), error: (m) => notes.push(["error", m]) } },
     ChatMessage: makeChatMessage().ChatMessage,
     Roll,
-    foundry: { applications: { api: { DialogV2: class {}, ApplicationV2 }, handlebars: { renderTemplate: makeRenderTemplate(), loadTemplates: (paths) => loaded.push(...paths) } } },
+    document: stubDocument,
+    HTMLElement: StubElement,
+    fetch,
+    foundry: {
+      applications: {
+        api: { DialogV2, ApplicationV2 },
+        ux: { FormDataExtended },
+        handlebars: { renderTemplate: makeRenderTemplate(), loadTemplates: (paths) => loaded.push(...paths) },
+      },
+    },
   });
   // A fresh copy of the hooks file for each boot: it registers its hooks on import.
   await import(`../src/module.mjs?boot=${Math.random()}`);
-  return { hooks, game, loaded };
+  return { hooks, game, loaded, notes };
 }
 
 function cleanUp() {
-  for (const name of ["Hooks", "game", "canvas", "ui", "ChatMessage", "Roll", "foundry"]) delete globalThis[name];
+  for (const name of GLOBALS) delete globalThis[name];
+  globalThis.fetch = realFetch;
 }
 
 test("module.mjs registers its settings and templates on init and wires the hooks it needs", async () => {
@@ -89,4 +106,45 @@ test("the stub game follows Foundry's phases: no user at init, world settings re
   assert.equal(game.user.isGM, false);
   await assert.rejects(game.settings.set("firefight", "w", "x"), /User Player lacks permission to update Setting \[firefight\.w\]/);
   assert.equal(makeUser({ isGM: true }).can("SETTINGS_MODIFY"), true);
+});
+
+test("the token HUD's crosshairs open the attack dialog and Fire posts the attack (v12 jQuery and v13 element)", async () => {
+  const sam = makeActor(fixture("sr5-actor-sam.json"));
+  const goon = makeActor(fixture("sr5-actor-goon.json"), { owner: false });
+  const grid = makeGrid();
+  const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
+  const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 1200, y: 500 });
+  const canvas = { grid, scene: makeScene({ grid, tokens: [samToken, goonToken] }), tokens: { placeables: [samToken, goonToken] } };
+  const posted = [];
+  // The service: ready, the encounter readable (the GM's connection checks), attacks answered.
+  const fetch = async (url, init = {}) => {
+    const path = new URL(url).pathname;
+    if ((init.method ?? "GET") === "GET") return { status: 200, ok: true, text: async () => JSON.stringify(path === "/readyz" ? { status: "ok" } : { id: "enc1" }) };
+    posted.push({ path, body: JSON.parse(init.body) });
+    return { status: 201, ok: true, text: async () => JSON.stringify({ ...fixture("sr5-attack-bf.json"), state: {} }) };
+  };
+  try {
+    const { hooks, game, notes } = await boot({ isGM: true, canvas, fetch });
+    await startGame(game, hooks);
+    await game.settings.set("firefight", "serviceUrl", "http://ff");
+    await game.settings.set("firefight", "encounterId", "enc1");
+    await game.settings.set("firefight", "gmToken", "g");
+    game.user.targets = new Set([goonToken]);
+    for (const [version, wrap] of [["v12", (root) => [root]], ["v13", (root) => root]]) {
+      const column = new StubElement("div", { classes: ["col", "right"] });
+      const root = new StubElement("div", { children: [new StubElement("div", { classes: ["col", "left"] }), column] });
+      hooks.callAll("renderTokenHUD", { object: samToken }, wrap(root));
+      const button = column.querySelector(".firefight-hud");
+      assert.ok(button, `${version}: the button is in the right column`);
+      assert.equal(button.title, "Attack (firefight)");
+      DialogV2.respond(() => ({ action: "fire", values: { weapon: "predatorV000001", mode: "SA" } }));
+      await button.click();
+      assert.deepEqual(notes.filter(([level]) => level !== "info"), [], version);
+      assert.equal(posted.at(-1).path, "/v1/encounters/enc1/attacks");
+      assert.deepEqual([posted.at(-1).body.weapon.id, posted.at(-1).body.mode, posted.at(-1).body.targets[0].distance_m], ["predatorV000001", "SA", 13]);
+    }
+    assert.equal(posted.length, 2);
+  } finally {
+    cleanUp();
+  }
 });
