@@ -158,20 +158,64 @@ export function makeActor(data, options = {}) {
   return actor;
 }
 
-/** A square grid: `size` pixels a space, `distance` units a space (BaseGrid). */
-export function makeGrid({ size = 100, distance = 1, units = "m" } = {}) {
+/** CONST.GRID_DIAGONALS (v12+): how a square grid counts a diagonal step. */
+export const GRID_DIAGONALS = { EQUIDISTANT: 0, EXACT: 1, APPROXIMATE: 2, RECTILINEAR: 3, ALTERNATING_1: 4, ALTERNATING_2: 5, ILLEGAL: 6 };
+
+/**
+ * A square grid as Foundry's SquareGrid (v12+): `size` pixels a space, `distance` units a space,
+ * and measurePath counting diagonals by the world's `gridDiagonals` rule, as
+ * SquareGrid#_measurePath does for 2D waypoints: EQUIDISTANT (the core default) counts a
+ * diagonal as one space, ALTERNATING_1 as 1/2/1 (5/10/5 ft), EXACT as sqrt(2), and so on. So a
+ * diagonal is not its straight-line length here any more than it is in Foundry.
+ */
+export function makeGrid({ size = 100, distance = 1, units = "m", diagonals = GRID_DIAGONALS.EQUIDISTANT } = {}) {
   return {
+    type: 1,
+    isSquare: true,
     size,
     distance,
     units,
-    // Gridless-like Euclidean measure, enough for the tests (BaseGrid#measurePath result.distance).
+    diagonals,
     measurePath(waypoints) {
-      let pixels = 0;
+      let l0 = diagonals === GRID_DIAGONALS.ALTERNATING_2 ? 1 : 0;
+      let dx0 = l0;
+      let dy0 = l0;
+      let total = 0;
+      let euclidean = 0;
+      const segments = [];
       for (let i = 1; i < waypoints.length; i += 1) {
-        pixels += Math.hypot(waypoints[i].x - waypoints[i - 1].x, waypoints[i].y - waypoints[i - 1].y);
+        const p0 = waypoints[i - 1];
+        const p1 = waypoints[i];
+        let dx = Math.abs(p0.x - p1.x) / size;
+        let dy = Math.abs(p0.y - p1.y) / size;
+        if (dx < dy) [dx, dy] = [dy, dx];
+        let l;
+        switch (diagonals) {
+          case GRID_DIAGONALS.EQUIDISTANT: l = dx; break;
+          case GRID_DIAGONALS.EXACT: l = dx + (Math.SQRT2 - 1) * dy; break;
+          case GRID_DIAGONALS.APPROXIMATE: l = dx + 0.5 * dy; break;
+          case GRID_DIAGONALS.ALTERNATING_1:
+          case GRID_DIAGONALS.ALTERNATING_2: {
+            dx0 += dx;
+            dy0 += dy;
+            const fx = Math.floor(dx0);
+            const fy = Math.floor(dy0);
+            const a = fx + 0.5 * fy;
+            const mx = dx0 - fx;
+            const my = dy0 - fy;
+            const l1 = Math.floor(a) * (1 - mx) + Math.floor(a + 1) * (mx - my) + Math.floor(a + 1.5) * my;
+            l = l1 - l0;
+            l0 = l1;
+            break;
+          }
+          default: l = dx + dy;
+        }
+        const segment = { distance: l * distance, euclidean: (Math.hypot(p0.x - p1.x, p0.y - p1.y) / size) * distance };
+        segments.push(segment);
+        total += segment.distance;
+        euclidean += segment.euclidean;
       }
-      const d = (pixels / size) * distance;
-      return { distance: d, euclidean: d, spaces: 0, cost: d, waypoints: [], segments: [] };
+      return { distance: total, euclidean, cost: total, spaces: Math.round(total / distance), waypoints: [...waypoints], segments };
     },
   };
 }
