@@ -173,10 +173,23 @@ export class FirefightApp {
     return this.feed;
   }
 
+  /**
+   * The scene the fight happens on: the combat's (Combat#scene), which need not be the one this
+   * client views; the viewed one only for a combat not linked to a scene, or no combat.
+   */
+  sceneOfPlay(combat = this.game.combat) {
+    return combat?.scene ?? this.env.canvas?.scene ?? null;
+  }
+
+  /** A scene's grid: the canvas's BaseGrid when it is the viewed scene, else Scene#grid (v12+). */
+  gridOf(scene) {
+    return scene && scene === this.env.canvas?.scene ? this.env.canvas.grid : scene?.grid;
+  }
+
   async handleEvent(event, encounter) {
-    const scene = this.env.canvas?.scene;
+    const scene = this.sceneOfPlay(encounter.combat ?? this.game.combat);
     if (scene && ((event.zones_started ?? []).length > 0 || (event.zones_ended ?? []).length > 0)) {
-      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.env.canvas.grid }).apply(event);
+      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.gridOf(scene) }).apply(event);
     }
     await this.postCard(event, encounter.ruleset);
     const combat = encounter.combat;
@@ -185,7 +198,7 @@ export class FirefightApp {
 
   /** A name for a service id: a token on the scene, an actor, or an item of one of them. */
   nameOf(id) {
-    const scene = this.env.canvas?.scene;
+    const scene = this.sceneOfPlay();
     const token = scene?.tokens?.get?.(id);
     if (token) return token.name;
     const actor = this.game.actors?.get?.(id);
@@ -204,11 +217,12 @@ export class FirefightApp {
     if (!card) return null;
     const content = await this.env.renderTemplate(CARD_TEMPLATE, card);
     const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));
-    const speakerToken = this.env.canvas?.scene?.tokens?.get?.(card.attacker ?? card.actor);
+    const scene = this.sceneOfPlay();
+    const speakerToken = scene?.tokens?.get?.(card.attacker ?? card.actor);
     return this.env.ChatMessage.create({
       content,
       rolls,
-      speaker: speakerToken ? { scene: this.env.canvas.scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name } : { alias: "firefight" },
+      speaker: speakerToken ? { scene: scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name } : { alias: "firefight" },
       flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null } },
     });
   }
@@ -380,10 +394,32 @@ export class FirefightApp {
     return this.client().action(encounter.id, encounter.token, { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor });
   }
 
+  /**
+   * The actor's token on the scene of play, for an attack from its weapon's sheet; a notice
+   * when it has none there (the sheet can be open anywhere).
+   */
+  tokenOfActor(actor) {
+    const scene = this.sceneOfPlay();
+    const token = (actor.getActiveTokens?.() ?? []).find((t) => !scene || (t.document?.parent ?? t.scene ?? scene) === scene);
+    if (!token) this.notify("warn", "FIREFIGHT.Notify.NoToken", { name: actor.name, scene: scene?.name ?? "—" });
+    return token ?? null;
+  }
+
+  /** The weapon sheet's button: the dialog for the actor's token, with that weapon chosen. */
+  async attackWithItem(item) {
+    const token = this.tokenOfActor(item.actor);
+    return token ? this.openAttackDialog(token, { itemId: item.id }) : null;
+  }
+
   /** The attack dialog (DialogV2, v12+), filled from the actor. */
   async openAttackDialog(token, { itemId = null } = {}) {
     if (!this.settings().serviceUrl) return this.notify("warn", "FIREFIGHT.Notify.NoService");
     if (!this.requireEncounter()) return null;
+    // Distances and zones are measured on the viewed canvas: it must be the combat's scene.
+    const scene = this.sceneOfPlay();
+    if (scene && this.env.canvas?.scene && scene !== this.env.canvas.scene) {
+      return this.notify("warn", "FIREFIGHT.Notify.OtherScene", { scene: scene.name ?? scene.id });
+    }
     const data = this.dialogData(token, { itemId });
     const content = await this.env.renderTemplate(DIALOG_TEMPLATE, data);
     const formOf = (button) => new this.env.FormDataExtended(button.form).object;
@@ -411,7 +447,7 @@ export class FirefightApp {
   // ---- The card's buttons -----------------------------------------------------------------------
 
   tokenFor(id) {
-    return this.env.canvas?.scene?.tokens?.get?.(id) ?? null;
+    return this.sceneOfPlay()?.tokens?.get?.(id) ?? null;
   }
 
   canAct(actor) {

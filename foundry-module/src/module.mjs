@@ -44,6 +44,10 @@ Hooks.once("init", () => {
       app.follow();
     },
   });
+  // v13 renders chat messages through renderChatMessageHTML (an HTMLElement) and keeps v12's
+  // jQuery renderChatMessage only as a deprecated shim: listen to the one this Foundry has.
+  const v13 = (game.release?.generation ?? 12) >= 13;
+  Hooks.on(v13 ? "renderChatMessageHTML" : "renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
   const loadTemplates = foundry.applications?.handlebars?.loadTemplates ?? globalThis.loadTemplates;
   loadTemplates([`modules/${MODULE_ID}/templates/chat-card.hbs`, `modules/${MODULE_ID}/templates/attack-dialog.hbs`]);
 });
@@ -86,10 +90,7 @@ function weaponSheetButton(sheet) {
   return {
     label: game.i18n.localize("FIREFIGHT.Button.Attack"),
     icon: "fas fa-crosshairs",
-    onClick: () => {
-      const token = item.actor.getActiveTokens?.()[0];
-      if (token) app?.openAttackDialog(token, { itemId: item.id }).catch(report);
-    },
+    onClick: () => app?.attackWithItem(item).catch(report),
   };
 }
 
@@ -104,8 +105,6 @@ Hooks.on("getHeaderControlsItemSheetV2", (sheet, controls) => {
   if (button) controls.unshift({ label: button.label, icon: button.icon, action: "firefightAttack", onClick: button.onClick });
 });
 
-Hooks.on("renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
-Hooks.on("renderChatMessageHTML", (message, html) => app?.bindCard(message, element(html)));
 
 Hooks.on("renderSettingsConfig", (_config, html) => {
   const root = element(html);

@@ -255,3 +255,42 @@ test("the attack dialog: suppressive fire with the direction and length left emp
   assert.deepEqual(zone, { origin: { x: 0, y: 0 }, direction_deg: -22.62, length_m: 13 });
   assert.deepEqual(bystanders.map((b) => b.id), ["tokGoon00000001"]);
 });
+
+test("zones are drawn on the combat's scene with its grid, not on the scene this client views", async () => {
+  const { app, scene: viewed } = setup();
+  const combatScene = makeScene({ grid: makeGrid({ size: 50, distance: 2, units: "m" }), id: "scene0000000002", name: "Docks" });
+  const combat = makeCombat();
+  combat.scene = combatScene;
+  app.game.combat = combat;
+  const event = fixture("sr5-suppressive-event.json");
+  await app.handleEvent(event, { id: event.encounter, ruleset: "sr5", combat: null });
+  assert.equal(viewed.templates.size, 0);
+  assert.equal(combatScene.templates.size, 1);
+  // 40 m long on a grid of 2 m per 50 px: 20 spaces of 2 m, from the origin at (0, 0).
+  const [template] = combatScene.templates;
+  assert.equal(Math.round(template.distance * 1000) / 1000, 40);
+});
+
+test("a clear notice when the actor has no token on the combat's scene, or the combat is on another scene", async () => {
+  const { app, game, sam, samToken, ui, calls } = await armed();
+  sam.getActiveTokens = () => [];
+  const weapon = sam.items.get("aresAlpha000001");
+  assert.equal(await app.attackWithItem(weapon), null);
+  assert.deepEqual(ui.notifications.seen.at(-1), { level: "warn", message: "firefight: Sam has no token on the combat's scene (Warehouse): place one there to attack." });
+  // With its token there, the sheet's button opens the dialog with that weapon chosen.
+  sam.getActiveTokens = () => [samToken];
+  DialogV2.respond((dialog) => {
+    assert.match(dialog.content, /<option value="aresAlpha000001" selected>/);
+    return null;
+  });
+  assert.equal(await app.attackWithItem(weapon), null);
+  // A combat on another scene than the one viewed: no dialog, a notice.
+  const combat = makeCombat();
+  combat.scene = makeScene({ grid: makeGrid(), id: "scene0000000002", name: "Docks" });
+  game.combat = combat;
+  const opened = DialogV2.opened.length;
+  assert.equal(await app.openAttackDialog(samToken), undefined);
+  assert.equal(DialogV2.opened.length, opened);
+  assert.equal(ui.notifications.seen.at(-1).message, "firefight: the combat is on the scene Docks: view that scene to attack.");
+  assert.equal(calls.filter((c) => c.method === "POST").length, 0);
+});

@@ -225,9 +225,10 @@ export function makeToken({ id, name, actor, x, y, actorId = actor?.id }) {
   return { id, name, actor, actorId, center: { x, y }, document: { id, name, actor, actorId } };
 }
 
-export function makeScene({ grid, tokens = [] }) {
+export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "Warehouse" }) {
   const scene = {
-    id: "scene0000000001",
+    id,
+    name,
     grid,
     tokens: new Collection(tokens.map((t) => ({ id: t.id, name: t.name, actor: t.actor, actorId: t.actorId }))),
     templates: new Collection(),
@@ -254,6 +255,8 @@ export function makeScene({ grid, tokens = [] }) {
       return ids;
     },
   };
+  // A placeable's document belongs to its scene (TokenDocument#parent).
+  for (const token of tokens) if (token.document) token.document.parent = scene;
   return scene;
 }
 
@@ -564,13 +567,14 @@ export function makeUser({ id = "user0000000001", name = "Player", isGM = false 
  * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
  * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
  */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = "user0000000001", activeGM = undefined, phase = "ready" } = {}) {
+export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = "user0000000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
   const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
   const users = new Collection([user]);
   users.current = user;
   users.activeGM = activeGM === undefined ? (isGM ? user : { id: "gm000000000001" }) : activeGM;
   const game = {
     userId,
+    release: { generation },
     ready: false,
     system: { id: systemId },
     world: { title: "Test world" },

@@ -12,10 +12,10 @@ import {
 const GLOBALS = ["Hooks", "game", "canvas", "ui", "ChatMessage", "Roll", "foundry", "document", "HTMLElement", "fetch"];
 const realFetch = globalThis.fetch;
 
-async function boot({ isGM, canvas = { grid: null, scene: null }, fetch = realFetch }) {
+async function boot({ isGM, canvas = { grid: null, scene: null }, fetch = realFetch, generation = 12 }) {
   const hooks = makeHooks();
   const loaded = [];
-  const game = makeGame({ isGM, phase: "init" });
+  const game = makeGame({ isGM, phase: "init", generation });
   game.modules = new Map([["firefight", {}]]);
   const notes = [];
   Object.assign(globalThis, {
@@ -50,10 +50,12 @@ test("module.mjs registers its settings and templates on init and wires the hook
   try {
     const { hooks, game, loaded } = await boot({ isGM: false });
     assert.deepEqual([...hooks.handlers.keys()].filter((name) => ["init", "ready"].includes(name)).sort(), ["init", "ready"]);
-    for (const hook of ["createCombat", "updateCombat", "deleteCombat", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderChatMessage", "renderChatMessageHTML", "renderSettingsConfig"]) {
+    for (const hook of ["createCombat", "updateCombat", "deleteCombat", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
       assert.equal(hooks.handlers.get(hook)?.length, 1, hook);
     }
     await startGame(game, hooks);
+    assert.equal(hooks.handlers.get("renderChatMessage")?.length, 1, "v12: the jQuery hook");
+    assert.equal(hooks.handlers.get("renderChatMessageHTML"), undefined);
     assert.ok(game.settings.registered.has("firefight.serviceUrl"));
     assert.deepEqual(loaded, ["modules/firefight/templates/chat-card.hbs", "modules/firefight/templates/attack-dialog.hbs"]);
     assert.equal(typeof game.modules.get("firefight").api.openAttackDialog, "function");
@@ -146,5 +148,25 @@ test("the token HUD's crosshairs open the attack dialog and Fire posts the attac
     assert.equal(posted.length, 2);
   } finally {
     cleanUp();
+  }
+});
+
+test("chat cards are bound through v13's renderChatMessageHTML, or v12's renderChatMessage, never both", async () => {
+  for (const generation of [12, 13]) {
+    try {
+      const { hooks, game } = await boot({ isGM: true, generation });
+      await startGame(game, hooks);
+      const used = generation >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
+      const unused = generation >= 13 ? "renderChatMessage" : "renderChatMessageHTML";
+      assert.equal(hooks.handlers.get(unused), undefined, `v${generation} has no ${unused} listener`);
+      const button = new StubElement("button");
+      button.dataset.firefightAction = "second-chance";
+      const card = new StubElement("div", { children: [button] });
+      hooks.callAll(used, { id: "msg1", flags: { firefight: { attacker: "a" } } }, generation >= 13 ? card : [card]);
+      assert.equal(card.dataset.firefightBound, "1");
+      assert.equal(button.listeners.get("click")?.length, 1);
+    } finally {
+      cleanUp();
+    }
   }
 });
