@@ -10,6 +10,7 @@ import { advancesBetween, encounterFlag, trackerSnapshot } from "./combat-sync.m
 import { EncounterFeed } from "./live.mjs";
 import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
+import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./roll-mode.mjs";
 import { TemplateZoneLayer } from "./zones.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
@@ -210,8 +211,28 @@ export class FirefightApp {
     return id;
   }
 
-  /** The chat card of one event, with its dice as real Rolls; once per event. */
-  async postCard(event, ruleset) {
+  /** This user's roll mode (core setting), what cards of their requests use unless they choose. */
+  userRollMode() {
+    let mode = null;
+    try {
+      mode = this.game.settings.get("core", "rollMode");
+    } catch {
+      mode = null;
+    }
+    return rollModeOr(mode, "publicroll");
+  }
+
+  /** Say on this user which actor they act for and how the card is to be shown (see roll-mode.mjs). */
+  async announce(actorId, rollMode) {
+    await this.game.user?.setFlag?.(MODULE_ID, "lastRequest", { actor: actorId, rollMode: rollModeOr(rollMode, this.userRollMode()), at: Date.now() });
+  }
+
+  /**
+   * The chat card of one event, with its dice as real Rolls; once per event. Shown as the
+   * acting user chose (`rollMode`, `author`), else as their last request said, else as this
+   * user's roll mode says.
+   */
+  async postCard(event, ruleset, { rollMode = null, author = null } = {}) {
     if (this.game.messages?.find?.((m) => m.flags?.[MODULE_ID]?.eventId === event.id)) return null;
     const card = cardForEvent(event, { nameOf: (id) => this.nameOf(id) });
     if (!card) return null;
@@ -219,12 +240,16 @@ export class FirefightApp {
     const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));
     const scene = this.sceneOfPlay();
     const speakerToken = scene?.tokens?.get?.(card.attacker ?? card.actor);
-    return this.env.ChatMessage.create({
+    const request = rollMode ? null : requestOf(this.game.users, card.attacker ?? card.actor, MODULE_ID);
+    const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
+    const data = {
       content,
       rolls,
       speaker: speakerToken ? { scene: scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name } : { alias: "firefight" },
-      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null } },
-    });
+      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode } },
+    };
+    applyCardRollMode(this.env.ChatMessage, data, mode, { author: author ?? request?.author ?? null, poster: this.game.user?.id ?? null });
+    return this.env.ChatMessage.create(data);
   }
 
   // ---- Attacking --------------------------------------------------------------------------------
@@ -270,6 +295,7 @@ export class FirefightApp {
       smartlink: SMARTLINK,
       ammo: SR5_AMMO,
       categories: SR5_CATEGORIES,
+      rollModes: rollModeChoices(this.userRollMode()),
     };
     if (shadowrun) {
       const weapons = sr5.rangedWeapons(actor).map((item) => {
@@ -369,11 +395,13 @@ export class FirefightApp {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
     const { body, writeBack } = this.buildAttack(token, data, form);
+    const rollMode = rollModeOr(form.rollMode, this.userRollMode());
+    await this.announce(serviceId(token.id), rollMode);
     const answer = await this.client().attack(encounter.id, encounter.token, body);
     await this.writeBack(writeBack, answer.result);
     // With no GM online nobody follows the socket: the attacker's client posts the card itself.
     if (!this.game.users?.activeGM) {
-      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset);
+      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset, { rollMode, author: this.game.user?.id });
     }
     return answer;
   }
@@ -388,9 +416,10 @@ export class FirefightApp {
     }
   }
 
-  async takeAim(token, aimFor = "dice") {
+  async takeAim(token, aimFor = "dice", rollMode = null) {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
+    await this.announce(serviceId(token.id), rollMode);
     return this.client().action(encounter.id, encounter.token, { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor });
   }
 
@@ -436,7 +465,7 @@ export class FirefightApp {
     });
     if (!choice || typeof choice !== "object") return null;
     try {
-      if (choice.action === "aim") return await this.takeAim(token, choice.form.aim_for || "dice");
+      if (choice.action === "aim") return await this.takeAim(token, choice.form.aim_for || "dice", choice.form.rollMode);
       return await this.attack(token, data, choice.form);
     } catch (error) {
       this.notify("error", "FIREFIGHT.Notify.Failed", { detail: error.message });
@@ -479,6 +508,7 @@ export class FirefightApp {
     if (!encounter) return null;
     const actor = this.tokenFor(attackerId)?.actor;
     if (actor && !this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
+    await this.announce(attackerId, null);
     const answer = await this.client().action(encounter.id, encounter.token, { actor: attackerId, action: "second_chance", target: targetId });
     if (actor && answer.result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, answer.result.edge_spent));
     return answer;
@@ -491,6 +521,7 @@ export class FirefightApp {
     const actor = tokenDocument?.actor;
     if (!actor) return null;
     if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
+    await this.announce(actorId, null);
     if (encounter.ruleset === "d100") {
       const manual = mergeManual("d100", actor.flags?.[MODULE_ID]?.manual?.d100 ?? {});
       const body = d100ZoneTestRequest({ actor: actorId, athletics: manual.athletics, defender: { passive_defense: manual.passive_defense, armor: manual.armor } });

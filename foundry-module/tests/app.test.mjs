@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  DialogV2, fixture, FormDataExtended, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
+  DialogV2, fixture, FormDataExtended, makeActor, makeUser, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
 } from "./foundry-stubs.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
@@ -293,4 +293,56 @@ test("a clear notice when the actor has no token on the combat's scene, or the c
   assert.equal(DialogV2.opened.length, opened);
   assert.equal(ui.notifications.seen.at(-1).message, "firefight: the combat is on the scene Docks: view that scene to attack.");
   assert.equal(calls.filter((c) => c.method === "POST").length, 0);
+});
+
+test("roll modes: the GM's client posts a player's card as that player chose (public, GM only, blind, self)", async () => {
+  const { app, game, messages } = setup({ isGM: true });
+  const player = makeUser({ id: "player00000001", name: "Player" });
+  game.users.set(player.id, player);
+  const { event_id, result } = fixture("sr5-attack-bf.json");
+  const expected = {
+    publicroll: { whisper: [], blind: false },
+    gmroll: { whisper: ["user0000000001"], blind: false },
+    blindroll: { whisper: ["user0000000001"], blind: true },
+    selfroll: { whisper: ["player00000001"], blind: false },
+  };
+  let n = 0;
+  for (const [mode, visibility] of Object.entries(expected)) {
+    // What the player's client says before it sends the request (roll-mode.mjs).
+    await player.setFlag("firefight", "lastRequest", { actor: result.attacker, rollMode: mode, at: ++n });
+    const message = await app.postCard({ id: `${event_id}-${mode}`, encounter: "enc", result }, "sr5");
+    assert.deepEqual({ whisper: message.whisper, blind: message.blind }, visibility, mode);
+    assert.equal(message.author, "player00000001", `${mode}: the player's own card`);
+    assert.equal(message.flags.firefight.rollMode, mode);
+  }
+  assert.equal(messages.size, 4);
+  // An event nobody here asked for (the web console): the GM's own roll mode, as the GM's.
+  await game.settings.set("core", "rollMode", "gmroll");
+  const console = await app.postCard({ id: "console-1", encounter: "enc", result: { ...result, attacker: "someone-else" } }, "sr5");
+  assert.deepEqual([console.author, console.whisper, console.blind], ["user0000000001", ["user0000000001"], false]);
+});
+
+test("roll modes: with no GM online, the player's chosen mode from the dialog hides their own card", async () => {
+  const answer = fixture("sr5-attack-bf.json");
+  const { app, game, samToken, goonToken, messages } = setup({
+    isGM: false,
+    activeGM: null,
+    answers: { "POST /v1/encounters/enc1/attacks": { ...answer, state: {} } },
+  });
+  const gm = makeUser({ id: "gm000000000001", name: "Gamemaster", isGM: true });
+  game.users.set(gm.id, gm);
+  game.settings.storeWorld(MODULE_ID, "serviceUrl", "http://ff");
+  game.settings.storeWorld(MODULE_ID, "encounterId", "enc1");
+  game.settings.storeWorld(MODULE_ID, "playerToken", "p");
+  await game.settings.set("core", "rollMode", "gmroll");
+  game.user.targets = new Set([goonToken]);
+  DialogV2.respond((dialog) => {
+    assert.match(dialog.content, /<option value="gmroll" selected>GM only \(and you\)<\/option>/, "the player's roll mode is the default");
+    return { action: "fire", values: { weapon: "aresAlpha000001", mode: "BF", rollMode: "blindroll" } };
+  });
+  await app.openAttackDialog(samToken);
+  const [message] = messages;
+  assert.deepEqual([message.author, message.whisper, message.blind], ["user0000000001", ["gm000000000001"], true]);
+  assert.deepEqual(game.user.flags.firefight.lastRequest.rollMode, "blindroll");
+  assert.equal(game.user.flags.firefight.lastRequest.actor, "tokSam000000001");
 });

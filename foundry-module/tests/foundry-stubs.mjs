@@ -301,9 +301,25 @@ export function makeChatMessage() {
   return {
     messages,
     ChatMessage: {
+      /** ChatMessage.applyRollMode as v13 documents it (v12 the same but for keeping whispers). */
+      applyRollMode(chatData, rollMode) {
+        const game = currentGame;
+        if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
+        let whisper;
+        if (rollMode === "publicroll") whisper = [];
+        else if (rollMode === "selfroll") whisper = [game.user.id];
+        else if (chatData.whisper?.length) whisper = chatData.whisper;
+        else whisper = [...game.users].filter((u) => u.isGM).map((u) => u.id);
+        chatData.whisper = whisper;
+        chatData.blind = rollMode === "blindroll";
+        return chatData;
+      },
       async create(data) {
         for (const roll of data.rolls ?? []) if (!(roll instanceof Roll)) throw new Error("rolls must be Roll instances");
-        const message = new StubDocument({ ...data, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` });
+        const author = data.author ?? currentGame?.user?.id ?? null;
+        // Only a GM may post a message as another user (ChatMessage's create permission).
+        if (author !== (currentGame?.user?.id ?? null) && currentGame?.user && !currentGame.user.isGM) throw new Error(`User ${currentGame.user.name} lacks permission to create ChatMessage as another user`);
+        const message = new StubDocument({ whisper: [], blind: false, ...data, author, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` }, { documentName: "ChatMessage" });
         message.rolls = data.rolls ?? [];
         messages.set(message.id, message);
         return message;
@@ -559,7 +575,10 @@ export function makeNotifications() {
 
 /** A user: GMs hold SETTINGS_MODIFY (Foundry gives it to assistant GMs and up), players do not. */
 export function makeUser({ id = "user0000000001", name = "Player", isGM = false } = {}) {
-  return { id, name, isGM, targets: new Set(), can: (permission) => isGM && ["SETTINGS_MODIFY"].includes(permission) };
+  const user = new StubDocument({ _id: id, name, isGM }, { documentName: "User" });
+  user.targets = new Set();
+  user.can = (permission) => isGM && ["SETTINGS_MODIFY"].includes(permission);
+  return user;
 }
 
 /**
@@ -584,6 +603,8 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], u
     combat: null,
   };
   game.settings = makeSettings(game);
+  // Core's own: the roll mode each user picks in the chat log (CONST.DICE_ROLL_MODES).
+  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   // Foundry's Game#user is `this.users?.current`: nothing until the users exist.
   Object.defineProperty(game, "user", { get: () => game.users?.current, configurable: true });
   game.enterSetup = () => {
