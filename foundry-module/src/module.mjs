@@ -19,6 +19,7 @@ function env() {
     renderTemplate: foundry.applications?.handlebars?.renderTemplate ?? globalThis.renderTemplate,
     DialogV2: foundry.applications.api.DialogV2,
     FormDataExtended: foundry.applications?.ux?.FormDataExtended ?? globalThis.FormDataExtended,
+    document: globalThis.document,
     fetch: globalThis.fetch.bind(globalThis),
     WebSocket: globalThis.WebSocket,
   };

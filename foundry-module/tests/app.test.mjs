@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  DialogV2, fixture, FormDataExtended, makeActor, makeUser, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
+  DialogV2, fixture, FormDataExtended, makeActor, makeUser, parseHTML, StubElement, stubDocument, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
 } from "./foundry-stubs.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
@@ -31,7 +31,7 @@ function setup({ isGM = true, systemId = "shadowrun5e", activeGM, answers = {} }
   registerSettings(game);
   const ui = { notifications: makeNotifications() };
   const canvas = { grid, scene, tokens: { placeables: [samToken, goonToken] } };
-  const app = new FirefightApp({ game, canvas, ui, ChatMessage, Roll, renderTemplate: makeRenderTemplate(), DialogV2, FormDataExtended, fetch, WebSocket: class {} });
+  const app = new FirefightApp({ game, canvas, ui, ChatMessage, Roll, renderTemplate: makeRenderTemplate(), DialogV2, FormDataExtended, document: stubDocument, fetch, WebSocket: class {} });
   return { app, game, calls, sam, goon, samToken, goonToken, messages, ui, scene };
 }
 
@@ -166,13 +166,13 @@ test("the card's buttons call the service with the clicked target", async () => 
   await game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
   await game.settings.set(MODULE_ID, "encounterId", "enc1");
   await game.settings.set(MODULE_ID, "gmToken", "g");
-  const listeners = [];
-  const button = { dataset: { firefightAction: "second-chance", target: "tokGoon00000001" }, disabled: false, addEventListener: (type, fn) => listeners.push(fn) };
-  const element = { dataset: {}, querySelectorAll: () => [button] };
+  const button = new StubElement("button");
+  Object.assign(button.dataset, { firefightAction: "second-chance", target: "tokGoon00000001" });
+  const element = new StubElement("div", { children: [button] });
   app.bindCard({ flags: { firefight: { attacker: "tokSam000000001" } } }, element);
   app.bindCard({ flags: { firefight: { attacker: "tokSam000000001" } } }, element);
-  assert.equal(listeners.length, 1, "bound once");
-  await listeners[0]({ preventDefault() {} });
+  assert.equal(button.listeners.get("click").length, 1, "bound once");
+  await button.click();
   assert.deepEqual(calls.at(-1).body, { actor: "tokSam000000001", action: "second_chance", target: "tokGoon00000001" });
 });
 
@@ -342,7 +342,74 @@ test("roll modes: with no GM online, the player's chosen mode from the dialog hi
   });
   await app.openAttackDialog(samToken);
   const [message] = messages;
-  assert.deepEqual([message.author, message.whisper, message.blind], ["user0000000001", ["gm000000000001"], true]);
+  assert.deepEqual([message.author, message.whisper, message.blind], ["player00000001", ["gm000000000001"], true]);
   assert.deepEqual(game.user.flags.firefight.lastRequest.rollMode, "blindroll");
   assert.equal(game.user.flags.firefight.lastRequest.actor, "tokSam000000001");
+});
+
+/** A card for the ganger's 10 boxes, posted and rendered as the chat log renders it. */
+async function postedCard(table) {
+  const { result } = fixture("sr5-attack-bf.json");
+  const hit = { ...result, attacker: "tokSam000000001", targets: [{ ...result.targets[0], target: "tokGoon00000001" }] };
+  const message = await table.app.postCard({ id: "7-0", encounter: "enc1", result: hit }, "sr5");
+  const render = () => {
+    const element = parseHTML(message.content);
+    table.app.bindCard(message, element);
+    return element;
+  };
+  return { message, render };
+}
+
+test("Apply damage applies once, the card says so, and the GM's Undo puts the monitor back", async () => {
+  const table = setup({ isGM: true });
+  const { goon, ui } = table;
+  const { message, render } = await postedCard(table);
+  let card = render();
+  const apply = card.querySelector('[data-firefight-action="apply-damage"]');
+  assert.deepEqual([apply.dataset.target, apply.dataset.boxes, apply.dataset.track], ["tokGoon00000001", "10", "physical"]);
+  assert.equal(card.querySelector('[data-firefight-action="undo-damage"]'), null);
+  await apply.click();
+  assert.equal(goon.system.track.physical.value, 10);
+  assert.deepEqual(message.flags.firefight.applied.tokGoon00000001, { track: "physical", boxes: 10, previous: { "system.track.physical.value": 0 }, by: "user0000000001" });
+  // A second click (this card, or the card rendered again after the update) changes nothing.
+  await apply.click();
+  card = render();
+  const again = card.querySelector('[data-firefight-action="apply-damage"]');
+  assert.equal(again.disabled, true);
+  assert.equal(again.textContent, "Applied: 10 physical");
+  await table.app.applyDamage("tokGoon00000001", "physical", 10, message);
+  assert.equal(goon.system.track.physical.value, 10, "applied once");
+  assert.equal(ui.notifications.seen.at(-1).message, "firefight: this card's damage is already on Halloweener.");
+  // Undo: the monitor as it was, and the card can apply again.
+  const undo = card.querySelector('[data-firefight-action="undo-damage"]');
+  assert.equal(undo.textContent, "Undo");
+  await undo.click();
+  assert.equal(goon.system.track.physical.value, 0);
+  assert.equal(message.flags.firefight.applied.tokGoon00000001, null);
+  card = render();
+  assert.equal(card.querySelector('[data-firefight-action="apply-damage"]').disabled, false);
+  assert.equal(card.querySelector('[data-firefight-action="undo-damage"]'), null);
+});
+
+test("a target's owner applies damage from the GM's card once, recorded on their actor; only the GM undoes", async () => {
+  const gmTable = setup({ isGM: true });
+  const { message } = await postedCard(gmTable);
+  // The same world seen from the ganger's owner: the GM's message is not theirs to update.
+  const table = setup({ isGM: false });
+  table.goon.ownedByPlayer = true;
+  await assert.rejects(message.setFlag("firefight", "x", 1), /lacks permission to update ChatMessage/);
+  const card = parseHTML(message.content);
+  table.app.bindCard(message, card);
+  const apply = card.querySelector('[data-firefight-action="apply-damage"]');
+  await apply.click();
+  assert.equal(table.goon.system.track.physical.value, 10);
+  assert.equal(table.goon.flags.firefight.applied[message.id].tokGoon00000001.boxes, 10);
+  assert.equal(apply.disabled, true, "the card shows it at once");
+  assert.equal(apply.textContent, "Applied: 10 physical");
+  assert.equal(card.querySelector('[data-firefight-action="undo-damage"]'), null, "no Undo for players");
+  await apply.click();
+  assert.equal(table.goon.system.track.physical.value, 10, "once");
+  await table.app.undoDamage("tokGoon00000001", message);
+  assert.equal(table.goon.system.track.physical.value, 10);
+  assert.equal(table.ui.notifications.seen.at(-1).message, "firefight: only the GM can undo applied damage.");
 });

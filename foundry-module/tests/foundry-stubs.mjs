@@ -126,9 +126,11 @@ export class StubDocument {
     this.ownedByPlayer = owner;
     this.updates = [];
   }
+  /** `owner`: true (the player's), false (the GM's only) or the id of the one user who owns it. */
   get isOwner() {
     const user = currentGame?.user;
-    return user ? user.isGM === true || this.ownedByPlayer : this.ownedByPlayer;
+    if (!user) return this.ownedByPlayer !== false;
+    return user.isGM === true || this.ownedByPlayer === true || this.ownedByPlayer === user.id;
   }
   async update(changes, options = {}) {
     const user = currentGame?.user;
@@ -319,7 +321,8 @@ export function makeChatMessage() {
         const author = data.author ?? currentGame?.user?.id ?? null;
         // Only a GM may post a message as another user (ChatMessage's create permission).
         if (author !== (currentGame?.user?.id ?? null) && currentGame?.user && !currentGame.user.isGM) throw new Error(`User ${currentGame.user.name} lacks permission to create ChatMessage as another user`);
-        const message = new StubDocument({ whisper: [], blind: false, ...data, author, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` }, { documentName: "ChatMessage" });
+        // A message is its author's (and, as everything, the GM's).
+        const message = new StubDocument({ whisper: [], blind: false, ...data, author, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` }, { documentName: "ChatMessage", owner: author ?? false });
         message.rolls = data.rolls ?? [];
         messages.set(message.id, message);
         return message;
@@ -449,6 +452,11 @@ export class StubElement {
       this.children.push(node);
     }
   }
+  remove() {
+    const siblings = this.parentElement?.children;
+    if (siblings) siblings.splice(siblings.indexOf(this), 1);
+    this.parentElement = null;
+  }
   after(node) {
     const siblings = this.parentElement.children;
     node.parentElement = this.parentElement;
@@ -490,6 +498,35 @@ export class StubElement {
   querySelector(selector) {
     return this.querySelectorAll(selector)[0] ?? null;
   }
+}
+
+const VOID_TAGS = new Set(["input", "br", "hr", "img", "meta", "link"]);
+
+/** Rendered template HTML as StubElements (what Foundry hands the render hooks), under a root div. */
+export function parseHTML(html) {
+  const root = new StubElement("div");
+  let current = root;
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z0-9]+)((?:\s+[\w:.-]+(?:="[^"]*")?)*)\s*\/?>|([^<]+)/g)) {
+    const [, closing, tag, attrs, text] = m;
+    if (text !== undefined) {
+      current.textContent += text;
+      continue;
+    }
+    if (closing) {
+      current = current.parentElement ?? root;
+      continue;
+    }
+    const el = new StubElement(tag);
+    for (const a of (attrs ?? "").matchAll(/([\w:.-]+)(?:="([^"]*)")?/g)) {
+      const [, name, value = ""] = a;
+      if (name === "class") value.split(/\s+/).filter(Boolean).forEach((c) => el.classList.add(c));
+      else if (name.startsWith("data-")) el.dataset[name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] = value;
+      else el.attributes[name] = value;
+    }
+    current.append(el);
+    if (!VOID_TAGS.has(tag.toLowerCase())) current = el;
+  }
+  return root;
 }
 
 /** `document.createElement` for the module's hooks. */
@@ -586,7 +623,7 @@ export function makeUser({ id = "user0000000001", name = "Player", isGM = false 
  * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
  * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
  */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = "user0000000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
+export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
   const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
   const users = new Collection([user]);
   users.current = user;

@@ -101,7 +101,7 @@ test("the stub game follows Foundry's phases: no user at init, world settings re
   const game = makeGame({ isGM: false, phase: "init" });
   assert.equal(game.user, undefined);
   assert.equal(game.users, undefined);
-  assert.equal(game.userId, "user0000000001");
+  assert.equal(game.userId, "player00000001");
   game.settings.register("firefight", "w", { scope: "world", default: "" });
   await assert.rejects(game.settings.set("firefight", "w", "x"), /before the Game is ready/);
   await startGame(game, makeHooks());
