@@ -407,8 +407,10 @@ test("a target's owner applies damage from the GM's card once, recorded on their
   assert.equal(apply.disabled, true, "the card shows it at once");
   assert.equal(apply.textContent, "Applied: 10 physical");
   assert.equal(card.querySelector('[data-firefight-action="undo-damage"]'), null, "no Undo for players");
+  const updates = table.goon.updates.length;
   await apply.click();
   assert.equal(table.goon.system.track.physical.value, 10, "once");
+  assert.equal(table.goon.updates.length, updates, "no second update");
   await table.app.undoDamage("tokGoon00000001", message);
   assert.equal(table.goon.system.track.physical.value, 10);
   assert.equal(table.ui.notifications.seen.at(-1).message, "firefight: only the GM can undo applied damage.");
