@@ -100,6 +100,7 @@ export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}
   return {
     ...attackHeader("sr5", result, nameOf, title),
     mode: result.mode,
+    modeLabel: `FIREFIGHT.Mode.${result.mode}`,
     action: result.action,
     pool: result.pool,
     modifiers: modifierRows(result.modifiers),
@@ -121,6 +122,7 @@ export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}
       outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
       hit: t.outcome === "hit",
       range: t.range,
+      rangeLabel: `FIREFIGHT.Range.${t.range}`,
       share: t.share,
       modifiers: modifierRows(t.attack_modifiers),
       attack: test(t.attack),
@@ -186,6 +188,8 @@ export function d100AttackCard(result, { nameOf = (id) => id, title = null } = {
       outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
       hit: t.outcome === "hit",
       range: t.range_band,
+      // A d100 weapon's bands are named by the table (free text): shown as written.
+      rangeLabel: t.range_band,
       sharePercent: t.share_percent,
       share: t.share,
       modifiers: modifierRows(t.modifiers),

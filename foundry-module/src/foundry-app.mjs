@@ -16,11 +16,18 @@ import { TemplateZoneLayer } from "./zones.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
 import {
-  availableModes, COVER, d100AttackRequest, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
+  availableModes, COVER, d100AttackRequest, RequestError, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
   SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual, sr5ZoneTestRequest, d100ZoneTestRequest,
 } from "./requests.mjs";
 
 export const DIALOG_TEMPLATE = "modules/firefight/templates/attack-dialog.hbs";
+
+/** A select's options: the value sent and the lang key shown (lang/en.json under `prefix`). */
+function options(values, prefix) {
+  return values.map((value) => ({ value, label: `${prefix}.${value}` }));
+}
+
+const D100_MODES = ["attack", "suppressive"];
 
 /** A number typed in a form, or null when the field was left empty (FormDataExtended gives null). */
 function typedNumber(value) {
@@ -56,6 +63,15 @@ export class FirefightApp {
 
   notify(level, key, data) {
     this.env.ui?.notifications?.[level]?.(this.localize(key, data));
+  }
+
+  /** A failure in this user's language: the module's own (a `key`) localised, else as it came (the service's detail). */
+  failureDetail(error) {
+    return error?.key ? this.localize(`FIREFIGHT.Error.${error.key}`, error.data ?? {}) : String(error?.message ?? error);
+  }
+
+  notifyFailure(error) {
+    this.notify("error", "FIREFIGHT.Notify.Failed", { detail: this.failureDetail(error) });
   }
 
   /** True on the one client that acts for the GM (the active GM, v11+ `game.users.activeGM`). */
@@ -291,25 +307,31 @@ export class FirefightApp {
       shadowrun,
       actorName: token.name,
       targets,
-      cover: COVER,
-      environment: ENVIRONMENT,
-      smartlink: SMARTLINK,
-      ammo: SR5_AMMO,
-      categories: SR5_CATEGORIES,
+      cover: options(COVER, "FIREFIGHT.Cover"),
+      environment: Object.entries(ENVIRONMENT).map(([field, values]) => ({ field, label: `FIREFIGHT.Environment.${field}.Name`, options: options(values, `FIREFIGHT.Environment.${field}`) })),
+      smartlink: options(SMARTLINK, "FIREFIGHT.Smartlink"),
+      ammo: options(SR5_AMMO, "FIREFIGHT.Ammo"),
+      categories: options(SR5_CATEGORIES, "FIREFIGHT.Category"),
       rollModes: rollModeChoices(this.userRollMode()),
     };
     if (shadowrun) {
       const weapons = sr5.rangedWeapons(actor).map((item) => {
         const weapon = sr5.sr5Weapon(item);
-        return { id: item.id, name: item.name, weapon, modes: availableModes(weapon.modes), selected: item.id === itemId };
+        return { id: item.id, name: item.name, weapon, modes: options(availableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
       });
       // The modes of the weapon chosen from its sheet (else the first); another weapon's modes
       // are checked when the attack is built.
       const chosen = weapons.find((w) => w.selected) ?? weapons[0];
-      return { ...base, weapons, modes: chosen ? availableModes(chosen.weapon.modes) : [] };
+      return { ...base, weapons, modes: chosen ? chosen.modes : [] };
     }
     const saved = actor.getFlag?.(MODULE_ID, `manual.${ruleset}`) ?? actor.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
-    return { ...base, manual: mergeManual(ruleset, saved), modes: ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : [] };
+    const manual = mergeManual(ruleset, saved);
+    return {
+      ...base,
+      manual,
+      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: `FIREFIGHT.Field.${key}` })),
+      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : D100_MODES, "FIREFIGHT.Mode"),
+    };
   }
 
   defenderOf(actor, ruleset) {
@@ -357,7 +379,7 @@ export class FirefightApp {
     let manual = null;
     if (data.shadowrun) {
       item = actor.items.get(form.weapon) ?? null;
-      if (!item) throw new Error("choose a weapon");
+      if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
       const category = form.category || sr5.weaponCategory(item);
       weapon = sr5.sr5Weapon(item, { category });
       attacker = sr5.sr5Attacker(actor, item, { id: token.id, category });
@@ -469,7 +491,7 @@ export class FirefightApp {
       if (choice.action === "aim") return await this.takeAim(token, choice.form.aim_for || "dice", choice.form.rollMode);
       return await this.attack(token, data, choice.form);
     } catch (error) {
-      this.notify("error", "FIREFIGHT.Notify.Failed", { detail: error.message });
+      this.notifyFailure(error);
       return null;
     }
   }
@@ -620,7 +642,7 @@ export class FirefightApp {
         else if (action === "second-chance") await this.secondChance(flags.attacker, target);
         else if (action === "zone-test") await this.zoneTest(zone, actor);
       } catch (error) {
-        this.notify("error", "FIREFIGHT.Notify.Failed", { detail: error.message });
+        this.notifyFailure(error);
       } finally {
         button.disabled = false;
         // Foundry re-renders a message whose flags changed; a record kept on the actor does not

@@ -25,7 +25,7 @@ export function metresPerUnit(units) {
  */
 export function sceneScale(grid) {
   if (!grid || !(grid.size > 0) || !(grid.distance > 0)) {
-    throw new Error("The scene has no grid size or distance: firefight cannot measure it.");
+    throw Object.assign(new Error("The scene has no grid size or distance: firefight cannot measure it."), { key: "noGrid", data: {} });
   }
   const { factor } = metresPerUnit(grid.units);
   return { metresPerPixel: (grid.distance * factor) / grid.size, unitsPerPixel: grid.distance / grid.size, metresPerUnit: factor };

@@ -32,7 +32,8 @@ function element(html) {
 
 function report(error) {
   console.error("firefight |", error);
-  ui.notifications?.error(game.i18n.format("FIREFIGHT.Notify.Failed", { detail: error.message }));
+  if (app) app.notifyFailure(error);
+  else ui.notifications?.error(game.i18n.format("FIREFIGHT.Notify.Failed", { detail: error.message }));
 }
 
 // At init Foundry has no game.user yet (only game.userId): nothing here may ask who is playing.

@@ -185,7 +185,7 @@ test("the attack dialog renders the actor's weapons, their modes and the targets
   assert.match(html, /<option value="aresAlpha000001" >Ares Alpha \(11P, AP -2, Acc 5, RC 2, 42\)<\/option>/);
   assert.match(html, /<option value="predatorV000001" selected>/);
   // The pistol chosen from its sheet fires SA (and SB), not the rifle's modes.
-  assert.match(html, /<select name="mode"><option value="SA">SA<\/option><option value="SB">SB<\/option><\/select>/);
+  assert.match(html, /<select name="mode"><option value="SA">Semi-automatic \(SA\)<\/option><option value="SB">Semi-automatic burst \(SB\)<\/option><\/select>/);
   assert.match(html, /name="distance.tokGoon00000001" value="13"/);
   assert.match(html, /name="cover.tokGoon00000001"/);
   assert.match(html, /name="dice"/);
@@ -414,4 +414,28 @@ test("a target's owner applies damage from the GM's card once, recorded on their
   await table.app.undoDamage("tokGoon00000001", message);
   assert.equal(table.goon.system.track.physical.value, 10);
   assert.equal(table.ui.notifications.seen.at(-1).message, "firefight: only the GM can undo applied damage.");
+});
+
+test("the module's own failures reach the user in their language; a d100 form fires with its manual numbers", async () => {
+  const { app, ui, samToken, game, calls } = await armed();
+  game.user.targets = new Set();
+  DialogV2.respond(() => ({ action: "fire", values: { weapon: "aresAlpha000001", mode: "BF" } }));
+  assert.equal(await app.openAttackDialog(samToken), null);
+  assert.deepEqual(ui.notifications.seen.at(-1), { level: "error", message: "firefight: target at least one token." });
+
+  const d100 = setup({ systemId: "worldbuilding", answers: { "POST /v1/encounters/enc1/attacks": (body) => ({ event_id: "3-0", result: { kind: "d100_attack", echo: body }, state: {} }) } });
+  await d100.game.settings.set(MODULE_ID, "ruleset", "d100");
+  await d100.game.settings.set(MODULE_ID, "serviceUrl", "http://ff");
+  await d100.game.settings.set(MODULE_ID, "encounterId", "enc1");
+  await d100.game.settings.set(MODULE_ID, "gmToken", "g");
+  d100.game.user.targets = new Set([d100.goonToken]);
+  DialogV2.respond((dialog) => {
+    assert.equal((dialog.content.match(/name="shot_rate"/g) ?? []).length, 1, "one Shot Rate field");
+    assert.match(dialog.content, /<label>Marksmanship<\/label><input type="text" name="marksmanship" value="50">/);
+    return { action: "fire", values: { marksmanship: "65", shot_rate: "3", mode: "attack", aim: 10 } };
+  });
+  await d100.app.openAttackDialog(d100.samToken);
+  const sent = d100.calls.at(-1).body;
+  assert.deepEqual([sent.ruleset, sent.attacker.marksmanship, sent.shot_rate, sent.aim, sent.targets[0].distance_m], ["d100", 65, 3, 10, 13]);
+  assert.equal(calls.filter((c) => c.path.endsWith("/attacks")).length, 0);
 });

@@ -21,7 +21,7 @@ test("an SR5 attack card shows the pool and why, the target's outcome and its da
   const html = await render(CARD_TEMPLATE, card);
   const plain = text(html);
   assert.match(html, new RegExp(`data-event-id="${event_id}"`));
-  assert.match(plain, /Sam · Ares Alpha · BF/);
+  assert.match(plain, /Sam · Ares Alpha · Burst fire \(BF\)/);
   assert.match(plain, /Pool 12 Limit 5/);
   assert.match(plain, /agility \+6 skill \+6/);
   assert.match(plain, /Halloweener Hit medium/);
@@ -56,7 +56,7 @@ test("suppressive fire lists who the zone affects, with a zone test button for t
   assert.equal(card.pool, 10);
   const html = await render(CARD_TEMPLATE, card);
   const plain = text(html);
-  assert.match(plain, /Lee · Ingram · suppressive/);
+  assert.match(plain, /Lee · Ingram · Suppressive fire/);
   assert.match(plain, /Pool 10 Limit 5 agility \+5 skill \+5/);
   assert.match(plain, /Rounds fired 20 · left 80/);
   assert.match(plain, /Suppression zone zone-1 · 2 hits/);
