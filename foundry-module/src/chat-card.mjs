@@ -50,6 +50,25 @@ function sr5Damage(damage) {
   };
 }
 
+/**
+ * Who a new zone reaches, as the service decided it (SR5Affected / D100Affected): those inside
+ * or next to it; `must_test` alone says who tests (inside, in the open), so one inside but in
+ * cover or prone is listed with the penalty and no test.
+ */
+function zoneAffected(affected, nameOf) {
+  return (affected ?? [])
+    .filter((a) => a.inside || a.adjacent || a.penalty !== 0)
+    .map((a) => ({
+      actor: a.actor,
+      name: nameOf(a.actor),
+      inside: a.inside,
+      adjacent: Boolean(a.adjacent),
+      penalty: a.penalty,
+      mustTest: a.must_test,
+      whereLabel: a.must_test ? "FIREFIGHT.Zone.inside" : a.inside ? "FIREFIGHT.Zone.sheltered" : a.adjacent ? "FIREFIGHT.Zone.adjacent" : "FIREFIGHT.Zone.aware",
+    }));
+}
+
 function sr5Zone(zone, nameOf) {
   if (!zone) return null;
   return {
@@ -58,14 +77,7 @@ function sr5Zone(zone, nameOf) {
     penalty: zone.zone.penalty,
     lasts: zone.zone.lasts,
     suppression: test(zone.suppression),
-    affected: zone.affected.map((a) => ({
-      actor: a.actor,
-      name: nameOf(a.actor),
-      inside: a.inside,
-      adjacent: a.adjacent,
-      penalty: a.penalty,
-      mustTest: a.must_test,
-    })),
+    affected: zoneAffected(zone.affected, nameOf),
   };
 }
 
@@ -88,6 +100,7 @@ export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}
   return {
     ...attackHeader("sr5", result, nameOf, title),
     mode: result.mode,
+    modeLabel: `FIREFIGHT.Mode.${result.mode}`,
     action: result.action,
     pool: result.pool,
     modifiers: modifierRows(result.modifiers),
@@ -109,6 +122,7 @@ export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}
       outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
       hit: t.outcome === "hit",
       range: t.range,
+      rangeLabel: `FIREFIGHT.Range.${t.range}`,
       share: t.share,
       modifiers: modifierRows(t.attack_modifiers),
       attack: test(t.attack),
@@ -174,6 +188,8 @@ export function d100AttackCard(result, { nameOf = (id) => id, title = null } = {
       outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
       hit: t.outcome === "hit",
       range: t.range_band,
+      // A d100 weapon's bands are named by the table (free text): shown as written.
+      rangeLabel: t.range_band,
       sharePercent: t.share_percent,
       share: t.share,
       modifiers: modifierRows(t.modifiers),
@@ -189,13 +205,7 @@ export function d100AttackCard(result, { nameOf = (id) => id, title = null } = {
           id: result.zone.zone?.id ?? null,
           test: d100Test(result.zone.test),
           modifiers: modifierRows(result.zone.modifiers),
-          affected: result.zone.affected.map((a) => ({
-            actor: a.actor,
-            name: nameOf(a.actor),
-            inside: a.inside,
-            penalty: a.penalty,
-            mustTest: a.must_test,
-          })),
+          affected: zoneAffected(result.zone.affected, nameOf),
         }
       : null,
     dice: dieRows(result.dice, "d100"),

@@ -1,24 +1,42 @@
 // The module's flows in Foundry terms: which encounter and token to use, creating an encounter
-// per combat, following its events (chat cards, zones), the attack dialog and the card buttons.
+// per combat, following its events (chat cards, zones) and the attack dialog; the card's buttons are
+// in card-actions.mjs.
 // Foundry's globals come in through `env` ({game, canvas, ui, ChatMessage, Roll, renderTemplate,
-// DialogV2, fetch, WebSocket}), so tests run these flows against stubs of Foundry's API.
+// DialogV2, FormDataExtended, document, fetch, WebSocket}), so tests run these flows against
+// stubs of Foundry's API.
 
 import { FirefightClient } from "./client.mjs";
 import { checkConnection } from "./connection.mjs";
+import { CardActions } from "./card-actions.mjs";
 import { CARD_TEMPLATE, cardForEvent } from "./chat-card.mjs";
 import { advancesBetween, encounterFlag, trackerSnapshot } from "./combat-sync.mjs";
 import { EncounterFeed } from "./live.mjs";
 import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
+import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./roll-mode.mjs";
 import { TemplateZoneLayer } from "./zones.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
 import {
-  availableModes, COVER, d100AttackRequest, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
-  SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual, sr5ZoneTestRequest, d100ZoneTestRequest,
+  availableModes, COVER, d100AttackRequest, RequestError, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
+  SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual,
 } from "./requests.mjs";
 
 export const DIALOG_TEMPLATE = "modules/firefight/templates/attack-dialog.hbs";
+
+/** A select's options: the value sent and the lang key shown (lang/en.json under `prefix`). */
+function options(values, prefix) {
+  return values.map((value) => ({ value, label: `${prefix}.${value}` }));
+}
+
+const D100_MODES = ["attack", "suppressive"];
+
+/** A number typed in a form, or null when the field was left empty (FormDataExtended gives null). */
+function typedNumber(value) {
+  if (value === undefined || value === null || value === "") return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
 
 export class FirefightApp {
   constructor(env) {
@@ -47,6 +65,15 @@ export class FirefightApp {
 
   notify(level, key, data) {
     this.env.ui?.notifications?.[level]?.(this.localize(key, data));
+  }
+
+  /** A failure in this user's language: the module's own (a `key`) localised, else as it came (the service's detail). */
+  failureDetail(error) {
+    return error?.key ? this.localize(`FIREFIGHT.Error.${error.key}`, error.data ?? {}) : String(error?.message ?? error);
+  }
+
+  notifyFailure(error) {
+    this.notify("error", "FIREFIGHT.Notify.Failed", { detail: this.failureDetail(error) });
   }
 
   /** True on the one client that acts for the GM (the active GM, v11+ `game.users.activeGM`). */
@@ -166,10 +193,23 @@ export class FirefightApp {
     return this.feed;
   }
 
+  /**
+   * The scene the fight happens on: the combat's (Combat#scene), which need not be the one this
+   * client views; the viewed one only for a combat not linked to a scene, or no combat.
+   */
+  sceneOfPlay(combat = this.game.combat) {
+    return combat?.scene ?? this.env.canvas?.scene ?? null;
+  }
+
+  /** A scene's grid: the canvas's BaseGrid when it is the viewed scene, else Scene#grid (v12+). */
+  gridOf(scene) {
+    return scene && scene === this.env.canvas?.scene ? this.env.canvas.grid : scene?.grid;
+  }
+
   async handleEvent(event, encounter) {
-    const scene = this.env.canvas?.scene;
+    const scene = this.sceneOfPlay(encounter.combat ?? this.game.combat);
     if (scene && ((event.zones_started ?? []).length > 0 || (event.zones_ended ?? []).length > 0)) {
-      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.env.canvas.grid }).apply(event);
+      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.gridOf(scene) }).apply(event);
     }
     await this.postCard(event, encounter.ruleset);
     const combat = encounter.combat;
@@ -178,7 +218,7 @@ export class FirefightApp {
 
   /** A name for a service id: a token on the scene, an actor, or an item of one of them. */
   nameOf(id) {
-    const scene = this.env.canvas?.scene;
+    const scene = this.sceneOfPlay();
     const token = scene?.tokens?.get?.(id);
     if (token) return token.name;
     const actor = this.game.actors?.get?.(id);
@@ -190,20 +230,45 @@ export class FirefightApp {
     return id;
   }
 
-  /** The chat card of one event, with its dice as real Rolls; once per event. */
-  async postCard(event, ruleset) {
+  /** This user's roll mode (core setting), what cards of their requests use unless they choose. */
+  userRollMode() {
+    let mode = null;
+    try {
+      mode = this.game.settings.get("core", "rollMode");
+    } catch {
+      mode = null;
+    }
+    return rollModeOr(mode, "publicroll");
+  }
+
+  /** Say on this user which actor they act for and how the card is to be shown (see roll-mode.mjs). */
+  async announce(actorId, rollMode) {
+    await this.game.user?.setFlag?.(MODULE_ID, "lastRequest", { actor: actorId, rollMode: rollModeOr(rollMode, this.userRollMode()), at: Date.now() });
+  }
+
+  /**
+   * The chat card of one event, with its dice as real Rolls; once per event. Shown as the
+   * acting user chose (`rollMode`, `author`), else as their last request said, else as this
+   * user's roll mode says.
+   */
+  async postCard(event, ruleset, { rollMode = null, author = null } = {}) {
     if (this.game.messages?.find?.((m) => m.flags?.[MODULE_ID]?.eventId === event.id)) return null;
     const card = cardForEvent(event, { nameOf: (id) => this.nameOf(id) });
     if (!card) return null;
     const content = await this.env.renderTemplate(CARD_TEMPLATE, card);
     const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));
-    const speakerToken = this.env.canvas?.scene?.tokens?.get?.(card.attacker ?? card.actor);
-    return this.env.ChatMessage.create({
+    const scene = this.sceneOfPlay();
+    const speakerToken = scene?.tokens?.get?.(card.attacker ?? card.actor);
+    const request = rollMode ? null : requestOf(this.game.users, card.attacker ?? card.actor, MODULE_ID);
+    const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
+    const data = {
       content,
       rolls,
-      speaker: speakerToken ? { scene: this.env.canvas.scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name } : { alias: "firefight" },
-      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null } },
-    });
+      speaker: speakerToken ? { scene: scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name } : { alias: "firefight" },
+      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode } },
+    };
+    applyCardRollMode(this.env.ChatMessage, data, mode, { author: author ?? request?.author ?? null, poster: this.game.user?.id ?? null });
+    return this.env.ChatMessage.create(data);
   }
 
   // ---- Attacking --------------------------------------------------------------------------------
@@ -244,24 +309,31 @@ export class FirefightApp {
       shadowrun,
       actorName: token.name,
       targets,
-      cover: COVER,
-      environment: ENVIRONMENT,
-      smartlink: SMARTLINK,
-      ammo: SR5_AMMO,
-      categories: SR5_CATEGORIES,
+      cover: options(COVER, "FIREFIGHT.Cover"),
+      environment: Object.entries(ENVIRONMENT).map(([field, values]) => ({ field, label: `FIREFIGHT.Environment.${field}.Name`, options: options(values, `FIREFIGHT.Environment.${field}`) })),
+      smartlink: options(SMARTLINK, "FIREFIGHT.Smartlink"),
+      ammo: options(SR5_AMMO, "FIREFIGHT.Ammo"),
+      categories: options(SR5_CATEGORIES, "FIREFIGHT.Category"),
+      rollModes: rollModeChoices(this.userRollMode()),
     };
     if (shadowrun) {
       const weapons = sr5.rangedWeapons(actor).map((item) => {
         const weapon = sr5.sr5Weapon(item);
-        return { id: item.id, name: item.name, weapon, modes: availableModes(weapon.modes), selected: item.id === itemId };
+        return { id: item.id, name: item.name, weapon, modes: options(availableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
       });
       // The modes of the weapon chosen from its sheet (else the first); another weapon's modes
       // are checked when the attack is built.
       const chosen = weapons.find((w) => w.selected) ?? weapons[0];
-      return { ...base, weapons, modes: chosen ? availableModes(chosen.weapon.modes) : [] };
+      return { ...base, weapons, modes: chosen ? chosen.modes : [] };
     }
     const saved = actor.getFlag?.(MODULE_ID, `manual.${ruleset}`) ?? actor.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
-    return { ...base, manual: mergeManual(ruleset, saved), modes: ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : [] };
+    const manual = mergeManual(ruleset, saved);
+    return {
+      ...base,
+      manual,
+      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: `FIREFIGHT.Field.${key}` })),
+      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : D100_MODES, "FIREFIGHT.Mode"),
+    };
   }
 
   defenderOf(actor, ruleset) {
@@ -284,7 +356,7 @@ export class FirefightApp {
     const origin = toScenePoint(token.center, grid);
     const targets = data.targets.map((t) => ({
       id: t.id,
-      distance_m: form[`distance.${t.id}`] !== undefined && form[`distance.${t.id}`] !== "" ? Number(form[`distance.${t.id}`]) : t.distance_m,
+      distance_m: typedNumber(form[`distance.${t.id}`]) ?? t.distance_m,
       defender: t.defender,
       position: t.position,
       cover: form[`cover.${t.id}`],
@@ -309,7 +381,7 @@ export class FirefightApp {
     let manual = null;
     if (data.shadowrun) {
       item = actor.items.get(form.weapon) ?? null;
-      if (!item) throw new Error("choose a weapon");
+      if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
       const category = form.category || sr5.weaponCategory(item);
       weapon = sr5.sr5Weapon(item, { category });
       attacker = sr5.sr5Attacker(actor, item, { id: token.id, category });
@@ -321,8 +393,8 @@ export class FirefightApp {
       form.mode === "suppressive"
         ? {
             origin,
-            direction_deg: form.zone_direction !== undefined && form.zone_direction !== "" ? Number(form.zone_direction) : targets[0] ? bearingDeg(origin, targets[0].position) : 0,
-            length_m: form.zone_length ? Number(form.zone_length) : targets[0] ? Math.max(1, distanceM(origin, targets[0].position)) : 10,
+            direction_deg: typedNumber(form.zone_direction) ?? (targets[0] ? bearingDeg(origin, targets[0].position) : 0),
+            length_m: typedNumber(form.zone_length) || (targets[0] ? Math.max(1, distanceM(origin, targets[0].position)) : 10),
           }
         : null;
     const body = sr5AttackRequest({
@@ -348,11 +420,13 @@ export class FirefightApp {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
     const { body, writeBack } = this.buildAttack(token, data, form);
+    const rollMode = rollModeOr(form.rollMode, this.userRollMode());
+    await this.announce(serviceId(token.id), rollMode);
     const answer = await this.client().attack(encounter.id, encounter.token, body);
     await this.writeBack(writeBack, answer.result);
     // With no GM online nobody follows the socket: the attacker's client posts the card itself.
     if (!this.game.users?.activeGM) {
-      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset);
+      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset, { rollMode, author: this.game.user?.id });
     }
     return answer;
   }
@@ -367,16 +441,39 @@ export class FirefightApp {
     }
   }
 
-  async takeAim(token, aimFor = "dice") {
+  async takeAim(token, aimFor = "dice", rollMode = null) {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
+    await this.announce(serviceId(token.id), rollMode);
     return this.client().action(encounter.id, encounter.token, { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor });
+  }
+
+  /**
+   * The actor's token on the scene of play, for an attack from its weapon's sheet; a notice
+   * when it has none there (the sheet can be open anywhere).
+   */
+  tokenOfActor(actor) {
+    const scene = this.sceneOfPlay();
+    const token = (actor.getActiveTokens?.() ?? []).find((t) => !scene || (t.document?.parent ?? t.scene ?? scene) === scene);
+    if (!token) this.notify("warn", "FIREFIGHT.Notify.NoToken", { name: actor.name, scene: scene?.name ?? "—" });
+    return token ?? null;
+  }
+
+  /** The weapon sheet's button: the dialog for the actor's token, with that weapon chosen. */
+  async attackWithItem(item) {
+    const token = this.tokenOfActor(item.actor);
+    return token ? this.openAttackDialog(token, { itemId: item.id }) : null;
   }
 
   /** The attack dialog (DialogV2, v12+), filled from the actor. */
   async openAttackDialog(token, { itemId = null } = {}) {
     if (!this.settings().serviceUrl) return this.notify("warn", "FIREFIGHT.Notify.NoService");
     if (!this.requireEncounter()) return null;
+    // Distances and zones are measured on the viewed canvas: it must be the combat's scene.
+    const scene = this.sceneOfPlay();
+    if (scene && this.env.canvas?.scene && scene !== this.env.canvas.scene) {
+      return this.notify("warn", "FIREFIGHT.Notify.OtherScene", { scene: scene.name ?? scene.id });
+    }
     const data = this.dialogData(token, { itemId });
     const content = await this.env.renderTemplate(DIALOG_TEMPLATE, data);
     const formOf = (button) => new this.env.FormDataExtended(button.form).object;
@@ -393,95 +490,16 @@ export class FirefightApp {
     });
     if (!choice || typeof choice !== "object") return null;
     try {
-      if (choice.action === "aim") return await this.takeAim(token, choice.form.aim_for || "dice");
+      if (choice.action === "aim") return await this.takeAim(token, choice.form.aim_for || "dice", choice.form.rollMode);
       return await this.attack(token, data, choice.form);
     } catch (error) {
-      this.notify("error", "FIREFIGHT.Notify.Failed", { detail: error.message });
+      this.notifyFailure(error);
       return null;
     }
   }
+}
 
-  // ---- The card's buttons -----------------------------------------------------------------------
-
-  tokenFor(id) {
-    return this.env.canvas?.scene?.tokens?.get?.(id) ?? null;
-  }
-
-  canAct(actor) {
-    return this.game.user?.isGM || actor?.isOwner === true;
-  }
-
-  /** Apply a target's damage to its monitor (its owner or the GM). */
-  async applyDamage(targetId, track, boxes) {
-    const tokenDocument = this.tokenFor(targetId);
-    const actor = tokenDocument?.actor ?? this.game.actors?.get?.(targetId);
-    if (!actor) return null;
-    if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
-    let update;
-    if (sr5.isShadowrunActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
-      update = sr5.trackUpdate(actor, track, boxes);
-    } else {
-      const path = this.settings().damagePath;
-      if (!path) return this.notify("warn", "FIREFIGHT.Notify.NoDamagePath");
-      const current = Number(path.split(".").reduce((o, k) => o?.[k], actor)) || 0;
-      update = { [path]: current + boxes };
-    }
-    await actor.update(update);
-    this.notify("info", "FIREFIGHT.Notify.DamageApplied", { boxes, track, name: tokenDocument?.name ?? actor.name });
-    return update;
-  }
-
-  async secondChance(attackerId, targetId) {
-    const encounter = this.requireEncounter();
-    if (!encounter) return null;
-    const actor = this.tokenFor(attackerId)?.actor;
-    if (actor && !this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
-    const answer = await this.client().action(encounter.id, encounter.token, { actor: attackerId, action: "second_chance", target: targetId });
-    if (actor && answer.result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, answer.result.edge_spent));
-    return answer;
-  }
-
-  async zoneTest(zoneId, actorId) {
-    const encounter = this.requireEncounter();
-    if (!encounter) return null;
-    const tokenDocument = this.tokenFor(actorId);
-    const actor = tokenDocument?.actor;
-    if (!actor) return null;
-    if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
-    if (encounter.ruleset === "d100") {
-      const manual = mergeManual("d100", actor.flags?.[MODULE_ID]?.manual?.d100 ?? {});
-      const body = d100ZoneTestRequest({ actor: actorId, athletics: manual.athletics, defender: { passive_defense: manual.passive_defense, armor: manual.armor } });
-      return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
-    }
-    const body = sr5ZoneTestRequest({
-      actor: actorId,
-      defender: this.defenderOf(actor, "sr5"),
-      edge: sr5.isShadowrunActor(actor, this.game.system?.id) ? sr5.edgeLeft(actor) : 0,
-    });
-    return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
-  }
-
-  /** Wire a rendered chat card's buttons (renderChatMessage v12 / renderChatMessageHTML v13). */
-  bindCard(message, element) {
-    const flags = message.flags?.[MODULE_ID];
-    // v13 still fires the deprecated renderChatMessage beside renderChatMessageHTML: bind once.
-    if (!flags || !element || element.dataset.firefightBound) return;
-    element.dataset.firefightBound = "1";
-    for (const button of element.querySelectorAll("[data-firefight-action]")) {
-      button.addEventListener("click", async (clickEvent) => {
-        clickEvent.preventDefault();
-        button.disabled = true;
-        try {
-          const { firefightAction: action, target, boxes, track, zone, actor } = button.dataset;
-          if (action === "apply-damage") await this.applyDamage(target, track, Number(boxes));
-          else if (action === "second-chance") await this.secondChance(flags.attacker, target);
-          else if (action === "zone-test") await this.zoneTest(zone, actor);
-        } catch (error) {
-          this.notify("error", "FIREFIGHT.Notify.Failed", { detail: error.message });
-        } finally {
-          button.disabled = false;
-        }
-      });
-    }
-  }
+// The card's buttons live in card-actions.mjs; they are methods of the app all the same.
+for (const name of Object.getOwnPropertyNames(CardActions.prototype)) {
+  if (name !== "constructor") Object.defineProperty(FirefightApp.prototype, name, Object.getOwnPropertyDescriptor(CardActions.prototype, name));
 }

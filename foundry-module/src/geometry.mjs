@@ -25,7 +25,7 @@ export function metresPerUnit(units) {
  */
 export function sceneScale(grid) {
   if (!grid || !(grid.size > 0) || !(grid.distance > 0)) {
-    throw new Error("The scene has no grid size or distance: firefight cannot measure it.");
+    throw Object.assign(new Error("The scene has no grid size or distance: firefight cannot measure it."), { key: "noGrid", data: {} });
   }
   const { factor } = metresPerUnit(grid.units);
   return { metresPerPixel: (grid.distance * factor) / grid.size, unitsPerPixel: grid.distance / grid.size, metresPerUnit: factor };
@@ -43,11 +43,14 @@ export function toCanvasPoint(point, grid) {
   return { x: point.x / metresPerPixel, y: -point.y / metresPerPixel };
 }
 
-/** Metres between two canvas points along the grid's own measurement (BaseGrid#measurePath, v12+). */
+/**
+ * Straight-line metres between two canvas points (token centres). Not the grid's measurePath:
+ * a square grid counts a diagonal by the world's diagonal rule (one space, or 1/2/1), while the
+ * service's ranges and zones are straight-line metres on the scene plane.
+ */
 export function measureMetres(grid, from, to) {
-  const { factor } = metresPerUnit(grid.units);
-  const path = grid.measurePath([from, to]);
-  return round(path.distance * factor);
+  const { metresPerPixel } = sceneScale(grid);
+  return round(Math.hypot(to.x - from.x, to.y - from.y) * metresPerPixel);
 }
 
 /** The direction from one firefight point to another, degrees counter-clockwise from +x. */

@@ -2,6 +2,7 @@
 // FirefightApp (src/foundry-app.mjs), where the flows live and are tested.
 
 import { FirefightApp } from "./foundry-app.mjs";
+import { gmSecretsMenuClass } from "./gm-secrets-menu.mjs";
 import { MODULE_ID, registerSettings } from "./settings.mjs";
 import { SYSTEM_ID } from "./sr5-actor.mjs";
 
@@ -18,6 +19,7 @@ function env() {
     renderTemplate: foundry.applications?.handlebars?.renderTemplate ?? globalThis.renderTemplate,
     DialogV2: foundry.applications.api.DialogV2,
     FormDataExtended: foundry.applications?.ux?.FormDataExtended ?? globalThis.FormDataExtended,
+    document: globalThis.document,
     fetch: globalThis.fetch.bind(globalThis),
     WebSocket: globalThis.WebSocket,
   };
@@ -30,17 +32,24 @@ function element(html) {
 
 function report(error) {
   console.error("firefight |", error);
-  ui.notifications?.error(game.i18n.format("FIREFIGHT.Notify.Failed", { detail: error.message }));
+  if (app) app.notifyFailure(error);
+  else ui.notifications?.error(game.i18n.format("FIREFIGHT.Notify.Failed", { detail: error.message }));
 }
 
+// At init Foundry has no game.user yet (only game.userId): nothing here may ask who is playing.
 Hooks.once("init", () => {
   registerSettings(game, {
+    menuType: gmSecretsMenuClass(foundry.applications.api.ApplicationV2, game),
     onChange: (key) => {
       if (!app) return;
       if (key === "serviceUrl") app.checkConnection().catch(report);
       app.follow();
     },
   });
+  // v13 renders chat messages through renderChatMessageHTML (an HTMLElement) and keeps v12's
+  // jQuery renderChatMessage only as a deprecated shim: listen to the one this Foundry has.
+  const v13 = (game.release?.generation ?? 12) >= 13;
+  Hooks.on(v13 ? "renderChatMessageHTML" : "renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
   const loadTemplates = foundry.applications?.handlebars?.loadTemplates ?? globalThis.loadTemplates;
   loadTemplates([`modules/${MODULE_ID}/templates/chat-card.hbs`, `modules/${MODULE_ID}/templates/attack-dialog.hbs`]);
 });
@@ -83,10 +92,7 @@ function weaponSheetButton(sheet) {
   return {
     label: game.i18n.localize("FIREFIGHT.Button.Attack"),
     icon: "fas fa-crosshairs",
-    onClick: () => {
-      const token = item.actor.getActiveTokens?.()[0];
-      if (token) app?.openAttackDialog(token, { itemId: item.id }).catch(report);
-    },
+    onClick: () => app?.attackWithItem(item).catch(report),
   };
 }
 
@@ -101,8 +107,6 @@ Hooks.on("getHeaderControlsItemSheetV2", (sheet, controls) => {
   if (button) controls.unshift({ label: button.label, icon: button.icon, action: "firefightAttack", onClick: button.onClick });
 });
 
-Hooks.on("renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
-Hooks.on("renderChatMessageHTML", (message, html) => app?.bindCard(message, element(html)));
 
 Hooks.on("renderSettingsConfig", (_config, html) => {
   const root = element(html);

@@ -22,11 +22,14 @@ export const SR5_CATEGORIES = [
 ];
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
+/** A request the form cannot make: `key` names its text under FIREFIGHT.Error (with `data`). */
 export class RequestError extends Error {
-  constructor(message, path) {
+  constructor(message, path, key = null, data = {}) {
     super(message);
     this.name = "RequestError";
     this.path = path;
+    this.key = key;
+    this.data = data;
   }
 }
 
@@ -38,7 +41,7 @@ export function availableModes(weaponModes) {
 /** A service id for a Foundry document id or name (letters, digits, `_ . : -`, up to 64). */
 export function serviceId(value) {
   const cleaned = String(value ?? "").replace(/[^A-Za-z0-9_.:-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
-  if (!ID_PATTERN.test(cleaned)) throw new RequestError(`"${value}" cannot be a firefight id`, "$.id");
+  if (!ID_PATTERN.test(cleaned)) throw new RequestError(`"${value}" cannot be a firefight id`, "$.id", "badId", { value });
   return cleaned;
 }
 
@@ -52,14 +55,14 @@ export function parseGivenDice(text) {
   for (const line of lines) {
     const at = line.lastIndexOf(":");
     // Steps hold a colon themselves ("defense:goon-1"): the faces follow the last colon.
-    if (at <= 0) throw new RequestError(`"${line}": write the step, a colon, then the faces`, "$.dice");
+    if (at <= 0) throw new RequestError(`"${line}": write the step, a colon, then the faces`, "$.dice", "diceLine", { line });
     const step = line.slice(0, at).trim();
     const faces = line.slice(at + 1).split(/[\s,]+/).filter(Boolean).map((f) => {
       const value = Number(f);
-      if (!Number.isInteger(value) || value < 1) throw new RequestError(`"${f}" is not a die face (step ${step})`, `$.dice["${step}"]`);
+      if (!Number.isInteger(value) || value < 1) throw new RequestError(`"${f}" is not a die face (step ${step})`, `$.dice["${step}"]`, "diceFace", { face: f, step });
       return value;
     });
-    if (faces.length === 0) throw new RequestError(`step ${step} has no faces`, `$.dice["${step}"]`);
+    if (faces.length === 0) throw new RequestError(`step ${step} has no faces`, `$.dice["${step}"]`, "diceEmpty", { step });
     dice[step] = (dice[step] ?? []).concat(faces);
   }
   return dice;
@@ -80,9 +83,9 @@ function integer(value, fallback = 0) {
  * choices (environment, smartlink, ammo, edge, dice, zone, bystanders).
  */
 export function sr5AttackRequest({ attacker, weapon, mode, targets = [], options = {} }) {
-  if (!weapon.category) throw new RequestError("choose the weapon's category", "$.weapon.category");
+  if (!weapon.category) throw new RequestError("choose the weapon's category", "$.weapon.category", "category");
   if (!availableModes(weapon.modes).includes(mode)) {
-    throw new RequestError(`the weapon cannot fire ${mode} (it lists ${weapon.modes.join(", ") || "no mode"})`, "$.mode");
+    throw new RequestError(`the weapon cannot fire ${mode} (it lists ${weapon.modes.join(", ") || "no mode"})`, "$.mode", "mode", { mode, modes: weapon.modes.join(", ") || "—" });
   }
   const body = {
     ruleset: "sr5",
@@ -91,7 +94,7 @@ export function sr5AttackRequest({ attacker, weapon, mode, targets = [], options
     mode,
   };
   if (mode === "suppressive") {
-    if (!options.zone) throw new RequestError("suppressive fire needs a zone: a direction and a length", "$.zone");
+    if (!options.zone) throw new RequestError("suppressive fire needs a zone: a direction and a length", "$.zone", "zone");
     body.zone = {
       origin: options.zone.origin,
       direction_deg: options.zone.direction_deg,
@@ -100,7 +103,7 @@ export function sr5AttackRequest({ attacker, weapon, mode, targets = [], options
     };
     body.bystanders = (options.bystanders ?? []).map((b) => ({ ...b, id: serviceId(b.id) }));
   } else {
-    if (targets.length === 0) throw new RequestError("target at least one token", "$.targets");
+    if (targets.length === 0) throw new RequestError("target at least one token", "$.targets", "targets");
     body.targets = targets.map((t) => {
       const target = {
         id: serviceId(t.id),
@@ -153,12 +156,12 @@ export function d100ZoneTestRequest({ actor, athletics, defender = {}, avoid = "
 export function parseRangeBands(text) {
   const bands = String(text ?? "").split(/[,;\n]+/).map((b) => b.trim()).filter(Boolean).map((part) => {
     const match = /^(\d+(?:\.\d+)?)\s*:\s*([+-]?\d+)(?:\s+(.+))?$/.exec(part);
-    if (!match) throw new RequestError(`"${part}": write a band as metres:modifier`, "$.weapon.range_bands");
+    if (!match) throw new RequestError(`"${part}": write a band as metres:modifier`, "$.weapon.range_bands", "rangeBand", { part });
     const band = { up_to_m: Number(match[1]), modifier: Number(match[2]) };
     if (match[3]) band.name = match[3].trim();
     return band;
   });
-  if (bands.length === 0) throw new RequestError("the weapon needs at least one range band", "$.weapon.range_bands");
+  if (bands.length === 0) throw new RequestError("the weapon needs at least one range band", "$.weapon.range_bands", "rangeBands");
   bands.sort((a, b) => a.up_to_m - b.up_to_m);
   return bands;
 }
@@ -167,7 +170,7 @@ export function parseRangeBands(text) {
 export function parseModifiers(text) {
   return String(text ?? "").split(/[,;\n]+/).map((m) => m.trim()).filter(Boolean).map((part) => {
     const match = /^(.*?)\s*([+-]\d+)$/.exec(part);
-    if (!match || !match[1]) throw new RequestError(`"${part}": write a modifier as a name and a signed number`, "$.modifiers");
+    if (!match || !match[1]) throw new RequestError(`"${part}": write a modifier as a name and a signed number`, "$.modifiers", "modifier", { part });
     return { source: match[1], value: Number(match[2]) };
   });
 }
@@ -208,7 +211,7 @@ export function d100AttackRequest({ attackerId, manual, targets = [], position =
     body.suppressive = { origin: options.suppressive.origin, center: options.suppressive.center };
     body.bystanders = (options.bystanders ?? []).map((b) => ({ ...b, id: serviceId(b.id) }));
   } else {
-    if (targets.length === 0) throw new RequestError("target at least one token", "$.targets");
+    if (targets.length === 0) throw new RequestError("target at least one token", "$.targets", "targets");
     body.targets = targets.map((t) => {
       const defender = {};
       for (const field of ["defense", "passive_defense"]) {

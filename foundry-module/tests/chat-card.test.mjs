@@ -21,7 +21,7 @@ test("an SR5 attack card shows the pool and why, the target's outcome and its da
   const html = await render(CARD_TEMPLATE, card);
   const plain = text(html);
   assert.match(html, new RegExp(`data-event-id="${event_id}"`));
-  assert.match(plain, /Sam · Ares Alpha · BF/);
+  assert.match(plain, /Sam · Ares Alpha · Burst fire \(BF\)/);
   assert.match(plain, /Pool 12 Limit 5/);
   assert.match(plain, /agility \+6 skill \+6/);
   assert.match(plain, /Halloweener Hit medium/);
@@ -53,10 +53,36 @@ test("suppressive fire lists who the zone affects, with a zone test button for t
   const event = fixture("sr5-suppressive-event.json");
   const card = cardForEvent(event, { nameOf });
   assert.deepEqual(card.zonesStarted, ["zone-1"]);
+  assert.equal(card.pool, 10);
   const html = await render(CARD_TEMPLATE, card);
-  assert.match(text(html), /Suppression zone zone-1 · \d+ hits/);
+  const plain = text(html);
+  assert.match(plain, /Lee · Ingram · Suppressive fire/);
+  assert.match(plain, /Pool 10 Limit 5 agility \+5 skill \+5/);
+  assert.match(plain, /Rounds fired 20 · left 80/);
+  assert.match(plain, /Suppression zone zone-1 · 2 hits/);
+  assert.match(plain, /Ganger inside, in the open: tests -2 Zone test/);
   assert.match(html, /data-firefight-action="zone-test" data-zone="zone-1" data-actor="goon-2"/);
-  assert.match(text(html), /Ganger -\d/);
+});
+
+test("a bystander inside the zone but in cover is listed without a test, as the service decided", async () => {
+  // A real event: goon-2 inside in the open, goon-3 inside in cover, goon-4 next to the zone,
+  // goon-5 behind the shooter (the request it answers is in the event).
+  const event = fixture("sr5-suppressive-cover-event.json");
+  assert.deepEqual(event.request.bystanders.map((b) => [b.id, b.in_cover ?? false]), [["goon-2", false], ["goon-3", true], ["goon-4", false], ["goon-5", false]]);
+  const card = cardForEvent(event, { nameOf });
+  assert.deepEqual(
+    card.zone.affected.map((a) => [a.actor, a.inside, a.mustTest, a.penalty]),
+    [["goon-2", true, true, -2], ["goon-3", true, false, -2], ["goon-4", false, false, -2]],
+    "goon-5, neither inside nor next to it, is not listed",
+  );
+  const html = await render(CARD_TEMPLATE, card);
+  const plain = text(html);
+  assert.match(plain, /Ganger inside, in the open: tests -2 Zone test/);
+  assert.match(plain, /goon-3 inside, in cover or prone: no test -2/);
+  assert.match(plain, /goon-4 next to it -2/);
+  assert.doesNotMatch(plain, /goon-5/);
+  const tests = [...html.matchAll(/data-firefight-action="zone-test" data-zone="zone-1" data-actor="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(tests, ["goon-2"], "only the one in the open tests");
 });
 
 test("a d100 attack card shows the Success Target, the rolls and the wound", async () => {

@@ -76,28 +76,77 @@ export class Collection extends Map {
   }
 }
 
-/** A Document: `update` takes dotted keys, flags through getFlag/setFlag/unsetFlag. */
+/**
+ * Hooks as Foundry's: `on`/`once` register, `call` stops at the first handler returning false
+ * (and says so), `callAll` runs every one. Documents fire theirs through `Hooks` below.
+ */
+export function makeHooks() {
+  const handlers = new Map();
+  const add = (name, fn, once) => {
+    if (!handlers.has(name)) handlers.set(name, []);
+    handlers.get(name).push({ fn, once });
+    return fn;
+  };
+  const run = (name, args, stopOnFalse) => {
+    for (const entry of [...(handlers.get(name) ?? [])]) {
+      if (entry.once) handlers.set(name, handlers.get(name).filter((e) => e !== entry));
+      if (entry.fn(...args) === false && stopOnFalse) return false;
+    }
+    return true;
+  };
+  return {
+    handlers,
+    on: (name, fn) => add(name, fn, false),
+    once: (name, fn) => add(name, fn, true),
+    off: (name, fn) => handlers.set(name, (handlers.get(name) ?? []).filter((e) => e.fn !== fn)),
+    call: (name, ...args) => run(name, args, true),
+    callAll: (name, ...args) => run(name, args, false),
+    reset: () => handlers.clear(),
+  };
+}
+
+/** The hooks stub documents fire through; tests listen here (or install it as globalThis.Hooks). */
+export const Hooks = makeHooks();
+
+/** The game whose user documents check permissions against: the last one made by makeGame. */
+let currentGame = null;
+
+/**
+ * A Document: `update` takes dotted keys and, as Foundry's Document#update, refuses a user who
+ * does not own it (a GM owns everything), fires `preUpdate<Name>` (false cancels) then
+ * `update<Name>`; flags through getFlag/setFlag/unsetFlag (setFlag is an update).
+ */
 export class StubDocument {
-  constructor(data, { parent = null, owner = true } = {}) {
+  constructor(data, { parent = null, owner = true, documentName = "Document" } = {}) {
     Object.assign(this, structuredClone(data));
     this.id = data._id ?? data.id;
     this.flags ??= {};
     this.parent = parent;
-    this.isOwner = owner;
+    this.documentName = documentName;
+    this.ownedByPlayer = owner;
     this.updates = [];
   }
-  async update(changes) {
+  /** `owner`: true (the player's), false (the GM's only) or the id of the one user who owns it. */
+  get isOwner() {
+    const user = currentGame?.user;
+    if (!user) return this.ownedByPlayer !== false;
+    return user.isGM === true || this.ownedByPlayer === true || this.ownedByPlayer === user.id;
+  }
+  async update(changes, options = {}) {
+    const user = currentGame?.user;
+    if (user && !this.isOwner) throw new Error(`User ${user.name} lacks permission to update ${this.documentName} [${this.id}]`);
+    const userId = user?.id ?? null;
+    if (Hooks.call(`preUpdate${this.documentName}`, this, changes, options, userId) === false) return undefined;
     this.updates.push(changes);
-    for (const [key, value] of Object.entries(changes)) setProperty(this, key, value);
+    for (const [key, value] of Object.entries(changes)) setProperty(this, key, structuredClone(value));
+    Hooks.callAll(`update${this.documentName}`, this, changes, options, userId);
     return this;
   }
   getFlag(scope, key) {
     return getProperty(this.flags?.[scope] ?? {}, key);
   }
   async setFlag(scope, key, value) {
-    this.flags[scope] ??= {};
-    setProperty(this.flags[scope], key, structuredClone(value));
-    return this;
+    return this.update({ [`flags.${scope}.${key}`]: value });
   }
   async unsetFlag(scope, key) {
     delete this.flags?.[scope]?.[key];
@@ -105,26 +154,70 @@ export class StubDocument {
 }
 
 export function makeActor(data, options = {}) {
-  const actor = new StubDocument({ ...data, items: [] }, options);
-  actor.items = new Collection((data.items ?? []).map((item) => new StubDocument(item, { parent: actor })));
+  const actor = new StubDocument({ ...data, items: [] }, { documentName: "Actor", ...options });
+  actor.items = new Collection((data.items ?? []).map((item) => new StubDocument(item, { parent: actor, documentName: "Item", owner: options.owner ?? true })));
   for (const item of actor.items) item.actor = actor;
   return actor;
 }
 
-/** A square grid: `size` pixels a space, `distance` units a space (BaseGrid). */
-export function makeGrid({ size = 100, distance = 1, units = "m" } = {}) {
+/** CONST.GRID_DIAGONALS (v12+): how a square grid counts a diagonal step. */
+export const GRID_DIAGONALS = { EQUIDISTANT: 0, EXACT: 1, APPROXIMATE: 2, RECTILINEAR: 3, ALTERNATING_1: 4, ALTERNATING_2: 5, ILLEGAL: 6 };
+
+/**
+ * A square grid as Foundry's SquareGrid (v12+): `size` pixels a space, `distance` units a space,
+ * and measurePath counting diagonals by the world's `gridDiagonals` rule, as
+ * SquareGrid#_measurePath does for 2D waypoints: EQUIDISTANT (the core default) counts a
+ * diagonal as one space, ALTERNATING_1 as 1/2/1 (5/10/5 ft), EXACT as sqrt(2), and so on. So a
+ * diagonal is not its straight-line length here any more than it is in Foundry.
+ */
+export function makeGrid({ size = 100, distance = 1, units = "m", diagonals = GRID_DIAGONALS.EQUIDISTANT } = {}) {
   return {
+    type: 1,
+    isSquare: true,
     size,
     distance,
     units,
-    // Gridless-like Euclidean measure, enough for the tests (BaseGrid#measurePath result.distance).
+    diagonals,
     measurePath(waypoints) {
-      let pixels = 0;
+      let l0 = diagonals === GRID_DIAGONALS.ALTERNATING_2 ? 1 : 0;
+      let dx0 = l0;
+      let dy0 = l0;
+      let total = 0;
+      let euclidean = 0;
+      const segments = [];
       for (let i = 1; i < waypoints.length; i += 1) {
-        pixels += Math.hypot(waypoints[i].x - waypoints[i - 1].x, waypoints[i].y - waypoints[i - 1].y);
+        const p0 = waypoints[i - 1];
+        const p1 = waypoints[i];
+        let dx = Math.abs(p0.x - p1.x) / size;
+        let dy = Math.abs(p0.y - p1.y) / size;
+        if (dx < dy) [dx, dy] = [dy, dx];
+        let l;
+        switch (diagonals) {
+          case GRID_DIAGONALS.EQUIDISTANT: l = dx; break;
+          case GRID_DIAGONALS.EXACT: l = dx + (Math.SQRT2 - 1) * dy; break;
+          case GRID_DIAGONALS.APPROXIMATE: l = dx + 0.5 * dy; break;
+          case GRID_DIAGONALS.ALTERNATING_1:
+          case GRID_DIAGONALS.ALTERNATING_2: {
+            dx0 += dx;
+            dy0 += dy;
+            const fx = Math.floor(dx0);
+            const fy = Math.floor(dy0);
+            const a = fx + 0.5 * fy;
+            const mx = dx0 - fx;
+            const my = dy0 - fy;
+            const l1 = Math.floor(a) * (1 - mx) + Math.floor(a + 1) * (mx - my) + Math.floor(a + 1.5) * my;
+            l = l1 - l0;
+            l0 = l1;
+            break;
+          }
+          default: l = dx + dy;
+        }
+        const segment = { distance: l * distance, euclidean: (Math.hypot(p0.x - p1.x, p0.y - p1.y) / size) * distance };
+        segments.push(segment);
+        total += segment.distance;
+        euclidean += segment.euclidean;
       }
-      const d = (pixels / size) * distance;
-      return { distance: d, euclidean: d, spaces: 0, cost: d, waypoints: [], segments: [] };
+      return { distance: total, euclidean, cost: total, spaces: Math.round(total / distance), waypoints: [...waypoints], segments };
     },
   };
 }
@@ -134,9 +227,10 @@ export function makeToken({ id, name, actor, x, y, actorId = actor?.id }) {
   return { id, name, actor, actorId, center: { x, y }, document: { id, name, actor, actorId } };
 }
 
-export function makeScene({ grid, tokens = [] }) {
+export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "Warehouse" }) {
   const scene = {
-    id: "scene0000000001",
+    id,
+    name,
     grid,
     tokens: new Collection(tokens.map((t) => ({ id: t.id, name: t.name, actor: t.actor, actorId: t.actorId }))),
     templates: new Collection(),
@@ -163,6 +257,8 @@ export function makeScene({ grid, tokens = [] }) {
       return ids;
     },
   };
+  // A placeable's document belongs to its scene (TokenDocument#parent).
+  for (const token of tokens) if (token.document) token.document.parent = scene;
   return scene;
 }
 
@@ -207,9 +303,26 @@ export function makeChatMessage() {
   return {
     messages,
     ChatMessage: {
+      /** ChatMessage.applyRollMode as v13 documents it (v12 the same but for keeping whispers). */
+      applyRollMode(chatData, rollMode) {
+        const game = currentGame;
+        if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
+        let whisper;
+        if (rollMode === "publicroll") whisper = [];
+        else if (rollMode === "selfroll") whisper = [game.user.id];
+        else if (chatData.whisper?.length) whisper = chatData.whisper;
+        else whisper = [...game.users].filter((u) => u.isGM).map((u) => u.id);
+        chatData.whisper = whisper;
+        chatData.blind = rollMode === "blindroll";
+        return chatData;
+      },
       async create(data) {
         for (const roll of data.rolls ?? []) if (!(roll instanceof Roll)) throw new Error("rolls must be Roll instances");
-        const message = new StubDocument({ ...data, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` });
+        const author = data.author ?? currentGame?.user?.id ?? null;
+        // Only a GM may post a message as another user (ChatMessage's create permission).
+        if (author !== (currentGame?.user?.id ?? null) && currentGame?.user && !currentGame.user.isGM) throw new Error(`User ${currentGame.user.name} lacks permission to create ChatMessage as another user`);
+        // A message is its author's (and, as everything, the GM's).
+        const message = new StubDocument({ whisper: [], blind: false, ...data, author, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` }, { documentName: "ChatMessage", owner: author ?? false });
         message.rolls = data.rolls ?? [];
         messages.set(message.id, message);
         return message;
@@ -218,27 +331,277 @@ export function makeChatMessage() {
   };
 }
 
-/** game.settings: register/get/set, with each setting's default. */
-export function makeSettings() {
+/**
+ * game.settings as Foundry's ClientSettings: register/registerMenu/get/set. A world setting is a
+ * Setting document: setting one before the game is ready throws, and a user without
+ * SETTINGS_MODIFY (a player) is refused as the server refuses them. `storeWorld` puts a value
+ * in the world's data as if a GM had saved it earlier.
+ */
+export function makeSettings(game) {
   const registered = new Map();
+  const menus = new Map();
   const values = new Map();
+  const id = (module, key) => {
+    const full = `${module}.${key}`;
+    if (!registered.has(full)) throw new Error(`"${full}" is not a registered game setting`);
+    return full;
+  };
   return {
     registered,
+    menus,
     register(module, key, config) {
-      registered.set(`${module}.${key}`, config);
+      registered.set(`${module}.${key}`, { ...config, namespace: module, key, scope: config.scope ?? "client" });
+    },
+    registerMenu(module, key, config) {
+      menus.set(`${module}.${key}`, { ...config, namespace: module, key: `${module}.${key}` });
     },
     get(module, key) {
-      const id = `${module}.${key}`;
-      if (!registered.has(id)) throw new Error(`setting ${id} is not registered`);
-      return values.has(id) ? structuredClone(values.get(id)) : structuredClone(registered.get(id).default);
+      const full = id(module, key);
+      return values.has(full) ? structuredClone(values.get(full)) : structuredClone(registered.get(full).default);
     },
     async set(module, key, value) {
-      const id = `${module}.${key}`;
-      if (!registered.has(id)) throw new Error(`setting ${id} is not registered`);
-      values.set(id, structuredClone(value));
+      const full = id(module, key);
+      const config = registered.get(full);
+      if (config.scope === "world") {
+        if (!game.ready) throw new Error("You may not set a World-level Setting before the Game is ready.");
+        if (!game.user?.can("SETTINGS_MODIFY")) throw new Error(`User ${game.user?.name} lacks permission to update Setting [${full}]`);
+      }
+      values.set(full, structuredClone(value));
+      config.onChange?.(structuredClone(value));
       return value;
     },
+    storeWorld(module, key, value) {
+      values.set(id(module, key), structuredClone(value));
+    },
+    /**
+     * What Configure Settings shows this user, as SettingsConfig#_prepareCategoryData (v12/v13)
+     * decides it: menus unless restricted and the user lacks SETTINGS_MODIFY; settings with
+     * `config`, world ones only to users with SETTINGS_MODIFY.
+     */
+    shownTo(user) {
+      const canConfigure = user.can("SETTINGS_MODIFY");
+      const shown = [];
+      for (const menu of menus.values()) if (!menu.restricted || canConfigure) shown.push(menu.key);
+      for (const [full, setting] of registered) if (setting.config && (canConfigure || setting.scope !== "world")) shown.push(full);
+      return shown;
+    },
   };
+}
+
+/**
+ * ApplicationV2 (v12+), the part the module's forms use: options from DEFAULT_OPTIONS,
+ * render() through _prepareContext/_renderHTML/_replaceHTML, and submit() calling the form's
+ * handler with (event, form, formData) bound to the app, as a submitted form does.
+ */
+export class ApplicationV2 {
+  static DEFAULT_OPTIONS = {};
+  constructor(options = {}) {
+    this.options = { ...this.constructor.DEFAULT_OPTIONS, ...options };
+    this.element = null;
+    this.rendered = false;
+  }
+  async _prepareContext() {
+    return {};
+  }
+  async render() {
+    const html = await this._renderHTML(await this._prepareContext({}), {});
+    const content = { innerHTML: "" };
+    this._replaceHTML(html, content, {});
+    this.element = content;
+    this.rendered = true;
+    return this;
+  }
+  async submit(object) {
+    await this.options.form.handler.call(this, { type: "submit" }, this.element, { object });
+    if (this.options.form.closeOnSubmit) this.rendered = false;
+  }
+}
+
+/**
+ * Just enough DOM for the hooks the module handles (HUD columns, chat cards, settings forms):
+ * elements with classes, dataset, attributes, children, listeners, and selectors of classes
+ * (".a.b"), attributes ([name="x"], [data-x]) and tags.
+ */
+export class StubElement {
+  constructor(tagName = "div", { classes = [], attributes = {}, children = [] } = {}) {
+    this.tagName = tagName.toUpperCase();
+    const names = new Set(classes);
+    // DOMTokenList: add/remove take several names.
+    this.classList = {
+      add: (...c) => c.forEach((n) => names.add(n)),
+      remove: (...c) => c.forEach((n) => names.delete(n)),
+      contains: (n) => names.has(n),
+      has: (n) => names.has(n),
+      toggle: (n, force = !names.has(n)) => (force ? names.add(n) : names.delete(n), force),
+      [Symbol.iterator]: () => names.values(),
+    };
+    this.attributes = { ...attributes };
+    this.dataset = {};
+    this.children = [];
+    this.parentElement = null;
+    this.listeners = new Map();
+    this.title = "";
+    this.innerHTML = "";
+    this.textContent = "";
+    this.disabled = false;
+    for (const child of children) this.append(child);
+  }
+  append(...nodes) {
+    for (const node of nodes) {
+      node.parentElement = this;
+      this.children.push(node);
+    }
+  }
+  remove() {
+    const siblings = this.parentElement?.children;
+    if (siblings) siblings.splice(siblings.indexOf(this), 1);
+    this.parentElement = null;
+  }
+  after(node) {
+    const siblings = this.parentElement.children;
+    node.parentElement = this.parentElement;
+    siblings.splice(siblings.indexOf(this) + 1, 0, node);
+  }
+  addEventListener(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(fn);
+  }
+  /** Runs the listeners and returns what they return (promises included), for tests to await. */
+  click() {
+    return Promise.all((this.listeners.get("click") ?? []).map((fn) => fn({ type: "click", preventDefault() {}, currentTarget: this })));
+  }
+  matches(selector) {
+    return selector.split(",").some((one) => {
+      const part = one.trim();
+      const attr = /^\[([\w.-]+)(?:="([^"]*)")?\]$/.exec(part);
+      if (attr) {
+        const [, name, value] = attr;
+        const data = name.startsWith("data-") ? this.dataset[name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] : this.attributes[name];
+        return value === undefined ? data !== undefined : data === value;
+      }
+      const classes = part.split(".").filter(Boolean);
+      if (part.startsWith(".")) return classes.every((c) => this.classList.has(c));
+      return this.tagName === classes[0].toUpperCase() && classes.slice(1).every((c) => this.classList.has(c));
+    });
+  }
+  querySelectorAll(selector) {
+    const found = [];
+    const walk = (el) => {
+      for (const child of el.children) {
+        if (child.matches(selector)) found.push(child);
+        walk(child);
+      }
+    };
+    walk(this);
+    return found;
+  }
+  querySelector(selector) {
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+}
+
+const VOID_TAGS = new Set(["input", "br", "hr", "img", "meta", "link"]);
+
+/** Rendered template HTML as StubElements (what Foundry hands the render hooks), under a root div. */
+export function parseHTML(html) {
+  const root = new StubElement("div");
+  let current = root;
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z0-9]+)((?:\s+[\w:.-]+(?:="[^"]*")?)*)\s*\/?>|([^<]+)/g)) {
+    const [, closing, tag, attrs, text] = m;
+    if (text !== undefined) {
+      current.textContent += text;
+      continue;
+    }
+    if (closing) {
+      current = current.parentElement ?? root;
+      continue;
+    }
+    const el = new StubElement(tag);
+    for (const a of (attrs ?? "").matchAll(/([\w:.-]+)(?:="([^"]*)")?/g)) {
+      const [, name, value = ""] = a;
+      if (name === "class") value.split(/\s+/).filter(Boolean).forEach((c) => el.classList.add(c));
+      else if (name.startsWith("data-")) el.dataset[name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] = value;
+      else el.attributes[name] = value;
+    }
+    current.append(el);
+    if (!VOID_TAGS.has(tag.toLowerCase())) current = el;
+  }
+  return root;
+}
+
+/** `document.createElement` for the module's hooks. */
+export const stubDocument = { createElement: (tag) => new StubElement(tag) };
+
+/** The named fields of rendered form HTML with what the browser would submit untouched. */
+export function formFields(html) {
+  const fields = new Map();
+  for (const m of html.matchAll(/<input\b([^>]*)>/g)) {
+    const attrs = m[1];
+    const name = /\bname="([^"]+)"/.exec(attrs)?.[1];
+    if (!name) continue;
+    const type = /\btype="([^"]+)"/.exec(attrs)?.[1] ?? "text";
+    const value = /\bvalue="([^"]*)"/.exec(attrs)?.[1] ?? "";
+    fields.set(name, { type, value: type === "checkbox" ? /\bchecked\b/.test(attrs) : value });
+  }
+  for (const m of html.matchAll(/<select\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    const options = [...m[2].matchAll(/<option\b[^>]*\bvalue="([^"]*)"([^>]*)>/g)];
+    const chosen = options.find((o) => /\bselected\b/.test(o[2])) ?? options[0];
+    fields.set(m[1], { type: "select", value: chosen?.[1] ?? "", options: options.map((o) => o[1]) });
+  }
+  for (const m of html.matchAll(/<textarea\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g)) fields.set(m[1], { type: "textarea", value: m[2] });
+  return fields;
+}
+
+/**
+ * FormDataExtended (v12+): `object` holds the form's values by field name (dotted names stay
+ * flat), numbers for number inputs (null when empty), booleans for checkboxes.
+ */
+export class FormDataExtended {
+  constructor(form) {
+    this.object = {};
+    for (const [name, field] of form.fields) {
+      if (field.type === "number") this.object[name] = field.value === "" || field.value === null ? null : Number(field.value);
+      else this.object[name] = field.value;
+    }
+  }
+}
+
+/**
+ * DialogV2 (v12+): `wait` renders the dialog and resolves with what the pressed button's
+ * callback returns (its action when it has none), or null when closed (a rejection with
+ * rejectClose). The user is scripted by `DialogV2.respond(dialog => ({ action, values }))`:
+ * values are typed into the form's named fields, and a field the content does not have, a
+ * value a select does not offer or a button the dialog does not show is an error, as it would
+ * be impossible for the user.
+ */
+export class DialogV2 {
+  static opened = [];
+  static responses = [];
+  static respond(fn) {
+    DialogV2.responses.push(fn);
+  }
+  static async wait(config) {
+    const dialog = { config, content: config.content, buttons: config.buttons, title: config.window?.title };
+    DialogV2.opened.push(dialog);
+    const respond = DialogV2.responses.shift();
+    if (!respond) throw new Error(`DialogV2 "${dialog.title}" opened with no scripted response`);
+    const press = await respond(dialog);
+    if (!press) {
+      if (config.rejectClose ?? false) throw new Error("The Dialog was closed without a choice being made.");
+      return null;
+    }
+    const button = config.buttons.find((b) => b.action === press.action);
+    if (!button) throw new Error(`no button "${press.action}" in [${config.buttons.map((b) => b.action)}]`);
+    const fields = formFields(config.content);
+    for (const [name, value] of Object.entries(press.values ?? {})) {
+      const field = fields.get(name);
+      if (!field) throw new Error(`the dialog has no field "${name}"`);
+      if (field.type === "select" && !field.options.includes(String(value))) throw new Error(`"${name}" offers no "${value}" (${field.options})`);
+      field.value = value;
+    }
+    const element = { tagName: "BUTTON", dataset: { action: button.action }, form: { fields } };
+    return button.callback ? await button.callback({ type: "click" }, element, dialog) : button.action;
+  }
 }
 
 export function makeNotifications() {
@@ -247,26 +610,65 @@ export function makeNotifications() {
   return { seen, info: note("info"), warn: note("warn"), error: note("error") };
 }
 
-/** A game with a user (GM or not), settings registered by the module, and i18n. */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = "user0000000001", activeGM = undefined } = {}) {
-  const user = { id: userId, isGM, targets: new Set() };
+/** A user: GMs hold SETTINGS_MODIFY (Foundry gives it to assistant GMs and up), players do not. */
+export function makeUser({ id = "user0000000001", name = "Player", isGM = false } = {}) {
+  const user = new StubDocument({ _id: id, name, isGM }, { documentName: "User" });
+  user.targets = new Set();
+  user.can = (permission) => isGM && ["SETTINGS_MODIFY"].includes(permission);
+  return user;
+}
+
+/**
+ * A game as Foundry builds it. At `init` only `game.userId` exists: `game.user` and `game.users`
+ * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
+ * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
+ */
+export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
+  const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
+  const users = new Collection([user]);
+  users.current = user;
+  users.activeGM = activeGM === undefined ? (isGM ? user : { id: "gm000000000001" }) : activeGM;
   const game = {
-    user,
-    users: { activeGM: activeGM === undefined ? (isGM ? user : { id: "gm000000000001" }) : activeGM },
+    userId,
+    release: { generation },
+    ready: false,
     system: { id: systemId },
     world: { title: "Test world" },
-    settings: makeSettings(),
     i18n: { localize, format },
     actors: new Collection(actors),
     messages: null,
     combat: null,
   };
+  game.settings = makeSettings(game);
+  // Core's own: the roll mode each user picks in the chat log (CONST.DICE_ROLL_MODES).
+  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  // Foundry's Game#user is `this.users?.current`: nothing until the users exist.
+  Object.defineProperty(game, "user", { get: () => game.users?.current, configurable: true });
+  game.enterSetup = () => {
+    game.users = users;
+  };
+  game.enterReady = () => {
+    game.ready = true;
+  };
+  if (phase !== "init") game.enterSetup();
+  if (phase === "ready") game.enterReady();
+  currentGame = game;
   return game;
+}
+
+/** Foundry's boot order: `init` (no user yet), the world's documents, `setup`, then `ready`. */
+export async function startGame(game, hooks) {
+  hooks.callAll("init");
+  hooks.callAll("i18nInit");
+  game.enterSetup();
+  hooks.callAll("setup");
+  game.enterReady();
+  hooks.callAll("ready");
 }
 
 /** A combat with flags; `combatant` is the current turn's. */
 export function makeCombat({ round = 0, turn = null, combatants = [], initiativePass = undefined } = {}) {
-  const combat = new StubDocument({ _id: "combat000000001", round, turn });
+  const combat = new StubDocument({ _id: "combat000000001", round, turn }, { documentName: "Combat", owner: false });
   combat.combatants = combatants;
   if (initiativePass !== undefined) combat.system = { initiativePass };
   Object.defineProperty(combat, "combatant", { get: () => (combat.turn === null ? null : combat.combatants[combat.turn] ?? null) });

@@ -1,41 +1,172 @@
-// The thin hooks file: it loads against Foundry's globals and hands each hook to the app.
+// The thin hooks file: it loads against Foundry's globals and hands each hook to the app. The
+// game boots in Foundry's own order (init without a user, setup, ready), so code that asks for
+// game.user at init fails here as it does in Foundry.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { makeGame, makeRenderTemplate, makeChatMessage, Roll } from "./foundry-stubs.mjs";
+import {
+  ApplicationV2, DialogV2, fixture, FormDataExtended, makeActor, makeChatMessage, makeGame, makeGrid, makeHooks, makeRenderTemplate, makeScene,
+  makeToken, makeUser, Roll, startGame, StubElement, stubDocument,
+} from "./foundry-stubs.mjs";
 
-test("module.mjs registers its settings and templates on init and wires the hooks it needs", async () => {
-  const once = new Map();
-  const on = new Map();
+const GLOBALS = ["Hooks", "game", "canvas", "ui", "ChatMessage", "Roll", "foundry", "document", "HTMLElement", "fetch"];
+const realFetch = globalThis.fetch;
+
+async function boot({ isGM, canvas = { grid: null, scene: null }, fetch = realFetch, generation = 12 }) {
+  const hooks = makeHooks();
   const loaded = [];
-  const game = makeGame({ isGM: false });
+  const game = makeGame({ isGM, phase: "init", generation });
   game.modules = new Map([["firefight", {}]]);
+  const notes = [];
   Object.assign(globalThis, {
-    Hooks: { once: (name, fn) => once.set(name, fn), on: (name, fn) => on.set(name, fn) },
+    Hooks: hooks,
     game,
-    canvas: { grid: null, scene: null },
-    ui: { notifications: { info() {}, warn() {}, error() {} } },
+    canvas,
+    ui: { notifications: { info: (m) => notes.push(["info", m]), warn: (m) => notes.push(["warn", m]), error: (m) => notes.push(["error", m]) } },
     ChatMessage: makeChatMessage().ChatMessage,
     Roll,
-    foundry: { applications: { api: { DialogV2: class {} }, handlebars: { renderTemplate: makeRenderTemplate(), loadTemplates: (paths) => loaded.push(...paths) } } },
+    document: stubDocument,
+    HTMLElement: StubElement,
+    fetch,
+    foundry: {
+      applications: {
+        api: { DialogV2, ApplicationV2 },
+        ux: { FormDataExtended },
+        handlebars: { renderTemplate: makeRenderTemplate(), loadTemplates: (paths) => loaded.push(...paths) },
+      },
+    },
   });
+  // A fresh copy of the hooks file for each boot: it registers its hooks on import.
+  await import(`../src/module.mjs?boot=${Math.random()}`);
+  return { hooks, game, loaded, notes };
+}
+
+function cleanUp() {
+  for (const name of GLOBALS) delete globalThis[name];
+  globalThis.fetch = realFetch;
+}
+
+test("module.mjs registers its settings and templates on init and wires the hooks it needs", async () => {
   try {
-    await import("../src/module.mjs");
-    assert.deepEqual([...once.keys()].sort(), ["init", "ready"]);
-    for (const hook of ["createCombat", "updateCombat", "deleteCombat", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderChatMessage", "renderChatMessageHTML", "renderSettingsConfig"]) {
-      assert.equal(typeof on.get(hook), "function", hook);
+    const { hooks, game, loaded } = await boot({ isGM: false });
+    assert.deepEqual([...hooks.handlers.keys()].filter((name) => ["init", "ready"].includes(name)).sort(), ["init", "ready"]);
+    for (const hook of ["createCombat", "updateCombat", "deleteCombat", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
+      assert.equal(hooks.handlers.get(hook)?.length, 1, hook);
     }
-    once.get("init")();
+    await startGame(game, hooks);
+    assert.equal(hooks.handlers.get("renderChatMessage")?.length, 1, "v12: the jQuery hook");
+    assert.equal(hooks.handlers.get("renderChatMessageHTML"), undefined);
     assert.ok(game.settings.registered.has("firefight.serviceUrl"));
     assert.deepEqual(loaded, ["modules/firefight/templates/chat-card.hbs", "modules/firefight/templates/attack-dialog.hbs"]);
-    once.get("ready")();
     assert.equal(typeof game.modules.get("firefight").api.openAttackDialog, "function");
     // A weapon sheet of an owned weapon gets the attack button; other items none.
     const buttons = [];
-    on.get("getItemSheetHeaderButtons")({ document: { type: "weapon", actor: {}, id: "w" } }, buttons);
-    on.get("getItemSheetHeaderButtons")({ document: { type: "armor", actor: {}, id: "a" } }, buttons);
+    hooks.callAll("getItemSheetHeaderButtons", { document: { type: "weapon", actor: {}, id: "w" } }, buttons);
+    hooks.callAll("getItemSheetHeaderButtons", { document: { type: "armor", actor: {}, id: "a" } }, buttons);
     assert.deepEqual(buttons.map((b) => b.class), ["firefight-attack"]);
   } finally {
-    for (const name of ["Hooks", "game", "canvas", "ui", "ChatMessage", "Roll", "foundry"]) delete globalThis[name];
+    cleanUp();
+  }
+});
+
+test("booted in Foundry's order, the GM finds the admin key and GM token in Configure Settings and players do not", async () => {
+  for (const isGM of [true, false]) {
+    try {
+      const { hooks, game } = await boot({ isGM });
+      await startGame(game, hooks);
+      const shown = game.settings.shownTo(game.user);
+      assert.ok(shown.includes("firefight.serviceUrl") === isGM, "world settings: to those who may change them");
+      assert.ok(!shown.includes("firefight.adminKey") && !shown.includes("firefight.gmToken"), "never as plain client settings, which every player sees");
+      assert.equal(shown.includes("firefight.gmSecrets"), isGM, "the GM's menu: the GM's only");
+      // The menu the GM opens holds both secrets and saves them in this browser.
+      const Menu = game.settings.menus.get("firefight.gmSecrets").type;
+      const menu = await new Menu().render(true);
+      assert.match(menu.element.innerHTML, /name="gmToken"/);
+      assert.match(menu.element.innerHTML, /name="adminKey"/);
+      assert.equal(menu.title, "firefight: GM secrets (this browser only)");
+      if (isGM) {
+        await menu.submit({ adminKey: " key-1 ", gmToken: "gm-tok" });
+        assert.equal(game.settings.get("firefight", "adminKey"), "key-1");
+        assert.equal(game.settings.registered.get("firefight.adminKey").scope, "client");
+        const again = await new Menu().render(true);
+        assert.match(again.element.innerHTML, /name="adminKey" value="key-1"/);
+      }
+    } finally {
+      cleanUp();
+    }
+  }
+});
+
+test("the stub game follows Foundry's phases: no user at init, world settings refused to players", async () => {
+  const game = makeGame({ isGM: false, phase: "init" });
+  assert.equal(game.user, undefined);
+  assert.equal(game.users, undefined);
+  assert.equal(game.userId, "player00000001");
+  game.settings.register("firefight", "w", { scope: "world", default: "" });
+  await assert.rejects(game.settings.set("firefight", "w", "x"), /before the Game is ready/);
+  await startGame(game, makeHooks());
+  assert.equal(game.user.isGM, false);
+  await assert.rejects(game.settings.set("firefight", "w", "x"), /User Player lacks permission to update Setting \[firefight\.w\]/);
+  assert.equal(makeUser({ isGM: true }).can("SETTINGS_MODIFY"), true);
+});
+
+test("the token HUD's crosshairs open the attack dialog and Fire posts the attack (v12 jQuery and v13 element)", async () => {
+  const sam = makeActor(fixture("sr5-actor-sam.json"));
+  const goon = makeActor(fixture("sr5-actor-goon.json"), { owner: false });
+  const grid = makeGrid();
+  const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
+  const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 1200, y: 500 });
+  const canvas = { grid, scene: makeScene({ grid, tokens: [samToken, goonToken] }), tokens: { placeables: [samToken, goonToken] } };
+  const posted = [];
+  // The service: ready, the encounter readable (the GM's connection checks), attacks answered.
+  const fetch = async (url, init = {}) => {
+    const path = new URL(url).pathname;
+    if ((init.method ?? "GET") === "GET") return { status: 200, ok: true, text: async () => JSON.stringify(path === "/readyz" ? { status: "ok" } : { id: "enc1" }) };
+    posted.push({ path, body: JSON.parse(init.body) });
+    return { status: 201, ok: true, text: async () => JSON.stringify({ ...fixture("sr5-attack-bf.json"), state: {} }) };
+  };
+  try {
+    const { hooks, game, notes } = await boot({ isGM: true, canvas, fetch });
+    await startGame(game, hooks);
+    await game.settings.set("firefight", "serviceUrl", "http://ff");
+    await game.settings.set("firefight", "encounterId", "enc1");
+    await game.settings.set("firefight", "gmToken", "g");
+    game.user.targets = new Set([goonToken]);
+    for (const [version, wrap] of [["v12", (root) => [root]], ["v13", (root) => root]]) {
+      const column = new StubElement("div", { classes: ["col", "right"] });
+      const root = new StubElement("div", { children: [new StubElement("div", { classes: ["col", "left"] }), column] });
+      hooks.callAll("renderTokenHUD", { object: samToken }, wrap(root));
+      const button = column.querySelector(".firefight-hud");
+      assert.ok(button, `${version}: the button is in the right column`);
+      assert.equal(button.title, "Attack (firefight)");
+      DialogV2.respond(() => ({ action: "fire", values: { weapon: "predatorV000001", mode: "SA" } }));
+      await button.click();
+      assert.deepEqual(notes.filter(([level]) => level !== "info"), [], version);
+      assert.equal(posted.at(-1).path, "/v1/encounters/enc1/attacks");
+      assert.deepEqual([posted.at(-1).body.weapon.id, posted.at(-1).body.mode, posted.at(-1).body.targets[0].distance_m], ["predatorV000001", "SA", 13]);
+    }
+    assert.equal(posted.length, 2);
+  } finally {
+    cleanUp();
+  }
+});
+
+test("chat cards are bound through v13's renderChatMessageHTML, or v12's renderChatMessage, never both", async () => {
+  for (const generation of [12, 13]) {
+    try {
+      const { hooks, game } = await boot({ isGM: true, generation });
+      await startGame(game, hooks);
+      const used = generation >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
+      const unused = generation >= 13 ? "renderChatMessage" : "renderChatMessageHTML";
+      assert.equal(hooks.handlers.get(unused), undefined, `v${generation} has no ${unused} listener`);
+      const button = new StubElement("button");
+      button.dataset.firefightAction = "second-chance";
+      const card = new StubElement("div", { children: [button] });
+      hooks.callAll(used, { id: "msg1", flags: { firefight: { attacker: "a" } } }, generation >= 13 ? card : [card]);
+      assert.equal(card.dataset.firefightBound, "1");
+      assert.equal(button.listeners.get("click")?.length, 1);
+    } finally {
+      cleanUp();
+    }
   }
 });

@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fixture, makeGrid, makeScene } from "./foundry-stubs.mjs";
+import { fixture, GRID_DIAGONALS, makeGrid, makeScene } from "./foundry-stubs.mjs";
 import { TemplateZoneLayer, zoneToTemplateData, zoneIdOf } from "../src/zones.mjs";
 import { toCanvasPoint, toScenePoint, measureMetres, metresPerUnit, sceneScale, bearingDeg } from "../src/geometry.mjs";
 
@@ -19,6 +19,21 @@ test("scene pixels and metres: grid size and distance, feet converted, y flipped
   assert.deepEqual(metresPerUnit("parsecs"), { factor: 1, known: false });
   assert.equal(bearingDeg({ x: 0, y: 0 }, { x: 0, y: 5 }), 90);
   assert.throws(() => sceneScale({ size: 0, distance: 1 }), /no grid/);
+});
+
+test("distances are straight-line metres between token centres, whatever the grid's diagonal rule", () => {
+  // 3 spaces right and 4 down on a 1.5 m grid: a square grid counts 4 spaces (equidistant), 5
+  // (1/2/1: 4 + 1 for the second diagonal) or 4 + 3 x 0.414 (exact); the rules want 7.5 m.
+  const expected = { EQUIDISTANT: 6, ALTERNATING_1: 7.5, ALTERNATING_2: 9, EXACT: 6 + 3 * (Math.SQRT2 - 1) * 1.5 };
+  for (const [rule, gridMetres] of Object.entries(expected)) {
+    const grid = makeGrid({ size: 100, distance: 1.5, units: "m", diagonals: GRID_DIAGONALS[rule] });
+    close(grid.measurePath([{ x: 50, y: 50 }, { x: 350, y: 450 }]).distance, gridMetres);
+    assert.equal(measureMetres(grid, { x: 50, y: 50 }, { x: 350, y: 450 }), 7.5, rule);
+  }
+  // A long diagonal, where every rule but the exact one is far off: 30 spaces each way on a 5 ft grid.
+  const feet = makeGrid({ size: 100, distance: 5, units: "ft", diagonals: GRID_DIAGONALS.ALTERNATING_1 });
+  close(feet.measurePath([{ x: 0, y: 0 }, { x: 3000, y: 3000 }]).distance, 225);
+  assert.equal(measureMetres(feet, { x: 0, y: 0 }, { x: 3000, y: 3000 }), Math.round(Math.hypot(150, 150) * 0.3048 * 1000) / 1000);
 });
 
 test("an SR5 triangle is a cone from the shooter along the zone, as long and as wide", () => {
