@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -81,3 +81,32 @@ class Zone(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     points: Annotated[list[Point], msgspec.Meta(max_length=16)] = []
     center: Point | None = None
     radius_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)] | None = None
+
+
+def asked(
+    struct: type[msgspec.Struct], name: str, fields: dict[str, Any], **options: Any
+) -> type[msgspec.Struct]:
+    """A request type as a client may send it when the scene can fill parts in: `struct`'s
+    fields, with the types (and defaults) of `fields` in place of theirs. The service fills it
+    into `struct` itself, which the rules core reads."""
+    made: list[Any] = []
+    for field in msgspec.structs.fields(struct):
+        if field.name in fields:
+            made.append((field.name, *fields[field.name]))
+        elif field.default is not msgspec.NODEFAULT:
+            made.append((field.name, field.type, field.default))
+        elif field.default_factory is not msgspec.NODEFAULT:
+            made.append(
+                (field.name, field.type, msgspec.field(default_factory=field.default_factory))
+            )
+        else:
+            made.append((field.name, field.type))
+    return msgspec.defstruct(
+        name,
+        made,
+        bases=(Request,),
+        module=struct.__module__,
+        kw_only=True,
+        forbid_unknown_fields=True,
+        **options,
+    )

@@ -20,6 +20,7 @@ from schemas.common import (
     Point,
     Request,
     Zone,
+    asked,
 )
 
 # A Success Target term or skill value, as a character sheet holds it (percent points).
@@ -325,3 +326,30 @@ class D100ZoneTestResult(msgspec.Struct, tag="d100_zone_test", tag_field="kind",
     damage: D100Damage | None
     dice: list[DiceRoll]
     seed: int
+
+
+# What a client may send when the scene fills parts in (docs/api.md, "The scene"): the attacker
+# and weapon by name, a target's distance (from the positions) and defender (from its sheet) left
+# out. The service fills it into D100AttackRequest.
+D100TargetAsk = asked(
+    D100Target,
+    "D100TargetAsk",
+    {
+        "distance_m": (Annotated[float, msgspec.Meta(ge=0, le=100_000)] | None, None),
+        "defender": (D100Defender | None, None),
+    },
+)
+D100AttackAsk = asked(
+    D100AttackRequest,
+    "D100AttackAsk",
+    {
+        "attacker": (D100Attacker | Id,),
+        "weapon": (D100Weapon | Id,),
+        "targets": (
+            Annotated[list[D100TargetAsk], msgspec.Meta(max_length=MAX_TARGETS)],  # type: ignore[valid-type]
+            msgspec.field(default_factory=list),
+        ),
+    },
+    tag="d100",
+    tag_field="ruleset",
+)

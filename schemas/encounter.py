@@ -10,6 +10,7 @@ from schemas.common import Id, Name, Request, Zone
 from schemas.d100 import (
     D100ActionName,
     D100ActionRequest,
+    D100AttackAsk,
     D100AttackRequest,
     D100AttackResult,
     D100State,
@@ -20,6 +21,7 @@ from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResul
 from schemas.sr5 import (
     SR5ActionName,
     SR5ActionRequest,
+    SR5AttackAsk,
     SR5AttackRequest,
     SR5AttackResult,
     SR5State,
@@ -32,6 +34,8 @@ RulesetId = Literal["sr5", "d100"]
 # Unions with one member per ruleset, tagged by "ruleset" (results by "kind"). The service decodes
 # a request with the member of the encounter's ruleset, so clients may leave the tag out.
 AttackRequest = SR5AttackRequest | D100AttackRequest
+# An attack as clients send it: the scene may fill in the attacker, weapons and targets by name.
+AttackAsk = SR5AttackAsk | D100AttackAsk
 AttackResult = SR5AttackResult | D100AttackResult
 ActionRequest = SR5ActionRequest | D100ActionRequest
 CombatState = SR5State | D100State

@@ -16,6 +16,7 @@ from schemas.common import (
     Point,
     Request,
     Zone,
+    asked,
 )
 
 # The highest attribute or rating a request may give.
@@ -442,3 +443,34 @@ class SR5ZoneTestResult(msgspec.Struct, tag="sr5_zone_test", tag_field="kind", f
     edge_spent: int
     dice: list[DiceRoll]
     seed: int
+
+
+# What a client may send when the scene fills parts in (docs/api.md, "The scene"): the attacker
+# and weapons by name, a target's distance (from the positions), defender (from its sheet) and
+# posture (cover, prone, running) left out. The service fills it into SR5AttackRequest.
+SR5TargetAsk = asked(
+    SR5Target,
+    "SR5TargetAsk",
+    {
+        "distance_m": (Annotated[float, msgspec.Meta(ge=0, le=100_000)] | None, None),
+        "defender": (SR5Defender | None, None),
+        "cover": (Cover | None, None),
+        "prone": (bool | None, None),
+        "running": (bool | None, None),
+    },
+)
+SR5AttackAsk = asked(
+    SR5AttackRequest,
+    "SR5AttackAsk",
+    {
+        "attacker": (SR5Attacker | Id,),
+        "weapon": (SR5Weapon | Id,),
+        "second_weapon": (SR5Weapon | Id | None, None),
+        "targets": (
+            Annotated[list[SR5TargetAsk], msgspec.Meta(max_length=MAX_TARGETS)],  # type: ignore[valid-type]
+            msgspec.field(default_factory=list),
+        ),
+    },
+    tag="sr5",
+    tag_field="ruleset",
+)

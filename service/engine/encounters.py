@@ -79,6 +79,7 @@ from service.engine.keys import Keys
 from service.engine.scene import ActorNotFound
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
 from service.rules.dice import Dice, check_given
+from service.rules.scene import with_ammo
 from service.rules.turns import advance_turn
 from service.store import (
     Answered,
@@ -122,6 +123,21 @@ class Admitted:
     envelope: EncounterEnvelope
 
 
+def _fired(
+    ruleset: Ruleset, request: Any
+) -> Callable[[Resolution[Any], EncounterState], EncounterState]:
+    """What an attack does to the scene: the shooter's guns hold the rounds left."""
+
+    def after(resolution: Resolution[Any], state: EncounterState) -> EncounterState:
+        shooter = state.scene.get(request.attacker.id)
+        if shooter is None:
+            return state
+        left = ruleset.ammo_left(request, resolution.result)
+        return scene.with_actor(state, request.attacker.id, with_ammo(shooter, left))
+
+    return after
+
+
 @dataclass(frozen=True)
 class _Loaded:
     version: int
@@ -155,7 +171,7 @@ class Encounters:
                 ruleset_id: msgspec.json.Decoder(getattr(ruleset, member))
                 for ruleset_id, ruleset in rulesets.items()
             }
-            for member in ("attack_type", "action_type", "zone_test_type")
+            for member in ("attack_ask_type", "action_type", "zone_test_type")
         }
         self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
@@ -436,16 +452,18 @@ class Encounters:
         given: Mapping[str, Any],
         seed: int | None,
         roll: Callable[[_Loaded, Dice], Resolution[Any]],
+        after: Callable[[Resolution[Any], EncounterState], EncounterState] | None = None,
     ) -> Callable[[_Loaded], tuple[Resolution[Any], EncounterState]]:
         """A resolution that rolls: the same seed and given dice on every attempt, and the given
-        dice all used."""
+        dice all used; `after` carries what it did over to the scene."""
         seed = seed if seed is not None else secrets.randbits(63)
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             dice = Dice(seed, given)
             resolution = roll(current, dice)
             dice.check_given_used()
-            return resolution, msgspec.structs.replace(current.state, combat=resolution.state)
+            state = msgspec.structs.replace(current.state, combat=resolution.state)
+            return resolution, state if after is None else after(resolution, state)
 
         return resolve
 
@@ -466,6 +484,11 @@ class Encounters:
         ruleset_id = admitted.envelope.ruleset
         request = self._ruleset_decoders[body_type][ruleset_id].decode(body)
         loaded = self._loaded(admitted)
+        after = None
+        if body_type == "attack_ask_type":
+            # The scene as the attack finds it fills in what the request names.
+            request = loaded.ruleset.fill_attack(request, loaded.state.scene)
+            after = _fired(loaded.ruleset, request)
         check_given(request.dice, steps(loaded.ruleset, request))
         player = player_of(admitted.role)
         if player is not None:
@@ -484,9 +507,11 @@ class Encounters:
             request.dice,
             request.seed,
             lambda current, dice: play(current.ruleset, request, current.state, dice, earlier),
+            after,
         )
-        # The attack's event keeps it as asked, its given dice left out (they are in the result).
-        kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_type" else None
+        # The attack's event keeps it whole, as the scene filled it in, its given dice left out
+        # (they are in the result).
+        kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_ask_type" else None
         return await self._change(
             admitted, event_type, key, scope + body, resolve, outcome_type, loaded, kept
         )
@@ -495,7 +520,7 @@ class Encounters:
         return await self._play(
             admitted,
             "attack",
-            "attack_type",
+            "attack_ask_type",
             body,
             key,
             lambda ruleset, request: ruleset.dice_steps(request),

@@ -5,6 +5,7 @@ A ruleset is a set of pure functions over (request, combat state, turn, dice): n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -18,6 +19,7 @@ from schemas.encounter import (
     TurnState,
     ZoneTestResult,
 )
+from schemas.scene import SceneActor
 from service.rules.dice import Dice
 
 R = TypeVar("R", covariant=True)
@@ -75,6 +77,21 @@ class Ruleset(Protocol):
     @property
     def attack_type(self) -> type[Any]:
         """The msgspec Struct of this ruleset's attack body (a member of `AttackRequest`)."""
+        ...
+
+    @property
+    def attack_ask_type(self) -> type[Any]:
+        """The attack body as a client may send it when the scene fills parts in (a member of
+        `AttackAsk`); `fill_attack` makes it an `attack_type`."""
+        ...
+
+    def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        """The attack the rules resolve: what the request gives wins; the scene's actors fill
+        in the rest (RuleViolation naming what neither holds)."""
+        ...
+
+    def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
+        """The rounds each gun the attack fired holds after it, by weapon id."""
         ...
 
     @property

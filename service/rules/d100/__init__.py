@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from schemas.common import Zone
 from schemas.d100 import (
     D100ActionRequest,
+    D100AttackAsk,
     D100AttackRequest,
     D100AttackResult,
     D100Sheet,
@@ -13,7 +17,9 @@ from schemas.d100 import (
     D100ZoneTestResult,
 )
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
+from schemas.scene import SceneActor
 from service.rules.d100 import actions, attack, suppression
+from service.rules.d100 import scene as scene_fill
 from service.rules.dice import Dice
 from service.rules.ruleset import EarlierAttack, Resolution
 
@@ -52,6 +58,14 @@ class D100Ruleset:
         ],
     )
     attack_type = D100AttackRequest
+    attack_ask_type = D100AttackAsk
+
+    def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackRequest:
+        return scene_fill.fill_attack(asked, scene)
+
+    def ammo_left(self, request: D100AttackRequest, result: Any) -> dict[str, int]:
+        return scene_fill.ammo_left(request, result)
+
     action_type = D100ActionRequest
     # The shooter's rolls: its attack, its weapon's bonus dice, where the hit lands, suppression.
     attacker_steps = frozenset({"attack", "bonus", "location", "suppression"})

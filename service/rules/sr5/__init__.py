@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from schemas.common import Zone
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
+from schemas.scene import SceneActor
 from schemas.sr5 import (
     SR5ActionRequest,
+    SR5AttackAsk,
     SR5AttackRequest,
     SR5AttackResult,
     SR5Sheet,
@@ -16,6 +21,7 @@ from schemas.sr5 import (
 from service.rules.dice import Dice
 from service.rules.ruleset import EarlierAttack, Resolution
 from service.rules.sr5 import actions, attack, suppression, tables
+from service.rules.sr5 import scene as scene_fill
 
 
 class SR5Ruleset:
@@ -39,6 +45,14 @@ class SR5Ruleset:
         ],
     )
     attack_type = SR5AttackRequest
+    attack_ask_type = SR5AttackAsk
+
+    def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest:
+        return scene_fill.fill_attack(asked, scene)
+
+    def ammo_left(self, request: SR5AttackRequest, result: Any) -> dict[str, int]:
+        return scene_fill.ammo_left(request, result)
+
     action_type = SR5ActionRequest
     # The shooter's rolls: its attack tests (one per target of a split pool), their Second Chance
     # and the suppression test.

@@ -1,0 +1,60 @@
+"""A d100 attack as a client may ask it, filled from the scene: the attacker and its weapon by
+name, a target's distance from the positions and its defender from its sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from schemas.d100 import (
+    D100Attacker,
+    D100AttackRequest,
+    D100Defender,
+    D100Sheet,
+    D100Target,
+)
+from schemas.scene import SceneActor
+from service.rules.scene import actor_of, distance_m, sheet_of, weapon_of
+
+
+def _target(scene: Mapping[str, SceneActor], shooter: str, asked: Any, index: int) -> D100Target:
+    path = f"$.targets[{index}]"
+    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    if asked.distance_m is None:
+        given["distance_m"] = distance_m(scene, shooter, asked.id, f"{path}.distance_m")
+    if asked.defender is None:
+        actor = actor_of(scene, asked.id, f"{path}.defender")
+        sheet = sheet_of(asked.id, actor, D100Sheet, (), f"{path}.defender")
+        given["defender"] = D100Defender(
+            defense=sheet.defense,
+            passive_defense=sheet.passive_defense,
+            armor=sheet.armor,
+            armor_by_location=sheet.armor_by_location,
+            position=actor.position,
+        )
+    return D100Target(**given)
+
+
+def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackRequest:
+    """The attack the rules resolve: what the request gives wins; the scene fills the rest."""
+    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    if isinstance(asked.attacker, str):
+        name = asked.attacker
+        actor = actor_of(scene, name, "$.attacker")
+        sheet = sheet_of(name, actor, D100Sheet, ("marksmanship",), "$.attacker")
+        given["attacker"] = D100Attacker(
+            id=name,
+            marksmanship=sheet.marksmanship or 0,
+            recoil_control=sheet.recoil_control,
+            wound_modifier=sheet.wound_modifier,
+            position=actor.position,
+        )
+    shooter = given["attacker"].id
+    if isinstance(asked.weapon, str):
+        given["weapon"] = weapon_of(scene, shooter, asked.weapon, "$.weapon")
+    given["targets"] = [_target(scene, shooter, t, i) for i, t in enumerate(asked.targets)]
+    return D100AttackRequest(**given)
+
+
+def ammo_left(request: D100AttackRequest, result: Any) -> dict[str, int]:
+    return {request.weapon.id: result.ammo_left}

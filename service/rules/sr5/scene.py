@@ -1,0 +1,87 @@
+"""An SR5 attack as a client may ask it, filled from the scene: the attacker and its weapons by
+name, a target's distance from the positions, its defender from its sheet and its posture."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from schemas.scene import SceneActor
+from schemas.sr5 import SR5Attacker, SR5AttackRequest, SR5Defender, SR5Sheet, SR5Target
+from service.rules.scene import actor_of, distance_m, sheet_of, weapon_of
+
+# What a sheet must hold to attack, and to defend (the rest has the request's defaults).
+_ATTACKER_NEEDS = ("agility", "strength", "skill")
+_DEFENDER_NEEDS = ("reaction", "intuition", "body")
+
+
+def _attacker(scene: Mapping[str, SceneActor], name: str) -> SR5Attacker:
+    actor = actor_of(scene, name, "$.attacker")
+    sheet = sheet_of(name, actor, SR5Sheet, _ATTACKER_NEEDS, "$.attacker")
+    return SR5Attacker(
+        id=name,
+        agility=sheet.agility or 1,
+        strength=sheet.strength or 1,
+        skill=sheet.skill or 0,
+        willpower=sheet.willpower or 1,
+        intuition=sheet.intuition or 1,
+        edge=sheet.edge or 0,
+        wound_modifier=sheet.wound_modifier,
+    )
+
+
+def _defender(actor_id: str, actor: SceneActor, path: str) -> SR5Defender:
+    sheet = sheet_of(actor_id, actor, SR5Sheet, _DEFENDER_NEEDS, path)
+    optional = ("charisma", "gymnastics", "perception", "physical_limit", "mental_limit")
+    return SR5Defender(
+        reaction=sheet.reaction or 1,
+        intuition=sheet.intuition or 1,
+        body=sheet.body or 1,
+        willpower=sheet.willpower or 1,
+        armor=sheet.armor or 0,
+        agility=sheet.agility,
+        **{name: getattr(sheet, name) for name in optional},
+    )
+
+
+def _target(scene: Mapping[str, SceneActor], attacker: str, asked: Any, index: int) -> SR5Target:
+    path = f"$.targets[{index}]"
+    named = scene.get(asked.id)
+    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    if asked.distance_m is None:
+        given["distance_m"] = distance_m(scene, attacker, asked.id, f"{path}.distance_m")
+    if asked.defender is None:
+        actor = actor_of(scene, asked.id, f"{path}.defender")
+        given["defender"] = _defender(asked.id, actor, f"{path}.defender")
+    # What the request leaves out of the target's situation, its posture on the scene says.
+    posture = named.posture if named is not None else None
+    for name in ("cover", "prone", "running"):
+        if given[name] is None:
+            given[name] = getattr(posture, name) if posture is not None else _UNSET[name]
+    return SR5Target(**given)
+
+
+_UNSET: dict[str, Any] = {"cover": "none", "prone": False, "running": False}
+
+
+def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest:
+    """The attack the rules resolve: what the request gives wins; the scene fills the rest."""
+    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    attacker = asked.attacker
+    if isinstance(attacker, str):
+        given["attacker"] = _attacker(scene, attacker)
+    shooter = given["attacker"].id
+    if isinstance(asked.weapon, str):
+        given["weapon"] = weapon_of(scene, shooter, asked.weapon, "$.weapon")
+    if isinstance(asked.second_weapon, str):
+        given["second_weapon"] = weapon_of(scene, shooter, asked.second_weapon, "$.second_weapon")
+    given["targets"] = [_target(scene, shooter, t, i) for i, t in enumerate(asked.targets)]
+    return SR5AttackRequest(**given)
+
+
+def ammo_left(request: SR5AttackRequest, result: Any) -> dict[str, int]:
+    """The rounds each gun the attack fired holds after it."""
+    left = {request.weapon.id: result.ammo_left}
+    if request.second_weapon is not None and result.second_ammo_left is not None:
+        left[request.second_weapon.id] = result.second_ammo_left
+    return left
