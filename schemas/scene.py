@@ -69,6 +69,9 @@ class SceneResult(msgspec.Struct, tag="scene", tag_field="kind", omit_defaults=T
     actor: Id
     # The actor after the change (not for one removed, nor one the change hid from players).
     state: SceneActor | None = None
+    # A move: the suppression zones the actor stands in now (entered or moved in), each a test
+    # to make (POST .../zones/{zone}/tests).
+    must_test: list[str] = []
 
 
 class ActorList(msgspec.Struct):

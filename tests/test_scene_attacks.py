@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.rules.geometry import in_zone
 from tests import d100_requests as d100
 from tests import sr5_requests as make
 from tests.parity import resolved
@@ -179,3 +180,59 @@ async def test_a_d100_attack_by_names_takes_the_scene_too(client: Any) -> None:
     assert result == resolved("d100", "vex", [], explicit)
     scene = await (await client.get(f"{base}/actors/vex")).json()
     assert scene["sheet"]["weapons"][0]["ammo"] == result["ammo_left"]
+
+
+RIFLE = {
+    "id": "ak",
+    "category": "assault_rifle",
+    "damage": 11,
+    "accuracy": 5,
+    "modes": ["SA", "BF", "FA"],
+    "ammo": 60,
+    "ap": -2,
+}
+ZONE = {"origin": {"x": 0, "y": 0}, "direction_deg": 90, "length_m": 40}
+
+
+async def test_suppressive_fire_finds_who_is_inside_on_the_scene(client: Any) -> None:
+    gunner = {**SAM, "sheet": {**SAM["sheet"], "weapons": [RIFLE]}}
+    base = await on_scene(
+        client,
+        sam=gunner,
+        # 20 m north, along the zone's axis: inside, in the open.
+        exposed={"position": {"x": 0.0, "y": 20.0}},
+        # Inside too, but in cover: no test.
+        covered={"position": {"x": 0.5, "y": 25.0}, "posture": {"cover": "partial"}},
+        # 20 m east: outside.
+        away={"position": {"x": 20.0, "y": 0.0}},
+    )
+    body = {"attacker": "sam", "weapon": "ak", "mode": "suppressive", "zone": ZONE}
+    response = await client.post(f"{base}/attacks", json=body)
+    assert response.status == 201, await response.text()
+    affected = {a["actor"]: a for a in (await response.json())["result"]["zone"]["affected"]}
+    assert (affected["exposed"]["inside"], affected["exposed"]["must_test"]) == (True, True)
+    assert (affected["covered"]["inside"], affected["covered"]["must_test"]) == (True, False)
+    assert affected["away"]["inside"] is False
+    assert "sam" not in affected
+
+
+async def test_a_move_into_a_zone_says_the_test_to_make(client: Any) -> None:
+    gunner = {**SAM, "sheet": {**SAM["sheet"], "weapons": [RIFLE]}}
+    base = await on_scene(client, sam=gunner, runner={"position": {"x": 20.0, "y": 0.0}})
+    body = {"attacker": "sam", "weapon": "ak", "mode": "suppressive", "zone": ZONE}
+    fired = await (await client.post(f"{base}/attacks", json=body)).json()
+    zone = fired["result"]["zone"]["zone"]["id"]
+    into = {"position": {"x": 0.0, "y": 30.0}}
+    moved = await (await client.post(f"{base}/actors/runner/move", json=into)).json()
+    assert moved["result"]["must_test"] == [zone]
+    out = {"position": {"x": 30.0, "y": 0.0}}
+    moved = await (await client.post(f"{base}/actors/runner/move", json=out)).json()
+    assert "must_test" not in moved["result"]
+
+
+def test_a_circle_zone_holds_what_is_within_its_radius() -> None:
+    # d100 draws its zones as 10 m circles (rules-sources/003, "Suppressive Fire").
+    assert in_zone([], (30.0, 0.0), 10.0, (30.0, 10.0))
+    assert not in_zone([], (30.0, 0.0), 10.0, (30.0, 10.01))
+    assert in_zone([(0, 0), (10, 0), (0, 10)], None, None, (1.0, 1.0))
+    assert not in_zone([(0, 0), (10, 0), (0, 10)], None, None, (9.0, 9.0))

@@ -707,6 +707,11 @@ class Encounters:
             kind, actor = change(current.state)
             after = scene.with_actor(current.state, actor_id, actor)
             result = scene.result(kind, actor_id, current.state, after)
+            if kind == "moved" and actor is not None and actor.position is not None:
+                zones = current.ruleset.zones(after.combat)
+                result = msgspec.structs.replace(
+                    result, must_test=scene.zones_holding(zones, actor.position)
+                )
             return Resolution(result=result, state=after.combat, actor=actor_id), after
 
         loaded = self._loaded(admitted)

@@ -3,13 +3,15 @@ and who may see it. Pure: the use cases in `encounters` commit what these return
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from schemas.common import Point, Zone
 from schemas.encounter import EncounterState
 from schemas.scene import ActorPatch, SceneActor, SceneChange, SceneResult
 from service.rules import RuleViolation
+from service.rules.geometry import in_zone
 
 
 class ActorNotFound(LookupError):
@@ -79,3 +81,18 @@ def with_actor(state: EncounterState, actor_id: str, actor: SceneActor | None) -
     else:
         scene[actor_id] = actor
     return msgspec.structs.replace(state, scene=scene)
+
+
+def zones_holding(zones: Sequence[Zone], position: Point) -> list[str]:
+    """The zones a position is inside."""
+    where = (position.x, position.y)
+    return [
+        zone.id
+        for zone in zones
+        if in_zone(
+            [(p.x, p.y) for p in zone.points],
+            (zone.center.x, zone.center.y) if zone.center is not None else None,
+            zone.radius_m,
+            where,
+        )
+    ]

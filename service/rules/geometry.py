@@ -50,3 +50,12 @@ def distance(polygon: Sequence[Point], point: Point) -> float:
         _segment_distance(point, polygon[i], polygon[(i + 1) % len(polygon)])
         for i in range(len(polygon))
     )
+
+
+def in_zone(
+    points: Sequence[Point], center: Point | None, radius_m: float | None, point: Point
+) -> bool:
+    """Inside a zone as the wire draws it: a polygon's points, or a circle's centre and radius."""
+    if center is not None and radius_m is not None:
+        return math.hypot(point[0] - center[0], point[1] - center[1]) <= radius_m + 1e-9
+    return len(points) >= 3 and contains(points, point)

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from schemas.common import Point
 from schemas.scene import SceneActor
 from service.rules.ruleset import RuleViolation
 
@@ -70,6 +71,18 @@ def distance_m(scene: Mapping[str, SceneActor], from_id: str, to_id: str, path: 
             kind="position-unknown",
         )
     return math.hypot(there.position.x - here.position.x, there.position.y - here.position.y)
+
+
+def bystanders_of(
+    scene: Mapping[str, SceneActor], shooter: str
+) -> list[tuple[str, SceneActor, Point]]:
+    """Everyone on the scene with a position but the shooter (hidden actors too: the fire does
+    not care who sees them), in id order, with where they stand."""
+    return [
+        (actor_id, actor, actor.position)
+        for actor_id, actor in sorted(scene.items())
+        if actor_id != shooter and actor.position is not None
+    ]
 
 
 def with_ammo(actor: SceneActor, left: Mapping[str, int]) -> SceneActor:

@@ -9,12 +9,13 @@ from typing import Any
 from schemas.d100 import (
     D100Attacker,
     D100AttackRequest,
+    D100Bystander,
     D100Defender,
     D100Sheet,
     D100Target,
 )
 from schemas.scene import SceneActor
-from service.rules.scene import actor_of, distance_m, sheet_of, weapon_of
+from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
 
 
 def _target(scene: Mapping[str, SceneActor], shooter: str, asked: Any, index: int) -> D100Target:
@@ -53,6 +54,17 @@ def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackReques
     if isinstance(asked.weapon, str):
         given["weapon"] = weapon_of(scene, shooter, asked.weapon, "$.weapon")
     given["targets"] = [_target(scene, shooter, t, i) for i, t in enumerate(asked.targets)]
+    if asked.suppressive is not None and not asked.bystanders:
+        # Suppressive fire: everyone else on the scene, as they stand.
+        given["bystanders"] = [
+            D100Bystander(
+                id=actor_id,
+                position=position,
+                in_cover=actor.posture.cover != "none",
+                prone=actor.posture.prone,
+            )
+            for actor_id, actor, position in bystanders_of(scene, shooter)
+        ]
     return D100AttackRequest(**given)
 
 

@@ -7,8 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from schemas.scene import SceneActor
-from schemas.sr5 import SR5Attacker, SR5AttackRequest, SR5Defender, SR5Sheet, SR5Target
-from service.rules.scene import actor_of, distance_m, sheet_of, weapon_of
+from schemas.sr5 import (
+    SR5Attacker,
+    SR5AttackRequest,
+    SR5Bystander,
+    SR5Defender,
+    SR5Sheet,
+    SR5Target,
+)
+from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
 
 # What a sheet must hold to attack, and to defend (the rest has the request's defaults).
 _ATTACKER_NEEDS = ("agility", "strength", "skill")
@@ -76,6 +83,18 @@ def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest
     if isinstance(asked.second_weapon, str):
         given["second_weapon"] = weapon_of(scene, shooter, asked.second_weapon, "$.second_weapon")
     given["targets"] = [_target(scene, shooter, t, i) for i, t in enumerate(asked.targets)]
+    if asked.zone is not None and not asked.bystanders:
+        # Suppressive fire: everyone else on the scene, as they stand.
+        given["bystanders"] = [
+            SR5Bystander(
+                id=actor_id,
+                position=position,
+                aware=actor.posture.aware,
+                in_cover=actor.posture.cover != "none",
+                prone=actor.posture.prone,
+            )
+            for actor_id, actor, position in bystanders_of(scene, shooter)
+        ]
     return SR5AttackRequest(**given)
 
 
