@@ -236,3 +236,18 @@ def test_a_circle_zone_holds_what_is_within_its_radius() -> None:
     assert not in_zone([], (30.0, 0.0), 10.0, (30.0, 10.01))
     assert in_zone([(0, 0), (10, 0), (0, 10)], None, None, (1.0, 1.0))
     assert not in_zone([(0, 0), (10, 0), (0, 10)], None, None, (9.0, 9.0))
+
+
+async def test_a_d100_reload_refills_the_gun_on_the_scene(client: Any) -> None:
+    vex = {"sheet": {"ruleset": "d100", "marksmanship": 50, "weapons": [d100.weapon(ammo=4)]}}
+    base = await on_scene(client, "d100", vex=vex)
+    reload = {
+        "actor": "vex",
+        "action": "reload",
+        "weapon": {"id": "smg", "method": "magazine", "capacity": 30, "loaded": 4},
+    }
+    response = await client.post(f"{base}/actions", json=reload)
+    assert response.status == 201, await response.text()
+    assert (await response.json())["result"]["ammo_left"] == 30  # a fresh magazine of 30
+    actor = await (await client.get(f"{base}/actors/vex")).json()
+    assert actor["sheet"]["weapons"][0]["ammo"] == 30

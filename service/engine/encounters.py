@@ -126,14 +126,16 @@ class Admitted:
 def _fired(
     ruleset: Ruleset, request: Any
 ) -> Callable[[Resolution[Any], EncounterState], EncounterState]:
-    """What an attack does to the scene: the shooter's guns hold the rounds left."""
+    """What an attack or an action does to the scene: the actor's guns hold the rounds left
+    (fired, or loaded)."""
+    actor_id, _ = players.acting_actor(request)
 
     def after(resolution: Resolution[Any], state: EncounterState) -> EncounterState:
-        shooter = state.scene.get(request.attacker.id)
-        if shooter is None:
-            return state
+        actor = state.scene.get(actor_id)
         left = ruleset.ammo_left(request, resolution.result)
-        return scene.with_actor(state, request.attacker.id, with_ammo(shooter, left))
+        if actor is None or not left:
+            return state
+        return scene.with_actor(state, actor_id, with_ammo(actor, left))
 
     return after
 
@@ -484,11 +486,10 @@ class Encounters:
         ruleset_id = admitted.envelope.ruleset
         request = self._ruleset_decoders[body_type][ruleset_id].decode(body)
         loaded = self._loaded(admitted)
-        after = None
         if body_type == "attack_ask_type":
             # The scene as the attack finds it fills in what the request names.
             request = loaded.ruleset.fill_attack(request, loaded.state.scene)
-            after = _fired(loaded.ruleset, request)
+        after = _fired(loaded.ruleset, request) if body_type != "zone_test_type" else None
         check_given(request.dice, steps(loaded.ruleset, request))
         player = player_of(admitted.role)
         if player is not None:

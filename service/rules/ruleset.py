@@ -91,7 +91,8 @@ class Ruleset(Protocol):
         ...
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
-        """The rounds each gun the attack fired holds after it, by weapon id."""
+        """The rounds each gun an attack fired, or an action loaded, holds after it, by weapon
+        id (the scene's guns are set to it)."""
         ...
 
     @property

@@ -63,7 +63,7 @@ class D100Ruleset:
     def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackRequest:
         return scene_fill.fill_attack(asked, scene)
 
-    def ammo_left(self, request: D100AttackRequest, result: Any) -> dict[str, int]:
+    def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
     action_type = D100ActionRequest

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from schemas.d100 import (
+    D100ActionRequest,
     D100Attacker,
     D100AttackRequest,
     D100Bystander,
@@ -68,5 +69,10 @@ def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackReques
     return D100AttackRequest(**given)
 
 
-def ammo_left(request: D100AttackRequest, result: Any) -> dict[str, int]:
-    return {request.weapon.id: result.ammo_left}
+def ammo_left(request: D100AttackRequest | D100ActionRequest, result: Any) -> dict[str, int]:
+    """The rounds the gun an attack fired, or a reload loaded, holds after it."""
+    if isinstance(request, D100AttackRequest):
+        return {request.weapon.id: result.ammo_left}
+    if request.weapon is not None and result.ammo_left is not None:
+        return {request.weapon.id: result.ammo_left}
+    return {}

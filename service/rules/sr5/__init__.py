@@ -50,7 +50,7 @@ class SR5Ruleset:
     def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest:
         return scene_fill.fill_attack(asked, scene)
 
-    def ammo_left(self, request: SR5AttackRequest, result: Any) -> dict[str, int]:
+    def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
     action_type = SR5ActionRequest

@@ -98,8 +98,10 @@ def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest
     return SR5AttackRequest(**given)
 
 
-def ammo_left(request: SR5AttackRequest, result: Any) -> dict[str, int]:
-    """The rounds each gun the attack fired holds after it."""
+def ammo_left(request: Any, result: Any) -> dict[str, int]:
+    """The rounds each gun the attack fired holds after it (an SR5 action counts none)."""
+    if not isinstance(request, SR5AttackRequest):
+        return {}
     left = {request.weapon.id: result.ammo_left}
     if request.second_weapon is not None and result.second_ammo_left is not None:
         left[request.second_weapon.id] = result.second_ammo_left
