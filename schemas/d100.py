@@ -353,3 +353,12 @@ D100AttackAsk = asked(
     tag="d100",
     tag_field="ruleset",
 )
+# A zone test may leave out Athletics and the defender: the scene's sheet and position of the
+# actor testing fill them in.
+D100ZoneTestAsk = asked(
+    D100ZoneTestRequest,
+    "D100ZoneTestAsk",
+    {"athletics": (SkillValue | None, None), "defender": (D100Defender | None, None)},
+    tag="d100",
+    tag_field="ruleset",
+)

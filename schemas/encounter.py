@@ -14,6 +14,7 @@ from schemas.d100 import (
     D100AttackRequest,
     D100AttackResult,
     D100State,
+    D100ZoneTestAsk,
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
@@ -25,6 +26,7 @@ from schemas.sr5 import (
     SR5AttackRequest,
     SR5AttackResult,
     SR5State,
+    SR5ZoneTestAsk,
     SR5ZoneTestRequest,
     SR5ZoneTestResult,
 )
@@ -40,6 +42,8 @@ AttackResult = SR5AttackResult | D100AttackResult
 ActionRequest = SR5ActionRequest | D100ActionRequest
 CombatState = SR5State | D100State
 ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest
+# A zone test as clients send it: the scene may fill in the testing actor's numbers.
+ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk
 ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult
 ActionName = SR5ActionName | D100ActionName
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]

@@ -474,3 +474,11 @@ SR5AttackAsk = asked(
     tag="sr5",
     tag_field="ruleset",
 )
+# A zone test may leave out the defender: the scene's sheet of the actor testing fills it in.
+SR5ZoneTestAsk = asked(
+    SR5ZoneTestRequest,
+    "SR5ZoneTestAsk",
+    {"defender": (SR5Defender | None, None)},
+    tag="sr5",
+    tag_field="ruleset",
+)

@@ -251,3 +251,45 @@ async def test_a_d100_reload_refills_the_gun_on_the_scene(client: Any) -> None:
     assert (await response.json())["result"]["ammo_left"] == 30  # a fresh magazine of 30
     actor = await (await client.get(f"{base}/actors/vex")).json()
     assert actor["sheet"]["weapons"][0]["ammo"] == 30
+
+
+async def test_a_zone_test_takes_the_testing_actors_sheet(client: Any) -> None:
+    gunner = {**SAM, "sheet": {**SAM["sheet"], "weapons": [RIFLE]}}
+    runner = {"position": {"x": 0.0, "y": 20.0}, "sheet": GANGER["sheet"]}
+    base = await on_scene(client, sam=gunner, runner=runner)
+    body = {"attacker": "sam", "weapon": "ak", "mode": "suppressive", "zone": ZONE}
+    fired = await (await client.post(f"{base}/attacks", json=body)).json()
+    zone = fired["result"]["zone"]["zone"]["id"]
+    response = await client.post(f"{base}/zones/{zone}/tests", json={"actor": "runner"})
+    assert response.status == 201, await response.text()
+    result = (await response.json())["result"]
+    # Reaction 3 from the runner's sheet (and Edge 0): the guide's zone test pool.
+    assert {m["source"]: m["value"] for m in result["modifiers"]}["reaction"] == 3
+    nobody = await client.post(f"{base}/zones/{zone}/tests", json={"actor": "nobody"})
+    assert nobody.status == 422
+    assert (await nobody.json())["path"] == "$.defender"
+
+
+async def test_a_d100_zone_test_takes_athletics_and_position_from_the_scene(client: Any) -> None:
+    vex = {
+        "position": {"x": 0.0, "y": 0.0},
+        "sheet": {"ruleset": "d100", "marksmanship": 50, "weapons": [d100.weapon()]},
+    }
+    goon = {
+        "position": {"x": 30.0, "y": 5.0},
+        "sheet": {"ruleset": "d100", "athletics": 40, "armor": 3},
+    }
+    base = await on_scene(client, "d100", vex=vex, **{"goon-1": goon})
+    order = {"origin": {"x": 0, "y": 0}, "center": {"x": 30, "y": 0}}
+    # A roll of 5 against Marksmanship 50: the suppression holds (its zone is made).
+    body = {"attacker": "vex", "weapon": "smg", "suppressive": order, "dice": {"suppression": [5]}}
+    fired = await client.post(f"{base}/attacks", json=body)
+    assert fired.status == 201, await fired.text()
+    zone = (await fired.json())["result"]["zone"]["zone"]["id"]
+    body = {"actor": "goon-1", "dice": {"zone_test:goon-1": [90]}}
+    response = await client.post(f"{base}/zones/{zone}/tests", json=body)
+    assert response.status == 201, await response.text()
+    result = (await response.json())["result"]
+    # Athletics 40 from the sheet (less the zone's penalty): a roll of 90 fails, and it is hit.
+    assert {m["source"]: m["value"] for m in result["modifiers"]}["Athletics"] == 40
+    assert (result["test"]["roll"], result["hit"]) == (90, True)

@@ -33,8 +33,8 @@ from schemas.encounter import (
     StateEdit,
     StateEditOutcome,
     ZoneList,
+    ZoneTestAsk,
     ZoneTestOutcome,
-    ZoneTestRequest,
 )
 from schemas.scene import ActorList, ActorMove, ActorPatch, ActorSheet, PlayerBinding, SceneActor
 
@@ -182,7 +182,7 @@ OPERATIONS = (
         "/v1/encounters/{encounter}/zones/{zone}/tests",
         "The test of one actor in, entering or moving in a zone; the body is the encounter's "
         "ruleset's zone test.",
-        request=ZoneTestRequest,
+        request=ZoneTestAsk,
         response=ZoneTestOutcome,
         status=201,
         errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),

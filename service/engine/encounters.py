@@ -173,7 +173,7 @@ class Encounters:
                 ruleset_id: msgspec.json.Decoder(getattr(ruleset, member))
                 for ruleset_id, ruleset in rulesets.items()
             }
-            for member in ("attack_ask_type", "action_type", "zone_test_type")
+            for member in ("attack_ask_type", "action_type", "zone_test_ask_type")
         }
         self._decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
             EncounterCreate: msgspec.json.Decoder(EncounterCreate),
@@ -486,10 +486,12 @@ class Encounters:
         ruleset_id = admitted.envelope.ruleset
         request = self._ruleset_decoders[body_type][ruleset_id].decode(body)
         loaded = self._loaded(admitted)
+        # The scene as the request finds it fills in what it names or leaves out.
         if body_type == "attack_ask_type":
-            # The scene as the attack finds it fills in what the request names.
             request = loaded.ruleset.fill_attack(request, loaded.state.scene)
-        after = _fired(loaded.ruleset, request) if body_type != "zone_test_type" else None
+        if body_type == "zone_test_ask_type":
+            request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
+        after = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         check_given(request.dice, steps(loaded.ruleset, request))
         player = player_of(admitted.role)
         if player is not None:
@@ -609,7 +611,7 @@ class Encounters:
         return await self._play(
             admitted,
             "zone_test",
-            "zone_test_type",
+            "zone_test_ask_type",
             body,
             key,
             lambda ruleset, request: ruleset.zone_test_dice_steps(request),

@@ -90,6 +90,15 @@ class Ruleset(Protocol):
         in the rest (RuleViolation naming what neither holds)."""
         ...
 
+    @property
+    def zone_test_ask_type(self) -> type[Any]:
+        """The zone test body as a client may send it when the scene fills parts in."""
+        ...
+
+    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        """The zone test the rules resolve, filled from the testing actor on the scene."""
+        ...
+
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         """The rounds each gun an attack fired, or an action loaded, holds after it, by weapon
         id (the scene's guns are set to it)."""

@@ -13,6 +13,7 @@ from schemas.d100 import (
     D100AttackResult,
     D100Sheet,
     D100State,
+    D100ZoneTestAsk,
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
@@ -62,6 +63,11 @@ class D100Ruleset:
 
     def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackRequest:
         return scene_fill.fill_attack(asked, scene)
+
+    zone_test_ask_type = D100ZoneTestAsk
+
+    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> D100ZoneTestRequest:
+        return scene_fill.fill_zone_test(asked, scene)
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)

@@ -14,6 +14,7 @@ from schemas.d100 import (
     D100Defender,
     D100Sheet,
     D100Target,
+    D100ZoneTestRequest,
 )
 from schemas.scene import SceneActor
 from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
@@ -76,3 +77,24 @@ def ammo_left(request: D100AttackRequest | D100ActionRequest, result: Any) -> di
     if request.weapon is not None and result.ammo_left is not None:
         return {request.weapon.id: result.ammo_left}
     return {}
+
+
+def fill_zone_test(asked: Any, scene: Mapping[str, SceneActor]) -> D100ZoneTestRequest:
+    """The zone test the rules resolve: Athletics, the defender and where it stands from the
+    testing actor on the scene, for what the request leaves out."""
+    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    if asked.athletics is None or asked.defender is None:
+        actor = actor_of(scene, asked.actor, "$.actor")
+        needs = ("athletics",) if asked.athletics is None else ()
+        sheet = sheet_of(asked.actor, actor, D100Sheet, needs, "$.athletics")
+        if asked.athletics is None:
+            given["athletics"] = sheet.athletics
+        if asked.defender is None:
+            given["defender"] = D100Defender(
+                defense=sheet.defense,
+                passive_defense=sheet.passive_defense,
+                armor=sheet.armor,
+                armor_by_location=sheet.armor_by_location,
+                position=actor.position,
+            )
+    return D100ZoneTestRequest(**given)

@@ -15,6 +15,7 @@ from schemas.sr5 import (
     SR5AttackResult,
     SR5Sheet,
     SR5State,
+    SR5ZoneTestAsk,
     SR5ZoneTestRequest,
     SR5ZoneTestResult,
 )
@@ -49,6 +50,11 @@ class SR5Ruleset:
 
     def fill_attack(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest:
         return scene_fill.fill_attack(asked, scene)
+
+    zone_test_ask_type = SR5ZoneTestAsk
+
+    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR5ZoneTestRequest:
+        return scene_fill.fill_zone_test(asked, scene)
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)

@@ -14,6 +14,7 @@ from schemas.sr5 import (
     SR5Defender,
     SR5Sheet,
     SR5Target,
+    SR5ZoneTestRequest,
 )
 from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
 
@@ -106,3 +107,13 @@ def ammo_left(request: Any, result: Any) -> dict[str, int]:
     if request.second_weapon is not None and result.second_ammo_left is not None:
         left[request.second_weapon.id] = result.second_ammo_left
     return left
+
+
+def fill_zone_test(asked: Any, scene: Mapping[str, SceneActor]) -> SR5ZoneTestRequest:
+    """The zone test the rules resolve: the defender from the testing actor's sheet when the
+    request leaves it out."""
+    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    if asked.defender is None:
+        actor = actor_of(scene, asked.actor, "$.defender")
+        given["defender"] = _defender(asked.actor, actor, "$.defender")
+    return SR5ZoneTestRequest(**given)
