@@ -281,6 +281,8 @@ class Event(msgspec.Struct, omit_defaults=True):
     ) = None
     # Only the GM's tokens receive it (a change to a hidden actor).
     gm_only: bool = False
+    # An attack by an actor hidden from players: theirs names it "someone".
+    unseen_actor: bool = False
     # An attack as it was asked (its dice are in the result): what a follow-up such as Second
     # Chance acts on, and what a replay needs.
     request: AttackRequest | None = None

@@ -244,3 +244,36 @@ async def test_setting_an_actor_again_with_its_key_replays_the_answer(client: An
     assert await again.json() == await first.json()
     other_actor = await client.put(f"{base}/actors/max", json=SAM, headers=key)
     assert other_actor.status == 422  # the same key for another actor is another request
+
+
+async def test_a_hidden_shooter_is_someone_to_the_players_it_shoots_at(anonymous: Any) -> None:
+    base, gm, player = await table(anonymous)
+    await anonymous.put(f"{base}/actors/sam", json=SAM, headers=gm)
+    await anonymous.put(f"{base}/actors/ganger", json=GANGER, headers=gm)
+    shot = make.attack(attacker=make.attacker(id="ganger"), targets=[make.target(id="sam")], seed=3)
+    async with anonymous.ws_connect(f"{base}/ws", headers=player) as socket:
+        assert [(await socket.receive_json(timeout=5))["type"] for _ in range(2)] == [
+            "encounter_created",
+            "scene",  # Sam; the hidden ganger's own event never comes
+        ]
+        fired = await anonymous.post(f"{base}/attacks", json=shot, headers=gm)
+        assert fired.status == 201, await fired.text()
+        live = await socket.receive_json(timeout=5)
+    page = await (await anonymous.get(f"{base}/events", headers=player)).json()
+    for seen in (live, page["events"][-1]):
+        assert (seen["type"], seen["actor"], seen["result"]["attacker"]) == (
+            "attack",
+            "someone",
+            "someone",
+        )
+        assert "request" not in seen
+        assert "ganger" not in str(seen)
+        # Sam learns what hit him.
+        assert seen["result"]["targets"][0]["target"] == "sam"
+    gm_page = await (await anonymous.get(f"{base}/events", headers=gm)).json()
+    told = gm_page["events"][-1]
+    assert (told["actor"], told["unseen_actor"], told["request"]["attacker"]["id"]) == (
+        "ganger",
+        True,
+        "ganger",
+    )

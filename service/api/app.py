@@ -709,10 +709,11 @@ async def _send_events(
         if position <= last:
             return False
         last = position
-        if players_only and not for_players(stored):
+        seen = for_players(stored) if players_only else stored
+        if seen is None:
             return False
         async with asyncio.timeout(send_timeout):
-            await socket.send_str(event_json(event_id, stored).decode())
+            await socket.send_str(event_json(event_id, seen).decode())
         # StoredEvent encodes `type` first: no need to decode every event to spot the end.
         return stored.startswith(b'{"type":"encounter_ended"')
 

@@ -358,10 +358,11 @@ class Encounters:
         events = await self._store.events_after(
             admitted.encounter_id, cursor, min(limit, EVENTS_PAGE)
         )
+        gm = admitted.role == "gm"
         seen = [
-            (event_id, event_json(event_id, stored))
+            (event_id, event_json(event_id, shown))
             for event_id, stored in events
-            if admitted.role == "gm" or for_players(stored)
+            if (shown := stored if gm else for_players(stored)) is not None
         ]
         return seen, events[-1][0] if events else None
 
@@ -434,7 +435,7 @@ class Encounters:
                     actor=resolution.actor,
                     result=resolution.result,
                     request=event_request,
-                    gm_only=scene.gm_only(loaded.state, new_state, resolution.actor),
+                    **scene.audience(event_type, loaded.state, new_state, resolution.actor),
                     zones_started=[z for z in after if z.id not in before],
                     zones_ended=sorted(before - {z.id for z in after}),
                 ),
@@ -480,6 +481,7 @@ class Encounters:
         play: Callable[[Ruleset, Any, EncounterState, Dice, Any], Resolution[Any]],
         outcome_type: Callable[..., Outcome],
         scope: bytes = b"",
+        zone_id: str | None = None,
     ) -> Answer:
         """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
         (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
@@ -490,6 +492,14 @@ class Encounters:
         if body_type == "attack_ask_type":
             request = loaded.ruleset.fill_attack(request, loaded.state.scene)
         if body_type == "zone_test_ask_type":
+            # No such zone is the first thing to say (404), before what the scene lacks.
+            if zone_id not in {zone.id for zone in loaded.ruleset.zones(loaded.state.combat)}:
+                raise RuleViolation(
+                    f"no live zone '{zone_id}' (it may have ended)",
+                    path="zone",
+                    kind="zone-not-found",
+                    status=404,
+                )
             request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
         after = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         check_given(request.dice, steps(loaded.ruleset, request))
@@ -621,6 +631,7 @@ class Encounters:
             ZoneTestOutcome,
             # The same body for another zone is another request.
             scope=zone_id.encode() + b"\0",
+            zone_id=zone_id,
         )
 
     # --- the scene -----------------------------------------------------------------------------

@@ -46,6 +46,8 @@ class StoredEvent(msgspec.Struct, omit_defaults=True):
         | None
     ) = None
     gm_only: bool = False
+    # An attack by an actor hidden from players: their events name it "someone".
+    unseen_actor: bool = False
     request: AttackRequest | None = None
     zones_started: list[Zone] = []
     zones_ended: list[str] = []
@@ -58,14 +60,36 @@ class _Head(msgspec.Struct):
     type: str
     actor: str | None = None
     gm_only: bool = False
+    unseen_actor: bool = False
 
 
 _head = msgspec.json.Decoder(_Head)
+_encoder = msgspec.json.Encoder()
+# How players' events name an actor they cannot see.
+SOMEONE = "someone"
 
 
-def for_players(stored: bytes) -> bool:
-    """Whether players' tokens receive this stored event (not one about a hidden actor)."""
-    return not _head.decode(stored).gm_only
+def for_players(stored: bytes) -> bytes | None:
+    """This stored event as players' tokens receive it: None for one about a hidden actor; an
+    attack by a hidden actor names it "someone" (and leaves out the request that would name
+    it and its gun); every other event as it is."""
+    head = _head.decode(stored)
+    if head.gm_only:
+        return None
+    if not head.unseen_actor:
+        return stored
+    event = msgspec.json.decode(stored)
+    event["actor"] = SOMEONE
+    event.pop("request", None)
+    result = event.get("result") or {}
+    for name in ("attacker", "actor"):
+        if name in result:
+            result[name] = SOMEONE
+    if "weapon" in result:
+        result["weapon"] = SOMEONE
+    for zone in event.get("zones_started", []):
+        zone["shooter"] = SOMEONE
+    return _encoder.encode(event)
 
 
 class _Attack(msgspec.Struct):

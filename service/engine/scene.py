@@ -36,6 +36,19 @@ def gm_only(before: EncounterState, after: EncounterState, actor_id: str | None)
     return (was is None or was.hidden) and (now is None or now.hidden) and (was or now) is not None
 
 
+def audience(
+    event_type: str, before: EncounterState, after: EncounterState, actor_id: str | None
+) -> dict[str, bool]:
+    """Who an event is for: an attack by a hidden actor reaches players with its shooter
+    unnamed (its targets must learn they were shot); any other event about a hidden actor is
+    the GM's alone."""
+    if not gm_only(before, after, actor_id):
+        return {}
+    if event_type == "attack" and actor_id in after.scene:
+        return {"unseen_actor": True}
+    return {"gm_only": True}
+
+
 def visible_to(scene: Mapping[str, SceneActor], role: str) -> dict[str, SceneActor]:
     """The actors a token of `role` sees: all for the GM, none hidden for players."""
     if role == "gm":
