@@ -180,7 +180,7 @@ export class FirefightApp {
    * Where a scene change goes: the combat's encounter with the GM token, on the active GM's
    * client only, for a token of the combat's scene; null otherwise (players never send these).
    */
-  sceneTarget(tokenDocument = null, combat = this.game.combat) {
+  sceneTarget(tokenDocument = null, combat = this.combatOfScene(tokenDocument?.parent)) {
     if (!combat || !this.isActiveGM()) return null;
     if (!combat.getFlag?.(MODULE_ID, "encounter")?.id) return null;
     const encounter = this.encounter(combat);
@@ -188,6 +188,15 @@ export class FirefightApp {
     const scene = this.sceneOfPlay(combat);
     if (!scene || (tokenDocument && tokenDocument.parent !== scene)) return null;
     return { encounter, scene, grid: this.gridOf(scene), client: this.client() };
+  }
+
+  /**
+   * The combat with an encounter fought on `scene`, whichever scene the GM views (game.combat is
+   * the viewed scene's); else game.combat.
+   */
+  combatOfScene(scene) {
+    const linked = scene ? this.game.combats?.find?.((c) => c.scene === scene && c.getFlag?.(MODULE_ID, "encounter")?.id) : null;
+    return linked ?? this.game.combat;
   }
 
   queueScene(step) {

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ApplicationV2, DialogV2, fixture, FormDataExtended, Hooks, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeRenderTemplate,
+  ApplicationV2, Collection, DialogV2, fixture, FormDataExtended, Hooks, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeRenderTemplate,
   makeScene, makeToken, makeUser, Roll, StubElement, stubDocument,
 } from "./foundry-stubs.mjs";
 import { sceneActorOf, sr5Sheet, tokenPosition } from "../src/scene-sync.mjs";
@@ -172,6 +172,16 @@ test("the GM's client puts the combat's tokens on the encounter's scene, then se
       ["PUT", "tokLate00000001", { name: "Late", hidden: false, position: { x: 0.5, y: -2.5 } }],
       ["DELETE", "tokDrone0000001", undefined],
     ]);
+
+    // The GM views another scene (no game.combat there): a player's move on the combat's scene is still sent.
+    const viewed = game.combat;
+    game.combat = null;
+    game.combats = new Collection([combat]);
+    const moved = service.calls.length;
+    await samDoc.update({ x: 700 });
+    await until(() => service.calls.length > moved, "the move seen from another scene");
+    assert.deepEqual(sceneCalls(service.calls.slice(moved)), [["POST", "tokSam000000001/move", { position: { x: 7.5, y: -1.5 } }]]);
+    game.combat = viewed;
 
     // A token of another scene is none of the encounter's business.
     const other = makeScene({ grid: scene.grid, id: "scene0000000002" });
