@@ -10,6 +10,12 @@ export class CardActions {
     return this.sceneOfPlay()?.tokens?.get?.(id) ?? null;
   }
 
+  /** The name this user may be told: a hidden token's only to a GM (a player clicking its row learns nothing). */
+  shownName(tokenDocument, actor) {
+    if (tokenDocument?.hidden && !this.game.user?.isGM) return this.localize("FIREFIGHT.Card.Someone");
+    return tokenDocument?.name ?? actor?.name ?? "";
+  }
+
   canAct(actor) {
     return this.game.user?.isGM || actor?.isOwner === true;
   }
@@ -39,7 +45,7 @@ export class CardActions {
   async applyDamage(targetId, track, boxes, message = null) {
     const { tokenDocument, actor } = this.targetActor(targetId);
     if (!actor) return null;
-    if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
+    if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: this.shownName(tokenDocument, actor) });
     const name = tokenDocument?.name ?? actor.name;
     if (message && this.appliedRecord(message, targetId, actor)) return this.notify("info", "FIREFIGHT.Notify.AlreadyApplied", { name });
     let update;
@@ -78,8 +84,9 @@ export class CardActions {
   async secondChance(attackerId, targetId) {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
-    const actor = this.tokenFor(attackerId)?.actor;
-    if (actor && !this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
+    const tokenDocument = this.tokenFor(attackerId);
+    const actor = tokenDocument?.actor;
+    if (actor && !this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: this.shownName(tokenDocument, actor) });
     await this.announce(attackerId, null);
     const answer = await this.client().action(encounter.id, encounter.token, { actor: attackerId, action: "second_chance", target: targetId });
     if (actor && answer.result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, answer.result.edge_spent));
@@ -92,7 +99,7 @@ export class CardActions {
     const tokenDocument = this.tokenFor(actorId);
     const actor = tokenDocument?.actor;
     if (!actor) return null;
-    if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: actor.name });
+    if (!this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: this.shownName(tokenDocument, actor) });
     await this.announce(actorId, null);
     if (encounter.ruleset === "d100") {
       const manual = mergeManual("d100", actor.flags?.[MODULE_ID]?.manual?.d100 ?? {});

@@ -30,6 +30,10 @@ function isRetryable(error) {
   return error instanceof TypeError || (error instanceof FirefightError && error.status === 503);
 }
 
+function actorPath(id, actor) {
+  return `/v1/encounters/${encodeURIComponent(id)}/actors/${encodeURIComponent(actor)}`;
+}
+
 export class FirefightClient {
   constructor({ baseUrl, fetch = globalThis.fetch, newKey = () => globalThis.crypto.randomUUID(), retries = 2, wait = null }) {
     this.baseUrl = normaliseBaseUrl(baseUrl);
@@ -105,6 +109,23 @@ export class FirefightClient {
 
   zoneTest(id, token, zone, body) {
     return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
+  }
+
+  /** The scene (docs/api.md, "The scene"): the GM sets, patches and removes actors; a move is a POST. */
+  putActor(id, token, actor, body) {
+    return this.request("PUT", actorPath(id, actor), { token, body });
+  }
+
+  patchActor(id, token, actor, body) {
+    return this.request("PATCH", actorPath(id, actor), { token, body });
+  }
+
+  deleteActor(id, token, actor) {
+    return this.request("DELETE", actorPath(id, actor), { token });
+  }
+
+  moveActor(id, token, actor, position) {
+    return this.request("POST", `${actorPath(id, actor)}/move`, { token, body: { position }, idempotent: true });
   }
 
   events(id, token, after = null) {

@@ -17,6 +17,7 @@ import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./rol
 import { TemplateZoneLayer } from "./zones.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
+import { isMove, moveFinished, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
 import {
   availableModes, COVER, d100AttackRequest, RequestError, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
   SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual,
@@ -31,6 +32,11 @@ function options(values, prefix) {
 
 const D100_MODES = ["attack", "suppressive"];
 
+/** The service's 404 for an actor its scene does not hold (docs/api.md, "The scene"). */
+function isActorNotFound(error) {
+  return error?.status === 404 && String(error.problem?.type ?? "").endsWith("/actor-not-found");
+}
+
 /** A number typed in a form, or null when the field was left empty (FormDataExtended gives null). */
 function typedNumber(value) {
   if (value === undefined || value === null || value === "") return null;
@@ -43,6 +49,8 @@ export class FirefightApp {
     this.env = env;
     this.feed = null;
     this.feedKey = null;
+    // The scene's requests, one after the other in the order Foundry fired the hooks.
+    this.sceneQueue = Promise.resolve();
   }
 
   get game() {
@@ -166,6 +174,117 @@ export class FirefightApp {
     return advances;
   }
 
+  // ---- The combat's scene as the encounter's scene ----------------------------------------------
+
+  /**
+   * Where a scene change goes: the combat's encounter with the GM token, on the active GM's
+   * client only, for a token of the combat's scene; null otherwise (players never send these).
+   */
+  sceneTarget(tokenDocument = null, combat = this.combatOfScene(tokenDocument?.parent)) {
+    if (!combat || !this.isActiveGM()) return null;
+    if (!combat.getFlag?.(MODULE_ID, "encounter")?.id) return null;
+    const encounter = this.encounter(combat);
+    if (!encounter?.gmToken) return null;
+    const scene = this.sceneOfPlay(combat);
+    if (!scene || (tokenDocument && tokenDocument.parent !== scene)) return null;
+    return { encounter, scene, grid: this.gridOf(scene), client: this.client() };
+  }
+
+  /**
+   * The combat with an encounter fought on `scene`, whichever scene the GM views (game.combat is
+   * the viewed scene's); else game.combat.
+   */
+  combatOfScene(scene) {
+    const linked = scene ? this.game.combats?.find?.((c) => c.scene === scene && c.getFlag?.(MODULE_ID, "encounter")?.id) : null;
+    return linked ?? this.game.combat;
+  }
+
+  queueScene(step) {
+    const run = this.sceneQueue.then(step);
+    this.sceneQueue = run.catch(() => {});
+    return run;
+  }
+
+  /** The PUT of a token's actor, as the token is when the hook fires (requests are sent later, in order). */
+  sceneActorPut(target, tokenDocument) {
+    const body = sceneActorOf(tokenDocument, { grid: target.grid, ruleset: target.encounter.ruleset, systemId: this.game.system?.id });
+    const actorId = sceneActorId(tokenDocument);
+    return () => target.client.putActor(target.encounter.id, target.encounter.gmToken, actorId, body);
+  }
+
+  /** A change to an actor the service's scene may not hold (a token from before the encounter): set it whole then. */
+  async changeOrSet(change, put) {
+    try {
+      return await change();
+    } catch (error) {
+      if (!isActorNotFound(error)) throw error;
+      return put();
+    }
+  }
+
+  /** Every token of the combat's scene as an actor of its encounter; once per scene, so a reload does not repeat it. */
+  async syncScene(combat = this.game.combat) {
+    const target = this.sceneTarget(null, combat);
+    if (!target || combat.getFlag(MODULE_ID, "encounter").scene === target.scene.id) return [];
+    const puts = [...(target.scene.tokens ?? [])].map((token) => [sceneActorId(token), this.sceneActorPut(target, token)]);
+    const sent = await this.queueScene(async () => {
+      for (const [, put] of puts) await put();
+      return puts.map(([id]) => id);
+    });
+    await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), scene: target.scene.id });
+    return sent;
+  }
+
+  /** createToken: a new actor on the scene. */
+  async tokenCreated(tokenDocument) {
+    const target = this.sceneTarget(tokenDocument);
+    if (!target) return null;
+    return this.queueScene(this.sceneActorPut(target, tokenDocument));
+  }
+
+  /**
+   * updateToken: a hidden toggle or a new name is a PATCH, a finished move one POST .../move
+   * (v13 updates at each checkpoint of a path: only the last one is sent).
+   */
+  async tokenUpdated(tokenDocument, changed, options = {}) {
+    const target = this.sceneTarget(tokenDocument);
+    if (!target) return [];
+    const { id: encounterId, gmToken } = target.encounter;
+    const actorId = sceneActorId(tokenDocument);
+    const put = this.sceneActorPut(target, tokenDocument);
+    const patch = {};
+    if ("hidden" in changed) patch.hidden = Boolean(tokenDocument.hidden);
+    if ("name" in changed) patch.name = String(tokenDocument.name ?? "").slice(0, 200);
+    const position = isMove(changed) && moveFinished(tokenDocument, options) ? tokenPosition(tokenDocument, target.grid) : null;
+    return this.queueScene(async () => {
+      const sent = [];
+      if (Object.keys(patch).length > 0) {
+        await this.changeOrSet(() => target.client.patchActor(encounterId, gmToken, actorId, patch), put);
+        sent.push("patch");
+      }
+      if (position) {
+        await this.changeOrSet(() => target.client.moveActor(encounterId, gmToken, actorId, position), put);
+        sent.push("move");
+      }
+      return sent;
+    });
+  }
+
+  /** deleteToken: off the scene (one the service does not hold is already off it). */
+  async tokenDeleted(tokenDocument) {
+    const target = this.sceneTarget(tokenDocument);
+    if (!target) return null;
+    const actorId = sceneActorId(tokenDocument);
+    return this.queueScene(async () => {
+      try {
+        return await target.client.deleteActor(target.encounter.id, target.encounter.gmToken, actorId);
+      } catch (error) {
+        if (isActorNotFound(error)) return null;
+        throw error;
+      }
+    });
+  }
+
   // ---- Following the encounter ----------------------------------------------------------------
 
   /** The GM's client follows the current encounter's socket (and only one). */
@@ -216,11 +335,14 @@ export class FirefightApp {
     if (combat) await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), lastEventId: event.id });
   }
 
-  /** A name for a service id: a token on the scene, an actor, or an item of one of them. */
-  nameOf(id) {
+  /**
+   * A name for a service id: a token on the scene, an actor, or an item of one of them. A hidden
+   * token's name only where `revealHidden` (a card only GMs read): else "someone".
+   */
+  nameOf(id, { revealHidden = true } = {}) {
     const scene = this.sceneOfPlay();
     const token = scene?.tokens?.get?.(id);
-    if (token) return token.name;
+    if (token) return token.hidden && !revealHidden ? this.localize("FIREFIGHT.Card.Someone") : token.name;
     const actor = this.game.actors?.get?.(id);
     if (actor) return actor.name;
     for (const t of scene?.tokens ?? []) {
@@ -228,6 +350,17 @@ export class FirefightApp {
       if (item) return item.name;
     }
     return id;
+  }
+
+  /**
+   * Whether only GMs read a card shown in `mode` for `authorId` (roll-mode.mjs): a blind card,
+   * or a GM-only or self card of a GM. Public cards, and a player's GM-only or self card (its
+   * author reads it), name no hidden actor.
+   */
+  onlyGMsRead(mode, authorId) {
+    if (mode === "blindroll") return true;
+    const author = this.game.users?.get?.(authorId) ?? (this.game.user?.id === authorId ? this.game.user : null);
+    return (mode === "gmroll" || mode === "selfroll") && author?.isGM === true;
   }
 
   /** This user's roll mode (core setting), what cards of their requests use unless they choose. */
@@ -253,21 +386,28 @@ export class FirefightApp {
    */
   async postCard(event, ruleset, { rollMode = null, author = null } = {}) {
     if (this.game.messages?.find?.((m) => m.flags?.[MODULE_ID]?.eventId === event.id)) return null;
-    const card = cardForEvent(event, { nameOf: (id) => this.nameOf(id) });
+    const actorId = event.result?.attacker ?? event.result?.actor ?? null;
+    const request = rollMode ? null : requestOf(this.game.users, actorId, MODULE_ID);
+    const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
+    const cardAuthor = author ?? request?.author ?? null;
+    const revealHidden = this.onlyGMsRead(mode, cardAuthor ?? this.game.user?.id);
+    const card = cardForEvent(event, { nameOf: (id) => this.nameOf(id, { revealHidden }) });
     if (!card) return null;
     const content = await this.env.renderTemplate(CARD_TEMPLATE, card);
     const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));
     const scene = this.sceneOfPlay();
     const speakerToken = scene?.tokens?.get?.(card.attacker ?? card.actor);
-    const request = rollMode ? null : requestOf(this.game.users, card.attacker ?? card.actor, MODULE_ID);
-    const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
+    // A hidden shooter speaks as no token: its name and portrait would give it away.
+    const speaker = speakerToken && (revealHidden || !speakerToken.hidden)
+      ? { scene: scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name }
+      : { alias: speakerToken ? this.localize("FIREFIGHT.Card.Someone") : "firefight" };
     const data = {
       content,
       rolls,
-      speaker: speakerToken ? { scene: scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name } : { alias: "firefight" },
+      speaker,
       flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode } },
     };
-    applyCardRollMode(this.env.ChatMessage, data, mode, { author: author ?? request?.author ?? null, poster: this.game.user?.id ?? null });
+    applyCardRollMode(this.env.ChatMessage, data, mode, { author: cardAuthor, poster: this.game.user?.id ?? null });
     return this.env.ChatMessage.create(data);
   }
 

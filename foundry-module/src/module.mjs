@@ -58,11 +58,16 @@ Hooks.once("ready", () => {
   app = new FirefightApp(env());
   game.modules.get(MODULE_ID).api = app;
   if (game.user.isGM) app.checkConnection().catch(report);
-  if (game.combat) app.ensureEncounter(game.combat).then(() => app.follow()).catch(report);
+  if (game.combat) runEncounter(game.combat);
 });
 
+/** The GM's client: the combat's encounter, its scene from the combat's tokens, its live feed. */
+function runEncounter(combat) {
+  app.ensureEncounter(combat).then(() => app.syncScene(combat)).then(() => app.follow()).catch(report);
+}
+
 Hooks.on("createCombat", (combat) => {
-  app?.ensureEncounter(combat).then(() => app.follow()).catch(report);
+  if (app) runEncounter(combat);
 });
 
 Hooks.on("updateCombat", (combat, changed) => {
@@ -73,6 +78,12 @@ Hooks.on("updateCombat", (combat, changed) => {
 });
 
 Hooks.on("deleteCombat", () => app?.follow());
+
+// Tokens of the combat's scene are the encounter's actors. These fire on every client; the app
+// sends only from the active GM's.
+Hooks.on("createToken", (token) => app?.tokenCreated(token).catch(report));
+Hooks.on("updateToken", (token, changed, options) => app?.tokenUpdated(token, changed, options).catch(report));
+Hooks.on("deleteToken", (token) => app?.tokenDeleted(token).catch(report));
 
 Hooks.on("renderTokenHUD", (hud, html) => {
   const root = element(html);

@@ -100,6 +100,25 @@ test("damage goes on the target's monitor only for its owner or the GM", async (
   assert.deepEqual(gm.goon.updates.at(-1), { "system.track.stun.value": 10, "system.track.physical.value": 1 });
 });
 
+test("a player who clicks a hidden token's row on a card is not told its name", async () => {
+  const player = setup({ isGM: false });
+  player.scene.tokens.get("tokGoon00000001").hidden = true;
+  player.game.settings.storeWorld(MODULE_ID, "encounterId", "enc1");
+  player.game.settings.storeWorld(MODULE_ID, "playerToken", "p");
+  await player.app.applyDamage("tokGoon00000001", "physical", 3);
+  await player.app.zoneTest("zone-1", "tokGoon00000001");
+  for (const note of player.ui.notifications.seen) {
+    assert.doesNotMatch(note.message, /Halloweener/);
+    assert.match(note.message, /only the owner of Someone/);
+  }
+  assert.equal(player.ui.notifications.seen.length, 2);
+  const gm = setup({ isGM: true });
+  gm.scene.tokens.get("tokGoon00000001").hidden = true;
+  await gm.game.settings.set(MODULE_ID, "damagePath", "");
+  await gm.app.applyDamage("tokGoon00000001", "physical", 3);
+  assert.match(gm.ui.notifications.seen.at(-1).message, /Halloweener/, "the GM is told");
+});
+
 test("other systems: damage on the configured attribute, the manual form remembered per actor", async () => {
   const { app, game, goon, sam, samToken, goonToken, calls, ui } = setup({
     systemId: "dnd5e",

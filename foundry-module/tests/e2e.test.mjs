@@ -257,3 +257,54 @@ test("d100 from the manual form of another system: the attack, its card, and a s
   assert.equal(zoneTest.result.actor, goonToken.id);
   await nextMessage(byEvent(zoneTest.event_id));
 });
+
+test("the combat's tokens become the encounter's scene: sheets, positions, moves and hidden actors, then an attack by names", async (t) => {
+  const { app, game, scene, samToken, goonToken } = await table();
+  const combat = makeCombat({ round: 1, turn: 0, combatants: [{ tokenId: samToken.id }, { tokenId: goonToken.id }] });
+  combat.scene = scene;
+  game.combat = combat;
+  const flag = await app.ensureEncounter(combat);
+  const gmToken = game.settings.get(MODULE_ID, "gmTokens")[flag.id];
+  t.after(() => app.feed?.stop());
+  await app.syncCombat(combat);
+  // The bystander is hidden from the players before the scene is sent.
+  const bystander = scene.tokens.get("tokBystander001");
+  bystander.hidden = true;
+  assert.deepEqual(await app.syncScene(combat), [samToken.id, goonToken.id, bystander.id]);
+
+  const client = app.client();
+  const { actors } = await client.request("GET", `/v1/encounters/${flag.id}/actors`, { token: gmToken });
+  assert.deepEqual(Object.keys(actors).sort(), [bystander.id, goonToken.id, samToken.id].sort());
+  assert.deepEqual(actors[goonToken.id].position, { x: 30, y: 0 });
+  assert.deepEqual(actors[bystander.id].position, { x: 20, y: 5 });
+  assert.equal(actors[bystander.id].hidden, true);
+  assert.equal(actors[samToken.id].sheet.agility, 6);
+  assert.deepEqual(actors[samToken.id].sheet.weapons.map((w) => w.id), ["aresAlpha000001", "predatorV000001"]);
+  // Players do not see the hidden bystander.
+  const seen = await client.request("GET", `/v1/encounters/${flag.id}/actors`, { token: flag.playerToken });
+  assert.deepEqual(Object.keys(seen.actors).sort(), [goonToken.id, samToken.id].sort());
+
+  // The ganger steps 10 m closer: one move; the bystander is revealed: one patch.
+  const goonDoc = scene.tokens.get(goonToken.id);
+  await goonDoc.update({ x: goonDoc.x - 1000 });
+  assert.deepEqual(await app.tokenUpdated(goonDoc, { x: goonDoc.x }, {}), ["move"]);
+  bystander.hidden = false;
+  assert.deepEqual(await app.tokenUpdated(bystander, { hidden: false }, {}), ["patch"]);
+  const after = await client.request("GET", `/v1/encounters/${flag.id}/actors`, { token: flag.playerToken });
+  assert.deepEqual(after.actors[goonToken.id].position, { x: 20, y: 0 });
+  assert.ok(after.actors[bystander.id], "revealed to the players");
+
+  // An attack naming the scene's actors: the service reads Sam's sheet and the distance.
+  // (A sheet holds one combat skill, its first weapon's: Automatics for Sam's Ares Alpha.)
+  const answer = await client.attack(flag.id, flag.playerToken, { attacker: samToken.id, weapon: "aresAlpha000001", mode: "SA", targets: [{ id: goonToken.id }] });
+  assert.deepEqual(answer.result.modifiers.map((m) => [m.source, m.value]).slice(0, 2), [["agility", 6], ["skill", 6]]);
+  assert.equal(answer.result.pool, 11, "Agility 6 + Automatics 6 - 1 for wounds, from the sheet");
+  assert.equal(answer.result.targets[0].target, goonToken.id);
+  assert.equal(answer.result.targets[0].range, "short", "20 m with an assault rifle");
+  assert.equal(answer.result.ammo_left, 41, "the rifle's rounds on the scene: 42 loaded, one fired");
+
+  // The token leaves the scene.
+  await app.tokenDeleted(bystander);
+  const gone = await client.request("GET", `/v1/encounters/${flag.id}/actors`, { token: gmToken });
+  assert.equal(gone.actors[bystander.id], undefined);
+});

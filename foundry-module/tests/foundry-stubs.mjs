@@ -222,22 +222,47 @@ export function makeGrid({ size = 100, distance = 1, units = "m", diagonals = GR
   };
 }
 
-/** A token placeable with its document's name and actor; `center` in canvas pixels. */
-export function makeToken({ id, name, actor, x, y, actorId = actor?.id }) {
-  return { id, name, actor, actorId, center: { x, y }, document: { id, name, actor, actorId } };
+/**
+ * A token placeable with its document's name and actor; `center` in canvas pixels. `makeScene`
+ * gives it its TokenDocument (x, y the top-left corner, width and height in grid spaces).
+ */
+export function makeToken({ id, name, actor, x, y, actorId = actor?.id, hidden = false, owner = true }) {
+  return { id, name, actor, actorId, hidden, owner, center: { x, y }, document: { id, name, actor, actorId, hidden } };
 }
 
+/**
+ * A TokenDocument of `scene` (v12+): `x`/`y` its top-left corner in pixels, `width`/`height` in
+ * grid spaces, `hidden`; updates fire preUpdateToken/updateToken as Document#update does.
+ */
+export function makeTokenDocument(scene, { id, name, actor = null, actorId = actor?.id ?? null, x = 0, y = 0, width = 1, height = 1, hidden = false, owner = true }) {
+  const doc = new StubDocument({ _id: id, name, actorId, x, y, width, height, hidden }, { parent: scene, documentName: "Token", owner });
+  // The actor is the world's (or the token's synthetic) Actor, not a copy.
+  doc.actor = actor;
+  return doc;
+}
+
+/**
+ * A scene with its grid and TokenDocuments (one per placeable, centred where the placeable is),
+ * embedded templates, and token creation and deletion firing createToken/deleteToken on every
+ * listener as Foundry fires them (document, options, userId).
+ */
 export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "Warehouse" }) {
   const scene = {
     id,
     name,
     grid,
-    tokens: new Collection(tokens.map((t) => ({ id: t.id, name: t.name, actor: t.actor, actorId: t.actorId }))),
+    tokens: new Collection(),
     templates: new Collection(),
     created: [],
     deleted: [],
     nextId: 1,
-    async createEmbeddedDocuments(type, data) {
+    async createEmbeddedDocuments(type, data, options = {}) {
+      if (type === "Token") {
+        const docs = data.map((d) => makeTokenDocument(scene, d));
+        for (const doc of docs) scene.tokens.set(doc.id, doc);
+        for (const doc of docs) Hooks.callAll("createToken", doc, options, currentGame?.user?.id ?? null);
+        return docs;
+      }
       if (type !== "MeasuredTemplate") throw new Error(`unexpected ${type}`);
       const docs = data.map((d) => {
         const doc = new StubDocument({ ...d, _id: `tmpl${String(scene.nextId++).padStart(12, "0")}` });
@@ -247,7 +272,15 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
       scene.created.push(...docs);
       return docs;
     },
-    async deleteEmbeddedDocuments(type, ids) {
+    async deleteEmbeddedDocuments(type, ids, options = {}) {
+      if (type === "Token") {
+        const docs = ids.map((tokenId) => scene.tokens.get(tokenId));
+        if (docs.some((d) => !d)) throw new Error(`no token in ${ids}`);
+        for (const doc of docs) scene.tokens.delete(doc.id);
+        // A deleted document keeps its parent.
+        for (const doc of docs) Hooks.callAll("deleteToken", doc, options, currentGame?.user?.id ?? null);
+        return docs;
+      }
       if (type !== "MeasuredTemplate") throw new Error(`unexpected ${type}`);
       for (const id of ids) {
         if (!scene.templates.has(id)) throw new Error(`no template ${id}`);
@@ -257,8 +290,13 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
       return ids;
     },
   };
-  // A placeable's document belongs to its scene (TokenDocument#parent).
-  for (const token of tokens) if (token.document) token.document.parent = scene;
+  const size = grid?.size ?? 100;
+  for (const token of tokens) {
+    const doc = makeTokenDocument(scene, { id: token.id, name: token.name, actor: token.actor, actorId: token.actorId, x: token.center.x - size / 2, y: token.center.y - size / 2, hidden: token.hidden, owner: token.owner });
+    scene.tokens.set(doc.id, doc);
+    // A placeable's document is its scene's TokenDocument (Token#document, TokenDocument#parent).
+    if (token.document) token.document = doc;
+  }
   return scene;
 }
 

@@ -21,7 +21,7 @@ from schemas.encounter import (
     Health,
     RulesetList,
 )
-from service.api import openapi
+from service.api import foundry, openapi
 from service.api.hub import DROPPED, EventHub, Subscription
 from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
@@ -847,6 +847,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi.openapi_json)
     app.router.add_get("/docs", openapi.docs_page)
+    foundry.add_routes(app)
     app.router.add_get("/v1/rulesets", rulesets)
     app.router.add_post("/v1/encounters", create_encounter)
     app.router.add_get("/v1/encounters/{encounter}", get_encounter)

@@ -1,0 +1,105 @@
+"""The Foundry module, served by the service itself: its manifest at `/foundry/module.json`
+(with `manifest` and `download` pointing back here) and its package at `/foundry/module.zip`.
+
+The module's files are package data under `service/foundry/` (a copy of `foundry-module/`'s
+package, refreshed by `foundry-module/scripts/copy-to-service.mjs`), so the installed package
+serves them without the source tree.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from functools import cached_property
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+from aiohttp import web
+
+MANIFEST_PATH = "/foundry/module.json"
+PACKAGE_PATH = "/foundry/module.zip"
+# What the package holds, as foundry-module/scripts/build-zip.mjs (PACKAGE_ENTRIES) zips it.
+PACKAGE_ENTRIES = ("module.json", "src", "styles", "lang", "templates")
+# A fixed date for every entry, so the same files always make the same bytes.
+ZIP_DATE = (2024, 1, 1, 0, 0, 0)
+
+
+def module_root() -> Traversable:
+    return resources.files("service").joinpath("foundry")
+
+
+def _files_under(node: Traversable, prefix: str) -> list[tuple[str, bytes]]:
+    if node.is_file():
+        return [(prefix, node.read_bytes())]
+    found: list[tuple[str, bytes]] = []
+    for child in sorted(node.iterdir(), key=lambda c: c.name):
+        if child.name == "__pycache__":
+            continue
+        found.extend(_files_under(child, f"{prefix}/{child.name}"))
+    return found
+
+
+def package_files(root: Traversable) -> list[tuple[str, bytes]]:
+    """Every file of the package, module.json first, names with forward slashes."""
+    return [item for entry in PACKAGE_ENTRIES for item in _files_under(root / entry, entry)]
+
+
+def build_zip(files: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zipped:
+        for name, data in files:
+            zipped.writestr(zipfile.ZipInfo(name, date_time=ZIP_DATE), data, zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+class FoundryPackage:
+    """The module's manifest and zip, read and built once per process, on first use."""
+
+    def __init__(self, root: Traversable | None = None) -> None:
+        self.root = root if root is not None else module_root()
+
+    @cached_property
+    def manifest(self) -> dict[str, object]:
+        loaded: dict[str, object] = json.loads((self.root / "module.json").read_text("utf-8"))
+        return loaded
+
+    @cached_property
+    def zip_bytes(self) -> bytes:
+        return build_zip(package_files(self.root))
+
+
+FOUNDRY_PACKAGE = web.AppKey("foundry_package", FoundryPackage)
+
+
+def _url_here(request: web.Request, path: str) -> str:
+    # request.url: the scheme and host as aiohttp sees them (the Host header, and the scheme of
+    # the connection unless a trusted proxy setup rewrote the request).
+    return str(request.url.with_path(path).with_query(None).with_fragment(None))
+
+
+async def manifest(request: web.Request) -> web.Response:
+    """The manifest for Foundry's Install Module dialog: install and update from this service."""
+    body = {
+        **request.app[FOUNDRY_PACKAGE].manifest,
+        "manifest": _url_here(request, MANIFEST_PATH),
+        "download": _url_here(request, PACKAGE_PATH),
+    }
+    return web.json_response(body, headers={"Cache-Control": "no-cache"})
+
+
+async def package(request: web.Request) -> web.Response:
+    return web.Response(
+        body=request.app[FOUNDRY_PACKAGE].zip_bytes,
+        content_type="application/zip",
+        headers={
+            "Content-Disposition": 'attachment; filename="module.zip"',
+            "Cache-Control": "no-cache",
+        },
+    )
+
+
+def add_routes(app: web.Application) -> None:
+    app[FOUNDRY_PACKAGE] = FoundryPackage()
+    app.router.add_get(MANIFEST_PATH, manifest)
+    app.router.add_get(PACKAGE_PATH, package)

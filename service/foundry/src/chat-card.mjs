@@ -1,0 +1,288 @@
+// Service results as the data of the chat card template (templates/chat-card.hbs): what was
+// rolled and why (the pool and its modifiers), each target's outcome and damage, and the
+// follow-ups a player can click (apply damage, Second Chance, zone tests).
+
+import { diceOfResult } from "./rolls.mjs";
+
+export const CARD_TEMPLATE = "modules/firefight/templates/chat-card.hbs";
+
+/** "+2" / "-1" / "0", as a modifier reads. */
+export function signed(value) {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+function modifierRows(modifiers) {
+  return (modifiers ?? []).map((m) => ({ source: m.source, value: m.value, signed: signed(m.value) }));
+}
+
+function dieRows(dice, ruleset) {
+  return (dice ?? []).map((roll) => ({
+    step: roll.step,
+    sides: roll.sides,
+    given: Boolean(roll.given),
+    faces: roll.values.map((value) => ({
+      value,
+      hit: ruleset === "sr5" && roll.sides === 6 && value >= 5,
+      one: roll.sides === 6 && value === 1,
+    })),
+  }));
+}
+
+function test(t) {
+  return t ? { pool: t.pool, hits: t.hits, glitch: t.glitch, criticalGlitch: t.critical_glitch } : null;
+}
+
+const TRACK_LABEL = { physical: "FIREFIGHT.Track.physical", stun: "FIREFIGHT.Track.stun" };
+
+function sr5Damage(damage) {
+  if (!damage) return null;
+  return {
+    dv: damage.dv,
+    ap: damage.ap,
+    armor: damage.armor,
+    track: damage.track,
+    trackLabel: TRACK_LABEL[damage.track] ?? damage.track,
+    dvModifiers: modifierRows(damage.dv_modifiers),
+    soak: test(damage.soak),
+    soakModifiers: modifierRows(damage.soak_modifiers),
+    soakHits: damage.soak_hits,
+    boxes: damage.boxes,
+  };
+}
+
+/**
+ * Who a new zone reaches, as the service decided it (SR5Affected / D100Affected): those inside
+ * or next to it; `must_test` alone says who tests (inside, in the open), so one inside but in
+ * cover or prone is listed with the penalty and no test.
+ */
+function zoneAffected(affected, nameOf) {
+  return (affected ?? [])
+    .filter((a) => a.inside || a.adjacent || a.penalty !== 0)
+    .map((a) => ({
+      actor: a.actor,
+      name: nameOf(a.actor),
+      inside: a.inside,
+      adjacent: Boolean(a.adjacent),
+      penalty: a.penalty,
+      mustTest: a.must_test,
+      whereLabel: a.must_test ? "FIREFIGHT.Zone.inside" : a.inside ? "FIREFIGHT.Zone.sheltered" : a.adjacent ? "FIREFIGHT.Zone.adjacent" : "FIREFIGHT.Zone.aware",
+    }));
+}
+
+function sr5Zone(zone, nameOf) {
+  if (!zone) return null;
+  return {
+    id: zone.zone.id,
+    hits: zone.zone.hits,
+    penalty: zone.zone.penalty,
+    lasts: zone.zone.lasts,
+    suppression: test(zone.suppression),
+    affected: zoneAffected(zone.affected, nameOf),
+  };
+}
+
+/** What every ruleset's attack card starts with: who fired what. */
+function attackHeader(ruleset, result, nameOf, title) {
+  return {
+    ruleset,
+    [ruleset]: true,
+    kind: "attack",
+    title: title ?? "FIREFIGHT.Card.Attack",
+    attacker: result.attacker,
+    attackerName: nameOf(result.attacker),
+    weapon: result.weapon,
+    weaponName: nameOf(result.weapon),
+  };
+}
+
+/** A shadowrun 5 attack result (kind "sr5_attack") as card data. */
+export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}) {
+  return {
+    ...attackHeader("sr5", result, nameOf, title),
+    mode: result.mode,
+    modeLabel: `FIREFIGHT.Mode.${result.mode}`,
+    action: result.action,
+    pool: result.pool,
+    modifiers: modifierRows(result.modifiers),
+    limit: result.limit,
+    limitModifiers: modifierRows(result.limit_modifiers),
+    recoil: result.recoil
+      ? { penalty: result.recoil.penalty, compensation: result.recoil.compensation, roundsTotal: result.recoil.rounds_total }
+      : null,
+    roundsFired: result.rounds_fired,
+    ammoLeft: result.ammo_left,
+    secondRoundsFired: result.second_rounds_fired ?? 0,
+    secondAmmoLeft: result.second_ammo_left ?? null,
+    edgeSpent: result.edge_spent,
+    pushedTheLimit: result.edge_spent > 0,
+    targets: result.targets.map((t) => ({
+      id: t.target,
+      name: nameOf(t.target),
+      outcome: t.outcome,
+      outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
+      hit: t.outcome === "hit",
+      range: t.range,
+      rangeLabel: `FIREFIGHT.Range.${t.range}`,
+      share: t.share,
+      modifiers: modifierRows(t.attack_modifiers),
+      attack: test(t.attack),
+      attackHitsBeforeLimit: t.attack_hits_before_limit,
+      attackHits: t.attack_hits,
+      limited: t.attack_hits_before_limit > t.attack_hits,
+      defense: test(t.defense),
+      defenseModifiers: modifierRows(t.defense_modifiers),
+      defenseHits: t.defense_hits,
+      netHits: t.net_hits,
+      contactEffect: t.contact ? t.contact_effect : null,
+      damage: sr5Damage(t.damage),
+      // Second Chance re-rolls an attack test once, never one that pushed the limit.
+      canSecondChance: result.edge_spent === 0 && t.attack && t.attack.pool > t.attack.hits,
+    })),
+    zone: sr5Zone(result.zone, nameOf),
+    dice: dieRows(result.dice, "sr5"),
+    seed: result.seed,
+  };
+}
+
+function d100Test(t) {
+  return t ? { successTarget: t.success_target, roll: t.roll, success: t.success, hits: t.hits } : null;
+}
+
+function d100Damage(damage) {
+  if (!damage) return null;
+  return {
+    flat: damage.flat,
+    bonusDice: damage.bonus_dice,
+    bonusHits: damage.bonus_hits,
+    netHits: damage.net_hits,
+    passiveDefense: d100Test(damage.passive_defense),
+    passiveDefenseHits: damage.passive_defense_hits,
+    damage: damage.damage,
+    location: damage.location,
+    locationLabel: `FIREFIGHT.Location.${damage.location}`,
+    armor: damage.armor,
+    armorPenetration: damage.armor_penetration,
+    effectiveArmor: damage.effective_armor,
+    wound: damage.wound,
+    boxes: damage.wound,
+    track: "wounds",
+  };
+}
+
+/** A d100 attack result (kind "d100_attack") as card data. */
+export function d100AttackCard(result, { nameOf = (id) => id, title = null } = {}) {
+  return {
+    ...attackHeader("d100", result, nameOf, title),
+    shotRate: result.shot_rate,
+    bothBarrels: result.both_barrels,
+    actionPoints: result.action_points,
+    actionPointsSpent: result.action_points_spent,
+    roundsFired: result.rounds_fired,
+    ammoLeft: result.ammo_left,
+    successTarget: result.success_target,
+    modifiers: modifierRows(result.modifiers),
+    targets: result.targets.map((t) => ({
+      id: t.target,
+      name: nameOf(t.target),
+      outcome: t.outcome,
+      outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
+      hit: t.outcome === "hit",
+      range: t.range_band,
+      // A d100 weapon's bands are named by the table (free text): shown as written.
+      rangeLabel: t.range_band,
+      sharePercent: t.share_percent,
+      share: t.share,
+      modifiers: modifierRows(t.modifiers),
+      attack: d100Test(t.attack),
+      defense: d100Test(t.defense),
+      defenseModifiers: modifierRows(t.defense_modifiers),
+      netHits: t.net_hits,
+      damage: d100Damage(t.damage),
+      canSecondChance: false,
+    })),
+    zone: result.zone
+      ? {
+          id: result.zone.zone?.id ?? null,
+          test: d100Test(result.zone.test),
+          modifiers: modifierRows(result.zone.modifiers),
+          affected: zoneAffected(result.zone.affected, nameOf),
+        }
+      : null,
+    dice: dieRows(result.dice, "d100"),
+    seed: result.seed,
+  };
+}
+
+/** A zone test result (sr5_zone_test or d100_zone_test) as card data. */
+export function zoneTestCard(result, { nameOf = (id) => id } = {}) {
+  const sr5 = result.kind === "sr5_zone_test";
+  const damage = sr5 ? sr5Damage(result.damage) : d100Damage(result.damage);
+  return {
+    ruleset: sr5 ? "sr5" : "d100",
+    sr5,
+    d100: !sr5,
+    kind: "zone_test",
+    title: "FIREFIGHT.Card.ZoneTest",
+    actor: result.actor,
+    actorName: nameOf(result.actor),
+    zone: result.zone,
+    avoided: result.avoided,
+    threshold: result.threshold ?? null,
+    pool: result.pool ?? null,
+    modifiers: modifierRows(result.modifiers),
+    test: sr5 ? test(result.test) : d100Test(result.test),
+    hit: result.hit,
+    edgeSpent: result.edge_spent ?? 0,
+    targets: damage
+      ? [{ id: result.actor, name: nameOf(result.actor), hit: true, outcome: "hit", outcomeLabel: "FIREFIGHT.Outcome.hit", damage }]
+      : [],
+    dice: dieRows(result.dice, sr5 ? "sr5" : "d100"),
+  };
+}
+
+/** Any result an event carries as card data, or null for those that get no card (advances). */
+export function cardForResult(result, options = {}) {
+  if (!result) return null;
+  switch (result.kind) {
+    case "sr5_attack":
+      return sr5AttackCard(result, options);
+    case "d100_attack":
+      return d100AttackCard(result, options);
+    case "sr5_zone_test":
+    case "d100_zone_test":
+      return zoneTestCard(result, options);
+    case "action": {
+      if (result.attack) {
+        const card = cardForResult(result.attack, { ...options, title: `FIREFIGHT.Action.${result.action}` });
+        card.effects = result.effects;
+        card.dice = dieRows(diceOfResult(result), card.ruleset);
+        card.edgeSpent = result.edge_spent;
+        for (const target of card.targets) target.canSecondChance = false;
+        return card;
+      }
+      return {
+        kind: "action",
+        title: `FIREFIGHT.Action.${result.action}`,
+        actor: result.actor,
+        actorName: (options.nameOf ?? ((id) => id))(result.actor),
+        effects: result.effects,
+        edgeSpent: result.edge_spent ?? 0,
+        targets: [],
+        dice: [],
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The card of one event, with what the message needs to act on it later (flags). */
+export function cardForEvent(event, options = {}) {
+  const card = cardForResult(event.result, options);
+  if (!card) return null;
+  card.eventId = event.id;
+  card.encounter = event.encounter;
+  card.zonesStarted = (event.zones_started ?? []).map((z) => z.id);
+  card.zonesEnded = event.zones_ended ?? [];
+  return card;
+}

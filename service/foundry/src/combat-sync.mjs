@@ -1,0 +1,59 @@
+// Foundry's combat tracker drives the encounter: a new round is a new combat turn, a new
+// initiative pass (shadowrun5e's tracker) is a new pass, and each combatant's turn is that
+// actor's action phase. Which advances a tracker change means is decided here, from two
+// snapshots; the GM's client sends them (POST .../advance) and remembers what it sent in the
+// combat's flags, so a reload neither repeats nor skips one.
+
+export const MODULE_ID = "firefight";
+
+/**
+ * The tracker's position: round, turn, the shadowrun5e initiative pass, and whose turn it is.
+ * The pass is `combat.initiativePass` in the system's SR5Combat (src/module/combat/SR5Combat.ts:
+ * `system.initiativePass` in current versions, the `shadowrun5e.combatInitiativePass` flag in
+ * older ones); other systems have none.
+ */
+export function trackerSnapshot(combat, actorIdOf) {
+  const pass =
+    numberOr(combat.initiativePass, null) ??
+    numberOr(combat.system?.initiativePass, null) ??
+    numberOr(combat.flags?.shadowrun5e?.combatInitiativePass, null) ??
+    1;
+  const combatant = combat.combatant ?? null;
+  return {
+    round: numberOr(combat.round, 0),
+    turn: combat.turn ?? null,
+    pass,
+    actor: combatant ? actorIdOf(combatant) : null,
+  };
+}
+
+function numberOr(value, fallback) {
+  const n = Number(value);
+  return value !== undefined && value !== null && Number.isFinite(n) ? n : fallback;
+}
+
+/**
+ * The advance bodies that take the encounter from `previous` (what was last sent; null before
+ * the first) to `current`. Round 0 is a combat not yet started: nothing to send.
+ */
+export function advancesBetween(previous, current, { ruleset = "sr5" } = {}) {
+  if (!current || current.round < 1) return [];
+  const advances = [];
+  const before = previous ?? { round: 1, turn: null, pass: 1, actor: null };
+  if (current.round > before.round) {
+    // Each round the tracker moved on is a combat turn of the encounter.
+    for (let round = before.round; round < current.round; round += 1) advances.push({ to: "combat_turn" });
+  } else if (ruleset === "sr5" && current.round === before.round && current.pass > before.pass) {
+    for (let pass = before.pass; pass < current.pass; pass += 1) advances.push({ to: "initiative_pass" });
+  }
+  const newPhase =
+    current.actor &&
+    (advances.length > 0 || current.turn !== before.turn || current.actor !== before.actor || previous === null);
+  if (newPhase) advances.push({ to: "action_phase", actor: current.actor });
+  return advances;
+}
+
+/** What the combat's flags remember of its encounter (never the GM token: players read flags). */
+export function encounterFlag(created, ruleset) {
+  return { id: created.id, ruleset: created.ruleset ?? ruleset, playerToken: created.tokens.player, lastEventId: created.event_id ?? null, synced: null };
+}

@@ -1,0 +1,645 @@
+// The module's flows in Foundry terms: which encounter and token to use, creating an encounter
+// per combat, following its events (chat cards, zones) and the attack dialog; the card's buttons are
+// in card-actions.mjs.
+// Foundry's globals come in through `env` ({game, canvas, ui, ChatMessage, Roll, renderTemplate,
+// DialogV2, FormDataExtended, document, fetch, WebSocket}), so tests run these flows against
+// stubs of Foundry's API.
+
+import { FirefightClient } from "./client.mjs";
+import { checkConnection } from "./connection.mjs";
+import { CardActions } from "./card-actions.mjs";
+import { CARD_TEMPLATE, cardForEvent } from "./chat-card.mjs";
+import { advancesBetween, encounterFlag, trackerSnapshot } from "./combat-sync.mjs";
+import { EncounterFeed } from "./live.mjs";
+import { rollsForDice, diceOfResult } from "./rolls.mjs";
+import { MODULE_ID, readSettings } from "./settings.mjs";
+import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./roll-mode.mjs";
+import { TemplateZoneLayer } from "./zones.mjs";
+import * as sr5 from "./sr5-actor.mjs";
+import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
+import { isMove, moveFinished, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
+import {
+  availableModes, COVER, d100AttackRequest, RequestError, ENVIRONMENT, mergeManual, parseGivenDice, serviceId,
+  SMARTLINK, SR5_AMMO, SR5_CATEGORIES, sr5AttackRequest, sr5FromManual,
+} from "./requests.mjs";
+
+export const DIALOG_TEMPLATE = "modules/firefight/templates/attack-dialog.hbs";
+
+/** A select's options: the value sent and the lang key shown (lang/en.json under `prefix`). */
+function options(values, prefix) {
+  return values.map((value) => ({ value, label: `${prefix}.${value}` }));
+}
+
+const D100_MODES = ["attack", "suppressive"];
+
+/** The service's 404 for an actor its scene does not hold (docs/api.md, "The scene"). */
+function isActorNotFound(error) {
+  return error?.status === 404 && String(error.problem?.type ?? "").endsWith("/actor-not-found");
+}
+
+/** A number typed in a form, or null when the field was left empty (FormDataExtended gives null). */
+function typedNumber(value) {
+  if (value === undefined || value === null || value === "") return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+export class FirefightApp {
+  constructor(env) {
+    this.env = env;
+    this.feed = null;
+    this.feedKey = null;
+    // The scene's requests, one after the other in the order Foundry fired the hooks.
+    this.sceneQueue = Promise.resolve();
+  }
+
+  get game() {
+    return this.env.game;
+  }
+
+  settings() {
+    return readSettings(this.game);
+  }
+
+  client() {
+    const { serviceUrl } = this.settings();
+    return new FirefightClient({ baseUrl: serviceUrl, fetch: this.env.fetch });
+  }
+
+  localize(key, data = null) {
+    const i18n = this.game.i18n;
+    return data ? i18n.format(key, data) : i18n.localize(key);
+  }
+
+  notify(level, key, data) {
+    this.env.ui?.notifications?.[level]?.(this.localize(key, data));
+  }
+
+  /** A failure in this user's language: the module's own (a `key`) localised, else as it came (the service's detail). */
+  failureDetail(error) {
+    return error?.key ? this.localize(`FIREFIGHT.Error.${error.key}`, error.data ?? {}) : String(error?.message ?? error);
+  }
+
+  notifyFailure(error) {
+    this.notify("error", "FIREFIGHT.Notify.Failed", { detail: this.failureDetail(error) });
+  }
+
+  /** True on the one client that acts for the GM (the active GM, v11+ `game.users.activeGM`). */
+  isActiveGM() {
+    const user = this.game.user;
+    if (!user?.isGM) return false;
+    const active = this.game.users?.activeGM;
+    return !active || active.id === user.id;
+  }
+
+  /** The encounter of a combat (its flags) or the world's fixed one, with this user's token. */
+  encounter(combat = this.game.combat) {
+    const settings = this.settings();
+    const flag = combat?.getFlag?.(MODULE_ID, "encounter") ?? combat?.flags?.[MODULE_ID]?.encounter ?? null;
+    const id = flag?.id || settings.encounterId || null;
+    if (!id) return null;
+    const ruleset = flag?.ruleset || settings.ruleset || "sr5";
+    const gmToken = settings.gmTokens?.[id] || settings.gmToken || null;
+    const playerToken = flag?.playerToken || settings.playerToken || null;
+    const token = this.game.user?.isGM ? gmToken || playerToken : playerToken;
+    return { id, ruleset, token, gmToken, playerToken, combat: flag ? combat : null, lastEventId: flag?.lastEventId ?? null };
+  }
+
+  requireEncounter() {
+    const encounter = this.encounter();
+    if (!encounter || !encounter.token) {
+      this.notify("warn", "FIREFIGHT.Notify.NoEncounter");
+      return null;
+    }
+    return encounter;
+  }
+
+  // ---- Settings check ------------------------------------------------------------------------
+
+  async checkConnection() {
+    const settings = this.settings();
+    const encounter = this.encounter();
+    const result = await checkConnection({
+      serviceUrl: settings.serviceUrl,
+      pageUrl: this.env.pageUrl ?? globalThis.location?.href ?? null,
+      fetch: this.env.fetch,
+      encounterId: encounter?.id ?? null,
+      token: encounter?.token ?? null,
+      adminKey: this.game.user?.isGM ? settings.adminKey || null : null,
+    });
+    this.notify(result.ok ? "info" : "error", `FIREFIGHT.Check.${result.key}`, result.data);
+    return result;
+  }
+
+  // ---- An encounter per combat ---------------------------------------------------------------
+
+  /** The GM's client creates the combat's encounter (admin key) and remembers it in its flags. */
+  async ensureEncounter(combat) {
+    if (!this.isActiveGM()) return null;
+    const existing = combat.getFlag(MODULE_ID, "encounter");
+    if (existing?.id) return existing;
+    const settings = this.settings();
+    if (!settings.adminKey) return null;
+    const ruleset = settings.ruleset || "sr5";
+    const created = await this.client().createEncounter(settings.adminKey, { ruleset, name: `${this.game.world?.title ?? "Foundry"}: ${combat.id}`.slice(0, 200) });
+    const gmTokens = { ...(settings.gmTokens ?? {}), [created.id]: created.tokens.gm };
+    await this.game.settings.set(MODULE_ID, "gmTokens", gmTokens);
+    const flag = encounterFlag(created, ruleset);
+    flag.synced = combat.round >= 1 ? { ...trackerSnapshot(combat, (c) => this.combatantId(c)), turn: null, actor: null } : null;
+    await combat.setFlag(MODULE_ID, "encounter", flag);
+    this.notify("info", "FIREFIGHT.Notify.EncounterCreated", { id: created.id });
+    return flag;
+  }
+
+  combatantId(combatant) {
+    return serviceId(combatant.tokenId ?? combatant.token?.id ?? combatant.actorId ?? combatant.id);
+  }
+
+  /** Send the advances a tracker change means (GM only), then remember what was sent. */
+  async syncCombat(combat) {
+    if (!this.isActiveGM()) return [];
+    const flag = combat.getFlag(MODULE_ID, "encounter");
+    if (!flag?.id) return [];
+    const encounter = this.encounter(combat);
+    if (!encounter?.gmToken) {
+      this.notify("warn", "FIREFIGHT.Notify.NoGmToken", { id: flag.id });
+      return [];
+    }
+    const current = trackerSnapshot(combat, (c) => this.combatantId(c));
+    const advances = advancesBetween(flag.synced ?? null, current, { ruleset: flag.ruleset });
+    if (advances.length === 0) return [];
+    const client = this.client();
+    for (const body of advances) await client.advance(flag.id, encounter.gmToken, body);
+    await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), synced: current });
+    return advances;
+  }
+
+  // ---- The combat's scene as the encounter's scene ----------------------------------------------
+
+  /**
+   * Where a scene change goes: the combat's encounter with the GM token, on the active GM's
+   * client only, for a token of the combat's scene; null otherwise (players never send these).
+   */
+  sceneTarget(tokenDocument = null, combat = this.combatOfScene(tokenDocument?.parent)) {
+    if (!combat || !this.isActiveGM()) return null;
+    if (!combat.getFlag?.(MODULE_ID, "encounter")?.id) return null;
+    const encounter = this.encounter(combat);
+    if (!encounter?.gmToken) return null;
+    const scene = this.sceneOfPlay(combat);
+    if (!scene || (tokenDocument && tokenDocument.parent !== scene)) return null;
+    return { encounter, scene, grid: this.gridOf(scene), client: this.client() };
+  }
+
+  /**
+   * The combat with an encounter fought on `scene`, whichever scene the GM views (game.combat is
+   * the viewed scene's); else game.combat.
+   */
+  combatOfScene(scene) {
+    const linked = scene ? this.game.combats?.find?.((c) => c.scene === scene && c.getFlag?.(MODULE_ID, "encounter")?.id) : null;
+    return linked ?? this.game.combat;
+  }
+
+  queueScene(step) {
+    const run = this.sceneQueue.then(step);
+    this.sceneQueue = run.catch(() => {});
+    return run;
+  }
+
+  /** The PUT of a token's actor, as the token is when the hook fires (requests are sent later, in order). */
+  sceneActorPut(target, tokenDocument) {
+    const body = sceneActorOf(tokenDocument, { grid: target.grid, ruleset: target.encounter.ruleset, systemId: this.game.system?.id });
+    const actorId = sceneActorId(tokenDocument);
+    return () => target.client.putActor(target.encounter.id, target.encounter.gmToken, actorId, body);
+  }
+
+  /** A change to an actor the service's scene may not hold (a token from before the encounter): set it whole then. */
+  async changeOrSet(change, put) {
+    try {
+      return await change();
+    } catch (error) {
+      if (!isActorNotFound(error)) throw error;
+      return put();
+    }
+  }
+
+  /** Every token of the combat's scene as an actor of its encounter; once per scene, so a reload does not repeat it. */
+  async syncScene(combat = this.game.combat) {
+    const target = this.sceneTarget(null, combat);
+    if (!target || combat.getFlag(MODULE_ID, "encounter").scene === target.scene.id) return [];
+    const puts = [...(target.scene.tokens ?? [])].map((token) => [sceneActorId(token), this.sceneActorPut(target, token)]);
+    const sent = await this.queueScene(async () => {
+      for (const [, put] of puts) await put();
+      return puts.map(([id]) => id);
+    });
+    await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), scene: target.scene.id });
+    return sent;
+  }
+
+  /** createToken: a new actor on the scene. */
+  async tokenCreated(tokenDocument) {
+    const target = this.sceneTarget(tokenDocument);
+    if (!target) return null;
+    return this.queueScene(this.sceneActorPut(target, tokenDocument));
+  }
+
+  /**
+   * updateToken: a hidden toggle or a new name is a PATCH, a finished move one POST .../move
+   * (v13 updates at each checkpoint of a path: only the last one is sent).
+   */
+  async tokenUpdated(tokenDocument, changed, options = {}) {
+    const target = this.sceneTarget(tokenDocument);
+    if (!target) return [];
+    const { id: encounterId, gmToken } = target.encounter;
+    const actorId = sceneActorId(tokenDocument);
+    const put = this.sceneActorPut(target, tokenDocument);
+    const patch = {};
+    if ("hidden" in changed) patch.hidden = Boolean(tokenDocument.hidden);
+    if ("name" in changed) patch.name = String(tokenDocument.name ?? "").slice(0, 200);
+    const position = isMove(changed) && moveFinished(tokenDocument, options) ? tokenPosition(tokenDocument, target.grid) : null;
+    return this.queueScene(async () => {
+      const sent = [];
+      if (Object.keys(patch).length > 0) {
+        await this.changeOrSet(() => target.client.patchActor(encounterId, gmToken, actorId, patch), put);
+        sent.push("patch");
+      }
+      if (position) {
+        await this.changeOrSet(() => target.client.moveActor(encounterId, gmToken, actorId, position), put);
+        sent.push("move");
+      }
+      return sent;
+    });
+  }
+
+  /** deleteToken: off the scene (one the service does not hold is already off it). */
+  async tokenDeleted(tokenDocument) {
+    const target = this.sceneTarget(tokenDocument);
+    if (!target) return null;
+    const actorId = sceneActorId(tokenDocument);
+    return this.queueScene(async () => {
+      try {
+        return await target.client.deleteActor(target.encounter.id, target.encounter.gmToken, actorId);
+      } catch (error) {
+        if (isActorNotFound(error)) return null;
+        throw error;
+      }
+    });
+  }
+
+  // ---- Following the encounter ----------------------------------------------------------------
+
+  /** The GM's client follows the current encounter's socket (and only one). */
+  follow(combat = this.game.combat) {
+    const encounter = this.encounter(combat);
+    const key = encounter && this.isActiveGM() ? `${encounter.id}|${encounter.token}` : null;
+    if (key === this.feedKey) return this.feed;
+    this.feed?.stop();
+    this.feed = null;
+    this.feedKey = key;
+    if (!key || !encounter.token) return null;
+    const settings = this.settings();
+    this.feed = new EncounterFeed({
+      baseUrl: settings.serviceUrl,
+      encounterId: encounter.id,
+      token: encounter.token,
+      after: encounter.lastEventId,
+      WebSocketImpl: this.env.WebSocket,
+      onEvent: (event) => this.handleEvent(event, encounter),
+      onStatus: (status) => {
+        if (status.state === "reconnecting" && status.delay > 2000) this.notify("warn", "FIREFIGHT.Notify.Reconnecting", { seconds: Math.round(status.delay / 1000) });
+      },
+    });
+    this.feed.start();
+    return this.feed;
+  }
+
+  /**
+   * The scene the fight happens on: the combat's (Combat#scene), which need not be the one this
+   * client views; the viewed one only for a combat not linked to a scene, or no combat.
+   */
+  sceneOfPlay(combat = this.game.combat) {
+    return combat?.scene ?? this.env.canvas?.scene ?? null;
+  }
+
+  /** A scene's grid: the canvas's BaseGrid when it is the viewed scene, else Scene#grid (v12+). */
+  gridOf(scene) {
+    return scene && scene === this.env.canvas?.scene ? this.env.canvas.grid : scene?.grid;
+  }
+
+  async handleEvent(event, encounter) {
+    const scene = this.sceneOfPlay(encounter.combat ?? this.game.combat);
+    if (scene && ((event.zones_started ?? []).length > 0 || (event.zones_ended ?? []).length > 0)) {
+      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.gridOf(scene) }).apply(event);
+    }
+    await this.postCard(event, encounter.ruleset);
+    const combat = encounter.combat;
+    if (combat) await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), lastEventId: event.id });
+  }
+
+  /**
+   * A name for a service id: a token on the scene, an actor, or an item of one of them. A hidden
+   * token's name only where `revealHidden` (a card only GMs read): else "someone".
+   */
+  nameOf(id, { revealHidden = true } = {}) {
+    const scene = this.sceneOfPlay();
+    const token = scene?.tokens?.get?.(id);
+    if (token) return token.hidden && !revealHidden ? this.localize("FIREFIGHT.Card.Someone") : token.name;
+    const actor = this.game.actors?.get?.(id);
+    if (actor) return actor.name;
+    for (const t of scene?.tokens ?? []) {
+      const item = t.actor?.items?.get?.(id);
+      if (item) return item.name;
+    }
+    return id;
+  }
+
+  /**
+   * Whether only GMs read a card shown in `mode` for `authorId` (roll-mode.mjs): a blind card,
+   * or a GM-only or self card of a GM. Public cards, and a player's GM-only or self card (its
+   * author reads it), name no hidden actor.
+   */
+  onlyGMsRead(mode, authorId) {
+    if (mode === "blindroll") return true;
+    const author = this.game.users?.get?.(authorId) ?? (this.game.user?.id === authorId ? this.game.user : null);
+    return (mode === "gmroll" || mode === "selfroll") && author?.isGM === true;
+  }
+
+  /** This user's roll mode (core setting), what cards of their requests use unless they choose. */
+  userRollMode() {
+    let mode = null;
+    try {
+      mode = this.game.settings.get("core", "rollMode");
+    } catch {
+      mode = null;
+    }
+    return rollModeOr(mode, "publicroll");
+  }
+
+  /** Say on this user which actor they act for and how the card is to be shown (see roll-mode.mjs). */
+  async announce(actorId, rollMode) {
+    await this.game.user?.setFlag?.(MODULE_ID, "lastRequest", { actor: actorId, rollMode: rollModeOr(rollMode, this.userRollMode()), at: Date.now() });
+  }
+
+  /**
+   * The chat card of one event, with its dice as real Rolls; once per event. Shown as the
+   * acting user chose (`rollMode`, `author`), else as their last request said, else as this
+   * user's roll mode says.
+   */
+  async postCard(event, ruleset, { rollMode = null, author = null } = {}) {
+    if (this.game.messages?.find?.((m) => m.flags?.[MODULE_ID]?.eventId === event.id)) return null;
+    const actorId = event.result?.attacker ?? event.result?.actor ?? null;
+    const request = rollMode ? null : requestOf(this.game.users, actorId, MODULE_ID);
+    const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
+    const cardAuthor = author ?? request?.author ?? null;
+    const revealHidden = this.onlyGMsRead(mode, cardAuthor ?? this.game.user?.id);
+    const card = cardForEvent(event, { nameOf: (id) => this.nameOf(id, { revealHidden }) });
+    if (!card) return null;
+    const content = await this.env.renderTemplate(CARD_TEMPLATE, card);
+    const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));
+    const scene = this.sceneOfPlay();
+    const speakerToken = scene?.tokens?.get?.(card.attacker ?? card.actor);
+    // A hidden shooter speaks as no token: its name and portrait would give it away.
+    const speaker = speakerToken && (revealHidden || !speakerToken.hidden)
+      ? { scene: scene.id, token: speakerToken.id, actor: speakerToken.actorId, alias: speakerToken.name }
+      : { alias: speakerToken ? this.localize("FIREFIGHT.Card.Someone") : "firefight" };
+    const data = {
+      content,
+      rolls,
+      speaker,
+      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode } },
+    };
+    applyCardRollMode(this.env.ChatMessage, data, mode, { author: cardAuthor, poster: this.game.user?.id ?? null });
+    return this.env.ChatMessage.create(data);
+  }
+
+  // ---- Attacking --------------------------------------------------------------------------------
+
+  /** Targets of this user: their tokens with distances in metres from the attacker. */
+  targetsFrom(attackerToken) {
+    const grid = this.env.canvas.grid;
+    return [...(this.game.user.targets ?? [])]
+      .filter((t) => t.id !== attackerToken.id)
+      .map((t) => ({
+        token: t,
+        id: serviceId(t.id),
+        name: t.name,
+        distance_m: measureMetres(grid, attackerToken.center, t.center),
+        position: toScenePoint(t.center, grid),
+      }));
+  }
+
+  /** Everyone else on the scene, for who is inside a suppression zone. */
+  bystandersFrom(attackerToken) {
+    const grid = this.env.canvas.grid;
+    return (this.env.canvas.tokens?.placeables ?? [])
+      .filter((t) => t.id !== attackerToken.id && t.actor)
+      .map((t) => ({ id: serviceId(t.id), position: toScenePoint(t.center, grid) }));
+  }
+
+  /** Everything the dialog shows, read from the actor (shadowrun5e) or its remembered manual form. */
+  dialogData(token, { itemId = null } = {}) {
+    const actor = token.actor;
+    const encounter = this.encounter();
+    const ruleset = encounter?.ruleset ?? this.settings().ruleset ?? "sr5";
+    const shadowrun = ruleset === "sr5" && sr5.isShadowrunActor(actor, this.game.system?.id);
+    const targets = this.targetsFrom(token).map((t) => ({ ...t, defender: this.defenderOf(t.token.actor, ruleset) }));
+    const base = {
+      ruleset,
+      sr5: ruleset === "sr5",
+      d100: ruleset === "d100",
+      shadowrun,
+      actorName: token.name,
+      targets,
+      cover: options(COVER, "FIREFIGHT.Cover"),
+      environment: Object.entries(ENVIRONMENT).map(([field, values]) => ({ field, label: `FIREFIGHT.Environment.${field}.Name`, options: options(values, `FIREFIGHT.Environment.${field}`) })),
+      smartlink: options(SMARTLINK, "FIREFIGHT.Smartlink"),
+      ammo: options(SR5_AMMO, "FIREFIGHT.Ammo"),
+      categories: options(SR5_CATEGORIES, "FIREFIGHT.Category"),
+      rollModes: rollModeChoices(this.userRollMode()),
+    };
+    if (shadowrun) {
+      const weapons = sr5.rangedWeapons(actor).map((item) => {
+        const weapon = sr5.sr5Weapon(item);
+        return { id: item.id, name: item.name, weapon, modes: options(availableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
+      });
+      // The modes of the weapon chosen from its sheet (else the first); another weapon's modes
+      // are checked when the attack is built.
+      const chosen = weapons.find((w) => w.selected) ?? weapons[0];
+      return { ...base, weapons, modes: chosen ? chosen.modes : [] };
+    }
+    const saved = actor.getFlag?.(MODULE_ID, `manual.${ruleset}`) ?? actor.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
+    const manual = mergeManual(ruleset, saved);
+    return {
+      ...base,
+      manual,
+      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: `FIREFIGHT.Field.${key}` })),
+      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : D100_MODES, "FIREFIGHT.Mode"),
+    };
+  }
+
+  defenderOf(actor, ruleset) {
+    if (ruleset === "sr5" && sr5.isShadowrunActor(actor, this.game.system?.id)) return sr5.sr5Defender(actor);
+    const saved = actor?.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
+    const manual = mergeManual(ruleset, saved);
+    return ruleset === "d100"
+      ? { defense: manual.defense, passive_defense: manual.passive_defense, armor: manual.armor }
+      : sr5FromManual("x", manual).defender;
+  }
+
+  /**
+   * The attack body from the dialog's form (flat names: weapon, mode, cover.<target>, ...).
+   * Returns {body, writeBack} where writeBack says which item and actor the answer updates.
+   */
+  buildAttack(token, data, form) {
+    const actor = token.actor;
+    const grid = this.env.canvas.grid;
+    const dice = parseGivenDice(form.dice);
+    const origin = toScenePoint(token.center, grid);
+    const targets = data.targets.map((t) => ({
+      id: t.id,
+      distance_m: typedNumber(form[`distance.${t.id}`]) ?? t.distance_m,
+      defender: t.defender,
+      position: t.position,
+      cover: form[`cover.${t.id}`],
+      called_shot: Boolean(form[`called.${t.id}`]),
+      prone: Boolean(form[`prone.${t.id}`]),
+    }));
+    if (data.d100) {
+      const manual = mergeManual("d100", data.manual, form);
+      const suppressive = form.mode === "suppressive" && targets[0] ? { origin, center: targets[0].position } : null;
+      const body = d100AttackRequest({
+        attackerId: token.id,
+        manual,
+        targets,
+        position: origin,
+        options: { shot_rate: form.shot_rate, aim: form.aim, modifiers: form.modifiers, dice, suppressive, bystanders: suppressive ? this.bystandersFrom(token) : [] },
+      });
+      return { body, writeBack: { actor, manual: { ruleset: "d100", values: manual } } };
+    }
+    let attacker;
+    let weapon;
+    let item = null;
+    let manual = null;
+    if (data.shadowrun) {
+      item = actor.items.get(form.weapon) ?? null;
+      if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
+      const category = form.category || sr5.weaponCategory(item);
+      weapon = sr5.sr5Weapon(item, { category });
+      attacker = sr5.sr5Attacker(actor, item, { id: token.id, category });
+    } else {
+      manual = mergeManual("sr5", data.manual, form);
+      ({ attacker, weapon } = sr5FromManual(token.id, manual));
+    }
+    const zone =
+      form.mode === "suppressive"
+        ? {
+            origin,
+            direction_deg: typedNumber(form.zone_direction) ?? (targets[0] ? bearingDeg(origin, targets[0].position) : 0),
+            length_m: typedNumber(form.zone_length) || (targets[0] ? Math.max(1, distanceM(origin, targets[0].position)) : 10),
+          }
+        : null;
+    const body = sr5AttackRequest({
+      attacker,
+      weapon,
+      mode: form.mode,
+      targets: form.mode === "suppressive" ? [] : targets,
+      options: {
+        environment: { visibility: form.visibility, light: form.light, glare: form.glare, wind: form.wind },
+        smartlink: form.smartlink,
+        ammo: form.ammo,
+        edge: form.edge,
+        dice,
+        zone,
+        bystanders: zone ? this.bystandersFrom(token) : [],
+      },
+    });
+    return { body, writeBack: { actor, item, manual: manual ? { ruleset: "sr5", values: manual } : null } };
+  }
+
+  /** Post the attack, then write back what it spent: ammo on the weapon, Edge, the manual form. */
+  async attack(token, data, form) {
+    const encounter = this.requireEncounter();
+    if (!encounter) return null;
+    const { body, writeBack } = this.buildAttack(token, data, form);
+    const rollMode = rollModeOr(form.rollMode, this.userRollMode());
+    await this.announce(serviceId(token.id), rollMode);
+    const answer = await this.client().attack(encounter.id, encounter.token, body);
+    await this.writeBack(writeBack, answer.result);
+    // With no GM online nobody follows the socket: the attacker's client posts the card itself.
+    if (!this.game.users?.activeGM) {
+      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset, { rollMode, author: this.game.user?.id });
+    }
+    return answer;
+  }
+
+  async writeBack({ actor, item, manual }, result) {
+    if (item) await item.update(sr5.ammoUpdate(result.ammo_left));
+    if (result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, result.edge_spent));
+    if (manual) {
+      const values = { ...manual.values };
+      if ("ammo" in values) values.ammo = result.ammo_left;
+      await actor.setFlag(MODULE_ID, `manual.${manual.ruleset}`, values);
+    }
+  }
+
+  async takeAim(token, aimFor = "dice", rollMode = null) {
+    const encounter = this.requireEncounter();
+    if (!encounter) return null;
+    await this.announce(serviceId(token.id), rollMode);
+    return this.client().action(encounter.id, encounter.token, { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor });
+  }
+
+  /**
+   * The actor's token on the scene of play, for an attack from its weapon's sheet; a notice
+   * when it has none there (the sheet can be open anywhere).
+   */
+  tokenOfActor(actor) {
+    const scene = this.sceneOfPlay();
+    const token = (actor.getActiveTokens?.() ?? []).find((t) => !scene || (t.document?.parent ?? t.scene ?? scene) === scene);
+    if (!token) this.notify("warn", "FIREFIGHT.Notify.NoToken", { name: actor.name, scene: scene?.name ?? "—" });
+    return token ?? null;
+  }
+
+  /** The weapon sheet's button: the dialog for the actor's token, with that weapon chosen. */
+  async attackWithItem(item) {
+    const token = this.tokenOfActor(item.actor);
+    return token ? this.openAttackDialog(token, { itemId: item.id }) : null;
+  }
+
+  /** The attack dialog (DialogV2, v12+), filled from the actor. */
+  async openAttackDialog(token, { itemId = null } = {}) {
+    if (!this.settings().serviceUrl) return this.notify("warn", "FIREFIGHT.Notify.NoService");
+    if (!this.requireEncounter()) return null;
+    // Distances and zones are measured on the viewed canvas: it must be the combat's scene.
+    const scene = this.sceneOfPlay();
+    if (scene && this.env.canvas?.scene && scene !== this.env.canvas.scene) {
+      return this.notify("warn", "FIREFIGHT.Notify.OtherScene", { scene: scene.name ?? scene.id });
+    }
+    const data = this.dialogData(token, { itemId });
+    const content = await this.env.renderTemplate(DIALOG_TEMPLATE, data);
+    const formOf = (button) => new this.env.FormDataExtended(button.form).object;
+    const choice = await this.env.DialogV2.wait({
+      window: { title: this.localize("FIREFIGHT.Dialog.Title", { name: token.name }) },
+      classes: ["firefight-dialog"],
+      content,
+      buttons: [
+        { action: "fire", label: this.localize("FIREFIGHT.Button.Fire"), default: true, callback: (_e, button) => ({ action: "fire", form: formOf(button) }) },
+        ...(data.sr5 ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
+        { action: "cancel", label: this.localize("FIREFIGHT.Button.Cancel") },
+      ],
+      rejectClose: false,
+    });
+    if (!choice || typeof choice !== "object") return null;
+    try {
+      if (choice.action === "aim") return await this.takeAim(token, choice.form.aim_for || "dice", choice.form.rollMode);
+      return await this.attack(token, data, choice.form);
+    } catch (error) {
+      this.notifyFailure(error);
+      return null;
+    }
+  }
+}
+
+// The card's buttons live in card-actions.mjs; they are methods of the app all the same.
+for (const name of Object.getOwnPropertyNames(CardActions.prototype)) {
+  if (name !== "constructor") Object.defineProperty(FirefightApp.prototype, name, Object.getOwnPropertyDescriptor(CardActions.prototype, name));
+}

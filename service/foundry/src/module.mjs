@@ -1,0 +1,132 @@
+// The module's entry point: the only file that touches Foundry's Hooks. Each hook hands over to
+// FirefightApp (src/foundry-app.mjs), where the flows live and are tested.
+
+import { FirefightApp } from "./foundry-app.mjs";
+import { gmSecretsMenuClass } from "./gm-secrets-menu.mjs";
+import { MODULE_ID, registerSettings } from "./settings.mjs";
+import { SYSTEM_ID } from "./sr5-actor.mjs";
+
+let app = null;
+
+function env() {
+  return {
+    game,
+    canvas,
+    ui,
+    ChatMessage,
+    Roll,
+    // v13 moved renderTemplate under foundry.applications.handlebars; v12 has the global.
+    renderTemplate: foundry.applications?.handlebars?.renderTemplate ?? globalThis.renderTemplate,
+    DialogV2: foundry.applications.api.DialogV2,
+    FormDataExtended: foundry.applications?.ux?.FormDataExtended ?? globalThis.FormDataExtended,
+    document: globalThis.document,
+    fetch: globalThis.fetch.bind(globalThis),
+    WebSocket: globalThis.WebSocket,
+  };
+}
+
+/** v12 hands hooks jQuery objects, v13 HTMLElements. */
+function element(html) {
+  return html instanceof HTMLElement ? html : html?.[0];
+}
+
+function report(error) {
+  console.error("firefight |", error);
+  if (app) app.notifyFailure(error);
+  else ui.notifications?.error(game.i18n.format("FIREFIGHT.Notify.Failed", { detail: error.message }));
+}
+
+// At init Foundry has no game.user yet (only game.userId): nothing here may ask who is playing.
+Hooks.once("init", () => {
+  registerSettings(game, {
+    menuType: gmSecretsMenuClass(foundry.applications.api.ApplicationV2, game),
+    onChange: (key) => {
+      if (!app) return;
+      if (key === "serviceUrl") app.checkConnection().catch(report);
+      app.follow();
+    },
+  });
+  // v13 renders chat messages through renderChatMessageHTML (an HTMLElement) and keeps v12's
+  // jQuery renderChatMessage only as a deprecated shim: listen to the one this Foundry has.
+  const v13 = (game.release?.generation ?? 12) >= 13;
+  Hooks.on(v13 ? "renderChatMessageHTML" : "renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
+  const loadTemplates = foundry.applications?.handlebars?.loadTemplates ?? globalThis.loadTemplates;
+  loadTemplates([`modules/${MODULE_ID}/templates/chat-card.hbs`, `modules/${MODULE_ID}/templates/attack-dialog.hbs`]);
+});
+
+Hooks.once("ready", () => {
+  app = new FirefightApp(env());
+  game.modules.get(MODULE_ID).api = app;
+  if (game.user.isGM) app.checkConnection().catch(report);
+  if (game.combat) runEncounter(game.combat);
+});
+
+/** The GM's client: the combat's encounter, its scene from the combat's tokens, its live feed. */
+function runEncounter(combat) {
+  app.ensureEncounter(combat).then(() => app.syncScene(combat)).then(() => app.follow()).catch(report);
+}
+
+Hooks.on("createCombat", (combat) => {
+  if (app) runEncounter(combat);
+});
+
+Hooks.on("updateCombat", (combat, changed) => {
+  if (!app) return;
+  const moved = "round" in changed || "turn" in changed || changed.system?.initiativePass !== undefined || changed.flags?.[SYSTEM_ID] !== undefined;
+  if (!moved) return;
+  app.ensureEncounter(combat).then(() => app.syncCombat(combat)).then(() => app.follow()).catch(report);
+});
+
+Hooks.on("deleteCombat", () => app?.follow());
+
+// Tokens of the combat's scene are the encounter's actors. These fire on every client; the app
+// sends only from the active GM's.
+Hooks.on("createToken", (token) => app?.tokenCreated(token).catch(report));
+Hooks.on("updateToken", (token, changed, options) => app?.tokenUpdated(token, changed, options).catch(report));
+Hooks.on("deleteToken", (token) => app?.tokenDeleted(token).catch(report));
+
+Hooks.on("renderTokenHUD", (hud, html) => {
+  const root = element(html);
+  const column = root?.querySelector(".col.right") ?? root;
+  if (!column || !app) return;
+  const button = document.createElement("div");
+  button.classList.add("control-icon", "firefight-hud");
+  button.title = game.i18n.localize("FIREFIGHT.Button.Attack");
+  button.innerHTML = '<i class="fas fa-crosshairs"></i>';
+  button.addEventListener("click", () => app.openAttackDialog(hud.object).catch(report));
+  column.append(button);
+});
+
+function weaponSheetButton(sheet) {
+  const item = sheet.document ?? sheet.item;
+  if (!item || item.type !== "weapon" || !item.actor) return null;
+  return {
+    label: game.i18n.localize("FIREFIGHT.Button.Attack"),
+    icon: "fas fa-crosshairs",
+    onClick: () => app?.attackWithItem(item).catch(report),
+  };
+}
+
+// Item sheets: ApplicationV1 header buttons (v12, and v13 sheets still on V1)...
+Hooks.on("getItemSheetHeaderButtons", (sheet, buttons) => {
+  const button = weaponSheetButton(sheet);
+  if (button) buttons.unshift({ label: button.label, class: "firefight-attack", icon: button.icon, onclick: button.onClick });
+});
+// ...and ApplicationV2 header controls (v13).
+Hooks.on("getHeaderControlsItemSheetV2", (sheet, controls) => {
+  const button = weaponSheetButton(sheet);
+  if (button) controls.unshift({ label: button.label, icon: button.icon, action: "firefightAttack", onClick: button.onClick });
+});
+
+
+Hooks.on("renderSettingsConfig", (_config, html) => {
+  const root = element(html);
+  const input = root?.querySelector(`[name="${MODULE_ID}.serviceUrl"]`);
+  if (!input || !app || input.parentElement.querySelector(".firefight-check")) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.classList.add("firefight-check");
+  button.textContent = game.i18n.localize("FIREFIGHT.Settings.checkConnection.Label");
+  button.addEventListener("click", () => app.checkConnection().catch(report));
+  input.after(button);
+});

@@ -1,0 +1,111 @@
+// The combat's scene as the service's scene (docs/api.md, "The scene"): each token of the scene
+// is an actor of the encounter, with its name, whether it is hidden, its centre in metres and,
+// with the shadowrun5e system, its sheet. Which token change means which request is decided
+// here; the GM's client sends them (foundry-app.mjs).
+//
+// Foundry's TokenDocument (v12+): `x`, `y` the top-left corner in pixels, `width`, `height` in
+// grid spaces, `hidden`; createToken(document, options, userId), updateToken(document, changed,
+// options, userId), deleteToken(document, options, userId) fire on every client. In v13 a drag
+// through waypoints is an update per checkpoint, each with `options.movement[id].pending`: the
+// waypoints still to go.
+
+import * as sr5 from "./sr5-actor.mjs";
+import { serviceId } from "./requests.mjs";
+import { toScenePoint } from "./geometry.mjs";
+
+// The service's bounds (schemas/sr5.py): ratings 0..30, attributes 1..30, 20 weapons a sheet.
+const MAX_RATING = 30;
+const MAX_WEAPONS = 20;
+const NAME_MAX = 200;
+
+const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+
+/** The token's centre in canvas pixels, from its document (the combat's scene need not be drawn). */
+export function tokenCentre(tokenDocument, grid) {
+  const size = grid?.size ?? 0;
+  return {
+    x: Number(tokenDocument.x ?? 0) + (Number(tokenDocument.width ?? 1) * size) / 2,
+    y: Number(tokenDocument.y ?? 0) + (Number(tokenDocument.height ?? 1) * size) / 2,
+  };
+}
+
+/** The service's point (metres, y up) of a token's centre. */
+export function tokenPosition(tokenDocument, grid) {
+  return toScenePoint(tokenCentre(tokenDocument, grid), grid);
+}
+
+/**
+ * A shadowrun5e actor as the service's SR5Sheet: the numbers the module sends with an attack
+ * today (sr5-actor.mjs), and its ranged weapons that name a category and a firing mode.
+ */
+export function sr5Sheet(actor) {
+  const weapons = sr5
+    .rangedWeapons(actor)
+    .map((item) => sr5.sr5Weapon(item))
+    .filter((w) => w.category && w.modes.length > 0)
+    .slice(0, MAX_WEAPONS)
+    .map((w) => ({
+      ...w,
+      damage: clamp(w.damage, 0, 100),
+      accuracy: clamp(w.accuracy, 0, MAX_RATING),
+      ap: clamp(w.ap, -MAX_RATING, MAX_RATING),
+      rc: clamp(w.rc, 0, MAX_RATING),
+      ammo: clamp(w.ammo, 0, 10_000),
+    }));
+  const whole = (value) => Math.trunc(Number(value)) || 0;
+  const attribute = (name) => clamp(whole(actor.system?.attributes?.[name]?.value) || 1, 1, MAX_RATING);
+  const rating = (value) => clamp(whole(value), 0, MAX_RATING);
+  const skill = (id) => rating(actor.system?.skills?.active?.[id]?.value);
+  // The combat skill its attacks use: the first weapon's (equipped ones come first).
+  const first = sr5.rangedWeapons(actor)[0];
+  const sheet = {
+    ruleset: "sr5",
+    agility: attribute("agility"),
+    strength: attribute("strength"),
+    willpower: attribute("willpower"),
+    intuition: attribute("intuition"),
+    reaction: attribute("reaction"),
+    body: attribute("body"),
+    charisma: attribute("charisma"),
+    edge: rating(actor.system?.attributes?.edge?.value),
+    armor: rating(actor.system?.armor?.value),
+    gymnastics: skill("gymnastics"),
+    perception: skill("perception"),
+    // As the attack's wound modifier (SR5Actor.getWoundModifier): the negative of the wounds.
+    wound_modifier: clamp(-whole(actor.system?.wounds?.value), -30, 0),
+    weapons,
+  };
+  if (first) sheet.skill = rating(sr5.weaponSkill(actor, first, sr5.weaponCategory(first)).value);
+  return sheet;
+}
+
+/** The scene actor of a token (PUT .../actors/{id}): name, hidden, position and, in SR5 with shadowrun5e, the sheet. */
+export function sceneActorOf(tokenDocument, { grid, ruleset, systemId }) {
+  const actor = tokenDocument.actor ?? null;
+  const body = {
+    name: String(tokenDocument.name ?? "").slice(0, NAME_MAX),
+    hidden: Boolean(tokenDocument.hidden),
+    position: tokenPosition(tokenDocument, grid),
+  };
+  if (ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId)) body.sheet = sr5Sheet(actor);
+  return body;
+}
+
+/** The service's id of a token's actor on the scene (the id attacks name it by). */
+export function sceneActorId(tokenDocument) {
+  return serviceId(tokenDocument.id);
+}
+
+/** Whether an update moved the token (a change of `x` or `y`). */
+export function isMove(changed) {
+  return changed !== null && typeof changed === "object" && ("x" in changed || "y" in changed);
+}
+
+/**
+ * Whether a move update is the end of the move: v13 updates once per checkpoint of a path and
+ * says what is still pending; v12 moves in one update.
+ */
+export function moveFinished(tokenDocument, options) {
+  const pending = options?.movement?.[tokenDocument.id]?.pending?.waypoints;
+  return !(Array.isArray(pending) && pending.length > 0);
+}

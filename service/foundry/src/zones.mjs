@@ -1,0 +1,87 @@
+// Suppression zones on the scene, behind one adapter: today Foundry's MeasuredTemplates (v12,
+// v13); Foundry v14 replaces templates with regions, and only this file will change for it.
+//
+// A triangle zone (sr5) becomes a cone template: its origin, the direction to the middle of the
+// far edge, that length as `distance`, and the angle the far edge subtends. With the core
+// setting "Cone Template Type" at "flat" Foundry draws it as exactly that triangle (v12
+// MeasuredTemplate.getConeShape divides the distance by cos(angle/2) for flat cones); with
+// "round" it is the circular sector of that length. A circle zone (d100) becomes a circle
+// template of its radius.
+
+import { toCanvasPoint, sceneScale } from "./geometry.mjs";
+
+export const MODULE_ID = "firefight";
+const ZONE_COLOR = "#d4402a";
+
+/** MeasuredTemplate creation data for a zone; `grid` is the scene's BaseGrid. */
+export function zoneToTemplateData(zone, grid, { encounter = null, color = ZONE_COLOR, user = null } = {}) {
+  const { unitsPerPixel } = sceneScale(grid);
+  const flags = { [MODULE_ID]: { zoneId: zone.id, encounter, shooter: zone.shooter, hits: zone.hits } };
+  const common = { fillColor: color, borderColor: color, flags, ...(user ? { user } : {}) };
+  if (zone.shape === "circle") {
+    if (!zone.center || !(zone.radius_m >= 0)) throw new Error(`zone ${zone.id}: a circle needs a center and a radius`);
+    const center = toCanvasPoint(zone.center, grid);
+    const radiusPx = zone.radius_m / sceneScale(grid).metresPerPixel;
+    return { t: "circle", x: center.x, y: center.y, distance: radiusPx * unitsPerPixel, direction: 0, angle: 0, ...common };
+  }
+  if (zone.shape === "triangle") {
+    if (!Array.isArray(zone.points) || zone.points.length !== 3) throw new Error(`zone ${zone.id}: a triangle needs three points`);
+    // The service lists the origin first, then the two far corners (service/rules/geometry.py).
+    const [origin, left, right] = zone.points.map((p) => toCanvasPoint(p, grid));
+    const mid = { x: (left.x + right.x) / 2, y: (left.y + right.y) / 2 };
+    const lengthPx = Math.hypot(mid.x - origin.x, mid.y - origin.y);
+    const halfWidthPx = Math.hypot(right.x - left.x, right.y - left.y) / 2;
+    // Canvas angles: degrees clockwise from +x, y pointing down.
+    const direction = normaliseDeg((Math.atan2(mid.y - origin.y, mid.x - origin.x) * 180) / Math.PI);
+    const angle = (2 * Math.atan2(halfWidthPx, lengthPx) * 180) / Math.PI;
+    return { t: "cone", x: origin.x, y: origin.y, distance: lengthPx * unitsPerPixel, direction, angle, ...common };
+  }
+  throw new Error(`zone ${zone.id}: unknown shape "${zone.shape}"`);
+}
+
+function normaliseDeg(deg) {
+  const d = deg % 360;
+  return Math.round((d < 0 ? d + 360 : d) * 1000) / 1000;
+}
+
+/** The zone id a template was drawn for, or null for templates firefight did not draw. */
+export function zoneIdOf(templateDocument) {
+  return templateDocument?.flags?.[MODULE_ID]?.zoneId ?? templateDocument?.getFlag?.(MODULE_ID, "zoneId") ?? null;
+}
+
+/**
+ * Draws and erases zones on one scene through its embedded MeasuredTemplates
+ * (Scene#createEmbeddedDocuments / deleteEmbeddedDocuments, Scene#templates).
+ */
+export class TemplateZoneLayer {
+  constructor(scene, { encounter = null, user = null, grid = null } = {}) {
+    this.scene = scene;
+    // The scene's BaseGrid: canvas.grid for the viewed scene (v12+); Scene#grid otherwise.
+    this.grid = grid ?? scene.grid;
+    this.encounter = encounter;
+    this.user = user;
+  }
+
+  /** Templates already drawn, by zone id. */
+  drawn() {
+    const byZone = new Map();
+    for (const template of this.scene.templates ?? []) {
+      const id = zoneIdOf(template);
+      if (id && (!this.encounter || (template.flags?.[MODULE_ID]?.encounter ?? null) === this.encounter)) byZone.set(id, template);
+    }
+    return byZone;
+  }
+
+  /** Apply one event's zone changes: draw what started (once), erase what ended. */
+  async apply({ zones_started: started = [], zones_ended: ended = [] }) {
+    const drawn = this.drawn();
+    const toDraw = started.filter((zone) => !drawn.has(zone.id) && !ended.includes(zone.id));
+    const toErase = ended.filter((id) => drawn.has(id)).map((id) => drawn.get(id).id);
+    if (toDraw.length > 0) {
+      const data = toDraw.map((zone) => zoneToTemplateData(zone, this.grid, { encounter: this.encounter, user: this.user }));
+      await this.scene.createEmbeddedDocuments("MeasuredTemplate", data);
+    }
+    if (toErase.length > 0) await this.scene.deleteEmbeddedDocuments("MeasuredTemplate", toErase);
+    return { drawn: toDraw.map((z) => z.id), erased: ended.filter((id) => drawn.has(id)) };
+  }
+}

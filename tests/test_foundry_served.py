@@ -1,0 +1,105 @@
+"""The service serves its own Foundry module: a manifest whose URLs point back at the service, and
+a zip with module.json at its root holding exactly the files of foundry-module/'s package."""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import json
+import tomllib
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from service.api.foundry import PACKAGE_ENTRIES, module_root
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULE_DIR = ROOT / "foundry-module"
+SERVICE_COPY = ROOT / "service" / "foundry"
+REFRESH = "run `node foundry-module/scripts/copy-to-service.mjs` to refresh the copy"
+
+
+def _module_files(root: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    for entry in PACKAGE_ENTRIES:
+        path = root / entry
+        for file in [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()):
+            if "__pycache__" not in file.parts:
+                files[file.relative_to(root).as_posix()] = file.read_bytes()
+    return files
+
+
+async def _zip(client: Any) -> zipfile.ZipFile:
+    response = await client.get("/foundry/module.zip")
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/zip"
+    return zipfile.ZipFile(io.BytesIO(await response.read()))
+
+
+async def test_the_manifest_points_foundry_at_this_service(make_client: Any) -> None:
+    client = await make_client(admin=False)
+    response = await client.get("/foundry/module.json")
+    assert response.status == 200
+    served = await response.json()
+    assert served["manifest"] == str(client.make_url("/foundry/module.json"))
+    assert served["download"] == str(client.make_url("/foundry/module.zip"))
+    # Everything else is the module's own manifest.
+    own = json.loads((MODULE_DIR / "module.json").read_text("utf-8"))
+    assert {k: v for k, v in served.items() if k not in ("manifest", "download")} == own
+    # The zip the manifest names is there.
+    download = await client.get(served["download"].removeprefix(str(client.make_url(""))))
+    assert download.status == 200
+
+
+async def test_the_manifest_urls_follow_the_host_the_browser_asked(make_client: Any) -> None:
+    client = await make_client(admin=False)
+    response = await client.get(
+        "/foundry/module.json?x=1", headers={"Host": "firefight.example.org:8443"}
+    )
+    served = await response.json()
+    assert served["manifest"] == "http://firefight.example.org:8443/foundry/module.json"
+    assert served["download"] == "http://firefight.example.org:8443/foundry/module.zip"
+
+
+async def test_the_zip_holds_the_module_with_module_json_at_its_root(make_client: Any) -> None:
+    client = await make_client(admin=False)
+    zipped = await _zip(client)
+    assert zipped.testzip() is None
+    names = zipped.namelist()
+    assert names[0] == "module.json"
+    inside = json.loads(zipped.read("module.json"))
+    own = json.loads((MODULE_DIR / "module.json").read_text("utf-8"))
+    assert (inside["id"], inside["version"]) == (own["id"], own["version"])
+    named = [
+        *own["esmodules"],
+        *own["styles"],
+        *(language["path"] for language in own["languages"]),
+        *(f"templates/{p.name}" for p in (MODULE_DIR / "templates").iterdir()),
+    ]
+    assert named and set(named) <= set(names)
+    # Exactly the module's package, byte for byte (as scripts/build-zip.mjs packs it).
+    assert {name: zipped.read(name) for name in names} == _module_files(MODULE_DIR)
+    # Built once: the same bytes again.
+    again = await _zip(client)
+    assert [i.CRC for i in again.infolist()] == [i.CRC for i in zipped.infolist()]
+
+
+def test_the_service_copy_is_the_module_s_package() -> None:
+    copy = _module_files(SERVICE_COPY)
+    own = _module_files(MODULE_DIR)
+    assert sorted(copy) == sorted(own), REFRESH
+    differ = [name for name in own if copy[name] != own[name]]
+    assert differ == [], f"{differ} differ: {REFRESH}"
+    # The service finds them through importlib.resources, as the installed package does.
+    assert Path(str(module_root())).resolve() == SERVICE_COPY.resolve()
+
+
+def test_package_data_installs_every_file_of_the_copy() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["service"]
+    for name in _module_files(SERVICE_COPY):
+        path = f"foundry/{name}"
+        # setuptools globs: `*` stays within one folder.
+        assert any(
+            fnmatch.fnmatch(path, p) and path.count("/") == p.count("/") for p in patterns
+        ), f"{path} is not package data"
