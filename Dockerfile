@@ -4,16 +4,21 @@
 FROM python:3.11.14-slim
 
 ENV PYTHONUNBUFFERED=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    FIREFIGHT_FOUNDRY_MODULE_DIR=/opt/firefight/foundry-module
 
 # .dockerignore lets in only what `pip install .` builds from (pyproject.toml, README.md and the
-# packages) and requirements.lock. The dependencies come from the lock, exact versions checked
-# against their hashes; then the package alone. The source is removed after the install: the
-# image runs the installed package.
+# packages), requirements.lock and the Foundry module's package. The dependencies come from the
+# lock, exact versions checked against their hashes; then the package alone. The source is
+# removed after the install: the image runs the installed package, and serves the Foundry
+# module (/foundry/module.json) from where it is kept.
 WORKDIR /src
 COPY . .
 RUN pip install --no-cache-dir --require-hashes -r requirements.lock \
     && pip install --no-cache-dir --no-deps . \
+    && mkdir -p /opt/firefight/foundry-module \
+    && cp -r foundry-module/module.json foundry-module/src foundry-module/styles \
+        foundry-module/lang foundry-module/templates /opt/firefight/foundry-module/ \
     && cd / && rm -rf /src \
     && useradd --system --user-group --uid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin firefight

@@ -3,10 +3,8 @@ a zip with module.json at its root holding exactly the files of foundry-module/'
 
 from __future__ import annotations
 
-import fnmatch
 import io
 import json
-import tomllib
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -15,8 +13,6 @@ from service.api.foundry import PACKAGE_ENTRIES, module_root
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_DIR = ROOT / "foundry-module"
-SERVICE_COPY = ROOT / "service" / "foundry"
-REFRESH = "run `node foundry-module/scripts/copy-to-service.mjs` to refresh the copy"
 
 
 def _module_files(root: Path) -> dict[str, bytes]:
@@ -84,22 +80,27 @@ async def test_the_zip_holds_the_module_with_module_json_at_its_root(make_client
     assert [i.CRC for i in again.infolist()] == [i.CRC for i in zipped.infolist()]
 
 
-def test_the_service_copy_is_the_module_s_package() -> None:
-    copy = _module_files(SERVICE_COPY)
-    own = _module_files(MODULE_DIR)
-    assert sorted(copy) == sorted(own), REFRESH
-    differ = [name for name in own if copy[name] != own[name]]
-    assert differ == [], f"{differ} differ: {REFRESH}"
-    # The service finds them through importlib.resources, as the installed package does.
-    assert Path(str(module_root())).resolve() == SERVICE_COPY.resolve()
+def test_the_service_reads_the_module_from_the_checkout_or_where_it_is_told() -> None:
+    assert module_root({}) == MODULE_DIR
+    assert module_root({"FIREFIGHT_FOUNDRY_MODULE_DIR": "/opt/m"}) == Path("/opt/m")
 
 
-def test_package_data_installs_every_file_of_the_copy() -> None:
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
-    patterns = pyproject["tool"]["setuptools"]["package-data"]["service"]
-    for name in _module_files(SERVICE_COPY):
-        path = f"foundry/{name}"
-        # setuptools globs: `*` stays within one folder.
-        assert any(
-            fnmatch.fnmatch(path, p) and path.count("/") == p.count("/") for p in patterns
-        ), f"{path} is not package data"
+async def test_without_the_module_the_routes_say_where_they_looked(
+    make_client: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("FIREFIGHT_FOUNDRY_MODULE_DIR", str(tmp_path))
+    client = await make_client(admin=False)
+    for path in ("/foundry/module.json", "/foundry/module.zip"):
+        response = await client.get(path)
+        assert response.status == 404
+        problem = await response.json()
+        assert "FIREFIGHT_FOUNDRY_MODULE_DIR" in problem["detail"]
+
+
+def test_the_image_carries_the_module_and_tells_the_service_where() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text("utf-8")
+    ignored = (ROOT / ".dockerignore").read_text("utf-8").splitlines()
+    assert "FIREFIGHT_FOUNDRY_MODULE_DIR=/opt/firefight/foundry-module" in dockerfile
+    for entry in PACKAGE_ENTRIES:
+        assert f"!foundry-module/{entry}" in ignored
+        assert f"foundry-module/{entry}" in dockerfile

@@ -1,19 +1,20 @@
 """The Foundry module, served by the service itself: its manifest at `/foundry/module.json`
 (with `manifest` and `download` pointing back here) and its package at `/foundry/module.zip`.
 
-The module's files are package data under `service/foundry/` (a copy of `foundry-module/`'s
-package, refreshed by `foundry-module/scripts/copy-to-service.mjs`), so the installed package
-serves them without the source tree.
+The module's files are read where they are: `foundry-module/` of the source tree the service
+runs from, or the folder `FIREFIGHT_FOUNDRY_MODULE_DIR` names (the Docker image copies the
+module's package there, since the installed package has no source tree).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import zipfile
+from collections.abc import Mapping
 from functools import cached_property
-from importlib import resources
-from importlib.resources.abc import Traversable
+from pathlib import Path
 
 from aiohttp import web
 
@@ -25,11 +26,16 @@ PACKAGE_ENTRIES = ("module.json", "src", "styles", "lang", "templates")
 ZIP_DATE = (2024, 1, 1, 0, 0, 0)
 
 
-def module_root() -> Traversable:
-    return resources.files("service").joinpath("foundry")
+# Where the module is in a source checkout: beside the service package.
+SOURCE_MODULE_DIR = Path(__file__).resolve().parent.parent.parent / "foundry-module"
 
 
-def _files_under(node: Traversable, prefix: str) -> list[tuple[str, bytes]]:
+def module_root(environ: Mapping[str, str] = os.environ) -> Path:
+    configured = environ.get("FIREFIGHT_FOUNDRY_MODULE_DIR")
+    return Path(configured) if configured else SOURCE_MODULE_DIR
+
+
+def _files_under(node: Path, prefix: str) -> list[tuple[str, bytes]]:
     if node.is_file():
         return [(prefix, node.read_bytes())]
     found: list[tuple[str, bytes]] = []
@@ -40,7 +46,7 @@ def _files_under(node: Traversable, prefix: str) -> list[tuple[str, bytes]]:
     return found
 
 
-def package_files(root: Traversable) -> list[tuple[str, bytes]]:
+def package_files(root: Path) -> list[tuple[str, bytes]]:
     """Every file of the package, module.json first, names with forward slashes."""
     return [item for entry in PACKAGE_ENTRIES for item in _files_under(root / entry, entry)]
 
@@ -56,7 +62,7 @@ def build_zip(files: list[tuple[str, bytes]]) -> bytes:
 class FoundryPackage:
     """The module's manifest and zip, read and built once per process, on first use."""
 
-    def __init__(self, root: Traversable | None = None) -> None:
+    def __init__(self, root: Path | None = None) -> None:
         self.root = root if root is not None else module_root()
 
     @cached_property
@@ -78,8 +84,19 @@ def _url_here(request: web.Request, path: str) -> str:
     return str(request.url.with_path(path).with_query(None).with_fragment(None))
 
 
+def _installed(request: web.Request) -> FoundryPackage:
+    package = request.app[FOUNDRY_PACKAGE]
+    if not (package.root / "module.json").is_file():
+        raise web.HTTPNotFound(
+            text=f"the Foundry module is not where this service looks ({package.root}); set "
+            "FIREFIGHT_FOUNDRY_MODULE_DIR to the folder that holds its module.json"
+        )
+    return package
+
+
 async def manifest(request: web.Request) -> web.Response:
     """The manifest for Foundry's Install Module dialog: install and update from this service."""
+    _installed(request)
     body = {
         **request.app[FOUNDRY_PACKAGE].manifest,
         "manifest": _url_here(request, MANIFEST_PATH),
@@ -90,7 +107,7 @@ async def manifest(request: web.Request) -> web.Response:
 
 async def package(request: web.Request) -> web.Response:
     return web.Response(
-        body=request.app[FOUNDRY_PACKAGE].zip_bytes,
+        body=_installed(request).zip_bytes,
         content_type="application/zip",
         headers={
             "Content-Disposition": 'attachment; filename="module.zip"',
