@@ -261,10 +261,10 @@ Outcome = (
 )
 
 
-class Event(msgspec.Struct, omit_defaults=True):
-    """One entry of an encounter's stream; the id is the stream id."""
+class StoredEvent(msgspec.Struct, omit_defaults=True):
+    """An event as the stream keeps it: the wire `Event` without its id, which the stream
+    assigns (and which the wire puts first)."""
 
-    id: str
     type: EventType
     encounter: str
     at: str
@@ -289,6 +289,12 @@ class Event(msgspec.Struct, omit_defaults=True):
     # Suppression zones this change started and ended (to draw and to remove).
     zones_started: list[Zone] = []
     zones_ended: list[str] = []
+
+
+class Event(StoredEvent, kw_only=True):
+    """One entry of an encounter's stream as clients receive it; the id is the stream id."""
+
+    id: str
 
 
 class ZoneList(msgspec.Struct):

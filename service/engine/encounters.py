@@ -39,6 +39,7 @@ from schemas.encounter import (
     StateEdit,
     StateEditOutcome,
     StateEditResult,
+    StoredEvent,
     Tokens,
     TurnState,
     ZoneList,
@@ -74,7 +75,7 @@ from service.engine.errors import (
     LimitExceeded,
     StoreContention,
 )
-from service.engine.events import AttackEvents, StoredEvent, event_json, for_players
+from service.engine.events import AttackEvents, event_json, for_players
 from service.engine.keys import Keys
 from service.engine.scene import ActorNotFound
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation

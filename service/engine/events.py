@@ -1,5 +1,5 @@
-"""The events as stored: what every change appends to its encounter's stream, and the actor's last
-attack found among them (the state keeps no history: the stream is the history)."""
+"""Reading the stored events: the wire form of each, what a player's token may see of it, and an
+actor's last attack found among them (the state keeps no history: the stream is the history)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,7 @@ from typing import Any
 
 import msgspec
 
-from schemas.common import Zone
-from schemas.encounter import (
-    ActionResult,
-    AdvanceResult,
-    AttackRequest,
-    AttackResult,
-    EventType,
-    StateEditResult,
-    ZoneTestResult,
-)
-from schemas.scene import PlayerResult, SceneResult
+from schemas.encounter import AttackResult
 from service.rules.ruleset import EarlierAttack
 from service.store import EncounterStore
 
@@ -26,31 +16,6 @@ from service.store import EncounterStore
 # time (it follows the attack at once at the table: the first page nearly always holds it).
 LAST_ATTACK_LOOKBACK = 1000
 LAST_ATTACK_PAGE = 50
-
-
-class StoredEvent(msgspec.Struct, omit_defaults=True):
-    """An event as stored: the wire `Event` without its id, which the stream assigns."""
-
-    type: EventType
-    encounter: str
-    at: str
-    actor: str | None = None
-    result: (
-        AttackResult
-        | ActionResult
-        | AdvanceResult
-        | StateEditResult
-        | ZoneTestResult
-        | SceneResult
-        | PlayerResult
-        | None
-    ) = None
-    gm_only: bool = False
-    # An attack by an actor hidden from players: their events name it "someone".
-    unseen_actor: bool = False
-    request: AttackRequest | None = None
-    zones_started: list[Zone] = []
-    zones_ended: list[str] = []
 
 
 class _Head(msgspec.Struct):
