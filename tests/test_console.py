@@ -346,6 +346,61 @@ def test_suppressive_fire_draws_its_zone_with_who_is_inside(page: Page, browser:
         player.context.close()
 
 
+def test_a_drag_moves_a_scene_actor_on_every_console_with_its_zones(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    # The scene, set as a VTT would: the attack form's sam and goon-1 are on it, and goon-3.
+    console.put_actor(page, url, encounter, "sam", {"position": {"x": 0, "y": 0}})
+    console.put_actor(page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}})
+    console.put_actor(
+        page, url, encounter, "goon-3", {"name": "Goon", "position": {"x": 30, "y": 12}}
+    )
+    player = player_page(browser, console.player_link(page))
+    try:
+        for shown_on in (page, player):
+            expect(shown_on.locator('#map g[data-actor="goon-3"]')).to_have_count(1)
+            expect(
+                shown_on.locator('#positions tr[data-actor="goon-3"] input[data-axis="x"]')
+            ).to_have_value("30")
+        console.sr5_assault_rifle_on_suppressive(page)
+        console.place(page, "aim point x (m)", 20)
+        console.resolve(page)
+        for shown_on in (page, player):
+            expect(shown_on.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+                "Inside now: goon-1."
+            )
+
+        moved = console.drag_to(page, "goon-3", 16, 1)
+        assert moved.status == 201, moved.text()
+        answer = moved.json()
+        assert answer["result"]["state"]["position"] == {"x": 16.0, "y": 1.0}
+        assert answer["result"]["must_test"] == ["zone-1"]
+        # The player's console follows the move's event: the same place, the same zone.
+        for shown_on in (page, player):
+            row = shown_on.locator('#positions tr[data-actor="goon-3"]')
+            expect(row.locator('input[data-axis="x"]')).to_have_value("16")
+            expect(row.locator('input[data-axis="y"]')).to_have_value("1")
+            expect(shown_on.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+                "Inside now: goon-1, goon-3."
+            )
+        expect(player.locator('#feed li[data-type="scene"]').first).to_contain_text(
+            "goon-3 moved to x 16 m, y 1 m"
+        )
+        # The player (the shared token moves any actor) drags it back out; the GM sees it.
+        assert console.drag_to(player, "goon-3", 16, 10).status == 201
+        expect(
+            page.locator('#positions tr[data-actor="goon-3"] input[data-axis="y"]')
+        ).to_have_value("10")
+        expect(page.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+            "Inside now: goon-1."
+        )
+    finally:
+        player.context.close()
+
+
 def test_the_feed_reconnects_and_resumes_after_the_last_event(page: Page, browser: Browser) -> None:
     """A dropped socket (a replica going away) is reopened with `after` = the last event seen,
     and nothing is shown twice."""

@@ -86,6 +86,23 @@ export const takeAction = (id, token, body) =>
 export const testZone = (id, token, zone, body) =>
   call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
 
+// The scene: its actors, set whole by the GM, moved by whoever controls them.
+export const getActors = async (id, token) =>
+  (await call("GET", `${encounterPath(id)}/actors`, { token })).actors;
+
+const actorPath = (id, actor) => `${encounterPath(id)}/actors/${encodeURIComponent(actor)}`;
+
+export const putActor = (id, token, actor, body) => call("PUT", actorPath(id, actor), { token, body });
+
+export const patchActor = (id, token, actor, body) => call("PATCH", actorPath(id, actor), { token, body });
+
+export const moveActor = (id, token, actor, position) =>
+  call("POST", `${actorPath(id, actor)}/move`, { token, body: { position }, idempotent: true });
+
+// A player's own token: that player controls these actors, and acts only for them.
+export const issuePlayerToken = (id, token, player, actors) =>
+  call("POST", `${encounterPath(id)}/players/${encodeURIComponent(player)}`, { token, body: { actors }, idempotent: true });
+
 export function socketUrl(id, token, after) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams({ token });

@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
 import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
-import { SceneMap } from "./map.js";
+import { round1, SceneMap } from "./map.js";
 import { el, genericResult } from "./results.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
@@ -26,11 +26,13 @@ const map = new SceneMap({
   positions: $("positions"),
   zoneList: $("zone-list"),
   status: $("map-status"),
+  error: $("map-error"),
   sizeSelect: $("map-size"),
   onMove: () => form.refreshDistances(),
   onActorsChange: () => refreshActors(),
   onTestZone: (zone) => zoneTests.open(zone),
   onZonesChange: (zones) => zoneTests.zonesChanged(zones),
+  onSceneMove: (actor, position) => api.moveActor(state.encounter.id, state.encounter.token, actor, position),
 });
 const form = new AttackForm({ fields: $("attack-fields"), diceSteps: $("dice-steps"), map });
 const session = () => state.encounter;
@@ -167,6 +169,7 @@ async function join(id, token, tokens = null, role = "player") {
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
 
   map.setZones(await api.getZones(id, token));
+  map.setScene(await api.getActors(id, token));
   $("feed").replaceChildren();
   state.feed = new EventFeed({
     encounter: id,
@@ -278,6 +281,16 @@ function showResult(result, eventId, origin) {
   say($("result-summary"), summary);
 }
 
+async function refreshScene() {
+  const { id, token } = state.encounter || {};
+  if (!id) return;
+  try {
+    map.setScene(await api.getActors(id, token));
+  } catch (error) {
+    say($("map-status"), `The scene could not be read: ${error.describe?.() || error.message}`, "error");
+  }
+}
+
 // --- the feed -----------------------------------------------------------------------------
 
 function summarize(event) {
@@ -299,6 +312,12 @@ function summarize(event) {
       return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
     case "state_edited":
       return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
+    case "scene": {
+      const at = result?.state?.position;
+      const where = at ? `${result.change === "moved" ? " to" : ", at"} x ${round1(at.x)} m, y ${round1(at.y)} m` : "";
+      const change = { set: "set on the scene", patched: "changed", hidden: "hidden" }[result?.change] || result?.change;
+      return `${result?.actor} ${change}${result?.change === "removed" ? " from the scene" : where}.`;
+    }
     case "zone_test": {
       const ruleset = formFor(result?.kind);
       if (ruleset) return ruleset.summary(result);
@@ -311,6 +330,12 @@ function summarize(event) {
 
 function onEvent(event) {
   map.applyZoneChanges(event.zones_started || [], event.zones_ended || []);
+  if (event.type === "scene") {
+    // "hidden" says no more than that (the players are told nothing of it): what this token may
+    // see of the scene now is read again.
+    if (event.result?.change === "hidden") refreshScene();
+    else map.applyScene(event.result);
+  }
   if (event.result?.turn) showTurn(event.result.turn);
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },

@@ -2,7 +2,7 @@
 // suppression zones drawn on it, and who stands inside each. y points up, as on the scene plane.
 
 const SVG = "http://www.w3.org/2000/svg";
-const ROLE_NAMES = { attacker: "attacker", target: "target", aim: "suppressive fire aim point" };
+const ROLE_NAMES = { attacker: "attacker", target: "target", aim: "suppressive fire aim point", scene: "on the scene" };
 
 function svgElement(name, attributes = {}) {
   const element = document.createElementNS(SVG, name);
@@ -36,9 +36,13 @@ export function insideZone(zone, point) {
 
 export class SceneMap {
   // `onActorsChange()`: actors were placed, renamed or removed; `onTestZone(zone)`: the
-  // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended.
-  constructor({ svg, positions, zoneList, status, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange }) {
+  // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended;
+  // `onSceneMove(id, position)`: a scene actor was dropped somewhere, a promise of the service's
+  // answer (a refusal puts it back where it was).
+  constructor({ svg, positions, zoneList, status, error, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange, onSceneMove }) {
     this.svg = svg;
+    this.error = error;
+    this.onSceneMove = onSceneMove;
     this.onTestZone = onTestZone;
     this.positions = positions;
     this.zoneList = zoneList;
@@ -110,8 +114,77 @@ export class SceneMap {
     return true;
   }
 
+  // A form's actor that is also on the scene stays on the map: only its role in the attack goes.
   remove(id) {
-    if (this.actors.delete(id)) this.render();
+    const actor = this.actors.get(id);
+    if (actor?.scene) {
+      actor.role = "scene";
+      this.render();
+    } else if (this.actors.delete(id)) {
+      this.render();
+    }
+  }
+
+  // --- the scene: the encounter's actors, the same on every console --------------------------
+
+  // The scene as `GET .../actors` answers it, replacing the scene actors drawn before.
+  setScene(actors) {
+    for (const [id, actor] of [...this.actors]) {
+      if (actor.scene && !(id in actors)) this.dropSceneActor(id);
+    }
+    for (const [id, state] of Object.entries(actors)) this.setSceneActor(id, state);
+    this.render();
+  }
+
+  // One `scene` event's result: an actor set, patched, moved, hidden from players or removed.
+  applyScene(result) {
+    if (!result?.actor) return;
+    if (result.change === "removed" || !result.state) this.dropSceneActor(result.actor);
+    else this.setSceneActor(result.actor, result.state);
+    this.render();
+  }
+
+  setSceneActor(id, state) {
+    const scene = { name: state.name || "", controller: state.controller || "gm", hidden: Boolean(state.hidden) };
+    const existing = this.actors.get(id);
+    const at = state.position ? { x: round1(state.position.x), y: round1(state.position.y) } : null;
+    if (existing) {
+      existing.scene = scene;
+      if (at) Object.assign(existing, at);
+    } else {
+      this.actors.set(id, { id, role: "scene", scene, ...(at || this.clamp({ x: 0, y: 0 })) });
+    }
+  }
+
+  dropSceneActor(id) {
+    const actor = this.actors.get(id);
+    if (!actor) return;
+    if (actor.role === "scene") this.actors.delete(id);
+    else delete actor.scene;
+  }
+
+  sceneActors() {
+    return [...this.actors.values()].filter((actor) => actor.scene);
+  }
+
+  // A scene actor was dropped, moved by a key or typed in: the service is asked to move it, and
+  // every console (this one too) follows its event. Refused, it goes back.
+  async commitMove(id, before) {
+    const actor = this.actors.get(id);
+    if (!actor?.scene || !this.onSceneMove) return;
+    const to = { x: actor.x, y: actor.y };
+    if (to.x === before.x && to.y === before.y) return;
+    if (this.error) this.error.hidden = true;
+    try {
+      await this.onSceneMove(id, to);
+    } catch (problem) {
+      const now = this.actors.get(id);
+      if (now && now.x === to.x && now.y === to.y) this.move(id, before, { announce: false });
+      if (this.error) {
+        this.error.textContent = `${id} was not moved: ${problem.describe?.() || problem.message}`;
+        this.error.hidden = false;
+      }
+    }
   }
 
   // The zones the encounter has now, replacing what was drawn.
@@ -156,7 +229,8 @@ export class SceneMap {
   }
 
   describe(actor) {
-    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}) at x ${actor.x} m, y ${actor.y} m`;
+    const hidden = actor.scene?.hidden ? ", hidden from the players" : "";
+    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}${hidden}) at x ${actor.x} m, y ${actor.y} m`;
     const attacker = this.attacker();
     if (attacker && actor !== attacker && actor.role !== "aim") {
       text += `, ${round1(distance(attacker, actor))} m from ${attacker.id}`;
@@ -238,7 +312,7 @@ export class SceneMap {
   actorElement(actor) {
     const radius = this.width / 70;
     const g = svgElement("g", {
-      class: `actor ${actor.role}`,
+      class: `actor ${actor.role}${actor.scene ? " on-scene" : ""}${actor.scene?.hidden ? " hidden-actor" : ""}`,
       tabindex: 0,
       role: "button",
       "aria-roledescription": "movable actor",
@@ -276,7 +350,9 @@ export class SceneMap {
     event.preventDefault();
     const actor = this.actors.get(id);
     const step = this.step * (event.shiftKey ? 5 : 1);
+    const before = { x: actor.x, y: actor.y };
     this.move(id, { x: actor.x + delta[0] * step, y: actor.y + delta[1] * step });
+    this.commitMove(id, before);
   }
 
   onPointerDown(event, id, element) {
@@ -285,6 +361,7 @@ export class SceneMap {
     element.focus();
     element.setPointerCapture(event.pointerId);
     const snap = this.step / 2;
+    const before = { x: this.actors.get(id).x, y: this.actors.get(id).y };
     const at = (e) => {
       const matrix = this.svg.getScreenCTM().inverse();
       const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
@@ -296,6 +373,7 @@ export class SceneMap {
       element.removeEventListener("pointerup", onUp);
       element.removeEventListener("pointercancel", onUp);
       this.move(id, at(e));
+      this.commitMove(id, before);
     };
     element.addEventListener("pointermove", onMoveEvent);
     element.addEventListener("pointerup", onUp);
@@ -341,7 +419,9 @@ export class SceneMap {
         const value = Number(input.value);
         const current = this.actors.get(actor.id);
         if (!current || !Number.isFinite(value)) return;
+        const before = { x: current.x, y: current.y };
         this.move(actor.id, { ...current, [axis]: value });
+        this.commitMove(actor.id, before);
       });
       cell.append(label, input);
       row.appendChild(cell);
