@@ -138,6 +138,9 @@ def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
         expect(page.locator("#result-summary")).to_have_text(
             "sam fires predator (SA, pool 14): goon-1 hit, 9 physical boxes."
         )
+        # The result is where the player looks: scrolled to and focused.
+        expect(page.locator("#result-heading")).to_be_focused()
+        expect(page.locator("#result-heading")).to_be_in_viewport()
 
         # The player's page got it over the WebSocket, and shows the same numbers.
         event = player.locator(f'#feed li[data-event-id="{answer["event_id"]}"]')

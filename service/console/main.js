@@ -39,6 +39,7 @@ const session = () => state.encounter;
 const onRoundAnswer = (answer) => {
   showResult(answer.result, answer.event_id, "your request");
   showTurn(answer.changes?.turn);
+  bringResultIntoView();
 };
 const turns = new TurnControls({
   panel: $("turn-panel"),
@@ -233,6 +234,7 @@ async function resolve(event) {
     const answer = await api.resolveAttack(state.encounter.id, state.encounter.token, body);
     showResult(answer.result, answer.event_id, "your attack");
     showTurn(answer.changes?.turn);
+    bringResultIntoView();
   } catch (problem) {
     showError(`Not resolved: ${problem.describe?.() || problem.message}`, inputForPath(problem.problem?.path));
   } finally {
@@ -289,6 +291,13 @@ async function refreshScene() {
   } catch (error) {
     say($("map-status"), `The scene could not be read: ${error.describe?.() || error.message}`, "error");
   }
+}
+
+// The answer to what this page sent is where the player looks next: scrolled to, its heading
+// focused (a screen reader reads on from there; the summary is announced as well).
+function bringResultIntoView() {
+  $("result-panel").scrollIntoView({ block: "start" });
+  $("result-heading").focus({ preventScroll: true });
 }
 
 // --- the feed -----------------------------------------------------------------------------
