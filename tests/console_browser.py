@@ -288,3 +288,26 @@ def shown_position(page: Page, actor: str) -> tuple[str, str]:
         row.locator('input[data-axis="x"]').input_value(),
         row.locator('input[data-axis="y"]').input_value(),
     )
+
+
+def scene(page: Page, url: str, encounter: str) -> dict[str, Any]:
+    """The scene as the GM's token reads it."""
+    answer = page.request.get(
+        f"{url}/v1/encounters/{encounter}/actors",
+        headers={"Authorization": f"Bearer {gm_token(page)}"},
+    )
+    assert answer.ok, answer.text()
+    actors: dict[str, Any] = answer.json()["actors"]
+    return actors
+
+
+def save_actor(page: Page, button: str = "Add actor") -> dict[str, Any]:
+    """Submits the roster's actor form; returns the service's answer to the PUT."""
+    with page.expect_response(
+        lambda r: "/actors/" in r.url and r.request.method == "PUT"
+    ) as answer:
+        page.get_by_role("button", name=button, exact=True).click()
+    response: Response = answer.value
+    assert response.status == 200, response.text()
+    body: dict[str, Any] = response.json()
+    return body

@@ -218,12 +218,15 @@ def test_the_map_gives_the_distances_dragged_or_moved_by_keys(page: Page) -> Non
     assert sent.value.post_data_json["targets"][0]["distance_m"] == dragged
 
 
+UNLABELLED_JS = """() => [...document.querySelectorAll('input, select, textarea')]
+    .filter(e => e.type !== 'hidden')
+    .filter(e => !(e.labels && e.labels.length && e.labels[0].textContent.trim())
+                 && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
+    .map(e => e.id || e.outerHTML.slice(0, 80))"""
+
+
 def test_every_input_has_a_label(page: Page, url: str) -> None:
-    unlabelled_js = """() => [...document.querySelectorAll('input, select, textarea')]
-        .filter(e => e.type !== 'hidden')
-        .filter(e => !(e.labels && e.labels.length && e.labels[0].textContent.trim())
-                     && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
-        .map(e => e.id || e.outerHTML.slice(0, 80))"""
+    unlabelled_js = UNLABELLED_JS
     count_js = "() => document.querySelectorAll('input, select, textarea').length"
     before = page.evaluate(unlabelled_js)
     assert before == []
@@ -400,6 +403,72 @@ def test_a_drag_moves_a_scene_actor_on_every_console_with_its_zones(
         expect(page.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
             "Inside now: goon-1."
         )
+    finally:
+        player.context.close()
+
+
+def test_the_gm_adds_edits_duplicates_and_hides_actors_in_the_roster(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    player = player_page(browser, console.player_link(page))
+    try:
+        page.get_by_role("button", name="Add an actor").click()
+        expect(page.locator("#roster-id")).to_be_focused()
+        # Every input of the actor's form has its label.
+        assert page.evaluate(UNLABELLED_JS) == []
+        page.locator("#roster-id").fill("goon-7")
+        page.get_by_label("Actor name").fill("Goon")
+        page.get_by_label("Position x (m)").fill("20")
+        page.get_by_label("Position y (m)").fill("-3")
+        for field, value in {"reaction": "3", "intuition": "3", "body": "4", "armor": "9"}.items():
+            page.locator(f"#sheet-{field}").fill(value)
+        page.locator("#roster-weapon-id").fill("ares")
+        page.locator("#roster-weapon-ammo").fill("12")
+        console.save_actor(page)
+        goon = console.scene(page, url, encounter)["goon-7"]
+        assert goon["name"] == "Goon" and goon["position"] == {"x": 20.0, "y": -3.0}
+        assert (goon["sheet"]["reaction"], goon["sheet"]["armor"]) == (3, 9)
+        assert [(w["id"], w["ammo"]) for w in goon["sheet"]["weapons"]] == [("ares", 12)]
+        # Every console has it, on the roster and on the map.
+        for shown_on in (page, player):
+            expect(shown_on.locator('#roster-list li[data-actor="goon-7"]')).to_contain_text(
+                "Goon (goon-7)"
+            )
+            expect(
+                shown_on.locator('#positions tr[data-actor="goon-7"] input[data-axis="x"]')
+            ).to_have_value("20")
+        assert player.get_by_role("button", name="Edit goon-7").count() == 0
+
+        # Edit: the form holds what the scene has; a change is saved whole.
+        page.get_by_role("button", name="Edit goon-7").click()
+        expect(page.locator("#sheet-armor")).to_have_value("9")
+        expect(page.locator("#roster-weapon-id")).to_have_value("ares")
+        page.locator("#sheet-armor").fill("12")
+        console.save_actor(page, "Save actor")
+        assert console.scene(page, url, encounter)["goon-7"]["sheet"]["armor"] == 12
+
+        # Duplicate: the same sheet and weapon, a free id, two metres along.
+        page.get_by_role("button", name="Duplicate goon-7").click()
+        copy = page.locator("#roster-id").input_value()
+        assert copy != "goon-7"
+        duplicated = console.save_actor(page)["result"]["state"]
+        assert duplicated["sheet"] == console.scene(page, url, encounter)["goon-7"]["sheet"]
+        assert duplicated["position"] == {"x": 22.0, "y": -3.0}
+        expect(player.locator(f'#roster-list li[data-actor="{copy}"]')).to_have_count(1)
+
+        # Hidden: the players' consoles lose it; the GM's marks it.
+        page.get_by_role("button", name="Hide goon-7").click()
+        expect(player.locator('#roster-list li[data-actor="goon-7"]')).to_have_count(0)
+        expect(player.locator('#map g[data-actor="goon-7"]')).to_have_count(0)
+        expect(page.locator('#roster-list li[data-actor="goon-7"] .badge')).to_have_text("hidden")
+        expect(page.locator('#map g[data-actor="goon-7"]')).to_have_class(
+            re.compile("hidden-actor")
+        )
+        page.get_by_role("button", name="Reveal goon-7").click()
+        expect(player.locator('#roster-list li[data-actor="goon-7"]')).to_have_count(1)
     finally:
         player.context.close()
 

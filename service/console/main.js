@@ -7,6 +7,7 @@ import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { round1, SceneMap } from "./map.js";
 import { el, genericResult } from "./results.js";
+import { Roster } from "./roster.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
 import sr5 from "./rulesets/sr5.js";
@@ -19,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 
 const state = { rulesets: [], encounter: null, feed: null };
 // The panels an encounter shows; the turn panel only to a GM (see setRole).
-const PANELS = ["attack", "action-panel", "turn-panel", "map-panel", "result-panel", "feed-panel"];
+const PANELS = ["attack", "action-panel", "turn-panel", "roster-panel", "map-panel", "result-panel", "feed-panel"];
 
 const map = new SceneMap({
   svg: $("map"),
@@ -50,6 +51,11 @@ const turns = new TurnControls({
   onForbidden: () => setRole("player"),
 });
 const actions = new ActionForm({ form: $("action-form"), map, session, onAnswer: onRoundAnswer });
+const roster = new Roster({
+  panel: $("roster-panel"),
+  session,
+  onSceneResult: (result) => applySceneResult(result),
+});
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -133,11 +139,12 @@ async function joinFromForm(event) {
   }
 }
 
-async function join(id, token, tokens = null, role = "player") {
+// `player`: the player id of a player's own link (its page offers only that player's actors).
+async function join(id, token, tokens = null, role = "player", player = null) {
   const view = await api.getEncounter(id, token);
   leave({ keepStatus: true });
-  state.encounter = { id, token, tokens, role, ruleset: view.ruleset, name: view.name };
-  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role }));
+  state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name };
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
 
   $("info-name").textContent = view.name || "(unnamed)";
   $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
@@ -153,12 +160,13 @@ async function join(id, token, tokens = null, role = "player") {
   $("encounter-info").hidden = false;
   document.querySelector(".encounter-forms").hidden = true;
   $("encounter-summary").textContent = `${view.name || "Encounter"} — ${view.ruleset}`;
-  for (const panel of ["map-panel", "result-panel", "feed-panel"]) $(panel).hidden = false;
+  for (const panel of ["roster-panel", "map-panel", "result-panel", "feed-panel"]) $(panel).hidden = false;
 
   const ruleset = FORMS[view.ruleset];
   $("attack").hidden = !ruleset;
   $("action-panel").hidden = !ruleset;
   turns.setRuleset(ruleset);
+  roster.setRuleset(ruleset);
   zoneTests.setRuleset(ruleset);
   if (ruleset) {
     form.setRuleset(ruleset, rulesetInfo(view.ruleset));
@@ -170,7 +178,7 @@ async function join(id, token, tokens = null, role = "player") {
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
 
   map.setZones(await api.getZones(id, token));
-  map.setScene(await api.getActors(id, token));
+  setScene(await api.getActors(id, token));
   $("feed").replaceChildren();
   state.feed = new EventFeed({
     encounter: id,
@@ -203,6 +211,7 @@ function setRole(role) {
   const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
   if (saved) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...saved, role }));
   $("turn-panel").hidden = role === "player";
+  roster.setRole(role);
   if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
 }
 
@@ -283,11 +292,28 @@ function showResult(result, eventId, origin) {
   say($("result-summary"), summary);
 }
 
+function setScene(actors) {
+  map.setScene(actors);
+  roster.setScene(actors);
+}
+
+// A scene change, from its event or from the answer to this page's own request. "hidden" says no
+// more than that (the players are told nothing of it), and a player's link changes controllers
+// without saying which: what this token may see of the scene now is read again.
+function applySceneResult(result) {
+  if (!result || result.change === "hidden") {
+    refreshScene();
+    return;
+  }
+  map.applyScene(result);
+  roster.applyScene(result);
+}
+
 async function refreshScene() {
   const { id, token } = state.encounter || {};
   if (!id) return;
   try {
-    map.setScene(await api.getActors(id, token));
+    setScene(await api.getActors(id, token));
   } catch (error) {
     say($("map-status"), `The scene could not be read: ${error.describe?.() || error.message}`, "error");
   }
@@ -339,12 +365,8 @@ function summarize(event) {
 
 function onEvent(event) {
   map.applyZoneChanges(event.zones_started || [], event.zones_ended || []);
-  if (event.type === "scene") {
-    // "hidden" says no more than that (the players are told nothing of it): what this token may
-    // see of the scene now is read again.
-    if (event.result?.change === "hidden") refreshScene();
-    else map.applyScene(event.result);
-  }
+  if (event.type === "scene") applySceneResult(event.result);
+  if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },
@@ -396,9 +418,9 @@ async function start() {
     if (fragment.get("encounter") && fragment.get("token")) {
       history.replaceState(null, "", location.pathname + location.search);
       // A player link carries the player token.
-      await join(fragment.get("encounter"), fragment.get("token"), null, "player");
+      await join(fragment.get("encounter"), fragment.get("token"), null, "player", fragment.get("player"));
     } else if (saved) {
-      await join(saved.id, saved.token, saved.tokens, saved.role || (saved.tokens ? "gm" : "unknown"));
+      await join(saved.id, saved.token, saved.tokens, saved.role || (saved.tokens ? "gm" : "unknown"), saved.player);
     }
   } catch (error) {
     sessionStorage.removeItem(SESSION_KEY);

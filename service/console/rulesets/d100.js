@@ -29,6 +29,9 @@ export function parseRangeBands(text) {
   return bands;
 }
 
+export const formatRangeBands = (bands) =>
+  bands.map((band) => `${band.name ? `${band.name} ` : ""}${band.up_to_m}: ${band.modifier > 0 ? "+" : ""}${band.modifier}`).join(", ");
+
 const modifiersSpec = (key, label) => ({
   key, label, type: "text", optional: true, parse: parseModifiers, placeholder: "darkness -20, braced +10",
   help: "Named modifiers, comma-separated: source and value.",
@@ -52,7 +55,7 @@ export default {
     { key: "ammo", label: "Rounds loaded", type: "int", min: 0, max: 10000, value: 30 },
     {
       key: "range_bands", label: "Range bands", type: "text", value: "short 10: +10, medium 30: 0, long 100: -20",
-      parse: parseRangeBands, help: "Nearest first, each \"[name] metres: modifier\".",
+      parse: parseRangeBands, format: formatRangeBands, help: "Nearest first, each \"[name] metres: modifier\".",
     },
     { key: "double_barreled", label: "Double-barreled", type: "checkbox" },
   ],
@@ -67,6 +70,16 @@ export default {
     modifiersSpec("defender.test_modifiers", "Modifiers of the defender's tests"),
     { key: "in_cover", label: "In cover", type: "checkbox", zoneOnly: true },
     { key: "prone", label: "Prone", type: "checkbox", zoneOnly: true },
+  ],
+  // The numbers an actor's sheet keeps on the scene (schemas/d100.py, D100Sheet).
+  sheet: [
+    { key: "marksmanship", label: "Marksmanship (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "athletics", label: "Athletics (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "recoil_control", label: "Recoil Control", type: "int", min: 0, max: 6, value: 0 },
+    { key: "wound_modifier", label: "Wound modifier", type: "int", min: -500, max: 0, value: 0 },
+    { key: "defense", label: "Active Defense (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "passive_defense", label: "Passive Defense (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "armor", label: "Armour", type: "int", min: 0, max: 500, value: 0 },
   ],
   targetDefaults: { prefix: "ganger" },
   options: [

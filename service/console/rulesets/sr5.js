@@ -60,6 +60,19 @@ export default {
     { key: "in_moving_vehicle", label: "In a moving vehicle", type: "checkbox" },
     { key: "in_melee", label: "In melee", type: "checkbox" },
   ],
+  // The numbers an actor's sheet keeps on the scene (schemas/sr5.py, SR5Sheet): all optional.
+  sheet: [
+    { key: "agility", label: "Agility", type: "int", min: 1, max: 30, optional: true },
+    { key: "skill", label: "Firearms skill", type: "int", min: 0, max: 30, optional: true },
+    { key: "strength", label: "Strength", type: "int", min: 1, max: 30, optional: true },
+    { key: "reaction", label: "Reaction", type: "int", min: 1, max: 30, optional: true },
+    { key: "intuition", label: "Intuition", type: "int", min: 1, max: 30, optional: true },
+    { key: "body", label: "Body", type: "int", min: 1, max: 30, optional: true },
+    { key: "willpower", label: "Willpower", type: "int", min: 1, max: 30, optional: true },
+    { key: "armor", label: "Armor", type: "int", min: 0, max: 30, optional: true },
+    { key: "edge", label: "Edge", type: "int", min: 0, max: 30, optional: true },
+    { key: "wound_modifier", label: "Wound modifier", type: "int", min: -30, max: 0, value: 0 },
+  ],
   targetDefaults: { prefix: "goon" },
   options: [
     { key: "smartlink", label: "Smartlink", type: "select", options: ["none", "wired", "wireless_gear", "wireless_implant"] },
