@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
 IN_CI = os.environ.get("CI") == "true"
+README_ATTACK = console.README_DICE["attack"]
 
 
 @pytest.fixture(scope="module")
@@ -471,6 +472,102 @@ def test_the_gm_adds_edits_duplicates_and_hides_actors_in_the_roster(
         expect(player.locator('#roster-list li[data-actor="goon-7"]')).to_have_count(1)
     finally:
         player.context.close()
+
+
+SAM = {
+    "name": "Sam",
+    "position": {"x": 0, "y": 0},
+    "sheet": {
+        "ruleset": "sr5",
+        "agility": 6,
+        "skill": 6,
+        "strength": 4,
+        "weapons": [
+            {
+                "id": "predator",
+                "category": "heavy_pistol",
+                "damage": 8,
+                "ap": -1,
+                "accuracy": 5,
+                "modes": ["SA"],
+                "ammo": 15,
+            }
+        ],
+    },
+}
+GOON = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}
+
+
+def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    console.put_actor(page, url, encounter, "sam", SAM)
+    console.put_actor(
+        page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}, "sheet": GOON}
+    )
+    armed_goon = {**SAM, "name": "", "position": {"x": 12, "y": 4}}
+    console.put_actor(page, url, encounter, "goon-2", armed_goon)
+    # The GM makes Anna's link from the roster: she plays sam.
+    page.get_by_label("Player id").fill("anna")
+    page.get_by_label("Their actors (ids, separated by spaces)").fill("sam")
+    page.get_by_role("button", name="Make the player's link").click()
+    expect(page.locator("#player-link")).to_have_value(re.compile("player=anna"))
+    expect(page.locator('#roster-list li[data-actor="sam"]')).to_contain_text("played by anna")
+    anna = player_page(browser, page.locator("#player-link").input_value())
+    try:
+        # Her page offers her actor alone as the attacker.
+        expect(anna.locator("#scene-attacker option")).to_have_count(2)
+        assert anna.locator("#scene-attacker option").evaluate_all(
+            "options => options.map(o => o.value)"
+        ) == ["", "sam"]
+        assert anna.get_by_role("button", name="Attack with goon-2").count() == 0
+
+        # Picked from the roster: the form holds only the mode, options and dice.
+        anna.get_by_role("button", name="Attack with sam").click()
+        anna.get_by_role("button", name="Target goon-1").click()
+        expect(anna.locator("#attacker-fieldset")).to_be_hidden()
+        expect(anna.locator("#targets-fieldset")).to_be_hidden()
+        expect(anna.locator("#scene-target-goon-1")).to_be_checked()
+        anna.locator("#options summary").click()
+        anna.get_by_label("Smartlink").select_option("wireless_implant")
+        console.give_dice(anna, "#dice-steps", {"attack": README_ATTACK})
+        with anna.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+            answer = console.resolve(anna)
+        body = sent.value.post_data_json
+        assert (body["attacker"], body["weapon"], body["targets"]) == (
+            "sam",
+            "predator",
+            [{"id": "goon-1"}],
+        )
+        target = answer["result"]["targets"][0]
+        # The README's shot, its numbers from the scene: 12 m, the goon's sheet.
+        assert answer["result"]["pool"] == 14 and target["attack_hits"] == 4
+        expect(anna.locator("#result-heading")).to_be_focused()
+        expect(anna.locator("#result-heading")).to_be_in_viewport()
+
+        # Another's actor: the service refuses the move, the page says so and puts it back.
+        refused = console.drag_to(anna, "goon-1", 8, -6)
+        assert refused.status == 403
+        expect(anna.locator("#map-error")).to_contain_text("Refused (403)")
+        expect(anna.locator("#map-error")).to_contain_text("goon-1 was not moved")
+        for shown_on in (anna, page):
+            row = shown_on.locator('#positions tr[data-actor="goon-1"]')
+            expect(row.locator('input[data-axis="x"]')).to_have_value("12")
+        # ... and an attack typed in for an actor she does not play.
+        anna.locator("#scene-attacker").select_option("")
+        expect(anna.locator("#attacker-fieldset")).to_be_visible()
+        anna.get_by_label("Attacker id").fill("goon-9")
+        anna.get_by_label("Attacker id").press("Tab")
+        with anna.expect_response(lambda r: r.url.endswith("/attacks")) as attempt:
+            anna.get_by_role("button", name="Resolve attack").click()
+        assert attempt.value.status == 403
+        expect(anna.locator("#attack-error")).to_contain_text("Refused (403)")
+        expect(anna.get_by_label("Attacker id")).to_be_focused()
+    finally:
+        anna.context.close()
 
 
 def test_the_feed_reconnects_and_resumes_after_the_last_event(page: Page, browser: Browser) -> None:

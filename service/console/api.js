@@ -11,7 +11,9 @@ export class ApiError extends Error {
   describe() {
     const where = this.problem.path ? ` (at ${this.problem.path})` : "";
     const title = this.problem.title ? `${this.problem.title}: ` : "";
-    return `${title}${this.message}${where}`;
+    // A refusal says so first: the token may not do this, whatever the numbers.
+    const refused = this.status === 403 ? "Refused (403), not yours to do. " : "";
+    return `${refused}${title}${this.message}${where}`;
   }
 }
 
@@ -99,9 +101,10 @@ export const patchActor = (id, token, actor, body) => call("PATCH", actorPath(id
 export const moveActor = (id, token, actor, position) =>
   call("POST", `${actorPath(id, actor)}/move`, { token, body: { position }, idempotent: true });
 
-// A player's own token: that player controls these actors, and acts only for them.
+// A player's own token: that player controls these actors, and acts only for them. Sent without
+// an Idempotency-Key (the service keeps no token for replays; asking again replaces it).
 export const issuePlayerToken = (id, token, player, actors) =>
-  call("POST", `${encounterPath(id)}/players/${encodeURIComponent(player)}`, { token, body: { actors }, idempotent: true });
+  call("POST", `${encounterPath(id)}/players/${encodeURIComponent(player)}`, { token, body: { actors } });
 
 export function socketUrl(id, token, after) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";

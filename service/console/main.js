@@ -35,7 +35,14 @@ const map = new SceneMap({
   onZonesChange: (zones) => zoneTests.zonesChanged(zones),
   onSceneMove: (actor, position) => api.moveActor(state.encounter.id, state.encounter.token, actor, position),
 });
-const form = new AttackForm({ fields: $("attack-fields"), diceSteps: $("dice-steps"), map });
+const form = new AttackForm({
+  fields: $("attack-fields"),
+  diceSteps: $("dice-steps"),
+  map,
+  scene: () => roster.actors,
+  playable: () => roster.playable().map(([id]) => id),
+  onPick: (attacker, targets) => roster.showPicked(attacker, targets),
+});
 const session = () => state.encounter;
 const onRoundAnswer = (answer) => {
   showResult(answer.result, answer.event_id, "your request");
@@ -55,6 +62,8 @@ const roster = new Roster({
   panel: $("roster-panel"),
   session,
   onSceneResult: (result) => applySceneResult(result),
+  onPickAttacker: (id) => form.pickAttacker(id),
+  onToggleTarget: (id) => form.toggleTarget(id),
 });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
@@ -255,6 +264,12 @@ async function resolve(event) {
 // The form input a problem's JSON path points at, where the form has one.
 function inputForPath(path) {
   if (!path) return null;
+  if (form.byNames) {
+    // By names, the attacker, its weapon and the targets are the scene pickers.
+    if (path.startsWith("$.attacker")) return $("scene-attacker");
+    if (path.startsWith("$.weapon")) return $("scene-weapon");
+    if (path.startsWith("$.targets")) return $("scene-targets").querySelector("input");
+  }
   const match = /^\$\.(attacker|weapon)\.(\w+)/.exec(path) || /^\$\.targets\[(\d+)\]\.(.+)$/.exec(path);
   if (!match) return null;
   if (match[1] === "attacker" || match[1] === "weapon") return $(`${match[1]}-${match[2]}`);
@@ -295,6 +310,7 @@ function showResult(result, eventId, origin) {
 function setScene(actors) {
   map.setScene(actors);
   roster.setScene(actors);
+  form.refreshScene();
 }
 
 // A scene change, from its event or from the answer to this page's own request. "hidden" says no
@@ -307,6 +323,7 @@ function applySceneResult(result) {
   }
   map.applyScene(result);
   roster.applyScene(result);
+  form.refreshScene();
 }
 
 async function refreshScene() {
