@@ -123,6 +123,10 @@ def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
         for field in ("dv", "armor", "soak_hits", "track"):
             assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
         assert shown(page, f"{on} [data-field=boxes]") == str(damage["boxes"])
+        # Each test once, on its own line: no row repeats the pool or the hits.
+        card = page.locator(on).inner_text()
+        assert card.count("13 dice, 4 hits") == 1, card
+        assert card.count("6 dice, 1 hits") == 1, card
         assert (
             console.shown_modifiers(page, f'{on} [data-field="defense-modifiers"]')
             == target["defense_modifiers"]
@@ -899,6 +903,11 @@ def test_d100_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) 
     console.give_dice(page, "#dice-steps", {"suppression": "25"})
     laid = console.resolve(page)["result"]["zone"]
     assert (laid["test"]["success_target"], laid["test"]["roll"]) == (50, 25)
+    # The zone's Success Target is shown once: in its test's line.
+    card = page.locator("#result article.result").inner_text()
+    assert card.count("against 50") == 1 and "Success Target\n50" not in card, card
+    assert page.locator('#result [data-field="success_target-modifiers"]').count() == 0
+    assert "rolled 25 against 50: success, 3 hits" in card
     zone = laid["zone"]
     assert (zone["id"], zone["hits"], zone["penalty"]) == ("zone-1", 3, -15)
     assert zone["center"] == {"x": 30, "y": 0}
@@ -995,7 +1004,7 @@ def test_d100_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) 
         assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
     assert shown(page, f"{on} [data-field=location]") == damage["location"]
     assert shown(page, f"{on} [data-field=wound]") == str(damage["wound"])
-    assert shown(page, f"{on} [data-field=wound_total]") == str(damage["wound"])
+    assert shown(page, f"{on} [data-field=wound]") == str(damage["wound"])
     assert console.shown_dice(page) == console.answered_dice(result["dice"])
     said = (
         f"ganger-1 tests against zone-1: rolled {test['roll']} against "

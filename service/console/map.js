@@ -458,7 +458,7 @@ export class SceneMap {
     const item = document.createElement("li");
     item.dataset.zone = zone.id;
     const shape = zone.shape === "circle"
-      ? `circle of ${zone.radius_m} m around (${zone.center.x}, ${zone.center.y})`
+      ? `circle of ${round1(zone.radius_m)} m around (${round1(zone.center.x)}, ${round1(zone.center.y)})`
       : `triangle ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
     const title = document.createElement("strong");
     title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;

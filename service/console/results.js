@@ -67,14 +67,23 @@ export function modifierTable(caption, modifiers, { field } = {}) {
 }
 
 // A definition list of [term, value, field name] rows; the field name lands on the value as
-// data-field, so the numbers shown can be checked against the answer.
+// data-field, so the numbers shown can be checked against the answer. A value may be a line
+// built with `line` (several numbers, each with its own field).
 export function facts(rows, className = "facts") {
   const list = el("dl", { class: className });
   for (const [term, value, field] of rows) {
     if (value === undefined || value === null) continue;
-    list.append(el("dt", { text: term }), el("dd", { dataField: field, text: String(value) }));
+    list.append(el("dt", { text: term }), el("dd", { dataField: field }, value instanceof Node ? value : String(value)));
   }
   return list;
+}
+
+// One line of text with numbers in it, each number its own field: `line("", [13, "attack_pool"],
+// " dice, ", [4, "attack_hits"], " hits")` shows "13 dice, 4 hits" once.
+export function line(...parts) {
+  return el("span", { class: "line" }, parts.map((part) => (Array.isArray(part)
+    ? el("span", { dataField: part[1], text: String(part[0]) })
+    : part)));
 }
 
 export function outcomeBadge(outcome) {
