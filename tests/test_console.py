@@ -531,7 +531,16 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
 
         # Picked from the roster: the form holds only the mode, options and dice.
         anna.get_by_role("button", name="Attack with sam").click()
-        anna.get_by_role("button", name="Target goon-1").click()
+        # ... and the target on the map: a click (no drag) picks it.
+        with anna.expect_request(lambda r: "/move" in r.url) as moved:
+            anna.locator('#map g[data-actor="goon-1"] circle').click()
+            expect(anna.locator("#scene-target-goon-1")).to_be_checked()
+            # A click is not a move: the page asks nothing of the service.
+            anna.evaluate("() => fetch('/move-probe')")
+        assert moved.value.url.endswith("/move-probe")
+        expect(anna.get_by_role("button", name="Target goon-1")).to_have_attribute(
+            "aria-pressed", "true"
+        )
         expect(anna.locator("#attacker-fieldset")).to_be_hidden()
         expect(anna.locator("#targets-fieldset")).to_be_hidden()
         expect(anna.locator("#scene-target-goon-1")).to_be_checked()

@@ -34,6 +34,7 @@ const map = new SceneMap({
   onTestZone: (zone) => zoneTests.open(zone),
   onZonesChange: (zones) => zoneTests.zonesChanged(zones),
   onSceneMove: (actor, position) => api.moveActor(state.encounter.id, state.encounter.token, actor, position),
+  onPick: (actor) => pickFromMap(actor),
 });
 const form = new AttackForm({
   fields: $("attack-fields"),
@@ -82,6 +83,20 @@ function formFor(kind) {
 function say(element, text, kind = "info") {
   element.textContent = text;
   element.dataset.kind = kind;
+}
+
+// A scene actor picked on the map: the attacker first (one this page may play, with a gun),
+// then each other actor a target; the attacker again puts the pick back.
+function pickFromMap(actor) {
+  if (!form.byNames) {
+    const sheet = roster.actors.get(actor)?.sheet;
+    if (sheet?.weapons?.length && roster.playable().some(([id]) => id === actor)) form.pickAttacker(actor);
+    else say($("map-status"), `${actor} cannot attack from this page: pick one of your armed actors first.`);
+  } else if (actor === form.pick.attacker) {
+    form.pickAttacker("");
+  } else {
+    form.toggleTarget(actor);
+  }
 }
 
 // --- rulesets -----------------------------------------------------------------------------

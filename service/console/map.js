@@ -39,8 +39,10 @@ export class SceneMap {
   // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended;
   // `onSceneMove(id, position)`: a scene actor was dropped somewhere, a promise of the service's
   // answer (a refusal puts it back where it was).
-  constructor({ svg, positions, zoneList, status, error, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange, onSceneMove }) {
+  // `onPick(id)`: a scene actor clicked (not dragged), or Enter on it: picked for the attack.
+  constructor({ svg, positions, zoneList, status, error, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange, onSceneMove, onPick }) {
     this.svg = svg;
+    this.onPick = onPick;
     this.error = error;
     this.onSceneMove = onSceneMove;
     this.onTestZone = onTestZone;
@@ -337,13 +339,19 @@ export class SceneMap {
     const element = this.elements.get(actor.id);
     if (element) {
       element.setAttribute("transform", `translate(${actor.x} ${-actor.y})`);
-      element.setAttribute("aria-label", `${this.describe(actor)} Arrow keys move it.`);
+      const pick = actor.scene && this.onPick ? " Enter picks it for the attack." : "";
+      element.setAttribute("aria-label", `${this.describe(actor)} Arrow keys move it.${pick}`);
     }
     this.renderPositions();
     this.renderZoneList();
   }
 
   onKey(event, id) {
+    if ((event.key === "Enter" || event.key === " ") && this.actors.get(id)?.scene && this.onPick) {
+      event.preventDefault();
+      this.onPick(id);
+      return;
+    }
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     const delta = moves[event.key];
     if (!delta) return;
@@ -367,11 +375,21 @@ export class SceneMap {
       const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
       return { x: Math.round(point.x / snap) * snap, y: Math.round(-point.y / snap) * snap };
     };
-    const onMoveEvent = (e) => this.move(id, at(e), { announce: false });
+    // A press that does not travel is a click: it picks a scene actor instead of moving it.
+    const from = { x: event.clientX, y: event.clientY };
+    let dragged = false;
+    const onMoveEvent = (e) => {
+      dragged ||= Math.hypot(e.clientX - from.x, e.clientY - from.y) > 4;
+      if (dragged) this.move(id, at(e), { announce: false });
+    };
     const onUp = (e) => {
       element.removeEventListener("pointermove", onMoveEvent);
       element.removeEventListener("pointerup", onUp);
       element.removeEventListener("pointercancel", onUp);
+      if (!dragged && Math.hypot(e.clientX - from.x, e.clientY - from.y) <= 4) {
+        if (this.actors.get(id)?.scene) this.onPick?.(id);
+        return;
+      }
       this.move(id, at(e));
       this.commitMove(id, before);
     };
