@@ -109,6 +109,13 @@ export class SceneMap {
   rename(oldId, newId) {
     const actor = this.actors.get(oldId);
     if (!actor || oldId === newId || this.actors.has(newId)) return false;
+    if (actor.scene) {
+      // A typed-in actor renamed away from a scene actor's id: the scene actor stays as it is.
+      this.actors.set(newId, { id: newId, role: actor.role, x: actor.x, y: actor.y });
+      actor.role = "scene";
+      this.render();
+      return true;
+    }
     actor.id = newId;
     // Same place in the order: the positions table does not jump about.
     this.actors = new Map([...this.actors].map(([id, each]) => [id === oldId ? newId : id, each]));
