@@ -255,6 +255,21 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
             assert page.evaluate(unlabelled_js) == [], (ruleset, action)
         # The check saw the whole form: attacker, weapon, two targets, options, dice.
         assert page.evaluate(count_js) > 30
+        # The roster's actor form, with its sheet and weapon; saved, then opened again, it holds
+        # what it sent (a d100 weapon's range bands too).
+        page.get_by_role("button", name="Add an actor").click()
+        assert page.evaluate(unlabelled_js) == [], (ruleset, "roster")
+        sent = console.save_actor(page)["result"]["state"]
+        page.get_by_role("button", name="Edit actor-2").click()
+        for field, value in sent["sheet"]["weapons"][0].items():
+            if isinstance(value, int | str) and not isinstance(value, bool):
+                shown_value = page.locator(f"#roster-weapon-{field}").input_value()
+                assert shown_value == str(value), (ruleset, field)
+        if ruleset == "d100":
+            assert page.locator("#roster-weapon-range_bands").input_value() == (
+                "short 10: +10, medium 30: 0, long 100: -20"
+            )
+        page.get_by_role("button", name="Cancel").click()
     # The map's actors are named for assistive technology and reachable by Tab.
     actors = page.locator("#map g.actor")
     assert actors.count() >= 3
