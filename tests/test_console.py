@@ -598,6 +598,47 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
         anna.context.close()
 
 
+def test_a_d100_attack_by_names_takes_the_distance_from_the_scene_rounded(
+    page: Page, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, ruleset="d100")
+    smg = {
+        "id": "smg",
+        "damage": 7,
+        "bonus_dice": 2,
+        "ammo": 30,
+        "shot_rate": 3,
+        "range_bands": [{"up_to_m": 10, "modifier": 10}, {"up_to_m": 50, "modifier": 0}],
+    }
+    vex = {"ruleset": "d100", "marksmanship": 55, "weapons": [smg]}
+    console.put_actor(page, url, encounter, "vex", {"position": {"x": 0, "y": 0}, "sheet": vex})
+    ganger = {"ruleset": "d100", "defense": 30, "armor": 2}
+    console.put_actor(
+        page, url, encounter, "ganger-1", {"position": {"x": 9, "y": 9}, "sheet": ganger}
+    )
+    page.locator('#map g[data-actor="vex"]').focus()
+    page.keyboard.press("Enter")
+    page.locator('#map g[data-actor="ganger-1"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#scene-target-ganger-1")).to_be_checked()
+    # The sheet's defense and bonus dice decide the steps offered.
+    steps = page.locator("#dice-steps input").evaluate_all(
+        "inputs => inputs.map(i => i.dataset.step)"
+    )
+    assert steps == ["attack", "defense:ganger-1", "bonus:ganger-1", "location:ganger-1"]
+    page.get_by_label("Firing mode").select_option("SR1")
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    assert sent.value.post_data_json["targets"] == [{"id": "ganger-1"}]
+    modifiers = answer["result"]["targets"][0]["modifiers"]
+    # The service measured sqrt(162) m; the card shows a tenth of a metre.
+    assert {"source": "range (band 2, 12.7279 m)", "value": 0} in modifiers
+    row = page.locator('#result [data-target="ganger-1"] tr[data-source^="range"] th')
+    expect(row).to_have_text("range (band 2, 12.7 m)")
+
+
 def test_the_feed_reconnects_and_resumes_after_the_last_event(page: Page, browser: Browser) -> None:
     """A dropped socket (a replica going away) is reopened with `after` = the last event seen,
     and nothing is shown twice."""

@@ -303,7 +303,11 @@ export class AttackForm {
         options: this.safeOptions(),
         weapon: this.sceneWeaponSheet(),
         // What a defender's sheet holds decides which defense steps roll.
-        targets: this.pick.targets.map((id) => ({ id, fields: { defender: scene.get(id)?.sheet || {} } })),
+        // (a number the sheet lacks comes back as null: no such step).
+        targets: this.pick.targets.map((id) => ({
+          id,
+          fields: { defender: Object.fromEntries(Object.entries(scene.get(id)?.sheet || {}).filter(([, value]) => value !== null)) },
+        })),
       }
       : {
         mode: this.mode,

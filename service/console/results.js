@@ -51,6 +51,10 @@ export function diceSection(dice, { isHit = () => false } = {}) {
   return section;
 }
 
+// Distances from the positions come with every decimal ("range (medium, 12.6491 m)"): a
+// tenth of a metre is what a table reads.
+const roundedNumbers = (text) => text.replace(/\d+\.\d{2,}/g, (number) => String(Math.round(Number(number) * 10) / 10));
+
 // A pool, a limit or a target number: its total, then each term with its source.
 export function modifierTable(caption, modifiers, { field } = {}) {
   const table = el("table", { class: "modifiers", dataField: field ? `${field}-modifiers` : undefined },
@@ -59,7 +63,7 @@ export function modifierTable(caption, modifiers, { field } = {}) {
   const body = el("tbody");
   for (const modifier of modifiers) {
     body.appendChild(el("tr", { dataSource: modifier.source },
-      el("th", { scope: "row", text: modifier.source }),
+      el("th", { scope: "row", text: roundedNumbers(modifier.source) }),
       el("td", { class: "num", text: signed(modifier.value) })));
   }
   table.appendChild(body);
