@@ -236,3 +236,78 @@ def take_action(page: Page) -> dict[str, Any]:
 
 def resolve_zone_test(page: Page) -> dict[str, Any]:
     return post_from(page, "/tests", page.get_by_role("button", name="Resolve zone test").click)
+
+
+# --- the scene ------------------------------------------------------------------------------
+
+
+def gm_token(page: Page) -> str:
+    return page.locator("#share-gm-token").input_value()
+
+
+def put_actor(page: Page, url: str, encounter: str, actor: str, body: dict[str, Any]) -> None:
+    """Sets one scene actor with the GM's token, as a VTT or a script would."""
+    answer = page.request.put(
+        f"{url}/v1/encounters/{encounter}/actors/{actor}",
+        headers={"Authorization": f"Bearer {gm_token(page)}"},
+        data=body,
+    )
+    assert answer.ok, answer.text()
+
+
+def drag_to(page: Page, actor: str, x: float, y: float) -> Response:
+    """Drags an actor on the map to (x, y) in metres with the mouse; returns the answer to the
+    move it sends."""
+    token = page.locator(f'#map g[data-actor="{actor}"] circle')
+    token.scroll_into_view_if_needed()
+    box = token.bounding_box()
+    assert box is not None
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    end = page.evaluate(
+        """([x, y]) => {
+            const svg = document.getElementById("map");
+            const point = new DOMPoint(x, -y).matrixTransform(svg.getScreenCTM());
+            return [point.x, point.y];
+        }""",
+        [x, y],
+    )
+    with page.expect_response(
+        lambda r: r.url.endswith(f"/actors/{actor}/move") and r.request.method == "POST"
+    ) as answer:
+        page.mouse.move(*start)
+        page.mouse.down()
+        page.mouse.move(end[0], end[1], steps=5)
+        page.mouse.up()
+    response: Response = answer.value
+    return response
+
+
+def shown_position(page: Page, actor: str) -> tuple[str, str]:
+    row = page.locator(f'#positions tr[data-actor="{actor}"]')
+    return (
+        row.locator('input[data-axis="x"]').input_value(),
+        row.locator('input[data-axis="y"]').input_value(),
+    )
+
+
+def scene(page: Page, url: str, encounter: str) -> dict[str, Any]:
+    """The scene as the GM's token reads it."""
+    answer = page.request.get(
+        f"{url}/v1/encounters/{encounter}/actors",
+        headers={"Authorization": f"Bearer {gm_token(page)}"},
+    )
+    assert answer.ok, answer.text()
+    actors: dict[str, Any] = answer.json()["actors"]
+    return actors
+
+
+def save_actor(page: Page, button: str = "Add actor") -> dict[str, Any]:
+    """Submits the roster's actor form; returns the service's answer to the PUT."""
+    with page.expect_response(
+        lambda r: "/actors/" in r.url and r.request.method == "PUT"
+    ) as answer:
+        page.get_by_role("button", name=button, exact=True).click()
+    response: Response = answer.value
+    assert response.status == 200, response.text()
+    body: dict[str, Any] = response.json()
+    return body

@@ -11,6 +11,28 @@ from pathlib import Path
 from tests import console_browser as console
 
 OUTPUT = console.ROOT / "docs" / "img" / "console.png"
+SAM = {
+    "name": "Sam",
+    "position": {"x": 0, "y": 0},
+    "sheet": {
+        "ruleset": "sr5",
+        "agility": 6,
+        "skill": 6,
+        "strength": 4,
+        "weapons": [
+            {
+                "id": "predator",
+                "category": "heavy_pistol",
+                "damage": 8,
+                "ap": -1,
+                "accuracy": 5,
+                "modes": ["SA"],
+                "ammo": 15,
+            }
+        ],
+    },
+}
+GOON = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}
 
 
 def take(path: Path = OUTPUT) -> Path:
@@ -24,8 +46,16 @@ def take(path: Path = OUTPUT) -> Path:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(15_000)
         console.open_console(page, url)
-        console.create_encounter(page, name="Warehouse")
-        # Rook lays suppressive fire across the yard; then Sam takes the README's shot.
+        encounter = console.create_encounter(page, name="Warehouse")
+        # The scene: Sam, the goon in Sam's sights, and one the players do not see yet.
+        for actor, body in {
+            "sam": SAM,
+            "goon-1": {"name": "Goon", "position": {"x": 12, "y": 0}, "sheet": GOON},
+            "goon-2": {"position": {"x": 18, "y": 12}, "hidden": True, "sheet": GOON},
+        }.items():
+            console.put_actor(page, url, encounter, actor, body)
+        # Rook (typed in) lays suppressive fire across the yard; then Sam takes the README's
+        # shot, picked from the roster.
         page.get_by_label("Attacker id").fill("rook")
         page.get_by_label("Attacker id").press("Tab")
         page.get_by_label("rook y (m)").fill("-10")
@@ -38,14 +68,12 @@ def take(path: Path = OUTPUT) -> Path:
         page.get_by_label("aim point y (m)").fill("10")
         page.get_by_label("aim point y (m)").press("Tab")
         console.resolve(page)
-        page.get_by_label("Attacker id").fill("sam")
-        page.get_by_label("Attacker id").press("Tab")
-        page.get_by_label("sam y (m)").fill("0")
-        page.get_by_label("sam y (m)").press("Tab")
-        page.get_by_label("Category").select_option("heavy_pistol")
-        page.get_by_label("Rounds loaded").fill("15")
         page.get_by_label("Firing mode").select_option("SA")
-        console.fill_readme_attack(page)
+        page.get_by_role("button", name="Attack with sam").click()
+        page.get_by_role("button", name="Target goon-1").click()
+        page.locator("#options summary").click()
+        page.get_by_label("Smartlink").select_option("wireless_implant")
+        console.give_dice(page, "#dice-steps", console.README_DICE)
         console.resolve(page)
         page.locator("#options summary").click()  # closed again: the picture shows the result
         page.locator("#zone-list li[data-zone]").wait_for()

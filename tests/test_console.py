@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
 IN_CI = os.environ.get("CI") == "true"
+README_ATTACK = console.README_DICE["attack"]
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +123,10 @@ def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
         for field in ("dv", "armor", "soak_hits", "track"):
             assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
         assert shown(page, f"{on} [data-field=boxes]") == str(damage["boxes"])
+        # Each test once, on its own line: no row repeats the pool or the hits.
+        card = page.locator(on).inner_text()
+        assert card.count("13 dice, 4 hits") == 1, card
+        assert card.count("6 dice, 1 hits") == 1, card
         assert (
             console.shown_modifiers(page, f'{on} [data-field="defense-modifiers"]')
             == target["defense_modifiers"]
@@ -138,6 +143,9 @@ def test_an_sr5_attack_with_given_dice_shows_what_the_service_computed(
         expect(page.locator("#result-summary")).to_have_text(
             "sam fires predator (SA, pool 14): goon-1 hit, 9 physical boxes."
         )
+        # The result is where the player looks: scrolled to and focused.
+        expect(page.locator("#result-heading")).to_be_focused()
+        expect(page.locator("#result-heading")).to_be_in_viewport()
 
         # The player's page got it over the WebSocket, and shows the same numbers.
         event = player.locator(f'#feed li[data-event-id="{answer["event_id"]}"]')
@@ -215,12 +223,15 @@ def test_the_map_gives_the_distances_dragged_or_moved_by_keys(page: Page) -> Non
     assert sent.value.post_data_json["targets"][0]["distance_m"] == dragged
 
 
+UNLABELLED_JS = """() => [...document.querySelectorAll('input, select, textarea')]
+    .filter(e => e.type !== 'hidden')
+    .filter(e => !(e.labels && e.labels.length && e.labels[0].textContent.trim())
+                 && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
+    .map(e => e.id || e.outerHTML.slice(0, 80))"""
+
+
 def test_every_input_has_a_label(page: Page, url: str) -> None:
-    unlabelled_js = """() => [...document.querySelectorAll('input, select, textarea')]
-        .filter(e => e.type !== 'hidden')
-        .filter(e => !(e.labels && e.labels.length && e.labels[0].textContent.trim())
-                     && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
-        .map(e => e.id || e.outerHTML.slice(0, 80))"""
+    unlabelled_js = UNLABELLED_JS
     count_js = "() => document.querySelectorAll('input, select, textarea').length"
     before = page.evaluate(unlabelled_js)
     assert before == []
@@ -244,6 +255,21 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
             assert page.evaluate(unlabelled_js) == [], (ruleset, action)
         # The check saw the whole form: attacker, weapon, two targets, options, dice.
         assert page.evaluate(count_js) > 30
+        # The roster's actor form, with its sheet and weapon; saved, then opened again, it holds
+        # what it sent (a d100 weapon's range bands too).
+        page.get_by_role("button", name="Add an actor").click()
+        assert page.evaluate(unlabelled_js) == [], (ruleset, "roster")
+        sent = console.save_actor(page)["result"]["state"]
+        page.get_by_role("button", name="Edit actor-2").click()
+        for field, value in sent["sheet"]["weapons"][0].items():
+            if isinstance(value, int | str) and not isinstance(value, bool):
+                shown_value = page.locator(f"#roster-weapon-{field}").input_value()
+                assert shown_value == str(value), (ruleset, field)
+        if ruleset == "d100":
+            assert page.locator("#roster-weapon-range_bands").input_value() == (
+                "short 10: +10, medium 30: 0, long 100: -20"
+            )
+        page.get_by_role("button", name="Cancel").click()
     # The map's actors are named for assistive technology and reachable by Tab.
     actors = page.locator("#map g.actor")
     assert actors.count() >= 3
@@ -344,6 +370,273 @@ def test_suppressive_fire_draws_its_zone_with_who_is_inside(page: Page, browser:
         expect(on).to_contain_text("yes")
     finally:
         player.context.close()
+
+
+def test_a_drag_moves_a_scene_actor_on_every_console_with_its_zones(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    # The scene, set as a VTT would: the attack form's sam and goon-1 are on it, and goon-3.
+    console.put_actor(page, url, encounter, "sam", {"position": {"x": 0, "y": 0}})
+    console.put_actor(page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}})
+    console.put_actor(
+        page, url, encounter, "goon-3", {"name": "Goon", "position": {"x": 30, "y": 12}}
+    )
+    player = player_page(browser, console.player_link(page))
+    try:
+        for shown_on in (page, player):
+            expect(shown_on.locator('#map g[data-actor="goon-3"]')).to_have_count(1)
+            expect(
+                shown_on.locator('#positions tr[data-actor="goon-3"] input[data-axis="x"]')
+            ).to_have_value("30")
+        console.sr5_assault_rifle_on_suppressive(page)
+        console.place(page, "aim point x (m)", 20)
+        console.resolve(page)
+        for shown_on in (page, player):
+            expect(shown_on.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+                "Inside now: goon-1."
+            )
+
+        moved = console.drag_to(page, "goon-3", 16, 1)
+        assert moved.status == 201, moved.text()
+        answer = moved.json()
+        assert answer["result"]["state"]["position"] == {"x": 16.0, "y": 1.0}
+        assert answer["result"]["must_test"] == ["zone-1"]
+        # The player's console follows the move's event: the same place, the same zone.
+        for shown_on in (page, player):
+            row = shown_on.locator('#positions tr[data-actor="goon-3"]')
+            expect(row.locator('input[data-axis="x"]')).to_have_value("16")
+            expect(row.locator('input[data-axis="y"]')).to_have_value("1")
+            expect(shown_on.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+                "Inside now: goon-1, goon-3."
+            )
+        expect(player.locator('#feed li[data-type="scene"]').first).to_contain_text(
+            "goon-3 moved to x 16 m, y 1 m"
+        )
+        # The player (the shared token moves any actor) drags it back out; the GM sees it.
+        assert console.drag_to(player, "goon-3", 16, 10).status == 201
+        expect(
+            page.locator('#positions tr[data-actor="goon-3"] input[data-axis="y"]')
+        ).to_have_value("10")
+        expect(page.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+            "Inside now: goon-1."
+        )
+    finally:
+        player.context.close()
+
+
+def test_the_gm_adds_edits_duplicates_and_hides_actors_in_the_roster(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    player = player_page(browser, console.player_link(page))
+    try:
+        page.get_by_role("button", name="Add an actor").click()
+        expect(page.locator("#roster-id")).to_be_focused()
+        # Every input of the actor's form has its label.
+        assert page.evaluate(UNLABELLED_JS) == []
+        page.locator("#roster-id").fill("goon-7")
+        page.get_by_label("Actor name").fill("Goon")
+        page.get_by_label("Position x (m)").fill("20")
+        page.get_by_label("Position y (m)").fill("-3")
+        for field, value in {"reaction": "3", "intuition": "3", "body": "4", "armor": "9"}.items():
+            page.locator(f"#sheet-{field}").fill(value)
+        page.locator("#roster-weapon-id").fill("ares")
+        page.locator("#roster-weapon-ammo").fill("12")
+        console.save_actor(page)
+        goon = console.scene(page, url, encounter)["goon-7"]
+        assert goon["name"] == "Goon" and goon["position"] == {"x": 20.0, "y": -3.0}
+        assert (goon["sheet"]["reaction"], goon["sheet"]["armor"]) == (3, 9)
+        assert [(w["id"], w["ammo"]) for w in goon["sheet"]["weapons"]] == [("ares", 12)]
+        # Every console has it, on the roster and on the map.
+        for shown_on in (page, player):
+            expect(shown_on.locator('#roster-list li[data-actor="goon-7"]')).to_contain_text(
+                "Goon (goon-7)"
+            )
+            expect(
+                shown_on.locator('#positions tr[data-actor="goon-7"] input[data-axis="x"]')
+            ).to_have_value("20")
+        assert player.get_by_role("button", name="Edit goon-7").count() == 0
+
+        # Edit: the form holds what the scene has; a change is saved whole.
+        page.get_by_role("button", name="Edit goon-7").click()
+        expect(page.locator("#sheet-armor")).to_have_value("9")
+        expect(page.locator("#roster-weapon-id")).to_have_value("ares")
+        page.locator("#sheet-armor").fill("12")
+        console.save_actor(page, "Save actor")
+        assert console.scene(page, url, encounter)["goon-7"]["sheet"]["armor"] == 12
+
+        # Duplicate: the same sheet and weapon, a free id, two metres along.
+        page.get_by_role("button", name="Duplicate goon-7").click()
+        copy = page.locator("#roster-id").input_value()
+        assert copy != "goon-7"
+        duplicated = console.save_actor(page)["result"]["state"]
+        assert duplicated["sheet"] == console.scene(page, url, encounter)["goon-7"]["sheet"]
+        assert duplicated["position"] == {"x": 22.0, "y": -3.0}
+        expect(player.locator(f'#roster-list li[data-actor="{copy}"]')).to_have_count(1)
+
+        # Hidden: the players' consoles lose it; the GM's marks it.
+        page.get_by_role("button", name="Hide goon-7").click()
+        expect(player.locator('#roster-list li[data-actor="goon-7"]')).to_have_count(0)
+        expect(player.locator('#map g[data-actor="goon-7"]')).to_have_count(0)
+        expect(page.locator('#roster-list li[data-actor="goon-7"] .badge')).to_have_text("hidden")
+        expect(page.locator('#map g[data-actor="goon-7"]')).to_have_class(
+            re.compile("hidden-actor")
+        )
+        page.get_by_role("button", name="Reveal goon-7").click()
+        expect(player.locator('#roster-list li[data-actor="goon-7"]')).to_have_count(1)
+    finally:
+        player.context.close()
+
+
+SAM = {
+    "name": "Sam",
+    "position": {"x": 0, "y": 0},
+    "sheet": {
+        "ruleset": "sr5",
+        "agility": 6,
+        "skill": 6,
+        "strength": 4,
+        "weapons": [
+            {
+                "id": "predator",
+                "category": "heavy_pistol",
+                "damage": 8,
+                "ap": -1,
+                "accuracy": 5,
+                "modes": ["SA"],
+                "ammo": 15,
+            }
+        ],
+    },
+}
+GOON = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}
+
+
+def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    console.put_actor(page, url, encounter, "sam", SAM)
+    console.put_actor(
+        page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}, "sheet": GOON}
+    )
+    armed_goon = {**SAM, "name": "", "position": {"x": 12, "y": 4}}
+    console.put_actor(page, url, encounter, "goon-2", armed_goon)
+    # The GM makes Anna's link from the roster: she plays sam.
+    page.get_by_label("Player id").fill("anna")
+    page.get_by_label("Their actors (ids, separated by spaces)").fill("sam")
+    page.get_by_role("button", name="Make the player's link").click()
+    expect(page.locator("#player-link")).to_have_value(re.compile("player=anna"))
+    expect(page.locator('#roster-list li[data-actor="sam"]')).to_contain_text("played by anna")
+    anna = player_page(browser, page.locator("#player-link").input_value())
+    try:
+        # Her page offers her actor alone as the attacker.
+        expect(anna.locator("#scene-attacker option")).to_have_count(2)
+        assert anna.locator("#scene-attacker option").evaluate_all(
+            "options => options.map(o => o.value)"
+        ) == ["", "sam"]
+        assert anna.get_by_role("button", name="Attack with goon-2").count() == 0
+
+        # Picked from the roster: the form holds only the mode, options and dice.
+        anna.get_by_role("button", name="Attack with sam").click()
+        # ... and the target on the map: a click (no drag) picks it.
+        with anna.expect_request(lambda r: "/move" in r.url) as moved:
+            anna.locator('#map g[data-actor="goon-1"] circle').click()
+            expect(anna.locator("#scene-target-goon-1")).to_be_checked()
+            # A click is not a move: the page asks nothing of the service.
+            anna.evaluate("() => fetch('/move-probe')")
+        assert moved.value.url.endswith("/move-probe")
+        expect(anna.get_by_role("button", name="Target goon-1")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        expect(anna.locator("#attacker-fieldset")).to_be_hidden()
+        expect(anna.locator("#targets-fieldset")).to_be_hidden()
+        expect(anna.locator("#scene-target-goon-1")).to_be_checked()
+        anna.locator("#options summary").click()
+        anna.get_by_label("Smartlink").select_option("wireless_implant")
+        console.give_dice(anna, "#dice-steps", {"attack": README_ATTACK})
+        with anna.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+            answer = console.resolve(anna)
+        body = sent.value.post_data_json
+        assert (body["attacker"], body["weapon"], body["targets"]) == (
+            "sam",
+            "predator",
+            [{"id": "goon-1"}],
+        )
+        target = answer["result"]["targets"][0]
+        # The README's shot, its numbers from the scene: 12 m, the goon's sheet.
+        assert answer["result"]["pool"] == 14 and target["attack_hits"] == 4
+        expect(anna.locator("#result-heading")).to_be_focused()
+        expect(anna.locator("#result-heading")).to_be_in_viewport()
+
+        # Another's actor: the service refuses the move, the page says so and puts it back.
+        refused = console.drag_to(anna, "goon-1", 8, -6)
+        assert refused.status == 403
+        expect(anna.locator("#map-error")).to_contain_text("Refused (403)")
+        expect(anna.locator("#map-error")).to_contain_text("goon-1 was not moved")
+        for shown_on in (anna, page):
+            row = shown_on.locator('#positions tr[data-actor="goon-1"]')
+            expect(row.locator('input[data-axis="x"]')).to_have_value("12")
+        # ... and an attack typed in for an actor she does not play.
+        anna.locator("#scene-attacker").select_option("")
+        expect(anna.locator("#attacker-fieldset")).to_be_visible()
+        anna.get_by_label("Attacker id").fill("goon-9")
+        anna.get_by_label("Attacker id").press("Tab")
+        with anna.expect_response(lambda r: r.url.endswith("/attacks")) as attempt:
+            anna.get_by_role("button", name="Resolve attack").click()
+        assert attempt.value.status == 403
+        expect(anna.locator("#attack-error")).to_contain_text("Refused (403)")
+        expect(anna.get_by_label("Attacker id")).to_be_focused()
+    finally:
+        anna.context.close()
+
+
+def test_a_d100_attack_by_names_takes_the_distance_from_the_scene_rounded(
+    page: Page, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, ruleset="d100")
+    smg = {
+        "id": "smg",
+        "damage": 7,
+        "bonus_dice": 2,
+        "ammo": 30,
+        "shot_rate": 3,
+        "range_bands": [{"up_to_m": 10, "modifier": 10}, {"up_to_m": 50, "modifier": 0}],
+    }
+    vex = {"ruleset": "d100", "marksmanship": 55, "weapons": [smg]}
+    console.put_actor(page, url, encounter, "vex", {"position": {"x": 0, "y": 0}, "sheet": vex})
+    ganger = {"ruleset": "d100", "defense": 30, "armor": 2}
+    console.put_actor(
+        page, url, encounter, "ganger-1", {"position": {"x": 9, "y": 9}, "sheet": ganger}
+    )
+    page.locator('#map g[data-actor="vex"]').focus()
+    page.keyboard.press("Enter")
+    page.locator('#map g[data-actor="ganger-1"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#scene-target-ganger-1")).to_be_checked()
+    # The sheet's defense and bonus dice decide the steps offered.
+    steps = page.locator("#dice-steps input").evaluate_all(
+        "inputs => inputs.map(i => i.dataset.step)"
+    )
+    assert steps == ["attack", "defense:ganger-1", "bonus:ganger-1", "location:ganger-1"]
+    page.get_by_label("Firing mode").select_option("SR1")
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    assert sent.value.post_data_json["targets"] == [{"id": "ganger-1"}]
+    modifiers = answer["result"]["targets"][0]["modifiers"]
+    # The service measured sqrt(162) m; the card shows a tenth of a metre.
+    assert {"source": "range (band 2, 12.7279 m)", "value": 0} in modifiers
+    row = page.locator('#result [data-target="ganger-1"] tr[data-source^="range"] th')
+    expect(row).to_have_text("range (band 2, 12.7 m)")
 
 
 def test_the_feed_reconnects_and_resumes_after_the_last_event(page: Page, browser: Browser) -> None:
@@ -675,6 +968,11 @@ def test_d100_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) 
     console.give_dice(page, "#dice-steps", {"suppression": "25"})
     laid = console.resolve(page)["result"]["zone"]
     assert (laid["test"]["success_target"], laid["test"]["roll"]) == (50, 25)
+    # The zone's Success Target is shown once: in its test's line.
+    card = page.locator("#result article.result").inner_text()
+    assert card.count("against 50") == 1 and "Success Target\n50" not in card, card
+    assert page.locator('#result [data-field="success_target-modifiers"]').count() == 0
+    assert "rolled 25 against 50: success, 3 hits" in card
     zone = laid["zone"]
     assert (zone["id"], zone["hits"], zone["penalty"]) == ("zone-1", 3, -15)
     assert zone["center"] == {"x": 30, "y": 0}
@@ -771,7 +1069,7 @@ def test_d100_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) 
         assert shown(page, f"{on} [data-field={field}]") == str(damage[field]), field
     assert shown(page, f"{on} [data-field=location]") == damage["location"]
     assert shown(page, f"{on} [data-field=wound]") == str(damage["wound"])
-    assert shown(page, f"{on} [data-field=wound_total]") == str(damage["wound"])
+    assert shown(page, f"{on} [data-field=wound]") == str(damage["wound"])
     assert console.shown_dice(page) == console.answered_dice(result["dice"])
     said = (
         f"ganger-1 tests against zone-1: rolled {test['roll']} against "

@@ -11,7 +11,9 @@ export class ApiError extends Error {
   describe() {
     const where = this.problem.path ? ` (at ${this.problem.path})` : "";
     const title = this.problem.title ? `${this.problem.title}: ` : "";
-    return `${title}${this.message}${where}`;
+    // A refusal says so first: the token may not do this, whatever the numbers.
+    const refused = this.status === 403 ? "Refused (403), not yours to do. " : "";
+    return `${refused}${title}${this.message}${where}`;
   }
 }
 
@@ -85,6 +87,24 @@ export const takeAction = (id, token, body) =>
 
 export const testZone = (id, token, zone, body) =>
   call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
+
+// The scene: its actors, set whole by the GM, moved by whoever controls them.
+export const getActors = async (id, token) =>
+  (await call("GET", `${encounterPath(id)}/actors`, { token })).actors;
+
+const actorPath = (id, actor) => `${encounterPath(id)}/actors/${encodeURIComponent(actor)}`;
+
+export const putActor = (id, token, actor, body) => call("PUT", actorPath(id, actor), { token, body });
+
+export const patchActor = (id, token, actor, body) => call("PATCH", actorPath(id, actor), { token, body });
+
+export const moveActor = (id, token, actor, position) =>
+  call("POST", `${actorPath(id, actor)}/move`, { token, body: { position }, idempotent: true });
+
+// A player's own token: that player controls these actors, and acts only for them. Sent without
+// an Idempotency-Key (the service keeps no token for replays; asking again replaces it).
+export const issuePlayerToken = (id, token, player, actors) =>
+  call("POST", `${encounterPath(id)}/players/${encodeURIComponent(player)}`, { token, body: { actors } });
 
 export function socketUrl(id, token, after) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";

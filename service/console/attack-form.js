@@ -1,5 +1,7 @@
-// The attack form of one ruleset: attacker, weapon, mode, targets and options from the ruleset's
-// specs, distances from the map, and the given dice of each step the attack will roll.
+// The attack form of one ruleset. With an attacker picked from the scene (the roster), it holds
+// only what the scene does not: the weapon to use, the mode, the options and the given dice; the
+// service fills in the rest by the actors' names. Without one, attacker, weapon and targets are
+// typed in from the ruleset's specs, with distances from the map.
 
 import { buildField, buildFields, diceInputs, FieldError, readDice, readFields } from "./fields.js";
 import { el } from "./results.js";
@@ -9,8 +11,14 @@ const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 const AIM = "aim point";
 
 export class AttackForm {
-  constructor({ fields, diceSteps, map }) {
+  // `scene()`: the scene's actors by id; `playable()`: the ids this page may attack with;
+  // `onPick(attacker, targets)`: the picks changed.
+  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {} }) {
     this.fields = fields;
+    this.scene = scene;
+    this.playable = playable;
+    this.onPick = onPick;
+    this.pick = { attacker: "", targets: [] };
     this.diceStepsContainer = diceSteps;
     this.map = map;
     this.ruleset = null;
@@ -54,7 +62,22 @@ export class AttackForm {
     buildFields(optionsBody, r.options, "option");
     options.appendChild(optionsBody);
 
-    this.fields.replaceChildren(attacker, weapon, mode, targets, options);
+    this.sceneAttacker = el("select", { id: "scene-attacker" });
+    this.sceneWeapon = el("select", { id: "scene-weapon" });
+    this.sceneTargets = el("div", { class: "scene-targets", id: "scene-targets" });
+    this.sceneAttacker.addEventListener("change", () => this.pickAttacker(this.sceneAttacker.value));
+    this.sceneWeapon.addEventListener("change", () => this.refreshDiceSteps());
+    this.pickedTargets = el("fieldset", { class: "choices", id: "scene-targets-fieldset", hidden: true },
+      el("legend", { text: "Targets (from the scene)" }), this.sceneTargets);
+    const fromScene = el("fieldset", { class: "group", id: "scene-fieldset" }, el("legend", { text: "From the scene" }),
+      el("div", { class: "grid" },
+        el("div", { class: "field" }, el("label", { for: "scene-attacker", text: "Attacker (from the roster)" }), this.sceneAttacker),
+        el("div", { class: "field", id: "scene-weapon-field", hidden: true },
+          el("label", { for: "scene-weapon", text: "Its weapon" }), this.sceneWeapon)),
+      this.pickedTargets);
+    this.typedIn = [attacker, weapon, targets];
+    this.fields.replaceChildren(fromScene, attacker, weapon, mode, targets, options);
+    this.pick = { attacker: "", targets: [] };
 
     const attackerId = this.attackerIdInput();
     this.map.place(attackerId.value, "attacker", { x: 0, y: 0 });
@@ -63,6 +86,106 @@ export class AttackForm {
     this.modeSelect.addEventListener("change", () => this.onModeChange());
     this.addTarget();
     this.onModeChange();
+    this.refreshScene();
+  }
+
+  // --- picks from the scene --------------------------------------------------------------
+
+  // The scene changed: the lists offer what it has now, and a pick that left it goes.
+  refreshScene() {
+    if (!this.ruleset) return;
+    const scene = this.scene();
+    const armed = this.playable().filter((id) => scene.get(id)?.sheet?.weapons?.length);
+    if (this.pick.attacker && !armed.includes(this.pick.attacker)) this.pickAttacker("");
+    this.pick.targets = this.pick.targets.filter((id) => scene.has(id) && id !== this.pick.attacker);
+    this.sceneAttacker.replaceChildren(new Option("none: typed in below", ""),
+      ...armed.map((id) => new Option(scene.get(id).name ? `${scene.get(id).name} (${id})` : id, id)));
+    this.sceneAttacker.value = this.pick.attacker;
+    const weapons = scene.get(this.pick.attacker)?.sheet?.weapons || [];
+    const chosen = this.sceneWeapon.value;
+    this.sceneWeapon.replaceChildren(...weapons.map((weapon) => new Option(`${weapon.id} (${weapon.ammo} rounds)`, weapon.id)));
+    if (weapons.some((weapon) => weapon.id === chosen)) this.sceneWeapon.value = chosen;
+    const boxes = [...scene.keys()].filter((id) => id !== this.pick.attacker).map((id) => {
+      const box = el("input", { type: "checkbox", id: `scene-target-${id}`, value: id });
+      box.checked = this.pick.targets.includes(id);
+      box.addEventListener("change", () => this.toggleTarget(id));
+      return el("span", { class: "choice" }, box, el("label", { for: box.id, text: id }));
+    });
+    this.sceneTargets.replaceChildren(...boxes);
+    this.refreshDiceSteps();
+  }
+
+  // An attacker from the scene (or "" to type one in): the typed-in attacker, weapon and targets
+  // leave the form and the map; the picked actors take their roles on the map.
+  pickAttacker(id) {
+    const before = this.pick.attacker;
+    if (before === id) return;
+    const picking = Boolean(id);
+    if (!before && picking) {
+      this.map.remove(this.attackerIdInput().value.trim());
+      for (const t of this.targets) this.map.remove(t.id);
+    } else if (before) {
+      this.map.remove(before);
+      for (const target of this.pick.targets) this.map.remove(target);
+    }
+    this.pick = { attacker: id, targets: picking ? this.pick.targets.filter((t) => t !== id) : [] };
+    if (picking) {
+      this.map.place(id, "attacker", { x: 0, y: 0 });
+      for (const target of this.pick.targets) this.map.place(target, "target", { x: 0, y: 0 });
+    } else {
+      this.map.place(this.attackerIdInput().value.trim(), "attacker", { x: 0, y: 0 });
+      this.targets.forEach((t, index) => this.map.place(t.id, "target", { x: 12 + 4 * Math.floor(index / 3), y: [0, 4, -4][index % 3] }));
+    }
+    for (const part of this.typedIn) part.hidden = picking;
+    this.pickedTargets.hidden = !picking;
+    this.fields.querySelector("#scene-weapon-field").hidden = !picking;
+    this.refreshScene();
+    this.onPick(this.pick.attacker, this.pick.targets);
+  }
+
+  toggleTarget(id) {
+    if (!this.pick.attacker || id === this.pick.attacker) return;
+    const on = !this.pick.targets.includes(id);
+    this.pick.targets = on ? [...this.pick.targets, id] : this.pick.targets.filter((t) => t !== id);
+    if (on) this.map.place(id, "target", { x: 0, y: 0 });
+    else this.map.remove(id);
+    this.refreshScene();
+    this.onPick(this.pick.attacker, this.pick.targets);
+  }
+
+  get byNames() {
+    return Boolean(this.pick.attacker);
+  }
+
+  sceneWeaponSheet() {
+    return (this.scene().get(this.pick.attacker)?.sheet?.weapons || []).find((w) => w.id === this.sceneWeapon.value) || {};
+  }
+
+  // The request by names: the service fills the shooter, its gun, the targets' distances and
+  // defenders from the scene; the zone's geometry still comes from the map.
+  readByNames() {
+    const options = readFields(this.fields, this.ruleset.options, "option");
+    if (!this.zoneMode && !this.pick.targets.length) {
+      throw new FieldError(this.sceneTargets.querySelector("input") || this.sceneAttacker, "Pick a target from the scene");
+    }
+    const targets = this.pick.targets.map((id) => ({ id, fields: {}, position: this.map.position(id) }));
+    let body;
+    try {
+      body = this.ruleset.request({
+        attacker: {}, weapon: this.sceneWeaponSheet(), mode: this.mode, options, targets,
+        attackerAt: this.map.position(this.pick.attacker), aimAt: this.map.position(AIM),
+      });
+    } catch (error) {
+      throw new FieldError(this.modeSelect, error.message);
+    }
+    body.attacker = this.pick.attacker;
+    body.weapon = this.sceneWeapon.value;
+    if (body.targets) body.targets = this.pick.targets.map((id) => ({ id }));
+    // Suppressive fire without bystanders takes everyone else on the scene.
+    delete body.bystanders;
+    const dice = readDice(this.diceStepsContainer);
+    if (Object.keys(dice).length) body.dice = dice;
+    return body;
   }
 
   attackerIdInput() {
@@ -172,13 +295,27 @@ export class AttackForm {
     for (const input of this.diceStepsContainer.querySelectorAll("input")) {
       this.givenDice.set(input.dataset.step, input.value);
     }
-    const steps = this.ruleset.diceSteps({
-      mode: this.mode,
-      targetIds: this.targets.map((t) => t.id),
-      options: this.safeOptions(),
-      weapon: this.safeWeapon(),
-      targets: this.targets.map((t) => ({ id: t.id, fields: this.safeRead(t.fieldset, this.ruleset.target, t.prefix) })),
-    });
+    const scene = this.scene();
+    const steps = this.ruleset.diceSteps(this.byNames
+      ? {
+        mode: this.mode,
+        targetIds: this.pick.targets,
+        options: this.safeOptions(),
+        weapon: this.sceneWeaponSheet(),
+        // What a defender's sheet holds decides which defense steps roll.
+        // (a number the sheet lacks comes back as null: no such step).
+        targets: this.pick.targets.map((id) => ({
+          id,
+          fields: { defender: Object.fromEntries(Object.entries(scene.get(id)?.sheet || {}).filter(([, value]) => value !== null)) },
+        })),
+      }
+      : {
+        mode: this.mode,
+        targetIds: this.targets.map((t) => t.id),
+        options: this.safeOptions(),
+        weapon: this.safeWeapon(),
+        targets: this.targets.map((t) => ({ id: t.id, fields: this.safeRead(t.fieldset, this.ruleset.target, t.prefix) })),
+      });
     const rows = diceInputs(steps, "dice-step", this.givenDice);
     this.diceStepsContainer.replaceChildren(...rows);
   }
@@ -201,6 +338,7 @@ export class AttackForm {
 
   // The request body, or a FieldError naming the input to fix.
   read() {
+    if (this.byNames) return this.readByNames();
     const attacker = readFields(this.fields, this.ruleset.attacker, "attacker");
     const weapon = readFields(this.fields, this.ruleset.weapon, "weapon");
     const options = readFields(this.fields, this.ruleset.options, "option");

@@ -5,8 +5,9 @@ import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
 import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
-import { SceneMap } from "./map.js";
+import { round1, SceneMap } from "./map.js";
 import { el, genericResult } from "./results.js";
+import { Roster } from "./roster.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
 import sr5 from "./rulesets/sr5.js";
@@ -19,24 +20,35 @@ const $ = (id) => document.getElementById(id);
 
 const state = { rulesets: [], encounter: null, feed: null };
 // The panels an encounter shows; the turn panel only to a GM (see setRole).
-const PANELS = ["attack", "action-panel", "turn-panel", "map-panel", "result-panel", "feed-panel"];
+const PANELS = ["attack", "action-panel", "turn-panel", "roster-panel", "map-panel", "result-panel", "feed-panel"];
 
 const map = new SceneMap({
   svg: $("map"),
   positions: $("positions"),
   zoneList: $("zone-list"),
   status: $("map-status"),
+  error: $("map-error"),
   sizeSelect: $("map-size"),
   onMove: () => form.refreshDistances(),
   onActorsChange: () => refreshActors(),
   onTestZone: (zone) => zoneTests.open(zone),
   onZonesChange: (zones) => zoneTests.zonesChanged(zones),
+  onSceneMove: (actor, position) => api.moveActor(state.encounter.id, state.encounter.token, actor, position),
+  onPick: (actor) => pickFromMap(actor),
 });
-const form = new AttackForm({ fields: $("attack-fields"), diceSteps: $("dice-steps"), map });
+const form = new AttackForm({
+  fields: $("attack-fields"),
+  diceSteps: $("dice-steps"),
+  map,
+  scene: () => roster.actors,
+  playable: () => roster.playable().map(([id]) => id),
+  onPick: (attacker, targets) => roster.showPicked(attacker, targets),
+});
 const session = () => state.encounter;
 const onRoundAnswer = (answer) => {
   showResult(answer.result, answer.event_id, "your request");
   showTurn(answer.changes?.turn);
+  bringResultIntoView();
 };
 const turns = new TurnControls({
   panel: $("turn-panel"),
@@ -47,6 +59,13 @@ const turns = new TurnControls({
   onForbidden: () => setRole("player"),
 });
 const actions = new ActionForm({ form: $("action-form"), map, session, onAnswer: onRoundAnswer });
+const roster = new Roster({
+  panel: $("roster-panel"),
+  session,
+  onSceneResult: (result) => applySceneResult(result),
+  onPickAttacker: (id) => form.pickAttacker(id),
+  onToggleTarget: (id) => form.toggleTarget(id),
+});
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -64,6 +83,20 @@ function formFor(kind) {
 function say(element, text, kind = "info") {
   element.textContent = text;
   element.dataset.kind = kind;
+}
+
+// A scene actor picked on the map: the attacker first (one this page may play, with a gun),
+// then each other actor a target; the attacker again puts the pick back.
+function pickFromMap(actor) {
+  if (!form.byNames) {
+    const sheet = roster.actors.get(actor)?.sheet;
+    if (sheet?.weapons?.length && roster.playable().some(([id]) => id === actor)) form.pickAttacker(actor);
+    else say($("map-status"), `${actor} cannot attack from this page: pick one of your armed actors first.`);
+  } else if (actor === form.pick.attacker) {
+    form.pickAttacker("");
+  } else {
+    form.toggleTarget(actor);
+  }
 }
 
 // --- rulesets -----------------------------------------------------------------------------
@@ -130,11 +163,12 @@ async function joinFromForm(event) {
   }
 }
 
-async function join(id, token, tokens = null, role = "player") {
+// `player`: the player id of a player's own link (its page offers only that player's actors).
+async function join(id, token, tokens = null, role = "player", player = null) {
   const view = await api.getEncounter(id, token);
   leave({ keepStatus: true });
-  state.encounter = { id, token, tokens, role, ruleset: view.ruleset, name: view.name };
-  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role }));
+  state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name };
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
 
   $("info-name").textContent = view.name || "(unnamed)";
   $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
@@ -150,12 +184,13 @@ async function join(id, token, tokens = null, role = "player") {
   $("encounter-info").hidden = false;
   document.querySelector(".encounter-forms").hidden = true;
   $("encounter-summary").textContent = `${view.name || "Encounter"} — ${view.ruleset}`;
-  for (const panel of ["map-panel", "result-panel", "feed-panel"]) $(panel).hidden = false;
+  for (const panel of ["roster-panel", "map-panel", "result-panel", "feed-panel"]) $(panel).hidden = false;
 
   const ruleset = FORMS[view.ruleset];
   $("attack").hidden = !ruleset;
   $("action-panel").hidden = !ruleset;
   turns.setRuleset(ruleset);
+  roster.setRuleset(ruleset);
   zoneTests.setRuleset(ruleset);
   if (ruleset) {
     form.setRuleset(ruleset, rulesetInfo(view.ruleset));
@@ -167,6 +202,7 @@ async function join(id, token, tokens = null, role = "player") {
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
 
   map.setZones(await api.getZones(id, token));
+  setScene(await api.getActors(id, token));
   $("feed").replaceChildren();
   state.feed = new EventFeed({
     encounter: id,
@@ -199,6 +235,7 @@ function setRole(role) {
   const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
   if (saved) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...saved, role }));
   $("turn-panel").hidden = role === "player";
+  roster.setRole(role);
   if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
 }
 
@@ -230,6 +267,7 @@ async function resolve(event) {
     const answer = await api.resolveAttack(state.encounter.id, state.encounter.token, body);
     showResult(answer.result, answer.event_id, "your attack");
     showTurn(answer.changes?.turn);
+    bringResultIntoView();
   } catch (problem) {
     showError(`Not resolved: ${problem.describe?.() || problem.message}`, inputForPath(problem.problem?.path));
   } finally {
@@ -241,6 +279,12 @@ async function resolve(event) {
 // The form input a problem's JSON path points at, where the form has one.
 function inputForPath(path) {
   if (!path) return null;
+  if (form.byNames) {
+    // By names, the attacker, its weapon and the targets are the scene pickers.
+    if (path.startsWith("$.attacker")) return $("scene-attacker");
+    if (path.startsWith("$.weapon")) return $("scene-weapon");
+    if (path.startsWith("$.targets")) return $("scene-targets").querySelector("input");
+  }
   const match = /^\$\.(attacker|weapon)\.(\w+)/.exec(path) || /^\$\.targets\[(\d+)\]\.(.+)$/.exec(path);
   if (!match) return null;
   if (match[1] === "attacker" || match[1] === "weapon") return $(`${match[1]}-${match[2]}`);
@@ -278,6 +322,42 @@ function showResult(result, eventId, origin) {
   say($("result-summary"), summary);
 }
 
+function setScene(actors) {
+  map.setScene(actors);
+  roster.setScene(actors);
+  form.refreshScene();
+}
+
+// A scene change, from its event or from the answer to this page's own request. "hidden" says no
+// more than that (the players are told nothing of it), and a player's link changes controllers
+// without saying which: what this token may see of the scene now is read again.
+function applySceneResult(result) {
+  if (!result || result.change === "hidden") {
+    refreshScene();
+    return;
+  }
+  map.applyScene(result);
+  roster.applyScene(result);
+  form.refreshScene();
+}
+
+async function refreshScene() {
+  const { id, token } = state.encounter || {};
+  if (!id) return;
+  try {
+    setScene(await api.getActors(id, token));
+  } catch (error) {
+    say($("map-status"), `The scene could not be read: ${error.describe?.() || error.message}`, "error");
+  }
+}
+
+// The answer to what this page sent is where the player looks next: scrolled to, its heading
+// focused (a screen reader reads on from there; the summary is announced as well).
+function bringResultIntoView() {
+  $("result-panel").scrollIntoView({ block: "start" });
+  $("result-heading").focus({ preventScroll: true });
+}
+
 // --- the feed -----------------------------------------------------------------------------
 
 function summarize(event) {
@@ -299,6 +379,12 @@ function summarize(event) {
       return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
     case "state_edited":
       return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
+    case "scene": {
+      const at = result?.state?.position;
+      const where = at ? `${result.change === "moved" ? " to" : ", at"} x ${round1(at.x)} m, y ${round1(at.y)} m` : "";
+      const change = { set: "set on the scene", patched: "changed", hidden: "hidden" }[result?.change] || result?.change;
+      return `${result?.actor} ${change}${result?.change === "removed" ? " from the scene" : where}.`;
+    }
     case "zone_test": {
       const ruleset = formFor(result?.kind);
       if (ruleset) return ruleset.summary(result);
@@ -311,6 +397,8 @@ function summarize(event) {
 
 function onEvent(event) {
   map.applyZoneChanges(event.zones_started || [], event.zones_ended || []);
+  if (event.type === "scene") applySceneResult(event.result);
+  if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },
@@ -362,9 +450,9 @@ async function start() {
     if (fragment.get("encounter") && fragment.get("token")) {
       history.replaceState(null, "", location.pathname + location.search);
       // A player link carries the player token.
-      await join(fragment.get("encounter"), fragment.get("token"), null, "player");
+      await join(fragment.get("encounter"), fragment.get("token"), null, "player", fragment.get("player"));
     } else if (saved) {
-      await join(saved.id, saved.token, saved.tokens, saved.role || (saved.tokens ? "gm" : "unknown"));
+      await join(saved.id, saved.token, saved.tokens, saved.role || (saved.tokens ? "gm" : "unknown"), saved.player);
     }
   } catch (error) {
     sessionStorage.removeItem(SESSION_KEY);

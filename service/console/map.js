@@ -2,7 +2,7 @@
 // suppression zones drawn on it, and who stands inside each. y points up, as on the scene plane.
 
 const SVG = "http://www.w3.org/2000/svg";
-const ROLE_NAMES = { attacker: "attacker", target: "target", aim: "suppressive fire aim point" };
+const ROLE_NAMES = { attacker: "attacker", target: "target", aim: "suppressive fire aim point", scene: "on the scene" };
 
 function svgElement(name, attributes = {}) {
   const element = document.createElementNS(SVG, name);
@@ -36,9 +36,15 @@ export function insideZone(zone, point) {
 
 export class SceneMap {
   // `onActorsChange()`: actors were placed, renamed or removed; `onTestZone(zone)`: the
-  // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended.
-  constructor({ svg, positions, zoneList, status, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange }) {
+  // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended;
+  // `onSceneMove(id, position)`: a scene actor was dropped somewhere, a promise of the service's
+  // answer (a refusal puts it back where it was).
+  // `onPick(id)`: a scene actor clicked (not dragged), or Enter on it: picked for the attack.
+  constructor({ svg, positions, zoneList, status, error, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange, onSceneMove, onPick }) {
     this.svg = svg;
+    this.onPick = onPick;
+    this.error = error;
+    this.onSceneMove = onSceneMove;
     this.onTestZone = onTestZone;
     this.positions = positions;
     this.zoneList = zoneList;
@@ -103,6 +109,13 @@ export class SceneMap {
   rename(oldId, newId) {
     const actor = this.actors.get(oldId);
     if (!actor || oldId === newId || this.actors.has(newId)) return false;
+    if (actor.scene) {
+      // A typed-in actor renamed away from a scene actor's id: the scene actor stays as it is.
+      this.actors.set(newId, { id: newId, role: actor.role, x: actor.x, y: actor.y });
+      actor.role = "scene";
+      this.render();
+      return true;
+    }
     actor.id = newId;
     // Same place in the order: the positions table does not jump about.
     this.actors = new Map([...this.actors].map(([id, each]) => [id === oldId ? newId : id, each]));
@@ -110,8 +123,77 @@ export class SceneMap {
     return true;
   }
 
+  // A form's actor that is also on the scene stays on the map: only its role in the attack goes.
   remove(id) {
-    if (this.actors.delete(id)) this.render();
+    const actor = this.actors.get(id);
+    if (actor?.scene) {
+      actor.role = "scene";
+      this.render();
+    } else if (this.actors.delete(id)) {
+      this.render();
+    }
+  }
+
+  // --- the scene: the encounter's actors, the same on every console --------------------------
+
+  // The scene as `GET .../actors` answers it, replacing the scene actors drawn before.
+  setScene(actors) {
+    for (const [id, actor] of [...this.actors]) {
+      if (actor.scene && !(id in actors)) this.dropSceneActor(id);
+    }
+    for (const [id, state] of Object.entries(actors)) this.setSceneActor(id, state);
+    this.render();
+  }
+
+  // One `scene` event's result: an actor set, patched, moved, hidden from players or removed.
+  applyScene(result) {
+    if (!result?.actor) return;
+    if (result.change === "removed" || !result.state) this.dropSceneActor(result.actor);
+    else this.setSceneActor(result.actor, result.state);
+    this.render();
+  }
+
+  setSceneActor(id, state) {
+    const scene = { name: state.name || "", controller: state.controller || "gm", hidden: Boolean(state.hidden) };
+    const existing = this.actors.get(id);
+    const at = state.position ? { x: round1(state.position.x), y: round1(state.position.y) } : null;
+    if (existing) {
+      existing.scene = scene;
+      if (at) Object.assign(existing, at);
+    } else {
+      this.actors.set(id, { id, role: "scene", scene, ...(at || this.clamp({ x: 0, y: 0 })) });
+    }
+  }
+
+  dropSceneActor(id) {
+    const actor = this.actors.get(id);
+    if (!actor) return;
+    if (actor.role === "scene") this.actors.delete(id);
+    else delete actor.scene;
+  }
+
+  sceneActors() {
+    return [...this.actors.values()].filter((actor) => actor.scene);
+  }
+
+  // A scene actor was dropped, moved by a key or typed in: the service is asked to move it, and
+  // every console (this one too) follows its event. Refused, it goes back.
+  async commitMove(id, before) {
+    const actor = this.actors.get(id);
+    if (!actor?.scene || !this.onSceneMove) return;
+    const to = { x: actor.x, y: actor.y };
+    if (to.x === before.x && to.y === before.y) return;
+    if (this.error) this.error.hidden = true;
+    try {
+      await this.onSceneMove(id, to);
+    } catch (problem) {
+      const now = this.actors.get(id);
+      if (now && now.x === to.x && now.y === to.y) this.move(id, before, { announce: false });
+      if (this.error) {
+        this.error.textContent = `${id} was not moved: ${problem.describe?.() || problem.message}`;
+        this.error.hidden = false;
+      }
+    }
   }
 
   // The zones the encounter has now, replacing what was drawn.
@@ -156,7 +238,8 @@ export class SceneMap {
   }
 
   describe(actor) {
-    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}) at x ${actor.x} m, y ${actor.y} m`;
+    const hidden = actor.scene?.hidden ? ", hidden from the players" : "";
+    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}${hidden}) at x ${actor.x} m, y ${actor.y} m`;
     const attacker = this.attacker();
     if (attacker && actor !== attacker && actor.role !== "aim") {
       text += `, ${round1(distance(attacker, actor))} m from ${attacker.id}`;
@@ -238,7 +321,7 @@ export class SceneMap {
   actorElement(actor) {
     const radius = this.width / 70;
     const g = svgElement("g", {
-      class: `actor ${actor.role}`,
+      class: `actor ${actor.role}${actor.scene ? " on-scene" : ""}${actor.scene?.hidden ? " hidden-actor" : ""}`,
       tabindex: 0,
       role: "button",
       "aria-roledescription": "movable actor",
@@ -263,20 +346,28 @@ export class SceneMap {
     const element = this.elements.get(actor.id);
     if (element) {
       element.setAttribute("transform", `translate(${actor.x} ${-actor.y})`);
-      element.setAttribute("aria-label", `${this.describe(actor)} Arrow keys move it.`);
+      const pick = actor.scene && this.onPick ? " Enter picks it for the attack." : "";
+      element.setAttribute("aria-label", `${this.describe(actor)} Arrow keys move it.${pick}`);
     }
     this.renderPositions();
     this.renderZoneList();
   }
 
   onKey(event, id) {
+    if ((event.key === "Enter" || event.key === " ") && this.actors.get(id)?.scene && this.onPick) {
+      event.preventDefault();
+      this.onPick(id);
+      return;
+    }
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     const delta = moves[event.key];
     if (!delta) return;
     event.preventDefault();
     const actor = this.actors.get(id);
     const step = this.step * (event.shiftKey ? 5 : 1);
+    const before = { x: actor.x, y: actor.y };
     this.move(id, { x: actor.x + delta[0] * step, y: actor.y + delta[1] * step });
+    this.commitMove(id, before);
   }
 
   onPointerDown(event, id, element) {
@@ -285,17 +376,29 @@ export class SceneMap {
     element.focus();
     element.setPointerCapture(event.pointerId);
     const snap = this.step / 2;
+    const before = { x: this.actors.get(id).x, y: this.actors.get(id).y };
     const at = (e) => {
       const matrix = this.svg.getScreenCTM().inverse();
       const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
       return { x: Math.round(point.x / snap) * snap, y: Math.round(-point.y / snap) * snap };
     };
-    const onMoveEvent = (e) => this.move(id, at(e), { announce: false });
+    // A press that does not travel is a click: it picks a scene actor instead of moving it.
+    const from = { x: event.clientX, y: event.clientY };
+    let dragged = false;
+    const onMoveEvent = (e) => {
+      dragged ||= Math.hypot(e.clientX - from.x, e.clientY - from.y) > 4;
+      if (dragged) this.move(id, at(e), { announce: false });
+    };
     const onUp = (e) => {
       element.removeEventListener("pointermove", onMoveEvent);
       element.removeEventListener("pointerup", onUp);
       element.removeEventListener("pointercancel", onUp);
+      if (!dragged && Math.hypot(e.clientX - from.x, e.clientY - from.y) <= 4) {
+        if (this.actors.get(id)?.scene) this.onPick?.(id);
+        return;
+      }
       this.move(id, at(e));
+      this.commitMove(id, before);
     };
     element.addEventListener("pointermove", onMoveEvent);
     element.addEventListener("pointerup", onUp);
@@ -341,7 +444,9 @@ export class SceneMap {
         const value = Number(input.value);
         const current = this.actors.get(actor.id);
         if (!current || !Number.isFinite(value)) return;
+        const before = { x: current.x, y: current.y };
         this.move(actor.id, { ...current, [axis]: value });
+        this.commitMove(actor.id, before);
       });
       cell.append(label, input);
       row.appendChild(cell);
@@ -378,7 +483,7 @@ export class SceneMap {
     const item = document.createElement("li");
     item.dataset.zone = zone.id;
     const shape = zone.shape === "circle"
-      ? `circle of ${zone.radius_m} m around (${zone.center.x}, ${zone.center.y})`
+      ? `circle of ${round1(zone.radius_m)} m around (${round1(zone.center.x)}, ${round1(zone.center.y)})`
       : `triangle ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
     const title = document.createElement("strong");
     title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;

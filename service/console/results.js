@@ -51,6 +51,10 @@ export function diceSection(dice, { isHit = () => false } = {}) {
   return section;
 }
 
+// Distances from the positions come with every decimal ("range (medium, 12.6491 m)"): a
+// tenth of a metre is what a table reads.
+const roundedNumbers = (text) => text.replace(/\d+\.\d{2,}/g, (number) => String(Math.round(Number(number) * 10) / 10));
+
 // A pool, a limit or a target number: its total, then each term with its source.
 export function modifierTable(caption, modifiers, { field } = {}) {
   const table = el("table", { class: "modifiers", dataField: field ? `${field}-modifiers` : undefined },
@@ -59,7 +63,7 @@ export function modifierTable(caption, modifiers, { field } = {}) {
   const body = el("tbody");
   for (const modifier of modifiers) {
     body.appendChild(el("tr", { dataSource: modifier.source },
-      el("th", { scope: "row", text: modifier.source }),
+      el("th", { scope: "row", text: roundedNumbers(modifier.source) }),
       el("td", { class: "num", text: signed(modifier.value) })));
   }
   table.appendChild(body);
@@ -67,14 +71,23 @@ export function modifierTable(caption, modifiers, { field } = {}) {
 }
 
 // A definition list of [term, value, field name] rows; the field name lands on the value as
-// data-field, so the numbers shown can be checked against the answer.
+// data-field, so the numbers shown can be checked against the answer. A value may be a line
+// built with `line` (several numbers, each with its own field).
 export function facts(rows, className = "facts") {
   const list = el("dl", { class: className });
   for (const [term, value, field] of rows) {
     if (value === undefined || value === null) continue;
-    list.append(el("dt", { text: term }), el("dd", { dataField: field, text: String(value) }));
+    list.append(el("dt", { text: term }), el("dd", { dataField: field }, value instanceof Node ? value : String(value)));
   }
   return list;
+}
+
+// One line of text with numbers in it, each number its own field: `line("", [13, "attack_pool"],
+// " dice, ", [4, "attack_hits"], " hits")` shows "13 dice, 4 hits" once.
+export function line(...parts) {
+  return el("span", { class: "line" }, parts.map((part) => (Array.isArray(part)
+    ? el("span", { dataField: part[1], text: String(part[0]) })
+    : part)));
 }
 
 export function outcomeBadge(outcome) {

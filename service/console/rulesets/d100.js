@@ -1,7 +1,7 @@
 // d100 (`d100`): the Shot Rate attack form (schemas/d100.py, D100AttackRequest) and its result.
 
 import { parseModifiers } from "../fields.js";
-import { diceSection, el, facts, modifierTable, outcomeBadge } from "../results.js";
+import { diceSection, el, facts, line, modifierTable, outcomeBadge } from "../results.js";
 
 const RELOAD_METHODS = [
   "magazine", "speedloader", "belt", "power_cell", "crossbow", "nock_arrow",
@@ -29,6 +29,9 @@ export function parseRangeBands(text) {
   return bands;
 }
 
+export const formatRangeBands = (bands) =>
+  bands.map((band) => `${band.name ? `${band.name} ` : ""}${band.up_to_m}: ${band.modifier > 0 ? "+" : ""}${band.modifier}`).join(", ");
+
 const modifiersSpec = (key, label) => ({
   key, label, type: "text", optional: true, parse: parseModifiers, placeholder: "darkness -20, braced +10",
   help: "Named modifiers, comma-separated: source and value.",
@@ -52,7 +55,7 @@ export default {
     { key: "ammo", label: "Rounds loaded", type: "int", min: 0, max: 10000, value: 30 },
     {
       key: "range_bands", label: "Range bands", type: "text", value: "short 10: +10, medium 30: 0, long 100: -20",
-      parse: parseRangeBands, help: "Nearest first, each \"[name] metres: modifier\".",
+      parse: parseRangeBands, format: formatRangeBands, help: "Nearest first, each \"[name] metres: modifier\".",
     },
     { key: "double_barreled", label: "Double-barreled", type: "checkbox" },
   ],
@@ -67,6 +70,16 @@ export default {
     modifiersSpec("defender.test_modifiers", "Modifiers of the defender's tests"),
     { key: "in_cover", label: "In cover", type: "checkbox", zoneOnly: true },
     { key: "prone", label: "Prone", type: "checkbox", zoneOnly: true },
+  ],
+  // The numbers an actor's sheet keeps on the scene (schemas/d100.py, D100Sheet).
+  sheet: [
+    { key: "marksmanship", label: "Marksmanship (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "athletics", label: "Athletics (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "recoil_control", label: "Recoil Control", type: "int", min: 0, max: 6, value: 0 },
+    { key: "wound_modifier", label: "Wound modifier", type: "int", min: -500, max: 0, value: 0 },
+    { key: "defense", label: "Active Defense (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "passive_defense", label: "Passive Defense (%)", type: "int", min: 0, max: 500, optional: true },
+    { key: "armor", label: "Armour", type: "int", min: 0, max: 500, value: 0 },
   ],
   targetDefaults: { prefix: "ganger" },
   options: [
@@ -200,14 +213,18 @@ export default {
           : `${result.attacker} fires ${result.weapon} — SR${result.shot_rate}${result.both_barrels ? ", both barrels" : ""}`,
       }));
     article.appendChild(facts([
-      ["Success Target", result.success_target, "success_target"],
+      // Suppressive fire shows its Success Target once, in its test's line below.
+      ["Success Target", result.zone ? null : result.success_target, "success_target"],
       ["Action points", result.action_points, "action_points"],
       ["Action points spent this turn", result.action_points_spent, "action_points_spent"],
       ["Rounds fired", result.rounds_fired, "rounds_fired"],
       ["Ammo left", result.ammo_left, "ammo_left"],
     ], "facts headline"));
-    article.appendChild(el("div", { class: "breakdown" },
-      modifierTable(`Success Target ${result.success_target}`, result.modifiers, { field: "success_target" })));
+    // Suppressive fire's own test lists its modifiers (the range too) under the zone.
+    if (!result.zone) {
+      article.appendChild(el("div", { class: "breakdown" },
+        modifierTable("What makes the Success Target", result.modifiers, { field: "success_target" })));
+    }
     for (const target of result.targets) article.appendChild(renderTarget(target));
     if (result.zone) article.appendChild(renderZone(result.zone));
     article.appendChild(diceSection(result.dice));
@@ -215,7 +232,9 @@ export default {
   },
 };
 
-const testText = (t) => `rolled ${t.roll} against ${t.success_target}: ${t.success ? `success, ${t.hits} hits` : "failure"}`;
+// A test once, its numbers each with its field: "rolled 12 against 60: success, 5 hits".
+const testLine = (t, prefix) => line("rolled ", [t.roll, `${prefix}roll`], " against ", [t.success_target, `${prefix}success_target`],
+  `: ${t.success ? "success" : "failure"}, `, [t.hits, `${prefix}hits`], " hits");
 
 function renderTarget(t) {
   const article = el("article", { class: "target", dataTarget: t.target },
@@ -223,16 +242,12 @@ function renderTarget(t) {
   article.appendChild(facts([
     ["Range band", t.range_band, "range_band"],
     ["Share", `${t.share_percent}% = ${t.share}`, "share"],
-    ["Attack", testText(t.attack), "attack"],
-    ["Attack Success Target", t.attack.success_target, "attack_success_target"],
-    ["Attack roll", t.attack.roll, "attack_roll"],
-    ["Attack hits", t.attack.hits, "attack_hits"],
-    ["Defense", t.defense ? testText(t.defense) : "not rolled", "defense"],
-    ["Defense hits", t.defense ? t.defense.hits : 0, "defense_hits"],
+    ["Attack", testLine(t.attack, "attack_")],
+    ["Defense", t.defense ? testLine(t.defense, "defense_") : "not rolled", t.defense ? undefined : "defense"],
     ["Net hits", t.net_hits, "net_hits"],
   ]));
   const tables = el("div", { class: "breakdown" });
-  if (t.modifiers.length) tables.appendChild(modifierTable(`Attack on ${t.target}: ${t.attack.success_target}`, t.modifiers, { field: "attack" }));
+  if (t.modifiers.length) tables.appendChild(modifierTable(`What changes the attack on ${t.target}`, t.modifiers, { field: "attack" }));
   if (t.defense_modifiers.length) tables.appendChild(modifierTable("Defense modifiers", t.defense_modifiers, { field: "defense" }));
   article.appendChild(tables);
   if (t.damage) article.appendChild(renderDamage(t.target, t.damage));
@@ -247,14 +262,12 @@ function renderDamage(who, d) {
       ["Bonus dice", d.bonus_dice, "bonus_dice"],
       ["Bonus hits", d.bonus_hits, "bonus_hits"],
       ["Net hits", d.net_hits, "damage_net_hits"],
-      ["Passive defense", d.passive_defense ? testText(d.passive_defense) : "not rolled", "passive_defense"],
-      ["Passive defense hits", d.passive_defense_hits, "passive_defense_hits"],
+      ["Passive defense", d.passive_defense ? testLine(d.passive_defense, "passive_defense_") : "not rolled", d.passive_defense ? undefined : "passive_defense"],
       ["Damage", d.damage, "damage"],
       ["Location", d.location.replace("_", " "), "location"],
       ["Armour", d.armor, "armor"],
       ["Armour penetration", d.armor_penetration, "armor_penetration"],
       ["Effective armour", d.effective_armor, "effective_armor"],
-      ["Wound", d.wound, "wound_total"],
     ]));
 }
 
@@ -264,8 +277,10 @@ function renderZone(zone) {
     : "The suppressive fire test failed: no zone";
   const section = el("section", { class: "zone-result", dataZone: zone.zone?.id },
     el("h4", { text: title }),
-    facts([["Suppressive fire test", testText(zone.test), "suppression"]]));
-  if (zone.modifiers.length) section.appendChild(modifierTable(`Success Target ${zone.test.success_target}`, zone.modifiers, { field: "suppression" }));
+    facts([["Suppressive fire test", testLine(zone.test, "suppression_")]]));
+  if (zone.modifiers.length) {
+    section.appendChild(modifierTable("What makes the suppressive fire test", zone.modifiers, { field: "suppression" }));
+  }
   const table = el("table", { class: "affected" },
     el("caption", { text: "Who the zone affects" }),
     el("thead", {}, el("tr", {}, ["Actor", "Inside", "Penalty", "Must test"].map((h) => el("th", { scope: "col", text: h })))));
@@ -288,15 +303,12 @@ function renderZoneTest(result) {
     el("h3", {}, `${result.actor} tests against ${result.zone}: `, el("span", { class: `outcome ${outcome}`, dataField: "outcome", text: outcome })));
   article.appendChild(facts([
     ["Avoided by", result.avoided?.replaceAll("_", " "), "avoided"],
-    ["Athletics test", result.test ? testText(result.test) : "not rolled", "test"],
-    ["Success Target", result.test?.success_target, "success_target"],
-    ["Roll", result.test?.roll, "roll"],
-    ["Hits", result.test?.hits, "hits"],
+    ["Athletics test", result.test ? testLine(result.test, "") : "not rolled", result.test ? undefined : "test"],
     ["Hit", result.hit ? "yes" : "no", "hit"],
   ], "facts headline"));
   if (result.modifiers.length) {
     article.appendChild(el("div", { class: "breakdown" },
-      modifierTable(`Success Target ${result.test?.success_target ?? ""}`.trim(), result.modifiers, { field: "success_target" })));
+      modifierTable("What makes the Success Target", result.modifiers, { field: "success_target" })));
   }
   if (result.damage) article.appendChild(renderDamage(result.actor, result.damage));
   article.appendChild(diceSection(result.dice));

@@ -1,6 +1,6 @@
 // Shadowrun 5 (`sr5`): the attack form (schemas/sr5.py, SR5AttackRequest) and its result.
 
-import { diceSection, el, facts, modifierTable, outcomeBadge, signed } from "../results.js";
+import { diceSection, el, facts, line, modifierTable, outcomeBadge, signed } from "../results.js";
 
 const CATEGORIES = [
   "taser", "hold_out_pistol", "light_pistol", "heavy_pistol", "machine_pistol", "submachine_gun",
@@ -59,6 +59,19 @@ export default {
     { key: "running", label: "Running", type: "checkbox" },
     { key: "in_moving_vehicle", label: "In a moving vehicle", type: "checkbox" },
     { key: "in_melee", label: "In melee", type: "checkbox" },
+  ],
+  // The numbers an actor's sheet keeps on the scene (schemas/sr5.py, SR5Sheet): all optional.
+  sheet: [
+    { key: "agility", label: "Agility", type: "int", min: 1, max: 30, optional: true },
+    { key: "skill", label: "Firearms skill", type: "int", min: 0, max: 30, optional: true },
+    { key: "strength", label: "Strength", type: "int", min: 1, max: 30, optional: true },
+    { key: "reaction", label: "Reaction", type: "int", min: 1, max: 30, optional: true },
+    { key: "intuition", label: "Intuition", type: "int", min: 1, max: 30, optional: true },
+    { key: "body", label: "Body", type: "int", min: 1, max: 30, optional: true },
+    { key: "willpower", label: "Willpower", type: "int", min: 1, max: 30, optional: true },
+    { key: "armor", label: "Armor", type: "int", min: 0, max: 30, optional: true },
+    { key: "edge", label: "Edge", type: "int", min: 0, max: 30, optional: true },
+    { key: "wound_modifier", label: "Wound modifier", type: "int", min: -30, max: 0, value: 0 },
   ],
   targetDefaults: { prefix: "goon" },
   options: [
@@ -196,8 +209,8 @@ export default {
         : [],
     ], "facts headline"));
     const breakdown = el("div", { class: "breakdown" },
-      modifierTable(`Pool ${result.pool}`, result.modifiers, { field: "pool" }),
-      modifierTable(`Limit ${result.limit}`, result.limit_modifiers, { field: "limit" }));
+      modifierTable("What makes the pool", result.modifiers, { field: "pool" }),
+      modifierTable("What makes the limit", result.limit_modifiers, { field: "limit" }));
     article.appendChild(breakdown);
     const r = result.recoil;
     article.appendChild(el("p", { class: "recoil", dataField: "recoil" },
@@ -210,10 +223,7 @@ export default {
   },
 };
 
-function test(name, t) {
-  const glitch = t.critical_glitch ? ", critical glitch!" : t.glitch ? ", glitch" : "";
-  return `${t.pool} dice, ${t.hits} hits${glitch}`;
-}
+const glitchText = (t) => (t.critical_glitch ? ", critical glitch!" : t.glitch ? ", glitch" : "");
 
 function renderTarget(t) {
   const article = el("article", { class: "target", dataTarget: t.target },
@@ -221,19 +231,19 @@ function renderTarget(t) {
   article.appendChild(facts([
     ["Range", t.range, "range"],
     ["Share of the pool", t.share, "share"],
-    ["Attack", test("attack", t.attack), "attack"],
-    ["Attack pool", t.attack.pool, "attack_pool"],
-    ["Attack hits before the limit", t.attack_hits_before_limit, "attack_hits_before_limit"],
-    ["Attack hits", t.attack_hits, "attack_hits"],
-    ["Defense pool", t.defense.pool, "defense_pool"],
-    ["Defense hits", t.defense_hits, "defense_hits"],
-    ["Defense limit", t.defense_limit, "defense_limit"],
+    // Each test once: its dice and hits on one line.
+    ["Attack", line([t.attack.pool, "attack_pool"], " dice, ", [t.attack_hits, "attack_hits"], " hits",
+      t.attack_hits_before_limit !== t.attack_hits ? line(" (", [t.attack_hits_before_limit, "attack_hits_before_limit"], " before the limit)") : "",
+      glitchText(t.attack))],
+    ["Defense", line([t.defense.pool, "defense_pool"], " dice, ", [t.defense_hits, "defense_hits"], " hits",
+      t.defense_limit !== null && t.defense_limit !== undefined ? line(" (limit ", [t.defense_limit, "defense_limit"], ")") : "",
+      glitchText(t.defense))],
     ["Net hits", t.net_hits, "net_hits"],
     ["Contact effect", t.contact_effect, "contact_effect"],
   ]));
   const tables = el("div", { class: "breakdown" });
-  if (t.attack_modifiers.length) tables.appendChild(modifierTable(`Attack share ${t.share} → ${t.attack.pool}`, t.attack_modifiers, { field: "attack" }));
-  tables.appendChild(modifierTable(`Defense pool ${t.defense.pool}`, t.defense_modifiers, { field: "defense" }));
+  if (t.attack_modifiers.length) tables.appendChild(modifierTable(`What turns the share into the attack on ${t.target}`, t.attack_modifiers, { field: "attack" }));
+  tables.appendChild(modifierTable("What makes the defense pool", t.defense_modifiers, { field: "defense" }));
   article.appendChild(tables);
   if (t.damage) article.appendChild(renderDamage(t.target, t.damage));
   return article;
@@ -261,19 +271,17 @@ function renderZone(zone) {
 
 function renderDamage(who, d) {
   return el("section", { class: "damage", "aria-label": `Damage to ${who}` },
-    el("h5", {}, el("span", { class: "boxes", dataField: "boxes", text: String(d.boxes) }), ` boxes of ${d.track} damage`),
+    el("h5", {}, el("span", { class: "boxes", dataField: "boxes", text: String(d.boxes) }), " boxes of ",
+      el("span", { dataField: "track", text: d.track }), " damage"),
     facts([
       ["Damage value", d.dv, "dv"],
       ["AP", d.ap, "ap"],
       ["Modified armor", d.armor, "armor"],
-      ["Track", d.track, "track"],
-      ["Soak pool", d.soak.pool, "soak_pool"],
-      ["Soak hits", d.soak_hits, "soak_hits"],
-      ["Boxes", d.boxes, "damage_boxes"],
+      ["Soak", line([d.soak.pool, "soak_pool"], " dice, ", [d.soak_hits, "soak_hits"], " hits")],
     ]),
     el("div", { class: "breakdown" },
-      modifierTable(`DV ${d.dv}`, d.dv_modifiers, { field: "dv" }),
-      modifierTable(`Soak pool ${d.soak.pool}`, d.soak_modifiers, { field: "soak" })));
+      modifierTable("What makes the DV", d.dv_modifiers, { field: "dv" }),
+      modifierTable("What makes the soak pool", d.soak_modifiers, { field: "soak" })));
 }
 
 function renderZoneTest(result) {
@@ -283,14 +291,14 @@ function renderZoneTest(result) {
   article.appendChild(facts([
     ["Avoided by", result.avoided?.replaceAll("_", " "), "avoided"],
     ["Threshold (the zone's hits)", result.threshold, "threshold"],
-    ["Pool", result.pool, "pool"],
-    ["Test", result.test ? test("zone test", result.test) : "not rolled", "test"],
-    ["Hits", result.test?.hits, "hits"],
+    ["Test", result.test
+      ? line([result.pool, "pool"], " dice, ", [result.test.hits, "hits"], " hits", glitchText(result.test))
+      : line([result.pool, "pool"], " dice, not rolled")],
     ["Hit", result.hit ? "yes" : "no", "hit"],
     ["Edge spent", result.edge_spent, "edge_spent"],
   ], "facts headline"));
   if (result.modifiers.length) {
-    article.appendChild(el("div", { class: "breakdown" }, modifierTable(`Pool ${result.pool}`, result.modifiers, { field: "pool" })));
+    article.appendChild(el("div", { class: "breakdown" }, modifierTable("What makes the pool", result.modifiers, { field: "pool" })));
   }
   if (result.damage) article.appendChild(renderDamage(result.actor, result.damage));
   article.appendChild(diceSection(result.dice, { isHit: (value) => value >= HIT }));

@@ -1,0 +1,303 @@
+// The roster: the scene's actors as a list (who plays them, where they stand, hidden or not),
+// the GM's editor for one actor (its sheet and one weapon), and each player's own link.
+
+import * as api from "./api.js";
+import { buildFields, FieldError, readFields } from "./fields.js";
+import { el } from "./results.js";
+
+const ID_PATTERN = "[A-Za-z0-9_.:\\-]{1,64}";
+const ACTOR_ID = { key: "id", label: "Actor id", type: "text", pattern: ID_PATTERN };
+const IDENTITY = [
+  { key: "name", label: "Actor name", type: "text", optional: true },
+  { key: "controller", label: "Played by (gm, or a player id)", type: "text", value: "gm", pattern: ID_PATTERN },
+  { key: "hidden", label: "Hidden from the players", type: "checkbox" },
+  { key: "position.x", label: "Position x (m)", type: "number", value: 0 },
+  { key: "position.y", label: "Position y (m)", type: "number", value: 0 },
+  { key: "posture.cover", label: "Its cover", type: "select", options: ["none", "partial", "good", "full"] },
+  { key: "posture.prone", label: "Lying prone", type: "checkbox" },
+];
+
+const valueAt = (object, key) => key.split(".").reduce((node, part) => node?.[part], object);
+
+// Puts an actor's values into fields built from `specs` (what it lacks is left empty).
+function fill(container, specs, prefix, values) {
+  for (const spec of specs) {
+    const id = `${prefix}-${spec.key.replaceAll(".", "-")}`;
+    const value = valueAt(values, spec.key);
+    if (spec.type === "choices") {
+      for (const input of container.querySelectorAll(`#${CSS.escape(id)} input`)) {
+        input.checked = (value || []).includes(input.value);
+      }
+      continue;
+    }
+    const input = container.querySelector(`#${CSS.escape(id)}`);
+    if (!input) continue;
+    if (spec.type === "checkbox") input.checked = Boolean(value);
+    else if (value === undefined || value === null) input.value = spec.optional ? "" : input.value;
+    else input.value = spec.format ? spec.format(value) : String(value);
+  }
+}
+
+export class Roster {
+  // `session()`: the encounter joined ({id, token, role, player}); `onSceneResult(result)`: the
+  // service's answer to a change, applied at once (its event follows and changes nothing more).
+  constructor({ panel, session, onSceneResult, onPickAttacker, onToggleTarget }) {
+    this.panel = panel;
+    this.list = panel.querySelector("#roster-list");
+    this.editor = panel.querySelector("#roster-form");
+    this.error = panel.querySelector("#roster-error");
+    this.gmTools = panel.querySelector("#roster-gm");
+    this.linkForm = panel.querySelector("#player-link-form");
+    this.session = session;
+    this.onSceneResult = onSceneResult;
+    this.onPickAttacker = onPickAttacker;
+    this.onToggleTarget = onToggleTarget;
+    this.actors = new Map();
+    this.ruleset = null;
+    this.picked = { attacker: "", targets: new Set() };
+    panel.querySelector("#roster-add").addEventListener("click", () => this.open("add"));
+    this.editor.addEventListener("submit", (event) => this.save(event));
+    this.linkForm.addEventListener("submit", (event) => this.issueLink(event));
+  }
+
+  get isGm() {
+    return this.session()?.role !== "player";
+  }
+
+  setRuleset(ruleset) {
+    this.ruleset = ruleset;
+    this.close();
+  }
+
+  setRole() {
+    this.gmTools.hidden = !this.isGm;
+    if (!this.isGm) this.close();
+    this.render();
+  }
+
+  setScene(actors) {
+    this.actors = new Map(Object.entries(actors));
+    this.render();
+  }
+
+  applyScene(result) {
+    if (result.change === "removed" || !result.state) this.actors.delete(result.actor);
+    else this.actors.set(result.actor, result.state);
+    this.render();
+  }
+
+  // The actors this page may act for: a player's own link shows only theirs.
+  playable() {
+    const player = this.session()?.player;
+    return [...this.actors.entries()].filter(([, actor]) => !player || actor.controller === player);
+  }
+
+  // What the attack form's picks are, shown back on the list's buttons.
+  showPicked(attacker, targets) {
+    this.picked = { attacker, targets: new Set(targets) };
+    this.render();
+  }
+
+  render() {
+    const items = [];
+    const playable = new Set(this.playable().map(([id]) => id));
+    for (const [id, actor] of this.actors) {
+      const where = actor.position ? `at (${actor.position.x}, ${actor.position.y})` : "not placed";
+      const played = actor.controller === "gm" ? "the GM's" : `played by ${actor.controller}`;
+      const weapons = (actor.sheet?.weapons || []).map((weapon) => weapon.id).join(", ");
+      const item = el("li", { dataActor: id, class: actor.hidden ? "hidden-actor" : undefined },
+        el("strong", { text: actor.name ? `${actor.name} (${id})` : id }),
+        el("span", { class: "facts-line", text: ` — ${played}, ${where}${weapons ? `, carries ${weapons}` : ""}` }),
+        actor.hidden ? el("span", { class: "badge", text: "hidden" }) : null);
+      const buttons = el("span", { class: "roster-buttons" });
+      if (playable.has(id) && actor.sheet?.weapons?.length) {
+        const attack = el("button", {
+          type: "button", class: "pick-attacker", "aria-label": `Attack with ${id}`,
+          "aria-pressed": String(this.picked.attacker === id), text: "Attacker",
+        });
+        attack.addEventListener("click", () => this.onPickAttacker?.(this.picked.attacker === id ? "" : id));
+        buttons.append(attack);
+      }
+      if (this.picked.attacker && this.picked.attacker !== id) {
+        const target = el("button", {
+          type: "button", class: "pick-target", "aria-label": `Target ${id}`,
+          "aria-pressed": String(this.picked.targets.has(id)), text: "Target",
+        });
+        target.addEventListener("click", () => this.onToggleTarget?.(id));
+        buttons.append(target);
+      }
+      if (this.isGm) {
+        for (const [text, action] of [["Edit", () => this.open("edit", id)], ["Duplicate", () => this.open("duplicate", id)]]) {
+          const button = el("button", { type: "button", "aria-label": `${text} ${id}`, text });
+          button.addEventListener("click", action);
+          buttons.append(button);
+        }
+        const hide = el("button", { type: "button", "aria-label": `${actor.hidden ? "Reveal" : "Hide"} ${id}`, text: actor.hidden ? "Reveal" : "Hide" });
+        hide.addEventListener("click", () => this.change(id, () => api.patchActor(this.session().id, this.session().token, id, { hidden: !actor.hidden })));
+        buttons.append(hide);
+      }
+      item.append(" ", buttons);
+      items.push(item);
+    }
+    if (!items.length) items.push(el("li", { class: "empty", text: "Nobody on the scene yet." }));
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
+    this.list.replaceChildren(...items);
+    if (focused) this.list.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  // --- the GM's editor -------------------------------------------------------------------
+
+  freeId(base) {
+    const stem = base.replace(/-\d+$/, "");
+    for (let n = 2; ; n += 1) {
+      if (!this.actors.has(`${stem}-${n}`)) return `${stem}-${n}`;
+    }
+  }
+
+  open(mode, id = null) {
+    const r = this.ruleset;
+    if (!r?.sheet) return;
+    this.hideError();
+    const heading = { add: "Add an actor", edit: `Edit ${id}`, duplicate: `Duplicate ${id}` }[mode];
+    const identity = el("div", { class: "grid" });
+    buildFields(identity, [ACTOR_ID, ...IDENTITY], "roster");
+    const sheet = el("fieldset", { class: "group" }, el("legend", { text: "Sheet" }));
+    const sheetFields = el("div", { class: "grid" });
+    buildFields(sheetFields, r.sheet, "sheet");
+    sheet.append(sheetFields);
+    const carries = el("input", { type: "checkbox", id: "roster-carries", checked: true });
+    const weaponFields = el("div", { class: "grid", id: "roster-weapon" });
+    buildFields(weaponFields, r.weapon, "roster-weapon");
+    carries.addEventListener("change", () => { weaponFields.hidden = !carries.checked; });
+    const weapon = el("fieldset", { class: "group" }, el("legend", { text: "Weapon" }),
+      el("div", { class: "field field-checkbox" }, carries, el("label", { for: "roster-carries", text: "Carries a weapon" })),
+      weaponFields);
+    const save = el("button", { type: "submit", class: "primary", text: mode === "edit" ? "Save actor" : "Add actor" });
+    const cancel = el("button", { type: "button", text: "Cancel" });
+    cancel.addEventListener("click", () => this.close());
+    this.editor.replaceChildren(el("h3", { id: "roster-form-heading", text: heading }), identity, sheet, weapon,
+      el("div", { class: "actions" }, save, cancel));
+    this.editor.dataset.mode = mode;
+    this.editor.hidden = false;
+
+    const idInput = this.editor.querySelector("#roster-id");
+    if (mode === "add") {
+      idInput.value = this.freeId("actor-1");
+    } else {
+      const actor = this.actors.get(id);
+      const values = { ...actor, position: actor.position || { x: 0, y: 0 } };
+      if (mode === "duplicate") values.position = { x: values.position.x + 2, y: values.position.y };
+      fill(identity, IDENTITY, "roster", values);
+      fill(sheetFields, r.sheet, "sheet", actor.sheet || {});
+      const first = actor.sheet?.weapons?.[0];
+      if (first) fill(weaponFields, r.weapon, "roster-weapon", first);
+      carries.checked = Boolean(first);
+      weaponFields.hidden = !first;
+      idInput.value = mode === "edit" ? id : this.freeId(id);
+      idInput.readOnly = mode === "edit";
+    }
+    this.editing = { mode, id, others: (this.actors.get(id)?.sheet?.weapons || []).slice(1) };
+    idInput.focus();
+  }
+
+  close() {
+    this.editor.hidden = true;
+    this.editor.replaceChildren();
+    this.editing = null;
+  }
+
+  read() {
+    const { id } = readFields(this.editor, [ACTOR_ID], "roster");
+    const body = readFields(this.editor, IDENTITY, "roster");
+    const sheet = { ruleset: this.ruleset.id, ...readFields(this.editor, this.ruleset.sheet, "sheet") };
+    const weapons = this.editor.querySelector("#roster-carries").checked
+      ? [readFields(this.editor, this.ruleset.weapon, "roster-weapon")]
+      : [];
+    // Only the first weapon is edited here; the others the sheet carries stay as they were.
+    sheet.weapons = [...weapons, ...(this.editing?.others || [])];
+    return { id, body: { ...body, sheet } };
+  }
+
+  async save(event) {
+    event.preventDefault();
+    let read;
+    try {
+      read = this.read();
+    } catch (problem) {
+      if (!(problem instanceof FieldError)) throw problem;
+      this.showError(problem.message, problem.input);
+      return;
+    }
+    const { id, token } = this.session();
+    const done = await this.change(read.id, () => api.putActor(id, token, read.id, read.body));
+    if (done) {
+      this.close();
+      this.list.querySelector(`li[data-actor="${CSS.escape(read.id)}"] button[aria-label^="Edit"]`)?.focus();
+    }
+  }
+
+  async change(actorId, send) {
+    this.hideError();
+    try {
+      const answer = await send();
+      this.onSceneResult?.(answer.result);
+      return true;
+    } catch (problem) {
+      const field = problem.problem?.path && this.fieldFor(problem.problem.path);
+      this.showError(`${actorId} not changed: ${problem.describe?.() || problem.message}`, field);
+      return false;
+    }
+  }
+
+  // "$.sheet.agility" -> #sheet-agility, "$.sheet.weapons[0].ammo" -> #roster-weapon-ammo.
+  fieldFor(path) {
+    const weapon = /^\$\.sheet\.weapons\[0\]\.(\w+)/.exec(path);
+    const sheet = /^\$\.sheet\.(\w+)$/.exec(path);
+    const own = /^\$\.(\w+)(?:\.(\w+))?$/.exec(path);
+    const id = weapon ? `roster-weapon-${weapon[1]}` : sheet ? `sheet-${sheet[1]}` : own ? `roster-${own[1]}${own[2] ? `-${own[2]}` : ""}` : null;
+    return id ? this.editor.querySelector(`#${CSS.escape(id)}`) : null;
+  }
+
+  showError(message, input = null) {
+    this.error.textContent = message;
+    this.error.hidden = false;
+    if (input) {
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    }
+  }
+
+  hideError() {
+    this.error.hidden = true;
+  }
+
+  // --- players' own links ----------------------------------------------------------------
+
+  async issueLink(event) {
+    event.preventDefault();
+    const playerInput = this.linkForm.querySelector("#player-id");
+    const actorsInput = this.linkForm.querySelector("#player-actors");
+    const output = this.linkForm.querySelector("#player-link");
+    const player = playerInput.value.trim();
+    if (!new RegExp(`^${ID_PATTERN}$`).test(player)) {
+      this.showError("Player id: letters, digits and _ . : - (up to 64).", playerInput);
+      return;
+    }
+    const actors = actorsInput.value.split(/[\s,]+/).filter(Boolean);
+    const { id, token } = this.session();
+    this.hideError();
+    try {
+      const answer = await api.issuePlayerToken(id, token, player, actors);
+      this.onSceneResult?.(null);
+      const link = new URL("/", location.href);
+      link.hash = new URLSearchParams({ encounter: id, token: answer.token, player }).toString();
+      output.value = link.toString();
+      this.linkForm.querySelector("#player-link-label").textContent = `Link for ${player} (their own token)`;
+      output.closest(".field").hidden = false;
+      output.focus();
+      output.select();
+    } catch (problem) {
+      this.showError(`No link for ${player}: ${problem.describe?.() || problem.message}`, actorsInput);
+    }
+  }
+}
