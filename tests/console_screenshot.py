@@ -9,30 +9,11 @@ import sys
 from pathlib import Path
 
 from tests import console_browser as console
+from tests import sr5_requests as make
 
 OUTPUT = console.ROOT / "docs" / "img" / "console.png"
-SAM = {
-    "name": "Sam",
-    "position": {"x": 0, "y": 0},
-    "sheet": {
-        "ruleset": "sr5",
-        "agility": 6,
-        "skill": 6,
-        "strength": 4,
-        "weapons": [
-            {
-                "id": "predator",
-                "category": "heavy_pistol",
-                "damage": 8,
-                "ap": -1,
-                "accuracy": 5,
-                "modes": ["SA"],
-                "ammo": 15,
-            }
-        ],
-    },
-}
-GOON = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}
+SAM = make.README_SAM
+GOON = make.README_GANGER_SHEET
 
 
 def take(path: Path = OUTPUT) -> Path:

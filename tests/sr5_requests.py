@@ -41,3 +41,29 @@ def attack(**fields: Any) -> dict[str, Any]:
         "targets": [target()],
     }
     return {**base, **fields}
+
+
+# The README's quickstart on the scene: Sam with the Predator, and the ganger's sheet (pool 14,
+# 13 dice at 12 m, 4 hits against 1, 9 boxes with the README's dice).
+README_PREDATOR = {
+    "id": "predator",
+    "category": "heavy_pistol",
+    "damage": 8,
+    "ap": -1,
+    "accuracy": 5,
+    "rc": 0,
+    "modes": ["SA"],
+    "ammo": 15,
+}
+README_SAM = {
+    "name": "Sam",
+    "position": {"x": 0.0, "y": 0.0},
+    "sheet": {
+        "ruleset": "sr5",
+        "agility": 6,
+        "strength": 4,
+        "skill": 6,
+        "weapons": [README_PREDATOR],
+    },
+}
+README_GANGER_SHEET = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests import console_browser as console
+from tests import sr5_requests as make
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
@@ -493,28 +494,8 @@ def test_the_gm_adds_edits_duplicates_and_hides_actors_in_the_roster(
         player.context.close()
 
 
-SAM = {
-    "name": "Sam",
-    "position": {"x": 0, "y": 0},
-    "sheet": {
-        "ruleset": "sr5",
-        "agility": 6,
-        "skill": 6,
-        "strength": 4,
-        "weapons": [
-            {
-                "id": "predator",
-                "category": "heavy_pistol",
-                "damage": 8,
-                "ap": -1,
-                "accuracy": 5,
-                "modes": ["SA"],
-                "ammo": 15,
-            }
-        ],
-    },
-}
-GOON = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}
+SAM = make.README_SAM
+GOON = make.README_GANGER_SHEET
 
 
 def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(

@@ -13,32 +13,11 @@ from tests import sr5_requests as make
 from tests.parity import resolved
 
 # The README's quickstart, with the shooter and the ganger on the scene instead of in the body.
-SAM = {
-    "name": "Sam",
-    "position": {"x": 0.0, "y": 0.0},
-    "sheet": {
-        "ruleset": "sr5",
-        "agility": 6,
-        "strength": 4,
-        "skill": 6,
-        "weapons": [
-            {
-                "id": "predator",
-                "category": "heavy_pistol",
-                "damage": 8,
-                "ap": -1,
-                "accuracy": 5,
-                "rc": 0,
-                "modes": ["SA"],
-                "ammo": 15,
-            }
-        ],
-    },
-}
+SAM = make.README_SAM
 GANGER = {
     "name": "Ganger",
     "position": {"x": 12.0, "y": 0.0},
-    "sheet": {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9},
+    "sheet": make.README_GANGER_SHEET,
 }
 DICE = {
     "attack": [6, 5, 5, 5, 2, 3, 1, 4, 2, 3, 4, 4, 2],
