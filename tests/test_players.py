@@ -113,3 +113,21 @@ async def test_a_players_token_is_not_kept_for_retries(anonymous: Any) -> None:
     assert (await keyed.json())["path"] == "Idempotency-Key"
     unknown = await anonymous.post(f"{base}/players/bob", json={"actors": ["nobody"]}, headers=gm)
     assert unknown.status == 404
+
+
+async def test_the_shared_player_token_gives_only_the_acting_actors_dice_by_default(
+    anonymous: Any,
+) -> None:
+    encounter, tokens = await open_table(anonymous)
+    base, gm, player = f"/v1/encounters/{encounter}", bearer(tokens["gm"]), bearer(tokens["player"])
+    own = make.attack(dice={"attack": [6, 5, 5, 1, 2, 3, 4, 2, 3, 4]})
+    assert (await anonymous.post(f"{base}/attacks", json=own, headers=player)).status == 201
+    theirs = make.attack(dice={"soak:goon-1": [1] * 12})
+    refused = await anonymous.post(f"{base}/attacks", json=theirs, headers=player)
+    assert refused.status == 403
+    assert (await refused.json())["path"] == '$.dice["soak:goon-1"]'
+    # The GM's own rolls are the GM's to type, whatever the policy.
+    assert (await anonymous.post(f"{base}/attacks", json=theirs, headers=gm)).status != 403
+    await anonymous.put(f"{base}/state", json={"dice_policy": "any"}, headers=gm)
+    allowed = await anonymous.post(f"{base}/attacks", json=theirs, headers=player)
+    assert allowed.status != 403, await allowed.text()

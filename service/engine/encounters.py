@@ -504,10 +504,11 @@ class Encounters:
             request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
         after = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         check_given(request.dice, steps(loaded.ruleset, request))
-        player = player_of(admitted.role)
-        if player is not None:
+        if admitted.role != "gm":
             acting, path = players.acting_actor(request)
-            players.check_acts_for(loaded.state, player, acting, path)
+            player = player_of(admitted.role)
+            if player is not None:
+                players.check_acts_for(loaded.state, player, acting, path)
             if loaded.state.dice_policy == "own":
                 players.check_dice(loaded.state, loaded.ruleset, player, acting, request.dice)
         earlier = None

@@ -37,20 +37,22 @@ def check_acts_for(state: EncounterState, player: str, actor_id: str, path: str)
 def check_dice(
     state: EncounterState,
     ruleset: Ruleset,
-    player: str,
+    player: str | None,
     acting: str,
     given: Mapping[str, Any],
 ) -> None:
     """Given dice only for the player's own steps: the acting actor's own rolls, and those
-    named after an actor the player controls (its defense, its soak)."""
-    own = set(controlled_by(state, player))
+    named after an actor the player controls (its defense, its soak). The shared player token
+    (`player` None) owns the acting actor's alone: another actor's defense is not its to roll."""
+    own = set(controlled_by(state, player)) if player is not None else {acting}
+    who = f"player '{player}'" if player is not None else "the player token"
     for step in given:
         kind, _, subject = step.partition(":")
         if not subject or subject in own or (kind in ruleset.attacker_steps and acting in own):
             continue
         raise Forbidden(
-            f"player '{player}' may not give the dice of '{step}' (the GM's dice policy lets "
-            "players give the dice of their own actors' steps only)",
+            f"{who} may not give the dice of '{step}': the GM's dice policy lets players give "
+            "the dice of their own actors' steps only (the GM may set it to 'any')",
             f'$.dice["{step}"]',
         )
 
