@@ -116,8 +116,10 @@ class SR5Sheet(Request, tag="sr5", tag_field="ruleset"):
 
     agility: Attribute | None = None
     strength: Attribute | None = None
-    # The combat skill its attacks use.
+    # The combat skill its attacks use, and the skill of each weapon that needs another (by
+    # weapon id: Pistols for the pistol, Automatics for the rifle).
     skill: Rating | None = None
+    weapon_skills: Annotated[dict[Id, Rating], msgspec.Meta(max_length=MAX_WEAPONS)] = {}
     willpower: Attribute | None = None
     intuition: Attribute | None = None
     reaction: Attribute | None = None

@@ -272,3 +272,23 @@ async def test_a_d100_zone_test_takes_athletics_and_position_from_the_scene(clie
     # Athletics 40 from the sheet (less the zone's penalty): a roll of 90 fails, and it is hit.
     assert {m["source"]: m["value"] for m in result["modifiers"]}["Athletics"] == 40
     assert (result["test"]["roll"], result["hit"]) == (90, True)
+
+
+async def test_the_gun_fired_says_which_skill_the_sheet_gives(client: Any) -> None:
+    two_guns = {
+        **SAM,
+        "sheet": {
+            **SAM["sheet"],
+            "skill": 6,  # Automatics, for the rifle
+            "weapon_skills": {"predator": 4},  # Pistols
+            "weapons": [make.README_PREDATOR, RIFLE],
+        },
+    }
+    base = await on_scene(client, sam=two_guns, **{"goon-1": GANGER})
+    body = {**NAMED, "dice": {}}
+    pistol = (await (await client.post(f"{base}/attacks", json=body)).json())["result"]
+    # 6 Agility + 4 Pistols + 2 implanted smartlink.
+    assert pistol["pool"] == 12
+    rifle = {**body, "weapon": "ak"}
+    result = (await (await client.post(f"{base}/attacks", json=rifle)).json())["result"]
+    assert {m["source"]: m["value"] for m in result["modifiers"]}["skill"] == 6

@@ -39,11 +39,15 @@ export function tokenPosition(tokenDocument, grid) {
  * today (sr5-actor.mjs), and its ranged weapons that name a category and a firing mode.
  */
 export function sr5Sheet(actor) {
-  const weapons = sr5
+  const items = sr5
     .rangedWeapons(actor)
+    .filter((item) => {
+      const w = sr5.sr5Weapon(item);
+      return w.category && w.modes.length > 0;
+    })
+    .slice(0, MAX_WEAPONS);
+  const weapons = items
     .map((item) => sr5.sr5Weapon(item))
-    .filter((w) => w.category && w.modes.length > 0)
-    .slice(0, MAX_WEAPONS)
     .map((w) => ({
       ...w,
       damage: clamp(w.damage, 0, 100),
@@ -76,6 +80,11 @@ export function sr5Sheet(actor) {
     weapons,
   };
   if (first) sheet.skill = rating(sr5.weaponSkill(actor, first, sr5.weaponCategory(first)).value);
+  // Each gun's own skill (Pistols for the pistol, Automatics for the rifle), so an attack that
+  // names the gun uses the right one.
+  sheet.weapon_skills = Object.fromEntries(
+    items.map((item, index) => [weapons[index].id, rating(sr5.weaponSkill(actor, item, sr5.weaponCategory(item)).value)]),
+  );
   return sheet;
 }
 

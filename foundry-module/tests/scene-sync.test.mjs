@@ -143,6 +143,8 @@ test("the GM's client puts the combat's tokens on the encounter's scene, then se
       ["aresAlpha000001", "assault_rifle", ["SA", "BF", "FA"]],
       ["predatorV000001", "heavy_pistol", ["SA"]],
     ]);
+    // Each gun with its own skill: Automatics 6 for the rifle, Pistols 4 for the pistol.
+    assert.deepEqual(samBody.sheet.weapon_skills, { aresAlpha000001: 6, predatorV000001: 4 });
     assert.deepEqual(samBody.sheet, sr5Sheet(sam));
 
     // A drag in v12: one update, one move to the new centre.

@@ -19,18 +19,24 @@ from schemas.sr5 import (
 from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
 
 # What a sheet must hold to attack, and to defend (the rest has the request's defaults).
-_ATTACKER_NEEDS = ("agility", "strength", "skill")
+_ATTACKER_NEEDS = ("agility", "strength")
 _DEFENDER_NEEDS = ("reaction", "intuition", "body")
 
 
-def _attacker(scene: Mapping[str, SceneActor], name: str) -> SR5Attacker:
+def _weapon_skills(actor: SceneActor) -> Mapping[str, int]:
+    return actor.sheet.weapon_skills if isinstance(actor.sheet, SR5Sheet) else {}
+
+
+def _attacker(scene: Mapping[str, SceneActor], name: str, weapon: str) -> SR5Attacker:
     actor = actor_of(scene, name, "$.attacker")
-    sheet = sheet_of(name, actor, SR5Sheet, _ATTACKER_NEEDS, "$.attacker")
+    needs = _ATTACKER_NEEDS if weapon in _weapon_skills(actor) else (*_ATTACKER_NEEDS, "skill")
+    sheet = sheet_of(name, actor, SR5Sheet, needs, "$.attacker")
     return SR5Attacker(
         id=name,
         agility=sheet.agility or 1,
         strength=sheet.strength or 1,
-        skill=sheet.skill or 0,
+        # The skill of the gun it fires, where the sheet names one.
+        skill=sheet.weapon_skills.get(weapon, sheet.skill or 0),
         willpower=sheet.willpower or 1,
         intuition=sheet.intuition or 1,
         edge=sheet.edge or 0,
@@ -77,7 +83,8 @@ def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest
     given = {name: getattr(asked, name) for name in asked.__struct_fields__}
     attacker = asked.attacker
     if isinstance(attacker, str):
-        given["attacker"] = _attacker(scene, attacker)
+        weapon = asked.weapon if isinstance(asked.weapon, str) else asked.weapon.id
+        given["attacker"] = _attacker(scene, attacker, weapon)
     shooter = given["attacker"].id
     if isinstance(asked.weapon, str):
         given["weapon"] = weapon_of(scene, shooter, asked.weapon, "$.weapon")
