@@ -93,24 +93,27 @@ class Config:
     shutdown_timeout_seconds: float = 15.0
 
 
-def _int(name: str, value: str, minimum: int, maximum: int) -> int:
+def _number(name: str, value: str, minimum: float, maximum: float, kind: type[float]) -> float:
+    """`value` read as `kind` (int or float), within its bounds; ConfigError naming `name`."""
     try:
-        number = int(value)
+        number = kind(value)
     except ValueError:
-        raise ConfigError(f"{name} must be a whole number, not '{value}'") from None
+        what = "a whole number" if kind is int else "a number of seconds"
+        raise ConfigError(f"{name} must be {what}, not '{value}'") from None
     if not minimum <= number <= maximum:
-        raise ConfigError(f"{name} must be between {minimum} and {maximum}, not {number}")
+        low, high, given = (
+            str(kind(x)) if kind is int else f"{x:g}" for x in (minimum, maximum, number)
+        )
+        raise ConfigError(f"{name} must be between {low} and {high}, not {given}")
     return number
+
+
+def _int(name: str, value: str, minimum: float, maximum: float) -> int:
+    return int(_number(name, value, minimum, maximum, int))
 
 
 def _seconds(name: str, value: str, minimum: float, maximum: float) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, not '{value}'") from None
-    if not minimum <= number <= maximum:
-        raise ConfigError(f"{name} must be between {minimum:g} and {maximum:g}, not {number:g}")
-    return number
+    return _number(name, value, minimum, maximum, float)
 
 
 # The numeric settings: Config field -> (parser, environment variable, lowest, highest).

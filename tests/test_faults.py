@@ -181,14 +181,19 @@ async def _warm(client: Any, encounter: str, token: str) -> None:
     assert (await attack(client, encounter, token)).status == 201
 
 
-async def test_redis_killed_before_a_commit_reaches_it_changes_nothing(
-    make_client: Any, proxy: TcpProxy
-) -> None:
+async def _keyed_attack(make_client: Any, proxy: TcpProxy) -> tuple[Any, str, dict[str, str], str]:
+    """A client through the proxy, a warmed-up encounter, and a player's keyed attack request."""
     client = await make_client(redis_url=proxy.url)
     encounter, tokens = await open_table(client)
     await _warm(client, encounter, tokens["player"])
     headers = {**bearer(tokens["player"]), "Idempotency-Key": str(uuid.uuid4())}
-    path = f"/v1/encounters/{encounter}/attacks"
+    return client, encounter, headers, f"/v1/encounters/{encounter}/attacks"
+
+
+async def test_redis_killed_before_a_commit_reaches_it_changes_nothing(
+    make_client: Any, proxy: TcpProxy
+) -> None:
+    client, encounter, headers, path = await _keyed_attack(make_client, proxy)
 
     cut = proxy.cut_when(COMMIT_SHA, refuse_after=True)
     refused = await client.post(path, json=make.attack(), headers=headers)
@@ -218,11 +223,7 @@ async def test_redis_killed_before_a_commit_reaches_it_changes_nothing(
 async def test_redis_killed_after_a_commit_ran_keeps_it_whole_and_a_retry_gets_its_answer(
     make_client: Any, proxy: TcpProxy
 ) -> None:
-    client = await make_client(redis_url=proxy.url)
-    encounter, tokens = await open_table(client)
-    await _warm(client, encounter, tokens["player"])
-    headers = {**bearer(tokens["player"]), "Idempotency-Key": str(uuid.uuid4())}
-    path = f"/v1/encounters/{encounter}/attacks"
+    client, encounter, headers, path = await _keyed_attack(make_client, proxy)
 
     cut = proxy.cut_when(COMMIT_SHA, after_forwarding=True, refuse_after=True)
     lost = await client.post(path, json=make.attack(), headers=headers)
