@@ -102,9 +102,27 @@ class EncounterState(msgspec.Struct):
     dice_policy: DicePolicy = "own"
 
 
+class StoredHead(msgspec.Struct):
+    """The stored document's `head` field: the state but for each actor (kept each in a field of
+    its own, service/engine/documents.py), with the order of the actors."""
+
+    id: str
+    ruleset: RulesetId
+    name: str
+    created_at: str
+    turn: TurnState
+    # The combat state without its actors.
+    combat: CombatState
+    token_hashes: dict[str, str] = {}
+    dice_policy: DicePolicy = "own"
+    # The ids of the combat state's actors and of the scene's, in order.
+    actors: list[Id] = []
+    scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
+
+
 class EncounterEnvelope(msgspec.Struct):
-    """The stored document with its turn and combat state left undecoded: enough to check who
-    asks before anything that may not fit this version's bounds is decoded."""
+    """The `head` field with its turn and combat state left undecoded: enough to check who asks
+    before anything that may not fit this version's bounds is decoded."""
 
     id: str
     ruleset: RulesetId
@@ -113,9 +131,9 @@ class EncounterEnvelope(msgspec.Struct):
     turn: msgspec.Raw
     combat: msgspec.Raw
     token_hashes: dict[str, str] = {}
-    # Empty in a document from before the scene.
-    scene: msgspec.Raw = msgspec.Raw()
     dice_policy: DicePolicy = "own"
+    actors: list[str] = []
+    scene: list[str] = []
 
 
 class EncounterView(msgspec.Struct):

@@ -4,6 +4,7 @@ next, and a stored state this version cannot use fails only the requests that ne
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -13,6 +14,7 @@ from schemas.encounter import EncounterState, TurnState
 from schemas.sr5 import SR5ActorState, SR5State
 from service.api.app import STORE
 from service.rules.sr5 import tables
+from service.store import Committed
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
 from tests.test_trust import bearer, open_table
@@ -155,8 +157,30 @@ async def test_a_state_past_its_size_limit_is_refused_with_limit_exceeded(
     assert await version_of(client, encounter) == before
 
 
-def out_of_bounds_state(encounter: str, token_hashes: dict[str, str]) -> bytes:
-    """A document as an older or newer version may have left it: an aim count past the bound."""
+async def stored_out_of_bounds(client: Any, encounter: str) -> None:
+    """A state as an older or newer version may have left it: an aim count past the bound."""
+    store = client.app[STORE]
+    stored = await store.load(encounter)
+    head = msgspec.msgpack.decode(stored.fields["head"])
+    head["actors"] = ["sam"]
+    written = await store.commit(
+        encounter,
+        stored.version,
+        {
+            "head": msgspec.msgpack.encode(head),
+            "a:sam": msgspec.msgpack.encode(SR5ActorState(aims_for_accuracy=500)),
+        },
+        (),
+        b'{"type":"state_edited","encounter":"' + encounter.encode() + b'","at":"x"}',
+    )
+    assert isinstance(written, Committed)
+
+
+async def stored_by_an_earlier_version(client: Any, encounter: str) -> None:
+    """The whole state in one field, as versions before 0.13 kept it, with the same aim count."""
+    store = client.app[STORE]
+    stored = await store.load(encounter)
+    head = msgspec.msgpack.decode(stored.fields["head"])
     state = EncounterState(
         id=encounter,
         ruleset="sr5",
@@ -164,31 +188,26 @@ def out_of_bounds_state(encounter: str, token_hashes: dict[str, str]) -> bytes:
         created_at="2026-01-01T00:00:00.000+00:00",
         turn=TurnState(),
         combat=SR5State(actors={"sam": SR5ActorState(aims_for_accuracy=500)}),
-        token_hashes=token_hashes,
+        token_hashes=head["token_hashes"],
     )
-    return msgspec.msgpack.encode(state)
-
-
-async def stored_out_of_bounds(client: Any, encounter: str) -> None:
-    store = client.app[STORE]
-    stored = await store.load(encounter)
-    document = msgspec.msgpack.decode(stored.document)
     written = await store.commit(
         encounter,
         stored.version,
-        out_of_bounds_state(encounter, document["token_hashes"]),
+        {"doc": msgspec.msgpack.encode(state)},
+        list(stored.fields),
         b'{"type":"state_edited","encounter":"' + encounter.encode() + b'","at":"x"}',
-        b"{}",
-        "placeholder-0000",
     )
-    assert written is not None
+    assert isinstance(written, Committed)
 
 
-async def test_a_stored_state_out_of_bounds_fails_only_what_needs_it(anonymous: Any) -> None:
+@pytest.mark.parametrize("stored_by", [stored_out_of_bounds, stored_by_an_earlier_version])
+async def test_a_stored_state_out_of_bounds_fails_only_what_needs_it(
+    anonymous: Any, stored_by: Callable[[Any, str], Awaitable[None]]
+) -> None:
     encounter, tokens = await open_table(anonymous)
     gm, player = bearer(tokens["gm"]), bearer(tokens["player"])
     base = f"/v1/encounters/{encounter}"
-    await stored_out_of_bounds(anonymous, encounter)
+    await stored_by(anonymous, encounter)
     # A stranger is refused as for any encounter: the state is never decoded for it.
     stranger = await anonymous.get(base, headers=bearer("not-a-token-of-this-table"))
     assert stranger.status == 401

@@ -10,31 +10,38 @@ import pytest
 from service.store import (
     Answered,
     Committed,
+    Conflict,
     EncounterExists,
     Idempotency,
     IdempotencyKeyLost,
     Pending,
+    StoredEncounter,
+    Unchanged,
     parse_event_id,
 )
 from service.store.base import START
 from tests.conftest import new_id
 
-PLACEHOLDER = "0123456789abcdef0123456789abcdef"
-ANSWER = b'{"event_id":"' + PLACEHOLDER.encode() + b'"}'
+# What a use case keeps for a key: its answer as it gives it (the store never edits it).
+ANSWER = b'{"event_id":""}'
+# The one field these tests keep their document in.
+BODY = "body"
 
 
-async def create(store: Any, encounter: str, document: bytes, event: bytes) -> str:
-    created = await store.create(encounter, document, event, ANSWER, PLACEHOLDER)
+def document(loaded: Any) -> bytes:
+    assert isinstance(loaded, StoredEncounter)
+    return loaded.fields[BODY]
+
+
+async def create(store: Any, encounter: str, body: bytes, event: bytes) -> str:
+    created = await store.create(encounter, {BODY: body}, event)
     assert isinstance(created, Committed)
-    assert created.answer == b'{"event_id":"' + created.event_id.encode() + b'"}'
     return str(created.event_id)
 
 
-async def commit(
-    store: Any, encounter: str, version: int, document: bytes, event: bytes
-) -> str | None:
-    committed = await store.commit(encounter, version, document, event, ANSWER, PLACEHOLDER)
-    return None if committed is None else str(committed.event_id)
+async def commit(store: Any, encounter: str, version: int, body: bytes, event: bytes) -> str | None:
+    committed = await store.commit(encounter, version, {BODY: body}, (), event)
+    return str(committed.event_id) if isinstance(committed, Committed) else None
 
 
 async def test_create_then_load_gives_version_one(store: Any) -> None:
@@ -42,7 +49,7 @@ async def test_create_then_load_gives_version_one(store: Any) -> None:
     event_id = await create(store, encounter, b"doc-1", b'{"type":"encounter_created"}')
     parse_event_id(event_id)
     loaded = await store.load(encounter)
-    assert (loaded.version, loaded.document) == (1, b"doc-1")
+    assert (loaded.version, document(loaded)) == (1, b"doc-1")
     assert await store.last_event_id(encounter) == event_id
 
 
@@ -51,7 +58,7 @@ async def test_create_twice_is_refused(store: Any) -> None:
     await create(store, encounter, b"doc", b"{}")
     with pytest.raises(EncounterExists):
         await create(store, encounter, b"other", b"{}")
-    assert (await store.load(encounter)).document == b"doc"
+    assert document(await store.load(encounter)) == b"doc"
 
 
 async def test_load_of_an_unknown_encounter_is_none(store: Any) -> None:
@@ -67,9 +74,48 @@ async def test_commit_is_compare_and_set_on_the_version(store: Any) -> None:
     # A writer that read version 1 too loses, and nothing of its write lands.
     assert await commit(store, encounter, 1, b"stale", b'{"n":"stale"}') is None
     loaded = await store.load(encounter)
-    assert (loaded.version, loaded.document) == (2, b"v2")
+    assert (loaded.version, document(loaded)) == (2, b"v2")
     events = await store.events_after(encounter, START, 10)
     assert [e for _, e in events] == [b"{}", b'{"n":2}']
+
+
+async def test_a_commit_writes_only_the_fields_it_changes(store: Any) -> None:
+    encounter = new_id()
+    fields = {"head": b"h1", "a:sam": b"sam-1", "a:goon": b"goon-1", "s:sam": b"on the map"}
+    assert isinstance(await store.create(encounter, fields, b"created"), Committed)
+    committed = await store.commit(encounter, 1, {"a:sam": b"sam-2"}, ["s:sam"], b"shot")
+    assert isinstance(committed, Committed)
+    loaded = await store.load(encounter)
+    assert loaded == StoredEncounter(2, {"head": b"h1", "a:sam": b"sam-2", "a:goon": b"goon-1"})
+
+
+async def test_a_lost_compare_and_set_answers_the_encounter_as_it_is_now(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    await commit(store, encounter, 1, b"v2", b"first")
+    lost = await store.commit(encounter, 1, {BODY: b"stale"}, (), b"second")
+    assert lost == Conflict(StoredEncounter(2, {BODY: b"v2"}))
+    await store.delete(encounter, b"ended")
+    late = await store.commit(encounter, 3, {BODY: b"late"}, (), b"late")
+    assert late == Conflict(StoredEncounter(3, {BODY: b"v2"}, ended=True))
+    assert await store.commit(new_id(), 1, {BODY: b"x"}, (), b"x") == Conflict(None)
+
+
+async def test_a_load_with_the_current_version_sends_nothing_more(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    assert isinstance(await store.load(encounter, known_version=1), Unchanged)
+    await commit(store, encounter, 1, b"v2", b"shot")
+    assert await store.load(encounter, known_version=1) == StoredEncounter(2, {BODY: b"v2"})
+    assert await store.load(new_id(), known_version=1) is None
+
+
+async def test_an_answer_is_kept_only_for_a_key(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    await store.commit(encounter, 1, {BODY: b"v2"}, (), b"shot", ANSWER)
+    # Without a key nothing was kept: the key is free to claim.
+    assert await store.begin(encounter, key()) is None
 
 
 async def test_commit_to_a_missing_encounter_writes_nothing(store: Any) -> None:
@@ -98,13 +144,13 @@ async def test_concurrent_writers_each_land_exactly_once(store: Any) -> None:
     async def increment(writer: int) -> None:
         while True:
             loaded = await store.load(encounter)
-            value = int(loaded.document) + 1
+            value = int(document(loaded)) + 1
             if await commit(store, encounter, loaded.version, str(value).encode(), b"w%d" % writer):
                 return
 
     await asyncio.gather(*(increment(n) for n in range(20)))
     loaded = await store.load(encounter)
-    assert (loaded.version, loaded.document) == (21, b"20")
+    assert (loaded.version, document(loaded)) == (21, b"20")
     events = [e for _, e in await store.events_after(encounter, START, 100)]
     assert sorted(events[1:]) == sorted(b"w%d" % n for n in range(20))
 
@@ -116,7 +162,7 @@ async def test_delete_ends_the_encounter_and_appends_the_end_for_watchers(store:
     assert ended is not None
     loaded = await store.load(encounter)
     # The document stays (to check who may read the last events) but is marked ended.
-    assert (loaded.ended, loaded.version, loaded.document) == (True, 2, b"doc")
+    assert (loaded.ended, loaded.version, document(loaded)) == (True, 2, b"doc")
     assert await store.events_after(encounter, created, 10) == [(ended, b"ended")]
     assert await store.delete(encounter, b"ended") is None
     assert await commit(store, encounter, 1, b"doc", b"late") is None
@@ -221,12 +267,12 @@ async def test_a_claimed_key_keeps_the_answer_with_the_commit(store: Any) -> Non
     assert await store.begin(encounter, first) is None
     # A retry while the first attempt runs is told so.
     assert isinstance(await store.begin(encounter, key(owner="attempt-2")), Pending)
-    committed = await store.commit(encounter, 1, b"v2", b"shot", ANSWER, PLACEHOLDER, first)
+    committed = await store.commit(encounter, 1, {BODY: b"v2"}, (), b"shot", ANSWER, first)
     assert isinstance(committed, Committed)
-    assert committed.answer == b'{"event_id":"' + committed.event_id.encode() + b'"}'
-    # Every later attempt gets that answer back, with what it was the answer to.
+    # Every later attempt gets that answer back as it was kept, with what it was the answer to
+    # and the id of the event it made.
     again = await store.begin(encounter, key(owner="attempt-3"))
-    assert again == Answered("request-a", committed.answer)
+    assert again == Answered("request-a", ANSWER, committed.event_id)
     assert (await store.load(encounter)).version == 2
 
 
@@ -247,23 +293,21 @@ async def test_a_commit_by_an_attempt_that_does_not_hold_the_key_writes_nothing(
     await create(store, encounter, b"v1", b"created")
     assert await store.begin(encounter, key()) is None
     with pytest.raises(IdempotencyKeyLost):
-        await store.commit(encounter, 1, b"v2", b"shot", ANSWER, PLACEHOLDER, key(owner="intruder"))
+        await store.commit(encounter, 1, {BODY: b"v2"}, (), b"shot", ANSWER, key(owner="intruder"))
     assert (await store.load(encounter)).version == 1
     assert len(await store.events_after(encounter, START, 10)) == 1
 
 
 async def test_creating_with_a_key_twice_answers_the_first_creation(store: Any) -> None:
     encounter = new_id()
-    first = await store.create(encounter, b"doc", b"created", ANSWER, PLACEHOLDER, key())
+    first = await store.create(encounter, {BODY: b"doc"}, b"created", ANSWER, key())
     assert isinstance(first, Committed)
-    again = await store.create(
-        encounter, b"other", b"created", ANSWER, PLACEHOLDER, key(owner="retry")
-    )
-    assert again == Answered("request-a", first.answer)
-    assert (await store.load(encounter)).document == b"doc"
+    again = await store.create(encounter, {BODY: b"other"}, b"created", b"{}", key(owner="retry"))
+    assert again == Answered("request-a", ANSWER, first.event_id)
+    assert document(await store.load(encounter)) == b"doc"
     assert len(await store.events_after(encounter, START, 10)) == 1
     with pytest.raises(EncounterExists):
-        await store.create(encounter, b"other", b"created", ANSWER, PLACEHOLDER)
+        await store.create(encounter, {BODY: b"other"}, b"created")
 
 
 async def test_a_burst_of_requests_waits_for_connections_instead_of_failing(store: Any) -> None:
@@ -271,4 +315,4 @@ async def test_a_burst_of_requests_waits_for_connections_instead_of_failing(stor
     encounter = new_id()
     await create(store, encounter, b"doc", b"created")
     loaded = await asyncio.gather(*(store.load(encounter) for _ in range(400)))
-    assert all(item is not None and item.document == b"doc" for item in loaded)
+    assert all(item is not None and document(item) == b"doc" for item in loaded)

@@ -1,14 +1,20 @@
-"""The stored encounter document: read only as far as a request needs, checked before it is
-committed, and told to a client as what a change moved.
+"""The stored encounter document: one field per actor beside a head, read only as far as a
+request needs, checked before it is committed, and told to a client as what a change moved.
 
-Who may act is checked on the envelope (ids and token hashes) before the turn and the combat
-state are decoded, so a stored state that no longer fits this version's bounds fails only the
-requests that need it, with a problem that says where, and never the GM's read, edit or end.
+The head (ids, token hashes, turn, the combat state without its actors, the order of the actors)
+and each actor of the combat state and of the scene are fields of their own, so a change writes
+only what it changed: an attack moves its shooter's and its targets' fields, whatever the size of
+the table. Who may act is checked on the head (ids and token hashes) before the turn and the
+combat state are decoded, so a stored state that no longer fits this version's bounds fails only
+the requests that need it, with a problem that says where, and never the GM's read, edit or end.
 """
 
 from __future__ import annotations
 
 import re
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -17,13 +23,26 @@ from schemas.encounter import (
     CombatState,
     EncounterEnvelope,
     EncounterState,
-    Scene,
     StateChanges,
+    StoredHead,
     TurnState,
 )
+from schemas.scene import SceneActor
 from service.rules import RuleViolation
+from service.store import StoredEncounter
 
 _AT_PATH = re.compile(r" - at `\$([^`]*)`$")
+
+# The fields of a document.
+HEAD = "head"
+ACTOR = "a:"
+SCENE = "s:"
+# The whole document in one field, as versions before 0.13 kept it: still read, and written anew
+# in fields at its first change.
+LEGACY = "doc"
+
+ACTOR_PATH = "$.combat.actors[...]"
+SCENE_PATH = "$.scene[...]"
 
 
 class StoredStateInvalid(Exception):
@@ -34,8 +53,10 @@ class StoredStateInvalid(Exception):
         self.path = path
 
     @classmethod
-    def of(cls, encounter_id: str, part: str, error: msgspec.ValidationError) -> StoredStateInvalid:
-        detail, path = _split(error, f"$.{part}")
+    def of(
+        cls, encounter_id: str, part: str, error: msgspec.DecodeError, prefix: str = ""
+    ) -> StoredStateInvalid:
+        detail, path = _split(error, prefix or f"$.{part}")
         return cls(
             f"encounter '{encounter_id}' keeps a {part} state this version cannot use ({detail}); "
             "the GM can read it with GET and replace it with PUT .../state",
@@ -47,7 +68,7 @@ class StateLimitExceeded(ValueError):
     """The change would make the stored state larger than the service keeps (422)."""
 
 
-def _split(error: msgspec.ValidationError, prefix: str) -> tuple[str, str]:
+def _split(error: msgspec.DecodeError, prefix: str) -> tuple[str, str]:
     """msgspec's message without its path, and the path under `prefix`."""
     message = str(error)
     match = _AT_PATH.search(message)
@@ -55,48 +76,105 @@ def _split(error: msgspec.ValidationError, prefix: str) -> tuple[str, str]:
     return _AT_PATH.sub("", message), prefix + suffix
 
 
-class Documents:
-    """Encodes and decodes the stored document (msgpack), with the bounds of the schemas."""
+@dataclass
+class Document:
+    """One encounter as stored: its fields and version, what is decoded of them, and its size.
 
-    def __init__(self, max_state_bytes: int) -> None:
+    A document is shared by the requests that read it (the engine keeps the newest in memory):
+    nothing changes it but `decoded`, set once when the state is first decoded."""
+
+    encounter_id: str
+    version: int
+    ended: bool
+    fields: Mapping[str, bytes]
+    # None when even the head cannot be read (only the admin key opens such an encounter).
+    envelope: EncounterEnvelope | None
+    size: int
+    # Read from a document of an earlier version, kept in one field.
+    legacy: bool = False
+    decoded: EncounterState | None = None
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A new state as a change to the stored fields, and the document it makes."""
+
+    changed: dict[str, bytes]
+    removed: list[str]
+    document: Document
+
+
+def _actor_type(combat_type: type[Any]) -> type[Any]:
+    """The type of a combat state's actors: every ruleset's state keeps them in `actors`, a map
+    of actor id to the ruleset's actor state."""
+    actors = typing.get_type_hints(combat_type)["actors"]
+    return typing.get_args(actors)[1]  # type: ignore[no-any-return]
+
+
+class Documents:
+    """Encodes and decodes the stored document (msgpack fields), with the bounds of the schemas."""
+
+    def __init__(self, max_state_bytes: int, combat_types: Mapping[str, type[Any]]) -> None:
         self._max_state_bytes = max_state_bytes
         self._encoder = msgspec.msgpack.Encoder()
         self._envelope = msgspec.msgpack.Decoder(EncounterEnvelope)
+        self._head = msgspec.msgpack.Decoder(StoredHead)
         self._turn = msgspec.msgpack.Decoder(TurnState)
         self._combat = msgspec.msgpack.Decoder(CombatState)
-        self._scene = msgspec.msgpack.Decoder(Scene)
-        self._state = msgspec.msgpack.Decoder(EncounterState)
+        self._scene_actor = msgspec.msgpack.Decoder(SceneActor)
+        self._actors = {
+            ruleset_id: msgspec.msgpack.Decoder(_actor_type(combat_type))
+            for ruleset_id, combat_type in combat_types.items()
+        }
 
-    def envelope(self, document: bytes) -> EncounterEnvelope | None:
-        """The ids and token hashes; None when even they cannot be read (only the admin key
-        opens such an encounter)."""
-        try:
-            return self._envelope.decode(document)
-        except (msgspec.ValidationError, msgspec.DecodeError):
-            return None
+    # --- reading -------------------------------------------------------------------------
+
+    def read(self, encounter_id: str, stored: StoredEncounter) -> Document:
+        """The document of a stored encounter (its head decoded, the rest when asked for)."""
+        fields: Mapping[str, bytes] = stored.fields
+        legacy = HEAD not in fields and LEGACY in fields
+        if legacy:
+            fields = _split_legacy(fields[LEGACY])
+        envelope = None
+        if HEAD in fields:
+            try:
+                envelope = self._envelope.decode(fields[HEAD])
+            except msgspec.DecodeError:
+                envelope = None
+        size = sum(len(value) for value in fields.values())
+        return Document(encounter_id, stored.version, stored.ended, fields, envelope, size, legacy)
 
     def state(
         self,
-        envelope: EncounterEnvelope,
+        document: Document,
         turn: TurnState | None = None,
         combat: CombatState | None = None,
     ) -> EncounterState:
         """The whole state, with `turn` or `combat` in place of the stored ones when given (a
         GM's edit does not need what it replaces). StoredStateInvalid names the part that does
         not fit."""
+        replaced = turn is not None or combat is not None
+        if document.decoded is not None and not replaced:
+            return document.decoded
+        envelope = document.envelope
+        encounter_id = document.encounter_id
+        if envelope is None:
+            raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
         try:
             turn = turn if turn is not None else self._turn.decode(envelope.turn)
-        except msgspec.ValidationError as error:
-            raise StoredStateInvalid.of(envelope.id, "turn", error) from None
-        try:
-            combat = combat if combat is not None else self._combat.decode(envelope.combat)
-        except msgspec.ValidationError as error:
-            raise StoredStateInvalid.of(envelope.id, "combat", error) from None
-        try:
-            scene = self._scene.decode(envelope.scene) if envelope.scene else {}
-        except msgspec.ValidationError as error:
-            raise StoredStateInvalid.of(envelope.id, "scene", error) from None
-        return EncounterState(
+        except msgspec.DecodeError as error:
+            raise StoredStateInvalid.of(encounter_id, "turn", error) from None
+        if combat is None:
+            try:
+                without_actors = self._combat.decode(envelope.combat)
+            except msgspec.DecodeError as error:
+                raise StoredStateInvalid.of(encounter_id, "combat", error) from None
+            actors = self._members(
+                document, envelope.actors, ACTOR, self._actors[envelope.ruleset], "combat"
+            )
+            combat = msgspec.structs.replace(without_actors, actors=actors)
+        scene = self._members(document, envelope.scene, SCENE, self._scene_actor, "scene")
+        state = EncounterState(
             id=envelope.id,
             ruleset=envelope.ruleset,
             name=envelope.name,
@@ -107,54 +185,213 @@ class Documents:
             scene=scene,
             dice_policy=envelope.dice_policy,
         )
+        if not replaced:
+            document.decoded = state
+        return state
 
-    def as_stored(self, envelope: EncounterEnvelope, players: bool) -> dict[str, Any]:
+    def _members(
+        self,
+        document: Document,
+        ids: list[str],
+        prefix: str,
+        decoder: msgspec.msgpack.Decoder[Any],
+        part: str,
+    ) -> dict[str, Any]:
+        """The actors kept in fields of their own, in the head's order."""
+        path = ACTOR_PATH if prefix == ACTOR else SCENE_PATH
+        members: dict[str, Any] = {}
+        for member_id in ids:
+            field = document.fields.get(prefix + member_id)
+            if field is None:
+                raise StoredStateInvalid(
+                    f"encounter '{document.encounter_id}' keeps no {part} state for actor "
+                    f"'{member_id}'; the GM can replace the state with PUT .../state",
+                    path,
+                )
+            try:
+                members[member_id] = decoder.decode(field)
+            except msgspec.DecodeError as error:
+                raise StoredStateInvalid.of(document.encounter_id, part, error, path) from None
+        return members
+
+    def as_stored(self, document: Document, players: bool) -> dict[str, Any]:
         """The turn, combat state and scene as stored, without their bounds: what a client is
         shown of a state this version cannot use, so the GM can see what to correct (players
         see no actor marked hidden)."""
-        scene = msgspec.msgpack.decode(envelope.scene) if envelope.scene else {}
-        if players and isinstance(scene, dict):
-            scene = {
-                actor_id: actor
-                for actor_id, actor in scene.items()
-                if not (
-                    isinstance(actor, dict)
-                    and actor.get("hidden") is not False
-                    and "hidden" in actor
-                )
+        envelope = document.envelope
+        assert envelope is not None
+        combat = _loose(envelope.combat)
+        if isinstance(combat, dict):
+            combat["actors"] = {
+                actor_id: _loose(document.fields.get(ACTOR + actor_id))
+                for actor_id in envelope.actors
             }
-        return {
-            "turn": msgspec.msgpack.decode(envelope.turn),
-            "combat": msgspec.msgpack.decode(envelope.combat),
-            "scene": scene,
-        }
+        scene = {}
+        for actor_id in envelope.scene:
+            actor = _loose(document.fields.get(SCENE + actor_id))
+            hidden = isinstance(actor, dict) and actor.get("hidden", False) is not False
+            if not (players and hidden):
+                scene[actor_id] = actor
+        return {"turn": _loose(envelope.turn), "combat": combat, "scene": scene}
 
-    def encode(self, state: EncounterState) -> bytes:
-        """The document to commit, once it is shown to be readable back within every bound and
-        within the size the service keeps: a change that would leave a state no request could
-        read is refused (422 naming the field), and nothing is written."""
+    # --- writing -------------------------------------------------------------------------
+
+    def patch(self, before: Document | None, after: EncounterState) -> Patch:
+        """The fields `after` changes from `before` (every field for a new encounter), each shown
+        to be readable back within every bound, and the whole within the size the service keeps:
+        a change that would leave a state no request could read is refused (422 naming the
+        field), and nothing is written. The document it makes holds the state as read back, as
+        a later read from the store gives it."""
         try:
-            document = self._encoder.encode(state)
+            return self._patch(before, after)
         except (OverflowError, msgspec.EncodeError):
             raise RuleViolation(
                 "a number in this state is too large to keep", path="$", kind="limit-exceeded"
             ) from None
-        if len(document) > self._max_state_bytes:
+
+    def _patch(self, before: Document | None, after: EncounterState) -> Patch:
+        old: Mapping[str, bytes] = {} if before is None or before.legacy else before.fields
+        decoded = None if before is None else before.decoded
+        fields = dict(old)
+        changed: dict[str, bytes] = {}
+        actors = self._changed_members(
+            old,
+            None if decoded is None else decoded.combat.actors,
+            after.combat.actors,
+            ACTOR,
+            self._actors[after.ruleset],
+            fields,
+            changed,
+        )
+        scene = self._changed_members(
+            old,
+            None if decoded is None else decoded.scene,
+            after.scene,
+            SCENE,
+            self._scene_actor,
+            fields,
+            changed,
+        )
+        removed = [name for name in old if name not in fields]
+        head = self._encoder.encode(
+            StoredHead(
+                id=after.id,
+                ruleset=after.ruleset,
+                name=after.name,
+                created_at=after.created_at,
+                turn=after.turn,
+                combat=msgspec.structs.replace(after.combat, actors={}),
+                token_hashes=after.token_hashes,
+                dice_policy=after.dice_policy,
+                actors=list(after.combat.actors),
+                scene=list(after.scene),
+            )
+        )
+        if decoded is not None and before is not None and before.envelope and old.get(HEAD) == head:
+            envelope = before.envelope
+            turn, without_actors = decoded.turn, decoded.combat
+        else:
+            stored_head = self._checked(self._head, head, "$")
+            envelope = self._envelope.decode(head)
+            turn, without_actors = stored_head.turn, stored_head.combat
+            changed[HEAD] = fields[HEAD] = head
+        if before is not None and before.legacy:
+            removed.append(LEGACY)
+        size = sum(len(value) for value in fields.values())
+        if size > self._max_state_bytes:
             raise StateLimitExceeded(
-                f"the encounter's state would take {len(document)} bytes, past the "
+                f"the encounter's state would take {size} bytes, past the "
                 f"{self._max_state_bytes} it may; end suppression zones or actors it no longer "
                 "needs, or start another encounter"
             )
+        state = EncounterState(
+            id=envelope.id,
+            ruleset=envelope.ruleset,
+            name=envelope.name,
+            created_at=envelope.created_at,
+            turn=turn,
+            combat=msgspec.structs.replace(without_actors, actors=actors),
+            token_hashes=envelope.token_hashes,
+            scene=scene,
+            dice_policy=envelope.dice_policy,
+        )
+        document = Document(
+            after.id,
+            0 if before is None else before.version + 1,
+            False,
+            fields,
+            envelope,
+            size,
+            decoded=state,
+        )
+        return Patch(changed, removed, document)
+
+    def _changed_members(
+        self,
+        old: Mapping[str, bytes],
+        decoded: Mapping[str, Any] | None,
+        members: Mapping[str, Any],
+        prefix: str,
+        decoder: msgspec.msgpack.Decoder[Any],
+        fields: dict[str, bytes],
+        changed: dict[str, bytes],
+    ) -> dict[str, Any]:
+        """Each actor of `members` as read back: one the change did not touch (the very object
+        decoded before) costs nothing; the others are encoded, and those whose bytes differ are
+        checked and changed. Fields of actors no longer there leave `fields`."""
+        path = ACTOR_PATH if prefix == ACTOR else SCENE_PATH
+        read_back: dict[str, Any] = {}
+        for member_id, member in members.items():
+            name = prefix + member_id
+            if decoded is not None and decoded.get(member_id) is member and name in old:
+                read_back[member_id] = member
+                continue
+            encoded = self._encoder.encode(member)
+            read_back[member_id] = self._checked(decoder, encoded, path)
+            if old.get(name) != encoded:
+                changed[name] = fields[name] = encoded
+        for name in [n for n in fields if n.startswith(prefix) and n[len(prefix) :] not in members]:
+            del fields[name]
+        return read_back
+
+    def _checked(self, decoder: msgspec.msgpack.Decoder[Any], encoded: bytes, path: str) -> Any:
         try:
-            self._state.decode(document)
+            return decoder.decode(encoded)
         except msgspec.ValidationError as error:
-            detail, path = _split(error, "$")
+            detail, at = _split(error, path)
             raise RuleViolation(
                 f"this change would leave the encounter's state out of bounds: {detail}",
-                path=path,
+                path=at,
                 kind="state-out-of-bounds",
             ) from None
-        return document
+
+
+def _loose(field: bytes | None) -> Any:
+    """A field decoded without its bounds (None when it cannot be decoded at all)."""
+    if field is None:
+        return None
+    try:
+        return msgspec.msgpack.decode(field)
+    except msgspec.DecodeError:
+        return None
+
+
+def _split_legacy(document: bytes) -> dict[str, bytes]:
+    """A document of an earlier version (one field) as this version's fields, its values as
+    they were (checked when read): empty when it cannot be decoded at all."""
+    whole = _loose(document)
+    if not isinstance(whole, dict):
+        return {}
+    combat = whole.get("combat")
+    actors = combat.pop("actors", {}) if isinstance(combat, dict) else {}
+    scene = whole.pop("scene", {})
+    actors = actors if isinstance(actors, dict) else {}
+    scene = scene if isinstance(scene, dict) else {}
+    head = {**whole, "actors": list(actors), "scene": list(scene)}
+    fields = {HEAD: msgspec.msgpack.encode(head)}
+    fields.update({ACTOR + key: msgspec.msgpack.encode(value) for key, value in actors.items()})
+    fields.update({SCENE + key: msgspec.msgpack.encode(value) for key, value in scene.items()})
+    return fields
 
 
 def changes(before: EncounterState, after: EncounterState, version: int) -> StateChanges:

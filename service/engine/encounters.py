@@ -1,6 +1,8 @@
 """Use cases: one per request. Check who asks, load the encounter, ask its ruleset, commit.
 
-The commit is compare-and-set on the version; on a conflict the use case reads again and resolves
+A change starts from the encounter as this process last saw it (service/engine/cache.py) and
+commits it with compare-and-set on the version: one round trip to the store. On a conflict the
+store answers the encounter as it is now, and the use case checks who asks again and resolves
 again with the same seed and given dice, so a retry changes nothing but the state it starts from.
 A request with an Idempotency-Key is answered once: its answer is stored with the state change and
 its event in the same atomic write, and every retry gets that answer back.
@@ -13,10 +15,11 @@ import datetime
 import functools
 import random
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import msgspec
 
@@ -56,6 +59,7 @@ from schemas.scene import (
 from service.engine import keys, players, scene
 from service.engine.access import (
     REFUSED,
+    Forbidden,
     Permission,
     Unauthorized,
     authorize,
@@ -67,7 +71,8 @@ from service.engine.access import (
     token_hash,
     unseal_tokens,
 )
-from service.engine.documents import Documents, StoredStateInvalid, changes
+from service.engine.cache import DocumentCache
+from service.engine.documents import Document, Documents, StoredStateInvalid, changes
 from service.engine.errors import (
     EncounterEnded,
     EncounterNotFound,
@@ -84,9 +89,12 @@ from service.rules.scene import with_ammo
 from service.rules.turns import advance_turn
 from service.store import (
     Answered,
+    Committed,
+    Conflict,
     EncounterExists,
     EncounterStore,
     Idempotency,
+    Unchanged,
     parse_event_id,
 )
 from service.store.base import START
@@ -95,7 +103,12 @@ MAX_ATTEMPTS = 32
 # After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
 # writers piling onto one encounter spread out instead of colliding again in step.
 BACKOFF_SECONDS = 0.001
+# A request that keeps losing its compare-and-set for this long gives up (503 with Retry-After):
+# under overload it is better told at once than kept retrying until the client times out.
+CONTENTION_SECONDS = 0.5
 EVENTS_PAGE = 1000
+# Documents this process keeps in memory, in bytes of their stored fields.
+STATE_CACHE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -114,14 +127,29 @@ def _utc_now() -> str:
 
 @dataclass(frozen=True)
 class Admitted:
-    """An encounter whose document was read once and whose caller was shown to have the
-    permission asked for: what the request goes on with (its body is read only now)."""
+    """An encounter whose document was read and whose caller was shown to have the permission
+    asked for: what the request goes on with (its body is read only now)."""
 
     encounter_id: str
     role: str
-    version: int
-    ended: bool
-    envelope: EncounterEnvelope
+    document: Document
+    needed: Permission
+    # Checked again when the encounter changed under the request. Never shown.
+    credential: str | None = field(default=None, repr=False)
+
+    @property
+    def version(self) -> int:
+        return self.document.version
+
+    @property
+    def ended(self) -> bool:
+        return self.document.ended
+
+    @property
+    def envelope(self) -> EncounterEnvelope:
+        # Only a readable document is admitted.
+        assert self.document.envelope is not None
+        return self.document.envelope
 
 
 def _fired(
@@ -143,10 +171,13 @@ def _fired(
 
 @dataclass(frozen=True)
 class _Loaded:
-    version: int
+    document: Document
     state: EncounterState
     ruleset: Ruleset
-    ended: bool
+
+    @property
+    def version(self) -> int:
+        return self.document.version
 
 
 class Encounters:
@@ -158,6 +189,7 @@ class Encounters:
         clock: Callable[[], str] = _utc_now,
         max_actors: int = 200,
         max_state_bytes: int = 512 * 1024,
+        state_cache_bytes: int = STATE_CACHE_BYTES,
     ) -> None:
         if not admin_key:
             raise ValueError("an admin key is required")
@@ -166,7 +198,10 @@ class Encounters:
         self._admin_key_hash = token_hash(admin_key)
         self._rulesets = rulesets
         self._clock = clock
-        self._documents = Documents(max_state_bytes)
+        self._documents = Documents(
+            max_state_bytes, {i: type(r.new_state()) for i, r in rulesets.items()}
+        )
+        self._cache = DocumentCache(state_cache_bytes)
         self._json = msgspec.json.Encoder()
         # Each ruleset's own bodies, by the Ruleset member that names their type.
         self._ruleset_decoders = {
@@ -211,19 +246,61 @@ class Encounters:
     ) -> Admitted:
         """The encounter, once `credential` is shown to have `needed` on it: 401 for a wrong
         token whether or not the encounter exists (only the admin key learns that it does not:
-        404), 403, then 410 for an ended one unless `ended_ok`. Only the envelope is decoded."""
-        stored = await self._store.load(encounter_id)
-        envelope = None if stored is None else self._documents.envelope(stored.document)
-        if stored is None or envelope is None:
+        404), 403, then 410 for an ended one unless `ended_ok`. Only the head is decoded.
+
+        A read asks the store for a newer version than the one this process holds; a change
+        starts from the one it holds (its compare-and-set catches a stale one), and asks the
+        store only when that copy refuses the token (one given since, on another replica)."""
+        fresh = needed == "read"
+        document, cached = await self._document(encounter_id, fresh)
+        try:
+            return self._admitted(encounter_id, document, credential, needed, ended_ok)
+        except (Unauthorized, Forbidden):
+            if not cached:
+                raise
+        document, _ = await self._document(encounter_id, fresh=True)
+        return self._admitted(encounter_id, document, credential, needed, ended_ok)
+
+    async def _document(self, encounter_id: str, fresh: bool) -> tuple[Document | None, bool]:
+        """The encounter's document, and whether it came from memory without asking the store."""
+        cached = self._cache.get(encounter_id)
+        if cached is not None and not fresh:
+            return cached, True
+        stored = await self._store.load(encounter_id, None if cached is None else cached.version)
+        if isinstance(stored, Unchanged):
+            return cached, False
+        if stored is None:
+            self._cache.drop(encounter_id)
+            return None, False
+        return self._read(encounter_id, stored), False
+
+    def _read(self, encounter_id: str, stored: Any) -> Document:
+        document = self._documents.read(encounter_id, stored)
+        if document.envelope is None:
+            self._cache.drop(encounter_id)
+        else:
+            self._cache.put(document)
+        return document
+
+    def _admitted(
+        self,
+        encounter_id: str,
+        document: Document | None,
+        credential: str | None,
+        needed: Permission,
+        ended_ok: bool,
+    ) -> Admitted:
+        if document is None or document.envelope is None:
             if not is_admin(credential, self._admin_key_hash):
                 raise Unauthorized(REFUSED)
-            if stored is None:
+            if document is None:
                 raise EncounterNotFound(encounter_id)
             raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
-        role = authorize(credential, needed, envelope.token_hashes, self._admin_key_hash)
-        if stored.ended and not ended_ok:
+        token_hashes = document.envelope.token_hashes
+        role = authorize(credential, needed, token_hashes, self._admin_key_hash)
+        if document.ended and not ended_ok:
             raise EncounterEnded(encounter_id)
-        return Admitted(encounter_id, role, stored.version, stored.ended, envelope)
+        return Admitted(encounter_id, role, document, needed, credential)
 
     def _loaded(
         self,
@@ -231,21 +308,22 @@ class Encounters:
         turn: TurnState | None = None,
         combat: CombatState | None = None,
     ) -> _Loaded:
-        state = self._documents.state(admitted.envelope, turn, combat)
-        return _Loaded(admitted.version, state, self._rulesets[state.ruleset], admitted.ended)
+        document = admitted.document
+        state = self._documents.state(document, turn, combat)
+        return _Loaded(document, state, self._rulesets[state.ruleset])
 
-    async def _reload(self, encounter_id: str) -> _Loaded:
-        """The encounter again after another writer changed it (the caller was admitted)."""
-        stored = await self._store.load(encounter_id)
-        if stored is None:
+    def _after_conflict(self, admitted: Admitted, conflict: Conflict) -> tuple[Admitted, _Loaded]:
+        """The encounter as another writer left it, for a request admitted before: who asks is
+        checked again on it (a token revoked since is refused now)."""
+        encounter_id = admitted.encounter_id
+        if conflict.current is None:
+            self._cache.drop(encounter_id)
             raise EncounterNotFound(encounter_id)
-        if stored.ended:
-            raise EncounterEnded(encounter_id)
-        envelope = self._documents.envelope(stored.document)
-        if envelope is None:
-            raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
-        state = self._documents.state(envelope)
-        return _Loaded(stored.version, state, self._rulesets[state.ruleset], False)
+        document = self._read(encounter_id, conflict.current)
+        again = self._admitted(
+            encounter_id, document, admitted.credential, admitted.needed, ended_ok=False
+        )
+        return again, self._loaded(again)
 
     # --- creation ------------------------------------------------------------------------
 
@@ -273,27 +351,28 @@ class Encounters:
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
             dice_policy=request.dice_policy,
         )
-        document = self._documents.encode(state)
-        placeholder = secrets.token_hex(16)
+        patch = self._documents.patch(None, state)
+        # The event id goes in once the store has made it (keys.with_event_id).
         created = EncounterCreated(
             id=encounter_id,
             ruleset=request.ruleset,
             name=request.name,
             created_at=state.created_at,
             tokens=tokens,
-            event_id=placeholder,
+            event_id="",
         )
         # What is kept for retries holds the tokens sealed with the client's key.
-        kept = created
+        kept = b""
         if key is not None:
-            kept = msgspec.structs.replace(created, tokens=seal_tokens(tokens, key))
+            kept = self._json.encode(
+                msgspec.structs.replace(created, tokens=seal_tokens(tokens, key))
+            )
         try:
             stored = await self._store.create(
                 encounter_id,
-                document,
+                patch.changed,
                 self._event("encounter_created", encounter_id),
-                self._json.encode(kept),
-                placeholder,
+                kept,
                 idempotency,
             )
         except EncounterExists:
@@ -308,6 +387,7 @@ class Encounters:
             first = msgspec.json.decode(body, type=EncounterCreated)
             first = msgspec.structs.replace(first, tokens=unseal_tokens(first.tokens, key))
             return Answer(self._json.encode(first), replayed=True, encounter_id=encounter_id)
+        self._cache.put(patch.document)
         created = msgspec.structs.replace(created, event_id=stored.event_id)
         return Answer(self._json.encode(created), encounter_id=encounter_id)
 
@@ -332,7 +412,7 @@ class Encounters:
                 "created_at": envelope.created_at,
                 "version": admitted.version,
                 "last_event_id": last,
-                **self._documents.as_stored(envelope, players=admitted.role != "gm"),
+                **self._documents.as_stored(admitted.document, players=admitted.role != "gm"),
                 "problem": {"detail": str(error), "path": error.path},
             }
         return EncounterView(
@@ -388,7 +468,7 @@ class Encounters:
                 return Answer(first, replayed=True)
         try:
             return await self._resolve_and_commit(
-                encounter_id, event_type, loaded, idempotency, resolve, outcome_type, event_request
+                admitted, event_type, loaded, idempotency, resolve, outcome_type, event_request
             )
         except BaseException:
             if idempotency is not None:
@@ -397,58 +477,64 @@ class Encounters:
 
     async def _resolve_and_commit(
         self,
-        encounter_id: str,
+        admitted: Admitted,
         event_type: EventType,
-        loaded: _Loaded | None,
+        loaded: _Loaded,
         idempotency: Idempotency | None,
         resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
         outcome_type: Callable[..., Outcome],
         event_request: Any,
     ) -> Answer:
-        for attempt in range(MAX_ATTEMPTS):
-            if loaded is None:
-                await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
-                loaded = await self._reload(encounter_id)
+        encounter_id = admitted.encounter_id
+        give_up_at = time.monotonic() + CONTENTION_SECONDS
+        for attempt in range(1, MAX_ATTEMPTS + 1):
             resolution, new_state = resolve(loaded)
             if len(new_state.combat.actors) > self._max_actors:
                 raise LimitExceeded(
                     f"an encounter holds at most {self._max_actors} actors; end this one or "
                     "start another"
                 )
-            document = self._documents.encode(new_state)
+            patch = self._documents.patch(loaded.document, new_state)
             before = {z.id for z in loaded.ruleset.zones(loaded.state.combat)}
             after = loaded.ruleset.zones(new_state.combat)
-            placeholder = secrets.token_hex(16)
+            # The result is encoded once: the event keeps that encoding and the answer repeats it.
+            result = msgspec.Raw(self._json.encode(resolution.result))
             answer = self._json.encode(
                 outcome_type(
-                    event_id=placeholder,
-                    result=resolution.result,
+                    event_id="",
+                    result=result,
                     changes=changes(loaded.state, new_state, loaded.version + 1),
                 )
+            )
+            event = self._event(
+                event_type,
+                encounter_id,
+                actor=resolution.actor,
+                result=cast(Any, result),
+                request=event_request,
+                **scene.audience(event_type, loaded.state, new_state, resolution.actor),
+                zones_started=[z for z in after if z.id not in before],
+                zones_ended=sorted(before - {z.id for z in after}),
             )
             committed = await self._store.commit(
                 encounter_id,
                 loaded.version,
-                document,
-                self._event(
-                    event_type,
-                    encounter_id,
-                    actor=resolution.actor,
-                    result=resolution.result,
-                    request=event_request,
-                    **scene.audience(event_type, loaded.state, new_state, resolution.actor),
-                    zones_started=[z for z in after if z.id not in before],
-                    zones_ended=sorted(before - {z.id for z in after}),
-                ),
-                answer,
-                placeholder,
+                patch.changed,
+                patch.removed,
+                event,
+                answer if idempotency is not None else b"",
                 idempotency,
             )
-            if committed is not None:
-                return Answer(committed.answer)
-            loaded = None  # another writer came first: read again, resolve again
+            if isinstance(committed, Committed):
+                self._cache.put(patch.document)
+                return Answer(keys.with_event_id(answer, committed.event_id))
+            # Another writer came first: resolve again on what it left.
+            admitted, loaded = self._after_conflict(admitted, committed)
+            if time.monotonic() > give_up_at:
+                break
+            await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
         raise StoreContention(
-            f"encounter '{encounter_id}' changed {MAX_ATTEMPTS} times while this request resolved"
+            f"encounter '{encounter_id}' changed too often while this request resolved"
         )
 
     def _rolling(
@@ -504,13 +590,18 @@ class Encounters:
             request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
         after = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         check_given(request.dice, steps(loaded.ruleset, request))
-        if admitted.role != "gm":
+
+        def check_player(current: _Loaded) -> None:
+            if admitted.role == "gm":
+                return
             acting, path = players.acting_actor(request)
             player = player_of(admitted.role)
             if player is not None:
-                players.check_acts_for(loaded.state, player, acting, path)
-            if loaded.state.dice_policy == "own":
-                players.check_dice(loaded.state, loaded.ruleset, player, acting, request.dice)
+                players.check_acts_for(current.state, player, acting, path)
+            if current.state.dice_policy == "own":
+                players.check_dice(current.state, current.ruleset, player, acting, request.dice)
+
+        check_player(loaded)
         earlier = None
         if body_type == "action_type":
             follows = loaded.ruleset.follows_up(request)
@@ -518,12 +609,14 @@ class Encounters:
                 earlier = await self._attacks.last_attack(
                     self._store, admitted.encounter_id, follows, ruleset_id
                 )
-        resolve = self._rolling(
-            request.dice,
-            request.seed,
-            lambda current, dice: play(current.ruleset, request, current.state, dice, earlier),
-            after,
-        )
+
+        def roll(current: _Loaded, dice: Dice) -> Resolution[Any]:
+            if current is not loaded:
+                # The encounter changed under the request: the player may no longer act so.
+                check_player(current)
+            return play(current.ruleset, request, current.state, dice, earlier)
+
+        resolve = self._rolling(request.dice, request.seed, roll, after)
         # The attack's event keeps it whole, as the scene filled it in, its given dice left out
         # (they are in the result).
         kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_ask_type" else None
@@ -773,6 +866,7 @@ class Encounters:
         event_id = await self._store.delete(
             admitted.encounter_id, self._event("encounter_ended", admitted.encounter_id)
         )
+        self._cache.drop(admitted.encounter_id)
         if event_id is None:
             raise EncounterEnded(admitted.encounter_id)
         return event_id

@@ -29,13 +29,28 @@ def attempt(scope: str, key: str | None, body: bytes) -> Idempotency | None:
     )
 
 
+# Where an answer encoded with an empty event id takes the id the store made.
+_EVENT_ID_SLOT = b'"event_id":""'
+
+
+def with_event_id(answer: bytes, event_id: str) -> bytes:
+    """`answer`, encoded (msgspec JSON) with an empty `event_id`, with the event's id put in its
+    place. A quote inside a JSON string is escaped, so the first such slot is the field itself.
+    An answer kept by an earlier version holds its id already and is returned as it is."""
+    at = answer.find(_EVENT_ID_SLOT)
+    if at < 0:
+        return answer
+    at += len(_EVENT_ID_SLOT) - 1
+    return answer[:at] + event_id.encode() + answer[at:]
+
+
 def replayed(answered: Answered, idempotency: Idempotency) -> bytes:
     """The first answer, for a retry of the same request (422 for another one)."""
     if answered.fingerprint != idempotency.fingerprint:
         raise IdempotencyConflict(
             "this Idempotency-Key was used for a different request; use a new key"
         )
-    return answered.answer
+    return with_event_id(answered.answer, answered.event_id)
 
 
 class Keys:

@@ -3,6 +3,7 @@
 from service.store.base import (
     Answered,
     Committed,
+    Conflict,
     EncounterExists,
     EncounterStore,
     Idempotency,
@@ -11,6 +12,7 @@ from service.store.base import (
     StoredEncounter,
     StoreLimits,
     StoreUnavailable,
+    Unchanged,
     parse_event_id,
 )
 from service.store.memory import MemoryStore
@@ -19,6 +21,7 @@ from service.store.redis import RedisStore
 __all__ = [
     "Answered",
     "Committed",
+    "Conflict",
     "EncounterExists",
     "EncounterStore",
     "Idempotency",
@@ -29,5 +32,6 @@ __all__ = [
     "StoreLimits",
     "StoreUnavailable",
     "StoredEncounter",
+    "Unchanged",
     "parse_event_id",
 ]

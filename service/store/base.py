@@ -1,14 +1,16 @@
 """The `EncounterStore` contract: one versioned document and one event stream per encounter.
 
-The store knows bytes and versions, not rules. An update is compare-and-set on the version, and
-the new document, its event and (with an idempotency key) the answer to the request are written in
-one atomic step.
+The store knows bytes and versions, not rules. A document is a set of named fields (the engine
+keeps each actor in a field of its own, service/engine/documents.py), so that a change writes only
+the fields it changed. An update is compare-and-set on the version, and the changed fields, the
+event and (with an idempotency key) the answer to keep for retries are written in one atomic step;
+a lost compare-and-set answers the document as it is now in that same step.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -27,12 +29,25 @@ def parse_event_id(event_id: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+# Names the store keeps for itself in an encounter's hash: a document never uses them.
+RESERVED_FIELDS = frozenset({"v", "nonce", "eid", "ended"})
+
+
 @dataclass(frozen=True)
 class StoredEncounter:
     version: int
-    document: bytes
+    # The document's fields by name (never one of RESERVED_FIELDS).
+    fields: dict[str, bytes]
     # Ended encounters keep their document (for who may read their last events) until they expire.
     ended: bool = False
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """`load` with the version the caller holds: it is still the stored one."""
+
+
+UNCHANGED = Unchanged()
 
 
 @dataclass(frozen=True)
@@ -65,10 +80,12 @@ class Idempotency:
 
 @dataclass(frozen=True)
 class Answered:
-    """A request with this key was answered before: its fingerprint and its answer."""
+    """A request with this key was answered before: its fingerprint, the answer kept for it (as
+    the use case gave it to keep) and the id of the event it made."""
 
     fingerprint: str
     answer: bytes
+    event_id: str
 
 
 class Pending:
@@ -78,8 +95,14 @@ class Pending:
 @dataclass(frozen=True)
 class Committed:
     event_id: str
-    # The answer with the event id put in place of the placeholder.
-    answer: bytes
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Another write came first (or the encounter ended): the encounter as it is now, read in the
+    same atomic step, so the caller resolves again without reading it again; None when gone."""
+
+    current: StoredEncounter | None
 
 
 class StoreUnavailable(Exception):
@@ -98,17 +121,22 @@ class EncounterStore(Protocol):
     async def create(
         self,
         encounter_id: str,
-        document: bytes,
+        fields: Mapping[str, bytes],
         event: bytes,
-        answer: bytes,
-        placeholder: str,
+        answer: bytes = b"",
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
-        """Store version 1 and the first event. With `idempotency`, an earlier answer to the same
-        key is returned instead (Answered); EncounterExists if the id is taken otherwise."""
+        """Store version 1 and the first event. With `idempotency`, `answer` is kept for the key,
+        and an earlier answer to the same key is returned instead (Answered); EncounterExists if
+        the id is taken otherwise."""
         ...
 
-    async def load(self, encounter_id: str) -> StoredEncounter | None: ...
+    async def load(
+        self, encounter_id: str, known_version: int | None = None
+    ) -> StoredEncounter | Unchanged | None:
+        """The encounter, or UNCHANGED when its version is still `known_version` (the caller's
+        copy is current, and nothing more crosses the wire); None when there is none."""
+        ...
 
     async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
         """Claim the key for this attempt (None), or say it was answered or is still running."""
@@ -122,17 +150,17 @@ class EncounterStore(Protocol):
         self,
         encounter_id: str,
         expected_version: int,
-        document: bytes,
+        changed: Mapping[str, bytes],
+        removed: Collection[str],
         event: bytes,
-        answer: bytes,
-        placeholder: str,
+        answer: bytes = b"",
         idempotency: Idempotency | None = None,
-    ) -> Committed | None:
-        """Write version expected+1, append `event` and keep `answer` for the key, all or none.
-
-        `placeholder` in `answer` becomes the event id. None when the stored version is not
-        `expected_version` or the encounter is gone or ended; IdempotencyKeyLost when the key
-        is no longer this attempt's."""
+    ) -> Committed | Conflict:
+        """Write version expected+1 (the `changed` fields set, the `removed` ones deleted, the
+        others kept), append `event` and, with `idempotency`, keep `answer` for the key: all or
+        none. Conflict, with the encounter as it is now, when the stored version is not
+        `expected_version` or the encounter is gone or ended; IdempotencyKeyLost when the key is
+        no longer this attempt's."""
         ...
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:

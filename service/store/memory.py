@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import bisect
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from service.store.base import (
+    UNCHANGED,
     Answered,
     Committed,
+    Conflict,
     EncounterExists,
     Events,
     Idempotency,
@@ -18,6 +20,7 @@ from service.store.base import (
     Pending,
     StoredEncounter,
     StoreLimits,
+    Unchanged,
     parse_event_id,
 )
 
@@ -37,7 +40,7 @@ class _Key:
 @dataclass
 class _Encounter:
     version: int
-    document: bytes
+    fields: dict[str, bytes]
     expires_at: float
     ended: bool = False
     # (sortable id, id, event), oldest first: found by bisection, since watchers look often.
@@ -88,29 +91,31 @@ class MemoryStore:
         self._arrived = asyncio.Event()
         return event_id
 
-    def _answer(
+    def _keep(
         self,
         encounter: _Encounter,
         event_id: str,
         answer: bytes,
-        placeholder: str,
         idempotency: Idempotency | None,
     ) -> Committed:
-        final = answer.replace(placeholder.encode(), event_id.encode())
         if idempotency is not None:
             encounter.keys[idempotency.key] = _Key(
                 expires_at=self._clock() + self._limits.idempotency_ttl_seconds,
-                answered=Answered(idempotency.fingerprint, final),
+                answered=Answered(idempotency.fingerprint, answer, event_id),
             )
-        return Committed(event_id, final)
+        return Committed(event_id)
+
+    @staticmethod
+    def _stored(encounter: _Encounter) -> StoredEncounter:
+        # A copy: what a caller holds never changes under it.
+        return StoredEncounter(encounter.version, dict(encounter.fields), encounter.ended)
 
     async def create(
         self,
         encounter_id: str,
-        document: bytes,
+        fields: Mapping[str, bytes],
         event: bytes,
-        answer: bytes,
-        placeholder: str,
+        answer: bytes = b"",
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
         existing = self._live(encounter_id)
@@ -119,16 +124,20 @@ class MemoryStore:
             if record is not None and record.answered is not None:
                 return record.answered
             raise EncounterExists(encounter_id)
-        encounter = _Encounter(version=1, document=document, expires_at=0.0)
+        encounter = _Encounter(version=1, fields=dict(fields), expires_at=0.0)
         self._encounters[encounter_id] = encounter
         event_id = self._append(encounter, event, self._limits.ttl_seconds)
-        return self._answer(encounter, event_id, answer, placeholder, idempotency)
+        return self._keep(encounter, event_id, answer, idempotency)
 
-    async def load(self, encounter_id: str) -> StoredEncounter | None:
+    async def load(
+        self, encounter_id: str, known_version: int | None = None
+    ) -> StoredEncounter | Unchanged | None:
         encounter = self._live(encounter_id)
         if encounter is None:
             return None
-        return StoredEncounter(encounter.version, encounter.document, encounter.ended)
+        if encounter.version == known_version:
+            return UNCHANGED
+        return self._stored(encounter)
 
     async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
         encounter = self._live(encounter_id)
@@ -158,23 +167,27 @@ class MemoryStore:
         self,
         encounter_id: str,
         expected_version: int,
-        document: bytes,
+        changed: Mapping[str, bytes],
+        removed: Collection[str],
         event: bytes,
-        answer: bytes,
-        placeholder: str,
+        answer: bytes = b"",
         idempotency: Idempotency | None = None,
-    ) -> Committed | None:
+    ) -> Committed | Conflict:
         encounter = self._live(encounter_id)
-        if encounter is None or encounter.ended or encounter.version != expected_version:
-            return None
+        if encounter is None:
+            return Conflict(None)
+        if encounter.ended or encounter.version != expected_version:
+            return Conflict(self._stored(encounter))
         if idempotency is not None:
             record = self._key(encounter, idempotency.key)
             if record is None or record.owner != idempotency.owner:
                 raise IdempotencyKeyLost(encounter_id)
         encounter.version += 1
-        encounter.document = document
+        encounter.fields.update(changed)
+        for name in removed:
+            encounter.fields.pop(name, None)
         event_id = self._append(encounter, event, self._limits.ttl_seconds)
-        return self._answer(encounter, event_id, answer, placeholder, idempotency)
+        return self._keep(encounter, event_id, answer, idempotency)
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         encounter = self._live(encounter_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -20,8 +20,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.store.base import (
+    RESERVED_FIELDS,
+    UNCHANGED,
     Answered,
     Committed,
+    Conflict,
     EncounterExists,
     Events,
     Idempotency,
@@ -30,44 +33,53 @@ from service.store.base import (
     StoredEncounter,
     StoreLimits,
     StoreUnavailable,
+    Unchanged,
 )
 
 # Every script touches one encounter's keys only (one hash tag, one Cluster slot).
 # An unused idempotency key is still passed, never touched, so every script declares its keys.
 # Every script may run twice: a command whose reply was lost is sent again once on a fresh
-# connection. The scripts that write keep the writing attempt's random nonce (its answer's
-# and the event id it made in the state hash (a nonce each call makes, sent again with it), and
-# a second run of the same call answers what the first did instead of writing again.
+# connection. The scripts that write keep the writing call's random nonce and the event id it made
+# in the state hash, and a second run of the same call answers what the first did instead of
+# writing again.
+# The state hash holds the document's fields beside the store's own (RESERVED_FIELDS). An answer
+# is sent only to be kept for an Idempotency-Key, and kept as sent: no script copies or edits it.
 
-# KEYS: state, events, idempotency. ARGV: document, event, ttl ms, max events, answer,
-# placeholder, with key ("1"/"0"), fingerprint, key ttl ms, nonce.
+# KEYS: state, events, idempotency. ARGV: event, ttl ms, max events, with key ("1"/"0"),
+# fingerprint, key ttl ms, answer, nonce, then the document's field/value pairs.
 _CREATE = """
-if redis.call('HGET', KEYS[1], 'nonce') == ARGV[10] then
-  local id = redis.call('HGET', KEYS[1], 'eid')
-  local answer = string.gsub(ARGV[5], ARGV[6], id)
-  return {'created', id, answer}
+if redis.call('HGET', KEYS[1], 'nonce') == ARGV[8] then
+  return {'created', redis.call('HGET', KEYS[1], 'eid')}
 end
-if ARGV[7] == '1' then
-  local fp = redis.call('HGET', KEYS[3], 'fp')
-  if fp then return {'answered', fp, redis.call('HGET', KEYS[3], 'answer')} end
+if ARGV[4] == '1' then
+  local kept = redis.call('HMGET', KEYS[3], 'fp', 'answer', 'eid')
+  if kept[1] then return {'answered', kept[1], kept[2], kept[3]} end
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
-local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'e', ARGV[2])
-redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1], 'nonce', ARGV[10], 'eid', id)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local answer = string.gsub(ARGV[5], ARGV[6], id)
-if ARGV[7] == '1' then
-  redis.call('HSET', KEYS[3], 'fp', ARGV[8], 'answer', answer)
-  redis.call('PEXPIRE', KEYS[3], ARGV[9])
+local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[1])
+redis.call('HSET', KEYS[1], 'v', 1, 'nonce', ARGV[8], 'eid', id, unpack(ARGV, 9))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if ARGV[4] == '1' then
+  redis.call('HSET', KEYS[3], 'fp', ARGV[5], 'answer', ARGV[7], 'eid', id)
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
 end
-return {'created', id, answer}
+return {'created', id}
+"""
+
+# KEYS: state. ARGV: the version the caller holds ('' for none). The whole hash, or only the
+# version when it is the caller's.
+_LOAD = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return false end
+if v == ARGV[1] then return {'unchanged'} end
+return {'state', redis.call('HGETALL', KEYS[1])}
 """
 
 # KEYS: idempotency. ARGV: owner, pending ttl ms.
 _BEGIN = """
-local fp = redis.call('HGET', KEYS[1], 'fp')
-if fp then return {'answered', fp, redis.call('HGET', KEYS[1], 'answer')} end
+local kept = redis.call('HMGET', KEYS[1], 'fp', 'answer', 'eid')
+if kept[1] then return {'answered', kept[1], kept[2], kept[3]} end
 if redis.call('HSETNX', KEYS[1], 'owner', ARGV[1]) == 0
   and redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
   return {'pending'}
@@ -82,30 +94,31 @@ if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1
 return 1
 """
 
-# KEYS: state, events, idempotency. ARGV: expected version, document, event, ttl ms, max events,
-# answer, placeholder, with key ("1"/"0"), owner, fingerprint, key ttl ms, nonce.
+# KEYS: state, events, idempotency. ARGV: expected version, nonce, event, ttl ms, max events,
+# with key ("1"/"0"), owner, fingerprint, key ttl ms, answer, how many fields change, then the
+# changed field/value pairs, then the names of the fields removed.
 _COMMIT = """
-if redis.call('HGET', KEYS[1], 'nonce') == ARGV[12] then
-  local id = redis.call('HGET', KEYS[1], 'eid')
-  local answer = string.gsub(ARGV[6], ARGV[7], id)
-  return {'committed', id, answer}
+if redis.call('HGET', KEYS[1], 'nonce') == ARGV[2] then
+  return {'committed', redis.call('HGET', KEYS[1], 'eid')}
 end
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
-  return {'conflict'}
+  return {'conflict', redis.call('HGETALL', KEYS[1])}
 end
-if ARGV[8] == '1' and redis.call('HGET', KEYS[3], 'owner') ~= ARGV[9] then return {'lost'} end
+if ARGV[6] == '1' and redis.call('HGET', KEYS[3], 'owner') ~= ARGV[7] then return {'lost'} end
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'e', ARGV[3])
-redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'doc', ARGV[2], 'nonce', ARGV[12], 'eid', id)
+local last_set = 11 + 2 * tonumber(ARGV[11])
+redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'nonce', ARGV[2], 'eid', id,
+  unpack(ARGV, 12, last_set))
+if #ARGV > last_set then redis.call('HDEL', KEYS[1], unpack(ARGV, last_set + 1)) end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
-local answer = string.gsub(ARGV[6], ARGV[7], id)
-if ARGV[8] == '1' then
+if ARGV[6] == '1' then
   redis.call('DEL', KEYS[3])
-  redis.call('HSET', KEYS[3], 'fp', ARGV[10], 'answer', answer)
-  redis.call('PEXPIRE', KEYS[3], ARGV[11])
+  redis.call('HSET', KEYS[3], 'fp', ARGV[8], 'answer', ARGV[10], 'eid', id)
+  redis.call('PEXPIRE', KEYS[3], ARGV[9])
 end
-return {'committed', id, answer}
+return {'committed', id}
 """
 
 # KEYS: state, events. ARGV: event, ended ttl ms, max events, nonce.
@@ -193,6 +206,23 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _stored(flat: list[Any]) -> StoredEncounter | None:
+    """An encounter from its hash as HGETALL lists it (name, value, name, value...)."""
+    found = dict(zip(flat[::2], flat[1::2], strict=True))
+    version = found.pop(b"v", None)
+    if version is None:
+        return None
+    ended = found.pop(b"ended", None) is not None
+    fields = {_text(name): value for name, value in found.items()}
+    for name in RESERVED_FIELDS:
+        fields.pop(name, None)
+    return StoredEncounter(int(version), fields, ended)
+
+
+def _answered(reply: list[Any]) -> Answered:
+    return Answered(_text(reply[1]), reply[2] or b"", _text(reply[3] or b""))
+
+
 def _events(entries: list[Any]) -> Events:
     return [(_text(event_id), fields[b"e"]) for event_id, fields in entries]
 
@@ -218,6 +248,7 @@ class RedisStore:
             url, cluster, command_timeout_s + 30, command_timeout_s, password
         )
         self._create = self._redis.register_script(_CREATE)
+        self._load = self._redis.register_script(_LOAD)
         self._begin = self._redis.register_script(_BEGIN)
         self._abandon = self._redis.register_script(_ABANDON)
         self._commit = self._redis.register_script(_COMMIT)
@@ -246,47 +277,53 @@ class RedisStore:
             idempotency_key(encounter_id, idempotency.key if idempotency else None),
         ]
 
-    def _key_args(self, idempotency: Idempotency | None) -> list[Any]:
+    def _key_args(self, idempotency: Idempotency | None, answer: bytes) -> list[Any]:
+        """with key, owner, fingerprint, key ttl ms, answer: the answer crosses the wire only to
+        be kept."""
         if idempotency is None:
-            return ["0", "", "", ""]
+            return ["0", "", "", "", ""]
         return [
             "1",
             idempotency.owner,
             idempotency.fingerprint,
             # An answer never outlives its encounter: a replayed creation names a live one.
             min(self._limits.idempotency_ttl_seconds, self._limits.ttl_seconds) * 1000,
+            answer,
         ]
 
     async def create(
         self,
         encounter_id: str,
-        document: bytes,
+        fields: Mapping[str, bytes],
         event: bytes,
-        answer: bytes,
-        placeholder: str,
+        answer: bytes = b"",
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
-        with_key, _, fingerprint, key_ttl = self._key_args(idempotency)
-        args: list[Any] = [document, event, self._ttl_ms, self._limits.max_events, answer]
-        args.append(placeholder)
-        args += [with_key, fingerprint, key_ttl, _nonce()]
+        with_key, _, fingerprint, key_ttl, kept = self._key_args(idempotency, answer)
+        args: list[Any] = [event, self._ttl_ms, self._limits.max_events, with_key, fingerprint]
+        args += [key_ttl, kept, _nonce()]
+        for name, value in fields.items():
+            args += [name, value]
         keys = self._keys(encounter_id, idempotency)
         reply = await self._call(lambda: self._create(keys=keys, args=args))
         outcome = _text(reply[0])
         if outcome == "answered":
-            return Answered(_text(reply[1]), reply[2])
+            return _answered(reply)
         if outcome == "exists":
             raise EncounterExists(encounter_id)
-        return Committed(_text(reply[1]), reply[2])
+        return Committed(_text(reply[1]))
 
-    async def load(self, encounter_id: str) -> StoredEncounter | None:
-        fields: list[Any] = await self._call(
-            lambda: self._redis.hmget(state_key(encounter_id), "v", "doc", "ended")
-        )
-        version, document, ended = fields
-        if version is None or document is None:
+    async def load(
+        self, encounter_id: str, known_version: int | None = None
+    ) -> StoredEncounter | Unchanged | None:
+        keys = [state_key(encounter_id)]
+        args = ["" if known_version is None else str(known_version)]
+        reply = await self._call(lambda: self._load(keys=keys, args=args))
+        if not reply:
             return None
-        return StoredEncounter(int(version), document, ended is not None)
+        if _text(reply[0]) == "unchanged":
+            return UNCHANGED
+        return _stored(reply[1])
 
     async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
         keys = [idempotency_key(encounter_id, idempotency.key)]
@@ -294,7 +331,7 @@ class RedisStore:
         reply = await self._call(lambda: self._begin(keys=keys, args=args))
         outcome = _text(reply[0])
         if outcome == "answered":
-            return Answered(_text(reply[1]), reply[2])
+            return _answered(reply)
         if outcome == "pending":
             return Pending()
         return None
@@ -307,23 +344,25 @@ class RedisStore:
         self,
         encounter_id: str,
         expected_version: int,
-        document: bytes,
+        changed: Mapping[str, bytes],
+        removed: Collection[str],
         event: bytes,
-        answer: bytes,
-        placeholder: str,
+        answer: bytes = b"",
         idempotency: Idempotency | None = None,
-    ) -> Committed | None:
-        args: list[Any] = [expected_version, document, event, self._ttl_ms]
-        args += [self._limits.max_events, answer, placeholder, *self._key_args(idempotency)]
-        args.append(_nonce())
+    ) -> Committed | Conflict:
+        args: list[Any] = [expected_version, _nonce(), event, self._ttl_ms, self._limits.max_events]
+        args += [*self._key_args(idempotency, answer), len(changed)]
+        for name, value in changed.items():
+            args += [name, value]
+        args += removed
         keys = self._keys(encounter_id, idempotency)
         reply = await self._call(lambda: self._commit(keys=keys, args=args))
         outcome = _text(reply[0])
         if outcome == "lost":
             raise IdempotencyKeyLost(encounter_id)
         if outcome == "conflict":
-            return None
-        return Committed(_text(reply[1]), reply[2])
+            return Conflict(_stored(reply[1]))
+        return Committed(_text(reply[1]))
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         keys = [state_key(encounter_id), events_key(encounter_id)]
