@@ -1,0 +1,190 @@
+"""Issue 12: a change starts from the encounter as this process last saw it and commits only the
+fields it changed, in one round trip; a copy gone stale on another replica loses its
+compare-and-set and is checked again, so what it lets through is what a fresh read would."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+import msgspec
+import pytest
+import redis
+
+from schemas.encounter import EncounterCreate, EncounterCreated
+from service.engine import Encounters
+from service.store import Committed, Conflict, MemoryStore, RedisStore
+from tests import sr5_requests as make
+from tests.conftest import ADMIN_KEY
+from tests.test_scene_attacks import GANGER, NAMED, SAM
+from tests.test_trust import bearer, open_table
+
+# A table of this many actors beside the shooter and its target.
+CROWD = 48
+
+
+class RecordingStore:
+    """A store that records every call made to it, and what each commit changed."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.calls: list[str] = []
+        self.commits: list[tuple[set[str], set[str]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._store, name)
+
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return await method(*args, **kwargs)
+
+        return recorded
+
+    async def commit(
+        self,
+        encounter_id: str,
+        expected_version: int,
+        changed: Mapping[str, bytes],
+        removed: Collection[str],
+        *rest: Any,
+    ) -> Committed | Conflict:
+        self.calls.append("commit")
+        self.commits.append((set(changed), set(removed)))
+        return await self._store.commit(encounter_id, expected_version, changed, removed, *rest)
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def recording(request: pytest.FixtureRequest) -> Any:
+    if request.param == "memory":
+        store: Any = MemoryStore()
+    else:
+        store = RedisStore(request.getfixturevalue("redis_url"))
+    recording = RecordingStore(store)
+    yield recording
+    await store.close()
+
+
+async def crowded_table(encounters: Encounters) -> str:
+    """Sam and the ganger on a scene with CROWD more actors."""
+    body = msgspec.json.encode(EncounterCreate(ruleset="sr5", name="crowd"))
+    created = msgspec.json.decode((await encounters.create(body, ADMIN_KEY, None)).body)
+    encounter = EncounterCreated(**created).id
+    actors = {"sam": SAM, "goon-1": GANGER}
+    actors.update({f"extra-{n}": {**GANGER, "name": f"Extra {n}"} for n in range(CROWD)})
+    for actor_id, actor in actors.items():
+        admitted = await encounters.admit(encounter, ADMIN_KEY, "gm")
+        await encounters.put_actor(admitted, actor_id, msgspec.json.encode(actor))
+    return encounter
+
+
+async def test_an_attack_on_a_crowded_table_writes_only_the_fields_it_changed(
+    recording: RecordingStore,
+) -> None:
+    encounters = Encounters(recording, ADMIN_KEY)
+    encounter = await crowded_table(encounters)
+    # The first shot puts Sam and the ganger in the combat state (the head lists them)...
+    admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
+    await encounters.attack(admitted, msgspec.json.encode(NAMED))
+    assert recording.commits[-1][0] == {"head", "a:sam", "a:goon-1", "s:sam"}
+    # ...the next changes only what it changes.
+    recording.calls.clear()
+    admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
+    await encounters.attack(admitted, msgspec.json.encode({**NAMED, "dice": {}}))
+    # One call to the store: the commit (the encounter was in memory).
+    assert recording.calls == ["commit"]
+    changed, removed = recording.commits[-1]
+    # The shooter's recoil and the ganger's defenses; the rounds left in Sam's gun.
+    assert changed == {"a:sam", "a:goon-1", "s:sam"}
+    assert removed == set()
+
+
+async def test_a_process_that_never_saw_the_encounter_reads_it_once(
+    recording: RecordingStore,
+) -> None:
+    encounter = await crowded_table(Encounters(recording, ADMIN_KEY))
+    fresh = Encounters(recording, ADMIN_KEY)
+    recording.calls.clear()
+    for _ in range(3):
+        admitted = await fresh.admit(encounter, ADMIN_KEY, "play")
+        await fresh.attack(admitted, msgspec.json.encode({**NAMED, "dice": {}}))
+    assert recording.calls == ["load", "commit", "commit", "commit"]
+
+
+async def test_an_uncontended_attack_is_one_redis_command(redis_url: str) -> None:
+    """Counted by Redis itself: the commands it ran for one attack, scripts counted once."""
+    store = RedisStore(redis_url)
+    encounters = Encounters(store, ADMIN_KEY)
+    counter = redis.Redis.from_url(redis_url)
+    try:
+        encounter = await crowded_table(encounters)
+        body = msgspec.json.encode({**NAMED, "dice": {}})
+        admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
+        await encounters.attack(admitted, body)
+        before = _commands(counter)
+        admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
+        await encounters.attack(admitted, body)
+        after = _commands(counter)
+    finally:
+        counter.close()
+        await store.close()
+    ran = {name: after[name] - before.get(name, 0) for name in after}
+    assert {name: count for name, count in ran.items() if count} == {"evalsha": 1}
+
+
+def _commands(client: redis.Redis) -> dict[str, int]:
+    """Calls per top-level command so far (INFO's own and those run inside scripts left out)."""
+    stats: dict[str, Any] = client.info("commandstats")  # type: ignore[assignment]
+    inside_scripts = {"hget", "hset", "hexists", "hdel", "hgetall", "xadd", "pexpire", "del"}
+    return {
+        name.removeprefix("cmdstat_"): int(stat["calls"])
+        for name, stat in stats.items()
+        if name.removeprefix("cmdstat_") not in inside_scripts | {"info"}
+    }
+
+
+async def test_a_stale_copy_takes_a_token_given_and_refuses_one_revoked_elsewhere(
+    make_client: Any,
+) -> None:
+    first, second = [await make_client(redis=True, admin=False) for _ in range(2)]
+    encounter, tokens = await open_table(first)
+    gm = bearer(tokens["gm"])
+    base = f"/v1/encounters/{encounter}"
+    assert (await first.put(f"{base}/actors/sam", json=SAM, headers=gm)).status == 200
+    # The second replica keeps the encounter in memory from a shot of the table's token...
+    shot = await second.post(f"{base}/attacks", json=make.attack(), headers=bearer(tokens["player"]))
+    assert shot.status == 201, await shot.text()
+    issued = await first.post(f"{base}/players/kim", json={"actors": ["sam"]}, headers=gm)
+    assert issued.status == 201, await issued.text()
+    kim = bearer((await issued.json())["token"])
+    # ...and takes a token given since on the first, which its copy does not know.
+    shot = await second.post(f"{base}/attacks", json=make.attack(), headers=kim)
+    assert shot.status == 201, await shot.text()
+    revoked = await first.delete(f"{base}/players/kim", headers=gm)
+    assert revoked.status == 200, await revoked.text()
+    version = (await (await first.get(base, headers=gm)).json())["version"]
+    # Its copy still holds the token: the commit loses, and the encounter as it is refuses it.
+    refused = await second.post(f"{base}/attacks", json=make.attack(), headers=kim)
+    assert refused.status == 401, await refused.text()
+    assert (await (await first.get(base, headers=gm)).json())["version"] == version
+
+
+async def test_replicas_read_an_encounter_the_same_whether_or_not_they_held_it(
+    make_client: Any,
+) -> None:
+    writer, reader = [await make_client(redis=True) for _ in range(2)]
+    created = await (await writer.post("/v1/encounters", json={"ruleset": "sr5"})).json()
+    base = f"/v1/encounters/{created['id']}"
+    # Actors added out of alphabetical order, one taken off and put back: the order is kept.
+    for actor_id in ("zed", "sam", "goon-1", "abe"):
+        actor = SAM if actor_id == "sam" else {**GANGER, "name": actor_id}
+        assert (await writer.put(f"{base}/actors/{actor_id}", json=actor)).status == 200
+    assert (await writer.delete(f"{base}/actors/zed")).status == 200
+    assert (await writer.put(f"{base}/actors/zed", json=GANGER)).status == 200
+    for seed in range(2):
+        shot = {**NAMED, "dice": {}, "seed": seed}
+        assert (await writer.post(f"{base}/attacks", json=shot)).status == 201
+    # The writer answers from its copy, the reader from the store: the same bytes.
+    held = await (await writer.get(base)).read()
+    read = await (await reader.get(base)).read()
+    assert held == read
+    assert list(msgspec.json.decode(read)["scene"]) == ["sam", "goon-1", "abe", "zed"]
