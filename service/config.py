@@ -70,6 +70,9 @@ class Config:
     # The most an encounter's stored state may take (what the rules need next; the history is
     # the event stream).
     max_state_bytes: int = 512 * 1024
+    # Encounter documents each process keeps in memory, in bytes (a change then makes one round
+    # trip to Redis); least recently used first out.
+    state_cache_bytes: int = 64 * 1024 * 1024
     # Requests refused for want of a valid token, per second per client address (0: no limit);
     # bursts of five times that.
     refusals_per_second: int = 5
@@ -123,6 +126,7 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "rate_limit_per_second": (_int, "FIREFIGHT_RATE_LIMIT", 0, 100_000),
     "max_actors_per_encounter": (_int, "FIREFIGHT_MAX_ACTORS", 2, 100_000),
     "max_state_bytes": (_int, "FIREFIGHT_MAX_STATE_BYTES", 16 * 1024, 64 * 1024 * 1024),
+    "state_cache_bytes": (_int, "FIREFIGHT_STATE_CACHE_BYTES", 0, 1024 * 1024 * 1024 * 1024),
     "refusals_per_second": (_int, "FIREFIGHT_REFUSALS_PER_SECOND", 0, 100_000),
     "max_events_per_encounter": (_int, "FIREFIGHT_MAX_EVENTS", 100, 1_000_000),
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),

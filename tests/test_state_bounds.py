@@ -177,7 +177,7 @@ async def stored_out_of_bounds(client: Any, encounter: str) -> None:
 
 
 async def stored_by_an_earlier_version(client: Any, encounter: str) -> None:
-    """The whole state in one field, as versions before 0.13 kept it, with the same aim count."""
+    """The whole state in one field, as earlier versions kept it, with the same aim count."""
     store = client.app[STORE]
     stored = await store.load(encounter)
     head = msgspec.msgpack.decode(stored.fields["head"])

@@ -13,7 +13,10 @@ import redis
 
 from schemas.encounter import EncounterCreate, EncounterCreated
 from service.engine import Encounters
+from service.engine.cache import DocumentCache
+from service.engine.documents import Document
 from service.store import Committed, Conflict, MemoryStore, RedisStore
+from service.store.redis import SCRIPT_COMMANDS
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
 from tests.test_scene_attacks import GANGER, NAMED, SAM
@@ -134,11 +137,10 @@ async def test_an_uncontended_attack_is_one_redis_command(redis_url: str) -> Non
 def _commands(client: redis.Redis) -> dict[str, int]:
     """Calls per top-level command so far (INFO's own and those run inside scripts left out)."""
     stats: dict[str, Any] = client.info("commandstats")  # type: ignore[assignment]
-    inside_scripts = {"hget", "hset", "hexists", "hdel", "hgetall", "xadd", "pexpire", "del"}
     return {
         name.removeprefix("cmdstat_"): int(stat["calls"])
         for name, stat in stats.items()
-        if name.removeprefix("cmdstat_") not in inside_scripts | {"info"}
+        if name.removeprefix("cmdstat_") not in SCRIPT_COMMANDS | {"info"}
     }
 
 
@@ -151,7 +153,8 @@ async def test_a_stale_copy_takes_a_token_given_and_refuses_one_revoked_elsewher
     base = f"/v1/encounters/{encounter}"
     assert (await first.put(f"{base}/actors/sam", json=SAM, headers=gm)).status == 200
     # The second replica keeps the encounter in memory from a shot of the table's token...
-    shot = await second.post(f"{base}/attacks", json=make.attack(), headers=bearer(tokens["player"]))
+    table = bearer(tokens["player"])
+    shot = await second.post(f"{base}/attacks", json=make.attack(), headers=table)
     assert shot.status == 201, await shot.text()
     issued = await first.post(f"{base}/players/kim", json={"actors": ["sam"]}, headers=gm)
     assert issued.status == 201, await issued.text()
@@ -188,3 +191,36 @@ async def test_replicas_read_an_encounter_the_same_whether_or_not_they_held_it(
     read = await (await reader.get(base)).read()
     assert held == read
     assert list(msgspec.json.decode(read)["scene"]) == ["sam", "goon-1", "abe", "zed"]
+
+
+async def test_without_a_cache_every_change_reads_the_encounter_first(
+    recording: RecordingStore,
+) -> None:
+    encounter = await crowded_table(Encounters(recording, ADMIN_KEY))
+    uncached = Encounters(recording, ADMIN_KEY, state_cache_bytes=0)
+    recording.calls.clear()
+    for _ in range(2):
+        admitted = await uncached.admit(encounter, ADMIN_KEY, "play")
+        await uncached.attack(admitted, msgspec.json.encode({**NAMED, "dice": {}}))
+    assert recording.calls == ["load", "commit", "load", "commit"]
+
+
+def _document(encounter_id: str, version: int, size: int) -> Document:
+    return Document(encounter_id, version, False, {"head": b"x" * size}, None, size)
+
+
+def test_the_cache_keeps_the_newest_version_within_its_bytes() -> None:
+    cache = DocumentCache(max_bytes=100)
+    cache.put(_document("a", 2, 40))
+    # A request that read version 1 before another's commit finishes after it: 2 stays.
+    cache.put(_document("a", 1, 40))
+    kept = cache.get("a")
+    assert kept is not None and kept.version == 2
+    cache.put(_document("b", 1, 40))
+    cache.get("a")  # a is now the most recently used
+    cache.put(_document("c", 1, 40))
+    # Past 100 bytes the least recently used goes: b.
+    assert (cache.get("b"), len(cache)) == (None, 2)
+    # A document larger than the whole budget is not kept (and leaves its older copy out).
+    cache.put(_document("a", 3, 101))
+    assert cache.get("a") is None

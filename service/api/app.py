@@ -782,6 +782,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         app[CONFIG].admin_key,
         max_actors=app[CONFIG].max_actors_per_encounter,
         max_state_bytes=app[CONFIG].max_state_bytes,
+        state_cache_bytes=app[CONFIG].state_cache_bytes,
     )
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds, app[CONFIG].ws_queue_batches)
     yield

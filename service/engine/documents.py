@@ -37,7 +37,7 @@ _AT_PATH = re.compile(r" - at `\$([^`]*)`$")
 HEAD = "head"
 ACTOR = "a:"
 SCENE = "s:"
-# The whole document in one field, as versions before 0.13 kept it: still read, and written anew
+# The whole document in one field, as earlier versions kept it: still read, and written anew
 # in fields at its first change.
 LEGACY = "doc"
 
@@ -251,7 +251,8 @@ class Documents:
 
     def _patch(self, before: Document | None, after: EncounterState) -> Patch:
         old: Mapping[str, bytes] = {} if before is None or before.legacy else before.fields
-        decoded = None if before is None else before.decoded
+        # What the fields hold, decoded: the objects a change did not touch need no writing.
+        decoded = None if before is None or before.legacy else before.decoded
         fields = dict(old)
         changed: dict[str, bytes] = {}
         actors = self._changed_members(
@@ -272,7 +273,6 @@ class Documents:
             fields,
             changed,
         )
-        removed = [name for name in old if name not in fields]
         head = self._encoder.encode(
             StoredHead(
                 id=after.id,
@@ -295,9 +295,12 @@ class Documents:
             envelope = self._envelope.decode(head)
             turn, without_actors = stored_head.turn, stored_head.combat
             changed[HEAD] = fields[HEAD] = head
+        removed = [name for name in old.keys() - fields.keys()]
         if before is not None and before.legacy:
             removed.append(LEGACY)
-        size = sum(len(value) for value in fields.values())
+        size = 0 if before is None or before.legacy else before.size
+        size += sum(len(value) - len(old.get(name, b"")) for name, value in changed.items())
+        size -= sum(len(old[name]) for name in removed if name in old)
         if size > self._max_state_bytes:
             raise StateLimitExceeded(
                 f"the encounter's state would take {size} bytes, past the "
@@ -340,18 +343,23 @@ class Documents:
         decoded before) costs nothing; the others are encoded, and those whose bytes differ are
         checked and changed. Fields of actors no longer there leave `fields`."""
         path = ACTOR_PATH if prefix == ACTOR else SCENE_PATH
-        read_back: dict[str, Any] = {}
-        for member_id, member in members.items():
+        if decoded is None:
+            touched = list(members)
+            gone = [n[len(prefix) :] for n in old if n.startswith(prefix)]
+        else:
+            # A change replaces the actors it touches and keeps the very objects of the others.
+            touched = [k for k, v in members.items() if decoded.get(k) is not v]
+            gone = list(decoded.keys() - members.keys())
+        read_back = dict(members)
+        for member_id in touched:
             name = prefix + member_id
-            if decoded is not None and decoded.get(member_id) is member and name in old:
-                read_back[member_id] = member
-                continue
-            encoded = self._encoder.encode(member)
+            encoded = self._encoder.encode(members[member_id])
             read_back[member_id] = self._checked(decoder, encoded, path)
             if old.get(name) != encoded:
                 changed[name] = fields[name] = encoded
-        for name in [n for n in fields if n.startswith(prefix) and n[len(prefix) :] not in members]:
-            del fields[name]
+        for member_id in gone:
+            if member_id not in members:
+                fields.pop(prefix + member_id, None)
         return read_back
 
     def _checked(self, decoder: msgspec.msgpack.Decoder[Any], encoded: bytes, path: str) -> Any:
@@ -429,4 +437,8 @@ def _changed(
     gone = [key for key in old if key not in new]
     if gone:
         removed[name] = gone
-    return {key: value for key, value in new.items() if old.get(key) != value}
+    return {
+        key: value
+        for key, value in new.items()
+        if (kept := old.get(key)) is not value and kept != value
+    }
