@@ -4,6 +4,7 @@ compare-and-set and is checked again, so what it lets through is what a fresh re
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -33,6 +34,7 @@ class RecordingStore:
         self._store = store
         self.calls: list[str] = []
         self.commits: list[tuple[set[str], set[str]]] = []
+        self.conflicts = 0
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._store, name)
@@ -53,7 +55,11 @@ class RecordingStore:
     ) -> Committed | Conflict:
         self.calls.append("commit")
         self.commits.append((set(changed), set(removed)))
-        return await self._store.commit(encounter_id, expected_version, changed, removed, *rest)
+        committed = await self._store.commit(
+            encounter_id, expected_version, changed, removed, *rest
+        )
+        self.conflicts += isinstance(committed, Conflict)
+        return committed
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -224,3 +230,22 @@ def test_the_cache_keeps_the_newest_version_within_its_bytes() -> None:
     # A document larger than the whole budget is not kept (and leaves its older copy out).
     cache.put(_document("a", 3, 101))
     assert cache.get("a") is None
+
+
+async def test_changes_to_one_encounter_in_one_process_take_turns(
+    recording: RecordingStore,
+) -> None:
+    """Two shots at once: the second starts from what the first committed, and neither loses a
+    compare-and-set (no conflict answered, nothing read again)."""
+    encounters = Encounters(recording, ADMIN_KEY)
+    encounter = await crowded_table(encounters)
+    recording.calls.clear()
+
+    async def shoot(seed: int) -> None:
+        admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
+        await encounters.attack(admitted, msgspec.json.encode({**NAMED, "dice": {}, "seed": seed}))
+
+    await asyncio.gather(*(shoot(seed) for seed in range(4)))
+    assert recording.calls == ["commit"] * 4
+    # Nor did setting the table up, from the encounter's creation on.
+    assert recording.conflicts == 0

@@ -9,7 +9,10 @@ cached one, and gets the document only when it is not.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 
 from service.engine.documents import Document
 
@@ -52,3 +55,27 @@ class DocumentCache:
 
     def __len__(self) -> int:
         return len(self._documents)
+
+
+class Turns:
+    """Changes to one encounter in this process take turns: the next starts from what the one
+    before it committed, instead of from the same copy, which would lose its compare-and-set to
+    the commit in flight. Other replicas' changes are still caught by the compare-and-set."""
+
+    def __init__(self) -> None:
+        # The lock of each encounter with a change running or waiting, and how many there are.
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, encounter_id: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(encounter_id, (asyncio.Lock(), 0))
+        self._locks[encounter_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[encounter_id]
+            if users == 1:
+                del self._locks[encounter_id]
+            else:
+                self._locks[encounter_id] = (lock, users - 1)

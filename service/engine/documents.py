@@ -320,7 +320,7 @@ class Documents:
         )
         document = Document(
             after.id,
-            0 if before is None else before.version + 1,
+            1 if before is None else before.version + 1,
             False,
             fields,
             envelope,

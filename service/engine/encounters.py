@@ -71,7 +71,7 @@ from service.engine.access import (
     token_hash,
     unseal_tokens,
 )
-from service.engine.cache import DocumentCache
+from service.engine.cache import DocumentCache, Turns
 from service.engine.documents import Document, Documents, StoredStateInvalid, changes
 from service.engine.errors import (
     EncounterEnded,
@@ -94,6 +94,7 @@ from service.store import (
     EncounterExists,
     EncounterStore,
     Idempotency,
+    StoredEncounter,
     Unchanged,
     parse_event_id,
 )
@@ -202,6 +203,7 @@ class Encounters:
             max_state_bytes, {i: type(r.new_state()) for i, r in rulesets.items()}
         )
         self._cache = DocumentCache(state_cache_bytes)
+        self._turns = Turns()
         self._json = msgspec.json.Encoder()
         # Each ruleset's own bodies, by the Ruleset member that names their type.
         self._ruleset_decoders = {
@@ -313,15 +315,17 @@ class Encounters:
         return _Loaded(document, state, self._rulesets[state.ruleset])
 
     def _after_conflict(self, admitted: Admitted, conflict: Conflict) -> tuple[Admitted, _Loaded]:
-        """The encounter as another writer left it, for a request admitted before: who asks is
-        checked again on it (a token revoked since is refused now)."""
-        encounter_id = admitted.encounter_id
+        """The encounter as another writer left it, for a request admitted before."""
         if conflict.current is None:
-            self._cache.drop(encounter_id)
-            raise EncounterNotFound(encounter_id)
-        document = self._read(encounter_id, conflict.current)
+            self._cache.drop(admitted.encounter_id)
+            raise EncounterNotFound(admitted.encounter_id)
+        return self._again(admitted, self._read(admitted.encounter_id, conflict.current))
+
+    def _again(self, admitted: Admitted, document: Document) -> tuple[Admitted, _Loaded]:
+        """A request admitted on an older document, on a newer one: who asks is checked again
+        on it (a token revoked since is refused now)."""
         again = self._admitted(
-            encounter_id, document, admitted.credential, admitted.needed, ended_ok=False
+            admitted.encounter_id, document, admitted.credential, admitted.needed, ended_ok=False
         )
         return again, self._loaded(again)
 
@@ -467,9 +471,10 @@ class Encounters:
             if first is not None:
                 return Answer(first, replayed=True)
         try:
-            return await self._resolve_and_commit(
-                admitted, event_type, loaded, idempotency, resolve, outcome_type, event_request
-            )
+            async with self._turns.turn(encounter_id):
+                return await self._resolve_and_commit(
+                    admitted, event_type, loaded, idempotency, resolve, outcome_type, event_request
+                )
         except BaseException:
             if idempotency is not None:
                 await self._keys.release(encounter_id, idempotency)
@@ -487,6 +492,10 @@ class Encounters:
     ) -> Answer:
         encounter_id = admitted.encounter_id
         give_up_at = time.monotonic() + CONTENTION_SECONDS
+        newer = self._cache.get(encounter_id)
+        if newer is not None and newer.version > loaded.version:
+            # A change that took its turn before this one committed while this one waited.
+            admitted, loaded = self._again(admitted, newer)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             resolution, new_state = resolve(loaded)
             if len(new_state.combat.actors) > self._max_actors:
@@ -528,11 +537,16 @@ class Encounters:
             if isinstance(committed, Committed):
                 self._cache.put(patch.document)
                 return Answer(keys.with_event_id(answer, committed.event_id))
-            # Another writer came first: resolve again on what it left.
-            admitted, loaded = self._after_conflict(admitted, committed)
+            # Another writer came first: resolve again at once on what it left, which the lost
+            # compare-and-set answered. Losing again means writers pile onto this encounter: wait
+            # a random moment so they spread out, then read what they left by then.
             if time.monotonic() > give_up_at:
                 break
-            await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
+            if attempt > 1:
+                await asyncio.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
+                stored = await self._store.load(encounter_id)
+                committed = Conflict(stored if isinstance(stored, StoredEncounter) else None)
+            admitted, loaded = self._after_conflict(admitted, committed)
         raise StoreContention(
             f"encounter '{encounter_id}' changed too often while this request resolved"
         )
