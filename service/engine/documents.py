@@ -174,17 +174,7 @@ class Documents:
             )
             combat = msgspec.structs.replace(without_actors, actors=actors)
         scene = self._members(document, envelope.scene, SCENE, self._scene_actor, "scene")
-        state = EncounterState(
-            id=envelope.id,
-            ruleset=envelope.ruleset,
-            name=envelope.name,
-            created_at=envelope.created_at,
-            turn=turn,
-            combat=combat,
-            token_hashes=envelope.token_hashes,
-            scene=scene,
-            dice_policy=envelope.dice_policy,
-        )
+        state = _state(envelope, turn, combat, scene)
         if not replaced:
             document.decoded = state
         return state
@@ -307,17 +297,8 @@ class Documents:
                 f"{self._max_state_bytes} it may; end suppression zones or actors it no longer "
                 "needs, or start another encounter"
             )
-        state = EncounterState(
-            id=envelope.id,
-            ruleset=envelope.ruleset,
-            name=envelope.name,
-            created_at=envelope.created_at,
-            turn=turn,
-            combat=msgspec.structs.replace(without_actors, actors=actors),
-            token_hashes=envelope.token_hashes,
-            scene=scene,
-            dice_policy=envelope.dice_policy,
-        )
+        combat = msgspec.structs.replace(without_actors, actors=actors)
+        state = _state(envelope, turn, combat, scene)
         document = Document(
             after.id,
             1 if before is None else before.version + 1,
@@ -372,6 +353,23 @@ class Documents:
                 path=at,
                 kind="state-out-of-bounds",
             ) from None
+
+
+def _state(
+    envelope: EncounterEnvelope, turn: TurnState, combat: CombatState, scene: dict[str, SceneActor]
+) -> EncounterState:
+    """The state from its head and its decoded parts."""
+    return EncounterState(
+        id=envelope.id,
+        ruleset=envelope.ruleset,
+        name=envelope.name,
+        created_at=envelope.created_at,
+        turn=turn,
+        combat=combat,
+        token_hashes=envelope.token_hashes,
+        scene=scene,
+        dice_policy=envelope.dice_policy,
+    )
 
 
 def _loose(field: bytes | None) -> Any:
