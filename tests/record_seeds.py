@@ -9,7 +9,6 @@ the tables that use firefight would no longer replay).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -327,18 +326,17 @@ def raw_draws(seed: int) -> dict[str, Any]:
     drawn: dict[str, Any] = {}
     for sides in RAW_SIDES:
         drawn[f"roll d{sides} x12"] = dice.roll(f"d{sides}", 12, sides)
-    drawn["pool 12 sr5 exploding"] = dataclasses.asdict(dice.pool("pool", 12, "sr5", explode=True))
-    drawn["pool 30 sr5 exploding"] = dataclasses.asdict(
-        dice.pool("pool-30", 30, "sr5", explode=True)
-    )
-    drawn["pool 9 sr4"] = dataclasses.asdict(dice.pool("pool-sr4", 9, "sr4"))
-    drawn["pool 0"] = dataclasses.asdict(dice.pool("empty", 0, "sr5"))
-    drawn["target number 4, 8 dice"] = dataclasses.asdict(dice.target_number_test("tn4", 8, 4))
-    drawn["target number 9, 10 dice"] = dataclasses.asdict(dice.target_number_test("tn9", 10, 9))
-    drawn["target number 14, 10 dice"] = dataclasses.asdict(dice.target_number_test("tn14", 10, 14))
+    drawn["pool 12 sr5 exploding"] = dice.pool("pool", 12, "sr5", explode=True)
+    drawn["pool 30 sr5 exploding"] = dice.pool("pool-30", 30, "sr5", explode=True)
+    drawn["pool 9 sr4"] = dice.pool("pool-sr4", 9, "sr4")
+    drawn["pool 0"] = dice.pool("empty", 0, "sr5")
+    drawn["target number 4, 8 dice"] = dice.target_number_test("tn4", 8, 4)
+    drawn["target number 9, 10 dice"] = dice.target_number_test("tn9", 10, 9)
+    drawn["target number 14, 10 dice"] = dice.target_number_test("tn14", 10, 14)
     drawn["d100 x5"] = [dice.d100("d100") for _ in range(5)]
     drawn["rolls"] = dice.rolls
-    as_json: dict[str, Any] = _builtins(drawn)  # tuples as the lists JSON gives back
+    # Each roll as JSON holds it, whatever kind of object the Dice source returns it as.
+    as_json: dict[str, Any] = _builtins(drawn)
     return as_json
 
 
