@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any, Literal
 
@@ -406,7 +405,7 @@ def _resolve_target(
     else:
         defense = dice.pool(f"defense:{target.id}", _total(defense_modifiers), EDITION)
         if defense_limit is not None and defense.hits > defense_limit:
-            defense = dataclasses.replace(defense, hits=defense_limit)
+            defense = msgspec.structs.replace(defense, hits=defense_limit)
         if attack_hits > defense.hits:
             outcome = "hit"
             damage = _damage(request, target, attack_hits - defense.hits, dice)
