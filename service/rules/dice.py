@@ -152,13 +152,12 @@ class Dice:
         if start + count > len(given):
             raise DiceShortage(step, needed_total or start + count, len(given))
         values = given[start : start + count]
-        for offset, value in enumerate(values):
-            if not 1 <= value <= sides:
-                raise DiceError(
-                    step,
-                    f"step '{step}' rolls d{sides}: {value} is not a face of it",
-                    start + offset,
-                )
+        if min(values) < 1 or max(values) > sides:
+            # Only now find the first die that is not a face, for its index in the request.
+            offset, value = next((o, v) for o, v in enumerate(values) if not 1 <= v <= sides)
+            raise DiceError(
+                step, f"step '{step}' rolls d{sides}: {value} is not a face of it", start + offset
+            )
         self._used[step] = start + count
         self._record(step, sides, values, given=True)
         return values

@@ -215,6 +215,8 @@ def _recoil(
 def split_pool(pool: int, target_ids: list[str], larger_shares: list[str]) -> dict[str, int]:
     """The guide: divide the pool as evenly as possible; the remainder goes one die each to
     `larger_shares` (or to the first targets), never more to anyone."""
+    if len(target_ids) == 1 and not larger_shares:
+        return {target_ids[0]: pool}  # one target has the whole pool
     base, remainder = divmod(pool, len(target_ids))
     if larger_shares and len(larger_shares) != remainder:
         raise RuleViolation(
