@@ -27,7 +27,7 @@ GivenDice = Annotated[
 ]
 
 
-class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, gc=False):
     """Base of every request body: unknown fields are an error, never silently ignored."""
 
 
@@ -36,14 +36,14 @@ class Point(Request):
     y: float
 
 
-class Modifier(msgspec.Struct, frozen=True):
+class Modifier(msgspec.Struct, frozen=True, gc=False):
     """One term of a pool, limit or target number, with where it comes from."""
 
     source: str
     value: int
 
 
-class DiceRoll(msgspec.Struct, frozen=True):
+class DiceRoll(msgspec.Struct, frozen=True, gc=False):
     """Every die rolled for one step, in order (extra dice of exploding sixes included)."""
 
     step: str
@@ -52,7 +52,7 @@ class DiceRoll(msgspec.Struct, frozen=True):
     given: bool = False
 
 
-class Problem(msgspec.Struct, omit_defaults=True):
+class Problem(msgspec.Struct, omit_defaults=True, gc=False):
     """RFC 9457 problem details, the body of every error response."""
 
     type: str
@@ -67,7 +67,7 @@ class Problem(msgspec.Struct, omit_defaults=True):
 MAX_ZONES = 50
 
 
-class Zone(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+class Zone(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, gc=False):
     """A suppression zone on the scene plane, as any ruleset draws it."""
 
     id: Id

@@ -173,7 +173,7 @@ class D100AttackRequest(Request, tag="d100", tag_field="ruleset"):
     seed: Seed | None = None
 
 
-class D100Test(msgspec.Struct, frozen=True):
+class D100Test(msgspec.Struct, frozen=True, gc=False):
     """One d100 roll-under test: success at or under the Success Target, and its hits."""
 
     success_target: int
@@ -182,7 +182,7 @@ class D100Test(msgspec.Struct, frozen=True):
     hits: int
 
 
-class D100Damage(msgspec.Struct, frozen=True):
+class D100Damage(msgspec.Struct, frozen=True, gc=False):
     flat: int
     bonus_dice: int
     bonus_hits: int
@@ -199,7 +199,7 @@ class D100Damage(msgspec.Struct, frozen=True):
     wound: int
 
 
-class D100TargetResult(msgspec.Struct, frozen=True):
+class D100TargetResult(msgspec.Struct, frozen=True, gc=False):
     target: str
     outcome: Literal["hit", "miss"]
     range_band: str
@@ -214,7 +214,7 @@ class D100TargetResult(msgspec.Struct, frozen=True):
     damage: D100Damage | None = None
 
 
-class D100Affected(msgspec.Struct, frozen=True):
+class D100Affected(msgspec.Struct, frozen=True, gc=False):
     actor: str
     inside: bool
     # The strongest zone's penalty on all their tests.
@@ -223,7 +223,7 @@ class D100Affected(msgspec.Struct, frozen=True):
     must_test: bool
 
 
-class D100ZoneResult(msgspec.Struct, frozen=True):
+class D100ZoneResult(msgspec.Struct, frozen=True, gc=False):
     zone: Zone | None
     test: D100Test
     modifiers: list[Modifier]
@@ -231,7 +231,7 @@ class D100ZoneResult(msgspec.Struct, frozen=True):
 
 
 class D100AttackResult(
-    msgspec.Struct, tag="d100_attack", tag_field="kind", frozen=True, kw_only=True
+    msgspec.Struct, tag="d100_attack", tag_field="kind", frozen=True, kw_only=True, gc=False
 ):
     attacker: str
     weapon: str
@@ -279,12 +279,12 @@ class D100ActionRequest(Request, tag="d100", tag_field="ruleset"):
     seed: Seed | None = None
 
 
-class D100ActorState(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+class D100ActorState(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, gc=False):
     # Action points spent since this actor's turn began.
     action_points_spent: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
 
 
-class D100ZoneState(msgspec.Struct, forbid_unknown_fields=True):
+class D100ZoneState(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A live suppression circle and the weapon damage its zone tests deal."""
 
     zone: Zone
@@ -294,7 +294,9 @@ class D100ZoneState(msgspec.Struct, forbid_unknown_fields=True):
     armor_penetration: Annotated[int, msgspec.Meta(ge=0, le=500)]
 
 
-class D100State(msgspec.Struct, tag="d100", tag_field="ruleset", forbid_unknown_fields=True):
+class D100State(
+    msgspec.Struct, tag="d100", tag_field="ruleset", forbid_unknown_fields=True, gc=False
+):
     actors: dict[Id, D100ActorState] = {}
     zones: Annotated[dict[Id, D100ZoneState], msgspec.Meta(max_length=MAX_ZONES)] = {}
     zones_made: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
@@ -316,7 +318,9 @@ class D100ZoneTestRequest(Request, tag="d100", tag_field="ruleset"):
     seed: Seed | None = None
 
 
-class D100ZoneTestResult(msgspec.Struct, tag="d100_zone_test", tag_field="kind", frozen=True):
+class D100ZoneTestResult(
+    msgspec.Struct, tag="d100_zone_test", tag_field="kind", frozen=True, gc=False
+):
     actor: str
     zone: str
     avoided: str | None

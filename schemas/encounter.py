@@ -72,12 +72,12 @@ class EncounterCreate(Request):
     combat: CombatState | None = None
 
 
-class Tokens(msgspec.Struct):
+class Tokens(msgspec.Struct, gc=False):
     gm: str
     player: str
 
 
-class TurnState(msgspec.Struct, forbid_unknown_fields=True):
+class TurnState(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     combat_turn: Count = 1
     initiative_pass: Count = 1
     # Whose action phase it is, when the VTT has said so through advance.
@@ -86,7 +86,7 @@ class TurnState(msgspec.Struct, forbid_unknown_fields=True):
     phase: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
 
 
-class EncounterState(msgspec.Struct):
+class EncounterState(msgspec.Struct, gc=False):
     """The stored document of one encounter (the store keeps its version beside it)."""
 
     id: str
@@ -102,7 +102,7 @@ class EncounterState(msgspec.Struct):
     dice_policy: DicePolicy = "own"
 
 
-class StoredHead(msgspec.Struct):
+class StoredHead(msgspec.Struct, gc=False):
     """The stored document's `head` field: the state but for each actor (kept each in a field of
     its own, service/engine/documents.py), with the order of the actors."""
 
@@ -120,7 +120,7 @@ class StoredHead(msgspec.Struct):
     scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
 
 
-class EncounterEnvelope(msgspec.Struct):
+class EncounterEnvelope(msgspec.Struct, gc=False):
     """The `head` field with its turn and combat state left undecoded: enough to check who asks
     before anything that may not fit this version's bounds is decoded."""
 
@@ -136,7 +136,7 @@ class EncounterEnvelope(msgspec.Struct):
     scene: list[str] = []
 
 
-class EncounterView(msgspec.Struct):
+class EncounterView(msgspec.Struct, gc=False):
     """What clients see of an encounter."""
 
     id: str
@@ -152,7 +152,7 @@ class EncounterView(msgspec.Struct):
     dice_policy: DicePolicy = "own"
 
 
-class EncounterCreated(msgspec.Struct):
+class EncounterCreated(msgspec.Struct, gc=False):
     id: str
     ruleset: RulesetId
     name: str
@@ -161,7 +161,7 @@ class EncounterCreated(msgspec.Struct):
     event_id: str
 
 
-class ActionResult(msgspec.Struct, tag="action", tag_field="kind"):
+class ActionResult(msgspec.Struct, tag="action", tag_field="kind", gc=False):
     actor: str
     action: ActionName
     # What the action changed in the combat state, in words a player reads.
@@ -183,7 +183,7 @@ class AdvanceRequest(Request):
     actor: Id | None = None
 
 
-class AdvanceResult(msgspec.Struct, tag="advance", tag_field="kind"):
+class AdvanceResult(msgspec.Struct, tag="advance", tag_field="kind", gc=False):
     to: AdvanceTo
     turn: TurnState
     effects: list[str]
@@ -198,12 +198,13 @@ class StateEdit(Request):
     reason: Name = ""
 
 
-class StateEditResult(msgspec.Struct, tag="state_edit", tag_field="kind"):
+class StateEditResult(msgspec.Struct, tag="state_edit", tag_field="kind", gc=False):
     # What was replaced: "turn", "combat" or both.
     changed: list[str]
     reason: str
 
 
+# Left to the garbage collector (no gc=False, see schemas/__init__.py): `combat` holds Any.
 class StateChanges(msgspec.Struct, omit_defaults=True):
     """What a change did to the encounter's state: the rest is as it was (`GET` has it all)."""
 
@@ -279,7 +280,7 @@ Outcome = (
 )
 
 
-class StoredEvent(msgspec.Struct, omit_defaults=True):
+class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
     """An event as the stream keeps it: the wire `Event` without its id, which the stream
     assigns (and which the wire puts first)."""
 
@@ -315,16 +316,16 @@ class Event(StoredEvent, kw_only=True):
     id: str
 
 
-class ZoneList(msgspec.Struct):
+class ZoneList(msgspec.Struct, gc=False):
     zones: list[Zone]
 
 
-class EventPage(msgspec.Struct):
+class EventPage(msgspec.Struct, gc=False):
     events: list[Event]
     last_event_id: str | None
 
 
-class RulesetInfo(msgspec.Struct):
+class RulesetInfo(msgspec.Struct, gc=False):
     id: RulesetId
     title: str
     source: str
@@ -335,10 +336,10 @@ class RulesetInfo(msgspec.Struct):
     dice_steps: list[str]
 
 
-class RulesetList(msgspec.Struct):
+class RulesetList(msgspec.Struct, gc=False):
     rulesets: list[RulesetInfo]
 
 
-class Health(msgspec.Struct):
+class Health(msgspec.Struct, gc=False):
     status: Literal["ok", "unavailable"]
     store: str

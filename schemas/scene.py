@@ -64,7 +64,7 @@ class ActorMove(Request):
 SceneChange = Literal["set", "patched", "moved", "hidden", "removed"]
 
 
-class SceneResult(msgspec.Struct, tag="scene", tag_field="kind", omit_defaults=True):
+class SceneResult(msgspec.Struct, tag="scene", tag_field="kind", omit_defaults=True, gc=False):
     change: SceneChange
     actor: Id
     # The actor after the change (not for one removed, nor one the change hid from players).
@@ -74,7 +74,7 @@ class SceneResult(msgspec.Struct, tag="scene", tag_field="kind", omit_defaults=T
     must_test: list[str] = []
 
 
-class ActorList(msgspec.Struct):
+class ActorList(msgspec.Struct, gc=False):
     actors: dict[str, SceneActor]
 
 
@@ -89,7 +89,7 @@ class PlayerBinding(Request):
     actors: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
 
 
-class PlayerResult(msgspec.Struct, tag="player", tag_field="kind"):
+class PlayerResult(msgspec.Struct, tag="player", tag_field="kind", gc=False):
     player: Id
     # The actors the player controls now.
     actors: list[str]

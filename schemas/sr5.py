@@ -274,7 +274,7 @@ class SR5ActionRequest(Request, tag="sr5", tag_field="ruleset"):
     surprised: bool = False
 
 
-class SR5Test(msgspec.Struct, frozen=True):
+class SR5Test(msgspec.Struct, frozen=True, gc=False):
     """One d6 pool: how many dice, how many hits, and its glitches."""
 
     pool: int
@@ -284,7 +284,7 @@ class SR5Test(msgspec.Struct, frozen=True):
     critical_glitch: bool
 
 
-class SR5Recoil(msgspec.Struct, frozen=True):
+class SR5Recoil(msgspec.Struct, frozen=True, gc=False):
     rounds_before: int
     rounds_fired: int
     rounds_total: int
@@ -293,7 +293,7 @@ class SR5Recoil(msgspec.Struct, frozen=True):
     penalty: int
 
 
-class SR5Damage(msgspec.Struct, frozen=True):
+class SR5Damage(msgspec.Struct, frozen=True, gc=False):
     dv: int
     armor: int
     # What goes into the DV and the armor: the weapon, the ammunition and the net hits.
@@ -306,7 +306,7 @@ class SR5Damage(msgspec.Struct, frozen=True):
     boxes: int
 
 
-class SR5TargetResult(msgspec.Struct, frozen=True):
+class SR5TargetResult(msgspec.Struct, frozen=True, gc=False):
     target: str
     outcome: Literal["hit", "graze", "miss"]
     range: Literal["short", "medium", "long", "extreme"]
@@ -328,7 +328,7 @@ class SR5TargetResult(msgspec.Struct, frozen=True):
     damage: SR5Damage | None = None
 
 
-class SR5Affected(msgspec.Struct, frozen=True):
+class SR5Affected(msgspec.Struct, frozen=True, gc=False):
     actor: str
     inside: bool
     adjacent: bool
@@ -337,14 +337,14 @@ class SR5Affected(msgspec.Struct, frozen=True):
     must_test: bool
 
 
-class SR5ZoneResult(msgspec.Struct, frozen=True):
+class SR5ZoneResult(msgspec.Struct, frozen=True, gc=False):
     zone: Zone
     suppression: SR5Test
     affected: list[SR5Affected]
 
 
 class SR5AttackResult(
-    msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen=True, kw_only=True
+    msgspec.Struct, tag="sr5_attack", tag_field="kind", frozen=True, kw_only=True, gc=False
 ):
     attacker: str
     weapon: str
@@ -369,7 +369,7 @@ class SR5AttackResult(
     seed: int
 
 
-class SR5ActorState(msgspec.Struct, omit_defaults=True):
+class SR5ActorState(msgspec.Struct, omit_defaults=True, gc=False):
     # Rounds fired since the last reset (progressive recoil), and the compensation that stood
     # when that sequence began.
     recoil_rounds: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
@@ -391,13 +391,15 @@ class SR5ActorState(msgspec.Struct, omit_defaults=True):
     last_attack: SR5LastAttack | None = None
 
 
-class SR5State(msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True):
+class SR5State(
+    msgspec.Struct, tag="sr5", tag_field="ruleset", forbid_unknown_fields=True, gc=False
+):
     actors: dict[Id, SR5ActorState] = {}
     zones: Annotated[dict[Id, SR5ZoneState], msgspec.Meta(max_length=MAX_ZONES)] = {}
     zones_made: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
 
 
-class SR5LastAttack(msgspec.Struct):
+class SR5LastAttack(msgspec.Struct, gc=False):
     """The actor's last attack, for the follow-ups that act on it (Second Chance): the attack
     itself is its event (the actor's newest `attack` event); the state keeps only what the rules
     need next. (States stored before kept the request and result here: they are ignored.)"""
@@ -406,7 +408,7 @@ class SR5LastAttack(msgspec.Struct):
     second_chances: Annotated[list[Id], msgspec.Meta(max_length=MAX_TARGETS)] = []
 
 
-class SR5ZoneState(msgspec.Struct, forbid_unknown_fields=True):
+class SR5ZoneState(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A live suppression zone and what its test needs."""
 
     zone: Zone
@@ -432,7 +434,9 @@ class SR5ZoneTestRequest(Request, tag="sr5", tag_field="ruleset"):
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
 
 
-class SR5ZoneTestResult(msgspec.Struct, tag="sr5_zone_test", tag_field="kind", frozen=True):
+class SR5ZoneTestResult(
+    msgspec.Struct, tag="sr5_zone_test", tag_field="kind", frozen=True, gc=False
+):
     actor: str
     zone: str
     avoided: str | None

@@ -35,11 +35,11 @@ def hits(success_target: int, roll: int) -> int:
 def test(dice: Dice, step: str, success_target: int) -> D100Test:
     roll = dice.d100(step)
     got = hits(success_target, roll)
-    return D100Test(success_target=success_target, roll=roll, success=got > 0, hits=got)
+    return D100Test(success_target, roll, got > 0, got)
 
 
 def total(modifiers: Sequence[Modifier]) -> int:
-    return sum(m.value for m in modifiers)
+    return sum([m.value for m in modifiers])
 
 
 def named(modifiers: Sequence[D100Modifier]) -> list[Modifier]:

@@ -15,7 +15,7 @@ from schemas.d100 import MAX_ACTION_POINTS, Location, ReloadMethod
 MAX_ACTION_POINTS_COUNTED = 10 * MAX_ACTION_POINTS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShotRateCost:
     action_points: int
     rounds: int
@@ -51,7 +51,7 @@ BOTH_BARRELS_BONUS_DICE = 2
 HITS_PER = 10
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reload:
     # The action points of one reload (of one batch, for loose rounds).
     action_points: int

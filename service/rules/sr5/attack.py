@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -57,14 +56,14 @@ def range_band(category: str, distance_m: float, path: str) -> RangeBand:
             path=path,
             kind="out-of-range",
         )
-    for band, bound in (
-        ("short", bands.short),
-        ("medium", bands.medium),
-        ("long", bands.long),
-        ("extreme", bands.extreme),
-    ):
-        if distance_m <= bound:
-            return band  # type: ignore[return-value]
+    if distance_m <= bands.short:
+        return "short"
+    if distance_m <= bands.medium:
+        return "medium"
+    if distance_m <= bands.long:
+        return "long"
+    if distance_m <= bands.extreme:
+        return "extreme"
     raise RuleViolation(
         f"{distance_m:g} m is beyond the {category} extreme range of {bands.extreme:g} m",
         path=path,
@@ -90,7 +89,7 @@ def recoil_penalty(rounds_total: int, compensation: int, heavy_weapon: bool) -> 
 
 
 def _total(modifiers: list[Modifier]) -> int:
-    return max(0, sum(m.value for m in modifiers))
+    return max(0, sum([m.value for m in modifiers]))
 
 
 def _check_gun(
@@ -183,16 +182,20 @@ def _validate(request: SR5AttackRequest) -> tables.FiringMode:
 def _recoil(
     request: SR5AttackRequest, actor: SR5ActorState, mode: tables.FiringMode
 ) -> tuple[SR5Recoil, SR5ActorState]:
-    guns = [request.weapon] + ([request.second_weapon] if request.second_weapon else [])
+    weapon, second = request.weapon, request.second_weapon
     # Compensation is counted once, when a sequence of shots begins (the guide, "Recoil"). With
     # two guns their rounds add up (the guide: "the recoil of each weapon is cumulative");
     # choice: the steadier hand does not lend its RC to the other, so the lower RC counts.
     if actor.recoil_rounds == 0:
-        compensation = recoil_compensation(request.attacker.strength, min(g.rc for g in guns))
+        rc = weapon.rc if second is None else min(weapon.rc, second.rc)
+        compensation = recoil_compensation(request.attacker.strength, rc)
     else:
         compensation = actor.recoil_compensation
-    heavy = any(g.category in tables.HEAVY_WEAPONS for g in guns)
-    fired = mode.recoil_rounds * len(guns)
+    heavy = weapon.category in tables.HEAVY_WEAPONS or (
+        second is not None and second.category in tables.HEAVY_WEAPONS
+    )
+    guns = 1 if second is None else 2
+    fired = mode.recoil_rounds * guns
     total = actor.recoil_rounds + fired
     recoil = SR5Recoil(
         rounds_before=actor.recoil_rounds,
@@ -212,6 +215,8 @@ def _recoil(
 def split_pool(pool: int, target_ids: list[str], larger_shares: list[str]) -> dict[str, int]:
     """The guide: divide the pool as evenly as possible; the remainder goes one die each to
     `larger_shares` (or to the first targets), never more to anyone."""
+    if len(target_ids) == 1 and not larger_shares:
+        return {target_ids[0]: pool}  # one target has the whole pool
     base, remainder = divmod(pool, len(target_ids))
     if larger_shares and len(larger_shares) != remainder:
         raise RuleViolation(
@@ -245,27 +250,29 @@ def _whole_attack_modifiers(
         if request.second_skill < attacker.skill:
             skill = Modifier("skill (the lower of the two guns')", request.second_skill)
     modifiers = [Modifier("agility", attacker.agility), skill]
-    situational = [
-        (attacker.wound_modifier != 0, "wound modifier", attacker.wound_modifier),
-        (
-            tables.SMARTLINK_DICE[request.smartlink] != 0,
-            f"smartlink ({request.smartlink})",
-            tables.SMARTLINK_DICE[request.smartlink],
-        ),
-        (request.running, "attacker running", tables.RUNNING_ATTACK),
-        (request.from_moving_vehicle, "firing from a moving vehicle", tables.MOVING_VEHICLE_ATTACK),
-        (request.in_melee, "attacker in melee", tables.IN_MELEE_ATTACK),
-        (
-            (request.off_hand or request.second_weapon is not None) and not request.ambidextrous,
-            "off-hand weapon",
-            tables.OFF_HAND_ATTACK,
-        ),
-        (request.through_camera, "firing from cover through a camera", tables.CAMERA_ATTACK),
-        (aim_dice != 0, "aimed", aim_dice),
-        (recoil.penalty != 0, "recoil", recoil.penalty),
-        (request.edge == "push_the_limit", "Edge: Push the Limit", attacker.edge),
-    ]
-    modifiers += [Modifier(source, value) for applies, source, value in situational if applies]
+    # Each situation that applies, in the order the result lists them; a description is only
+    # written for a modifier that is there.
+    if attacker.wound_modifier != 0:
+        modifiers.append(Modifier("wound modifier", attacker.wound_modifier))
+    smartlink_dice = tables.SMARTLINK_DICE[request.smartlink]
+    if smartlink_dice != 0:
+        modifiers.append(Modifier(f"smartlink ({request.smartlink})", smartlink_dice))
+    if request.running:
+        modifiers.append(Modifier("attacker running", tables.RUNNING_ATTACK))
+    if request.from_moving_vehicle:
+        modifiers.append(Modifier("firing from a moving vehicle", tables.MOVING_VEHICLE_ATTACK))
+    if request.in_melee:
+        modifiers.append(Modifier("attacker in melee", tables.IN_MELEE_ATTACK))
+    if (request.off_hand or request.second_weapon is not None) and not request.ambidextrous:
+        modifiers.append(Modifier("off-hand weapon", tables.OFF_HAND_ATTACK))
+    if request.through_camera:
+        modifiers.append(Modifier("firing from cover through a camera", tables.CAMERA_ATTACK))
+    if aim_dice != 0:
+        modifiers.append(Modifier("aimed", aim_dice))
+    if recoil.penalty != 0:
+        modifiers.append(Modifier("recoil", recoil.penalty))
+    if request.edge == "push_the_limit":
+        modifiers.append(Modifier("Edge: Push the Limit", attacker.edge))
     return modifiers
 
 
@@ -302,30 +309,33 @@ def _defense_modifiers(
     modifiers = [Modifier("reaction", defender.reaction), Modifier("intuition", defender.intuition)]
     if full_defense_bonus is not None:
         modifiers.append(full_defense_bonus)
-    situational = [
-        (
-            tables.COVER_DEFENSE_MODIFIER[target.cover] != 0,
-            f"cover ({target.cover})",
-            tables.COVER_DEFENSE_MODIFIER[target.cover],
-        ),
-        (mode.defense_modifier != 0, f"firing mode {request.mode}", mode.defense_modifier),
-        (
-            request.choke is not None,
-            f"flechette {request.choke} spread",
-            tables.CHOKE_DEFENSE.get(request.choke or "", 0),
-        ),
-        (target.prone, "defender prone", tables.PRONE_DEFENSE),
-        (request.area_effect, "area effect attack", tables.AREA_EFFECT_DEFENSE),
-        (target.running, "defender running", tables.RUNNING_DEFENSE),
-        (target.in_moving_vehicle, "defender in a moving vehicle", tables.MOVING_VEHICLE_DEFENSE),
-        (target.in_melee, "defender in melee", tables.IN_MELEE_DEFENSE),
-        (
-            earlier_defenses > 0,
-            f"{earlier_defenses} earlier defense(s) since its last action",
-            tables.EARLIER_DEFENSE * earlier_defenses,
-        ),
-    ]
-    modifiers += [Modifier(source, value) for applies, source, value in situational if applies]
+    # Each situation that applies, in the order the result lists them.
+    cover = tables.COVER_DEFENSE_MODIFIER[target.cover]
+    if cover != 0:
+        modifiers.append(Modifier(f"cover ({target.cover})", cover))
+    if mode.defense_modifier != 0:
+        modifiers.append(Modifier(f"firing mode {request.mode}", mode.defense_modifier))
+    if request.choke is not None:
+        modifiers.append(
+            Modifier(f"flechette {request.choke} spread", tables.CHOKE_DEFENSE[request.choke])
+        )
+    if target.prone:
+        modifiers.append(Modifier("defender prone", tables.PRONE_DEFENSE))
+    if request.area_effect:
+        modifiers.append(Modifier("area effect attack", tables.AREA_EFFECT_DEFENSE))
+    if target.running:
+        modifiers.append(Modifier("defender running", tables.RUNNING_DEFENSE))
+    if target.in_moving_vehicle:
+        modifiers.append(Modifier("defender in a moving vehicle", tables.MOVING_VEHICLE_DEFENSE))
+    if target.in_melee:
+        modifiers.append(Modifier("defender in melee", tables.IN_MELEE_DEFENSE))
+    if earlier_defenses > 0:
+        modifiers.append(
+            Modifier(
+                f"{earlier_defenses} earlier defense(s) since its last action",
+                tables.EARLIER_DEFENSE * earlier_defenses,
+            )
+        )
     return modifiers
 
 
@@ -364,12 +374,12 @@ def _damage(
     return resist(dv_modifiers, ap, damage_type, target, dice, soak_rolled)
 
 
-def _contact(request: SR5AttackRequest, target: SR5Target, outcome: str) -> dict[str, Any]:
-    """The guide: a graze touches the target; what needs contact only still happens."""
-    touched = outcome in ("hit", "graze")
+def _contact(request: SR5AttackRequest, target: SR5Target, outcome: str) -> tuple[bool, str | None]:
+    """The guide: a graze touches the target; what needs contact only still happens. Whether
+    it touched, and the weapon's contact effect if that happened."""
+    touched = outcome == "hit" or outcome == "graze"
     contact_effect = gun(request, target).contact_effect
-    effect = contact_effect if touched and contact_effect else None
-    return {"contact": touched, "contact_effect": effect}
+    return touched, (contact_effect if touched and contact_effect else None)
 
 
 def _resolve_target(
@@ -406,7 +416,7 @@ def _resolve_target(
     else:
         defense = dice.pool(f"defense:{target.id}", _total(defense_modifiers), EDITION)
         if defense_limit is not None and defense.hits > defense_limit:
-            defense = dataclasses.replace(defense, hits=defense_limit)
+            defense = msgspec.structs.replace(defense, hits=defense_limit)
         if attack_hits > defense.hits:
             outcome = "hit"
             damage = _damage(request, target, attack_hits - defense.hits, dice)
@@ -414,6 +424,7 @@ def _resolve_target(
             outcome = "graze"  # contact, no damage: the defender wins ties
         else:
             outcome = "miss"
+    contact, contact_effect = _contact(request, target, outcome)
     return SR5TargetResult(
         target=target.id,
         outcome=outcome,
@@ -428,7 +439,8 @@ def _resolve_target(
         defense=test_of(defense),
         defense_modifiers=defense_modifiers,
         defense_limit=defense_limit,
-        **_contact(request, target, outcome),
+        contact=contact,
+        contact_effect=contact_effect,
         damage=damage,
     )
 
@@ -457,13 +469,15 @@ def resolve_attack(
     aim_accuracy, aim_dice = aim_bonuses(request, shooter)
     range_shift = shooter.range_shift
     recoil, shooter = _recoil(request, shooter, mode)
-    # Firing uses up the aim and the locked range shift.
+    # Firing uses up the aim and the locked range shift. The follow-ups (Second Chance) find
+    # the attack by its event; a new attack starts afresh.
     actors[attacker.id] = msgspec.structs.replace(
         shooter,
         aims_for_accuracy=0,
         aims_for_dice=0,
         range_shift=False,
         attacked_in_phase=turn.phase,
+        last_attack=SR5LastAttack(),
     )
 
     suppressive = request.mode == "suppressive"
@@ -542,8 +556,6 @@ def resolve_attack(
         dice=dice.rolls,
         seed=dice.seed,
     )
-    # The follow-ups (Second Chance) find the attack by its event; a new attack starts afresh.
-    actors[attacker.id] = msgspec.structs.replace(actors[attacker.id], last_attack=SR5LastAttack())
     return Resolution(
         result=result,
         state=SR5State(actors=actors, zones=state.zones, zones_made=state.zones_made),
@@ -631,6 +643,7 @@ def second_chance(
         damage = _damage(request, target, attack_hits - defense_hits, dice, soak)
     elif attack_hits > 0 and attack_hits == defense_hits:
         outcome = "graze"
+    contact, contact_effect = _contact(request, target, outcome)
     after = msgspec.structs.replace(
         before,
         outcome=outcome,
@@ -640,7 +653,8 @@ def second_chance(
         defense=defense,
         defense_hits=defense_hits,
         net_hits=max(0, attack_hits - defense_hits),
-        **_contact(request, target, outcome),
+        contact=contact,
+        contact_effect=contact_effect,
         damage=damage,
     )
     result = msgspec.structs.replace(

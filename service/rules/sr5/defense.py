@@ -15,13 +15,7 @@ EDITION: Edition = "sr5"
 
 
 def test_of(roll: PoolRoll) -> SR5Test:
-    return SR5Test(
-        pool=roll.pool,
-        hits=roll.hits,
-        ones=roll.ones,
-        glitch=roll.glitch,
-        critical_glitch=roll.critical_glitch,
-    )
+    return SR5Test(roll.pool, roll.hits, roll.ones, roll.glitch, roll.critical_glitch)
 
 
 def full_defense(
@@ -60,7 +54,7 @@ def resist(
     soak_rolled: SR5Test | None = None,
 ) -> SR5Damage:
     """The guide, 3b and 4: modified DV and armor, stun when the armor is the greater, soak."""
-    modified_dv = max(0, sum(m.value for m in dv_modifiers))
+    modified_dv = max(0, sum([m.value for m in dv_modifiers]))
     # A negative modified armor protects nothing: the defender resists with Body alone.
     modified_armor = max(0, target.defender.armor + ap)
     physical = damage_type == "P" and not modified_armor > modified_dv
@@ -69,7 +63,7 @@ def resist(
         Modifier("modified armor", modified_armor),
     ]
     if soak_rolled is None:
-        pool = max(0, sum(m.value for m in soak_modifiers))
+        pool = max(0, sum([m.value for m in soak_modifiers]))
         soak = test_of(dice.pool(f"soak:{target.id}", pool, EDITION))
     else:
         soak = soak_rolled  # a re-resolved attack keeps the soak the defender already rolled

@@ -7,7 +7,7 @@ or more conditions at -6 give -10") and the guide's vision gear list (000_43afc0
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from schemas.common import Modifier
 from schemas.sr5 import SR5AttackRequest
@@ -28,11 +28,16 @@ ULTRASOUND_RANGE_M = 50.0
 SMARTLINKED = frozenset({"wired", "wireless_gear", "wireless_implant"})
 
 
-@dataclass(frozen=True)
-class Environment:
+class Environment(msgspec.Struct, frozen=True, gc=False):
+    """The one environment modifier of a target, if any (a Struct: one is made per target)."""
+
     modifier: Modifier | None
     # Total darkness still counts after vision gear (blind fire is then not added to it).
     total_darkness: bool
+
+
+# Clear conditions at short range: nothing to add (the usual case, shared).
+NO_MODIFIER = Environment(None, total_darkness=False)
 
 
 def _up(row: int, steps: int = 1) -> int:
@@ -44,16 +49,16 @@ def environment(
 ) -> Environment:
     """The environment's one modifier for a target at `band`, after the attacker's gear."""
     conditions = request.environment
-    gear = set(request.vision)
+    gear = request.vision
     smartlink = request.smartlink in SMARTLINKED
 
-    visibility = VISIBILITY.index(conditions.visibility)
+    visibility = raw_visibility = VISIBILITY.index(conditions.visibility)
     if "ultrasound" in gear or (
         "thermographic" in gear and conditions.visibility_cause != "thermal_smoke"
     ):
         visibility = _up(visibility)
 
-    light = LIGHT.index(conditions.light)
+    light = raw_light = LIGHT.index(conditions.light)
     if "ultrasound" in gear and distance_m <= ULTRASOUND_RANGE_M:
         light = 0
     else:
@@ -65,17 +70,17 @@ def environment(
         if "thermographic" in gear:
             light = _up(light, 2 if "infrared_flashlight" in gear else 1)
 
-    glare = GLARE.index(conditions.glare)
+    glare = raw_glare = GLARE.index(conditions.glare)
     if "flare_compensation" in gear:
         glare = _up(glare, 2)
 
-    wind = WIND.index(conditions.wind)
+    wind = raw_wind = WIND.index(conditions.wind)
     if smartlink:
         wind = _up(wind)
     if "tracer_rounds" in gear and wind > WIND.index("light"):
         wind = _up(wind)
 
-    range_row = RANGE.index(band)
+    range_row = raw_range = RANGE.index(band)
     shifts = []
     if aimed_range_shift:
         shifts.append("image magnification")
@@ -85,36 +90,31 @@ def environment(
         shifts.append("tracer rounds")
     range_row = _up(range_row, len(shifts))
 
-    rows = {
-        f"visibility {conditions.visibility}": visibility,
-        f"light {conditions.light}": light,
-        f"glare {conditions.glare}": glare,
-        f"wind {conditions.wind}": wind,
-        f"range {band}": range_row,
-    }
-    counted = {name: row for name, row in rows.items() if row > 0}
-    if not counted:
-        return Environment(None, total_darkness=False)
-    worst = max(counted.values())
-    at_worst = [name for name, row in counted.items() if row == WORST]
-    value = TWO_WORST if len(at_worst) >= 2 else ROW_MODIFIER[worst]
-    described = ", ".join(
-        f"{name} ({ROW_MODIFIER[row]})" + (" after gear" if row != _raw(name) else "")
-        for name, row in counted.items()
+    # Each condition as (its kind, its level, its row after gear, its row before), in the order
+    # the modifier describes them; only those left above none count.
+    rows = (
+        ("visibility", conditions.visibility, visibility, raw_visibility),
+        ("light", conditions.light, light, raw_light),
+        ("glare", conditions.glare, glare, raw_glare),
+        ("wind", conditions.wind, wind, raw_wind),
+        ("range", band, range_row, raw_range),
     )
-    if shifts:
-        described += f"; range moved closer by {' and '.join(shifts)}"
-    if len(counted) == 1 and not shifts and next(iter(counted)).startswith("range"):
+    counted = [condition for condition in rows if condition[2] > 0]
+    if not counted:
+        return NO_MODIFIER
+    worst = max(row for _, _, row, _ in counted)
+    at_worst = sum(1 for _, _, row, _ in counted if row == WORST)
+    value = TWO_WORST if at_worst >= 2 else ROW_MODIFIER[worst]
+    if len(counted) == 1 and not shifts and counted[0][0] == "range":
         source = f"range ({band})"  # the usual case: range alone
     else:
+        described = ", ".join(
+            f"{kind} {level} ({ROW_MODIFIER[row]})" + (" after gear" if row != raw else "")
+            for kind, level, row, raw in counted
+        )
+        if shifts:
+            described += f"; range moved closer by {' and '.join(shifts)}"
         source = f"environment: {described}; " + (
-            "two at the worst make -10" if len(at_worst) >= 2 else "the worst counts"
+            "two at the worst make -10" if at_worst >= 2 else "the worst counts"
         )
     return Environment(Modifier(source, value), total_darkness=light == WORST)
-
-
-def _raw(name: str) -> int:
-    """The row a condition named 'kind level' stands in before any gear."""
-    kind, level = name.split(" ", 1)
-    table = {"visibility": VISIBILITY, "light": LIGHT, "glare": GLARE, "wind": WIND}
-    return (table.get(kind) or RANGE).index(level)

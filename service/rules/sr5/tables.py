@@ -18,7 +18,7 @@ Action = Literal["simple", "complex"]
 RANGE_MODIFIER: dict[RangeBand, int] = {"short": 0, "medium": -1, "long": -3, "extreme": -6}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RangeBands:
     """Upper bounds in metres of short, medium, long and extreme; closer than `minimum` is
     out of range (launcher minimum ranges)."""
@@ -65,7 +65,7 @@ HEAVY_WEAPONS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FiringMode:
     rounds: int
     action: Action
@@ -147,7 +147,7 @@ WIRELESS_SMARTLINKS = frozenset({"wireless_gear", "wireless_implant"})
 FULL_DEFENSE_INITIATIVE = -10
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FullDefenseBonus:
     # The defender field added to the defense pool, and the limit field capping its hits.
     adds: str
@@ -163,7 +163,7 @@ FULL_DEFENSE: dict[str, FullDefenseBonus] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ammunition:
     dv: int
     # Added to the weapon's AP, or in its place when `replaces_ap`.
