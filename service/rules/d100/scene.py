@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from schemas.d100 import (
     D100ActionRequest,
     D100Attacker,
@@ -22,7 +24,7 @@ from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, w
 
 def _target(scene: Mapping[str, SceneActor], shooter: str, asked: Any, index: int) -> D100Target:
     path = f"$.targets[{index}]"
-    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    given = msgspec.structs.asdict(asked)
     if asked.distance_m is None:
         given["distance_m"] = distance_m(scene, shooter, asked.id, f"{path}.distance_m")
     if asked.defender is None:
@@ -40,7 +42,7 @@ def _target(scene: Mapping[str, SceneActor], shooter: str, asked: Any, index: in
 
 def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> D100AttackRequest:
     """The attack the rules resolve: what the request gives wins; the scene fills the rest."""
-    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    given = msgspec.structs.asdict(asked)
     if isinstance(asked.attacker, str):
         name = asked.attacker
         actor = actor_of(scene, name, "$.attacker")
@@ -82,7 +84,7 @@ def ammo_left(request: D100AttackRequest | D100ActionRequest, result: Any) -> di
 def fill_zone_test(asked: Any, scene: Mapping[str, SceneActor]) -> D100ZoneTestRequest:
     """The zone test the rules resolve: Athletics, the defender and where it stands from the
     testing actor on the scene, for what the request leaves out."""
-    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    given = msgspec.structs.asdict(asked)
     if asked.athletics is None or asked.defender is None:
         actor = actor_of(scene, asked.actor, "$.actor")
         needs = ("athletics",) if asked.athletics is None else ()

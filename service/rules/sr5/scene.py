@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from schemas.scene import SceneActor
 from schemas.sr5 import (
     SR5Attacker,
@@ -61,7 +63,7 @@ def _defender(actor_id: str, actor: SceneActor, path: str) -> SR5Defender:
 def _target(scene: Mapping[str, SceneActor], attacker: str, asked: Any, index: int) -> SR5Target:
     path = f"$.targets[{index}]"
     named = scene.get(asked.id)
-    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    given = msgspec.structs.asdict(asked)
     if asked.distance_m is None:
         given["distance_m"] = distance_m(scene, attacker, asked.id, f"{path}.distance_m")
     if asked.defender is None:
@@ -80,7 +82,7 @@ _UNSET: dict[str, Any] = {"cover": "none", "prone": False, "running": False}
 
 def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> SR5AttackRequest:
     """The attack the rules resolve: what the request gives wins; the scene fills the rest."""
-    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    given = msgspec.structs.asdict(asked)
     attacker = asked.attacker
     if isinstance(attacker, str):
         weapon = asked.weapon if isinstance(asked.weapon, str) else asked.weapon.id
@@ -119,7 +121,7 @@ def ammo_left(request: Any, result: Any) -> dict[str, int]:
 def fill_zone_test(asked: Any, scene: Mapping[str, SceneActor]) -> SR5ZoneTestRequest:
     """The zone test the rules resolve: the defender from the testing actor's sheet when the
     request leaves it out."""
-    given = {name: getattr(asked, name) for name in asked.__struct_fields__}
+    given = msgspec.structs.asdict(asked)
     if asked.defender is None:
         actor = actor_of(scene, asked.actor, "$.defender")
         given["defender"] = _defender(asked.actor, actor, "$.defender")
