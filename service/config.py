@@ -19,6 +19,8 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 MIN_ADMIN_KEY_LENGTH = 16
+# See Config.max_in_flight.
+DEFAULT_MAX_IN_FLIGHT = 64
 
 
 class ConfigError(ValueError):
@@ -91,6 +93,11 @@ class Config:
     # On SIGTERM, how long requests in flight may take to finish (above the body timeout, so a
     # stalled body ends as a 408, not cut short).
     shutdown_timeout_seconds: float = 15.0
+    # Requests one process works on at once (0: no limit); more are answered 503 with
+    # Retry-After at once, so that those admitted keep their latency under overload instead of
+    # every request queueing until its client gives up. WebSockets and health checks are not
+    # counted. The default is about 50 ms of work for one process (docs/operations.md).
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
 
 
 def _number(name: str, value: str, minimum: float, maximum: float, kind: type[float]) -> float:
@@ -131,6 +138,7 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "body_timeout_seconds": (_seconds, "FIREFIGHT_BODY_TIMEOUT_SECONDS", 0.1, 3600),
     "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
     "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),
+    "max_in_flight": (_int, "FIREFIGHT_MAX_IN_FLIGHT", 0, 1_000_000),
 }
 
 
