@@ -11,11 +11,12 @@ from aiohttp import web
 
 from service.api import create_app
 from service.api.connections import ConnectionCap
+from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
 from service.logs import configure_logging
 
 
-async def serve(config: Config) -> None:
+async def serve(config: Config, gc_tuning: bool = True) -> None:
     """Serves until SIGTERM or SIGINT, then shuts down gracefully: stops listening, closes the
     WebSockets going away, lets requests in flight finish (for the shutdown timeout at most),
     then closes the store.
@@ -29,6 +30,9 @@ async def serve(config: Config) -> None:
     await runner.setup()
     try:
         assert runner.server is not None
+        if gc_tuning:
+            # Everything is imported and the app, its store and its client are built.
+            tune_for_serving()
         loop = asyncio.get_running_loop()
         stopping = asyncio.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -45,7 +49,8 @@ async def serve(config: Config) -> None:
         await runner.cleanup()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
+    """`gc_tuning=False` keeps Python's default garbage collection (the benchmarks' "before")."""
     try:
         config = load_config(argv)
     except ConfigError as error:
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         port=config.port,
         store="redis" if config.redis_url else "memory",
     )
-    asyncio.run(serve(config))
+    asyncio.run(serve(config, gc_tuning))
     return 0
 
 
