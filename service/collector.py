@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import gc
 
-# Container allocations (net of frees) between young collections: Python's 700 fires one every
-# few requests, and each promotes whatever a request in flight happens to hold at that moment to
-# the older generations, which then fill with the dead and are collected more often. At 20 000
-# a young collection comes every few dozen requests and finds most of their objects already
-# freed; the objects a collection looks at are still only those alive then.
-YOUNG_THRESHOLD = 20_000
-# Young collections between middle ones, and middle ones between full ones (Python's: 10, 10).
-# A full collection also waits until a quarter more objects than it last kept have survived.
+# Container allocations (net of frees) between young collections. Python's 700 is reached by
+# the objects of the requests in flight alone, so a young collection came several times a
+# second, each promoting those objects (alive for a moment longer) to the older generations,
+# which then filled with the dead and were collected in turn. From 5 000 up a young collection
+# came about once in 20 s at 400 requests/s (docs/performance.md); 10 000 leaves room for
+# bursts with more requests in flight, and a collection still walks only what is alive then.
+YOUNG_THRESHOLD = 10_000
+# Young collections between middle ones, and middle ones between full ones: Python's own, kept.
+# Once start is frozen a full collection walks only what survived since (a few milliseconds
+# where it was tens), and it also waits until a quarter more objects than it last kept have
+# survived; making it rarer still would only let cyclic garbage grow.
 MIDDLE_THRESHOLD = 10
 OLD_THRESHOLD = 10
 
