@@ -20,7 +20,7 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 MIN_ADMIN_KEY_LENGTH = 16
 # See Config.max_in_flight.
-DEFAULT_MAX_IN_FLIGHT = 64
+DEFAULT_MAX_IN_FLIGHT = 32
 MAX_WORKERS = 64
 
 
@@ -97,7 +97,8 @@ class Config:
     # Requests one process works on at once (0: no limit); more are answered 503 with
     # Retry-After at once, so that those admitted keep their latency under overload instead of
     # every request queueing until its client gives up. WebSockets and health checks are not
-    # counted. The default is about 50 ms of work for one process (docs/operations.md).
+    # counted. The default: twice what the closed-loop benchmark keeps in flight, about 30 ms of
+    # work for one process here (docs/operations.md, "Overload").
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
     # Worker processes sharing the port (SO_REUSEPORT), each with its own event loop; above 1
     # only with Redis, which the processes share.

@@ -102,7 +102,7 @@ async def test_with_the_limit_off_nothing_is_refused(aiohttp_client: Any) -> Non
 
 
 def test_the_limit_is_a_setting() -> None:
-    assert load_config([], {}).max_in_flight == 64
+    assert load_config([], {}).max_in_flight == 32
     assert load_config([], {"FIREFIGHT_MAX_IN_FLIGHT": "0"}).max_in_flight == 0
     with pytest.raises(ConfigError, match="FIREFIGHT_MAX_IN_FLIGHT must be a whole number"):
         load_config([], {"FIREFIGHT_MAX_IN_FLIGHT": "many"})
