@@ -56,6 +56,8 @@ from service.store.redis import events_key, state_key
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 BASELINE = "baseline"
 BARE_JSON = "bare-json"
+# The suffix of the servers run with Python's default GC settings (--default-gc).
+DEFAULT_GC = "-default-gc"
 SERVERS = ("embedded", "redis", BASELINE, BARE_JSON)
 # The issue's marks (docs/performance.md, "Targets").
 REDIS_VS_BASELINE = 0.5
@@ -103,6 +105,9 @@ class Measured:
     problems: list[str] = field(default_factory=list)
     # Requests per second of each round, to show the spread that pooling hides.
     round_rates: list[float] = field(default_factory=list)
+    # The server's garbage-collection pauses in the window, in seconds, and how many were full.
+    gc_pauses: list[float] = field(default_factory=list)
+    full_collections: int = 0
 
     def __post_init__(self) -> None:
         if not self.round_rates:
@@ -167,6 +172,8 @@ class Measured:
         self.redis_script_calls = None if scripts is None else int(scripts)
         self.server_round_trips = None if own is None else int(own)
         self.problems += other.problems
+        self.gc_pauses = sorted(self.gc_pauses + other.gc_pauses)
+        self.full_collections += other.full_collections
         if other.exit_code not in (0, -signal.SIGTERM):
             self.exit_code = other.exit_code
 
@@ -206,7 +213,7 @@ class RedisCounters:
         }
 
 
-def _specs(redis_url: str, server_workers: int) -> list[ServerSpec]:
+def _specs(redis_url: str, server_workers: int, default_gc: bool) -> list[ServerSpec]:
     specs = [
         ServerSpec("embedded", "firefight", None, "firefight, embedded in-memory store"),
         ServerSpec("redis", "firefight", redis_url, "firefight, Redis store"),
@@ -215,6 +222,23 @@ def _specs(redis_url: str, server_workers: int) -> list[ServerSpec]:
         ),
         ServerSpec(BARE_JSON, "bare-json", None, "bare aiohttp: parse JSON body, answer JSON"),
     ]
+    if default_gc:
+        specs += [
+            ServerSpec(
+                f"embedded{DEFAULT_GC}",
+                "firefight",
+                None,
+                "firefight, embedded store, Python's default GC settings",
+                default_gc=True,
+            ),
+            ServerSpec(
+                f"redis{DEFAULT_GC}",
+                "firefight",
+                redis_url,
+                "firefight, Redis store, Python's default GC settings",
+                default_gc=True,
+            ),
+        ]
     if server_workers > 1:
         specs.append(
             ServerSpec(
@@ -295,7 +319,9 @@ async def _measure(
             marks: dict[str, float | None] = {}
 
             async def on_measure(opening: bool) -> None:
+                # The server's collections are stamped on CLOCK_MONOTONIC (time.monotonic).
                 samples: dict[str, float | None] = {
+                    "monotonic": time.monotonic(),
                     "server": server.cpu_seconds(),
                     "client": time.process_time(),
                     "own_trips": float(server.round_trips()),
@@ -335,6 +361,15 @@ async def _measure(
         measured.redis_script_calls = None if scripts is None else int(scripts)
         own = marks.get("own_trips")
         measured.server_round_trips = None if own is None else int(own)
+        window_start = opened.get("monotonic") or 0.0
+        window_end = window_start + (marks.get("monotonic") or 0.0)
+        collections = [
+            (pause, generation)
+            for start, pause, generation in server.collections()
+            if window_start <= start < window_end
+        ]
+        measured.gc_pauses = sorted(pause for pause, _ in collections)
+        measured.full_collections = sum(1 for _, generation in collections if generation == 2)
         if not server.alive():
             measured.problems.append(f"the server died during the run:\n{server.log_tail()}")
     finally:
@@ -394,6 +429,8 @@ def _cost_rows(results: list[Measured]) -> tuple[list[str], list[list[str]]]:
         "redis calls/req",
         "round trips/req",
         "commits tried/req",
+        "GC pauses/s (full)",
+        "GC max ms",
     ]
     rows = []
     for r in results:
@@ -411,9 +448,22 @@ def _cost_rows(results: list[Measured]) -> tuple[list[str], list[list[str]]]:
                 _number(trips if r.spec.redis_url else None, "{:.2f}"),
                 _number(own if r.spec.redis_url else None, "{:.2f}"),
                 _number(tries if _commits(r.spec) else None, "{:.3f}"),
+                _gc_rate(r),
+                _number(r.gc_pauses[-1] * 1000 if r.gc_pauses else None, "{:.2f}")
+                if r.spec.kind == "firefight"
+                else "-",
             ]
         )
     return header, rows
+
+
+def _gc_rate(r: Measured) -> str:
+    """Collections per second of the server in the window, and the full ones among them."""
+    if r.spec.kind != "firefight" or not r.load.duration_s:
+        return "-"
+    per_s = len(r.gc_pauses) / r.load.duration_s
+    full = r.full_collections / r.load.duration_s
+    return f"{per_s:.1f} ({full:.1f})"
 
 
 def _ms(latencies: list[float], p: float) -> float:
@@ -547,6 +597,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "workers": args.workers,
         "server_workers": args.server_workers,
+        "default_gc": args.default_gc,
         "encounters": args.encounters,
         "warmup_s": args.warmup,
         "seconds": args.seconds,
@@ -579,6 +630,12 @@ def _json_report(args: argparse.Namespace, results: list[Measured]) -> dict[str,
             r.commit_attempts_per_request if _commits(r.spec) else None
         )
         entry["round_requests_per_s"] = [round(rate, 1) for rate in r.round_rates]
+        entry["server_gc"] = {
+            "collections": len(r.gc_pauses),
+            "full": r.full_collections,
+            "total_ms": round(sum(r.gc_pauses) * 1000, 2),
+            "max_ms": round(r.gc_pauses[-1] * 1000, 2) if r.gc_pauses else 0.0,
+        }
         entry["problems"] = r.problems
         servers.append(entry)
     return {
@@ -624,6 +681,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "measure the scaling from one",
     )
     parser.add_argument(
+        "--default-gc",
+        action="store_true",
+        help="also run both firefight servers with Python's default GC settings (the before "
+        "of the server's GC tuning, in the same run)",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         choices=[*SERVERS, "workers"],
@@ -662,8 +725,10 @@ async def _run(args: argparse.Namespace) -> int:
 
     specs = [
         s
-        for s in _specs(args.redis_url, args.server_workers)
-        if not args.only or s.name in args.only or ("workers" in args.only and s.workers > 1)
+        for s in _specs(args.redis_url, args.server_workers, args.default_gc)
+        if not args.only
+        or s.name.removesuffix(DEFAULT_GC) in args.only
+        or ("workers" in args.only and s.workers > 1)
     ]
     client: aioredis.Redis | None = None
     counters: RedisCounters | None = None
