@@ -44,9 +44,12 @@ test: $(TEST_STAMP)
 foundry-test: $(TEST_STAMP)
 	cd foundry-module && npm ci --no-audit --no-fund && FIREFIGHT_PYTHON=$(abspath $(BIN)/python) node --test --test-reporter=spec --experimental-websocket tests/
 
+# Every benchmark that prints targets, one after the other, then all the targets together
+# (bench/suite.py lists them; a new one is one line there). A few minutes; ARGS=--long for the
+# longer runs of docs/performance.md, ARGS="--only bench" for one of them.
 bench: $(TEST_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench.suite $(ARGS)
 
 # A minute at a fixed rate with WebSocket watchers (docs/performance.md, "Sustained load");
 # flags through ARGS, e.g. make bench-sustained ARGS="--store both --rate 300".

@@ -1,7 +1,10 @@
-"""`python -m bench`: attacks per second over HTTP for firefight (embedded, Redis) and a baseline.
+"""`python -m bench`: attacks per second over HTTP for firefight (embedded, Redis) and baselines.
 
 Each server runs alone, in its own process, while this process drives it with a fixed number of
-concurrent workers; the table compares each one to the baseline's requests per second.
+concurrent workers; the table compares each one to the baseline's requests per second, and the
+targets compare each store to its own baseline: the Redis store to a bare endpoint making one
+Redis round trip, the embedded store to a bare JSON endpoint. With `--server-workers N`,
+firefight on Redis also runs with N worker processes, against itself with one.
 """
 
 from __future__ import annotations
@@ -47,10 +50,21 @@ from bench.servers import (
     machine_cpu_seconds,
     start_server,
 )
+from bench.targets import Target, report
 from service.store.redis import events_key, state_key
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 BASELINE = "baseline"
+BARE_JSON = "bare-json"
+# The suffix of the servers run with Python's default GC settings (--default-gc).
+DEFAULT_GC = "-default-gc"
+SERVERS = ("embedded", "redis", BASELINE, BARE_JSON)
+# The issue's marks (docs/performance.md, "Targets").
+REDIS_VS_BASELINE = 0.5
+EMBEDDED_VS_BARE_JSON = 0.7
+ROUND_TRIPS_PER_ATTACK = 1.0
+# Scaling from 1 to N workers: three quarters of linear (1.5x for 2 workers).
+SCALING_PER_WORKER = 0.75
 # Commands a server sends itself; the ones Lua scripts run inside EVALSHA (HGET, HSET, XADD,
 # PEXPIRE...) are counted by Redis too but are not round trips, and INFO is the benchmark's own.
 ROUND_TRIP_COMMANDS = (
@@ -68,8 +82,10 @@ ROUND_TRIP_COMMANDS = (
 NOTES = """
 attacks/s and latencies count attacks only; requests also count the recoil resets (1 in 33).
 CPU is a share of one core over the window; other CPU is what the rest of the machine used.
-server µs/req is the server's CPU time per request. redis calls/req and commits tried/req
-(script calls; above 1 means compare-and-set retries) count every client of that Redis."""
+server µs/req is the server's CPU time per request (all its processes). redis calls/req and
+commits tried/req (script calls; above 1 means compare-and-set retries) count every client of
+that Redis, commands run inside Lua included; round trips/req is what the server itself sent
+(each command or pipeline once, what Lua runs on the Redis side not counted)."""
 
 
 @dataclass
@@ -81,12 +97,17 @@ class Measured:
     redis_cpu_s: float | None = None
     redis_round_trips: int | None = None
     redis_script_calls: int | None = None
+    # The server's own count of commands and pipelines it sent (bench.server's probes).
+    server_round_trips: int | None = None
     machine_cpu_s: float | None = None
     steal_cpu_s: float | None = None
     exit_code: int | None = None
     problems: list[str] = field(default_factory=list)
     # Requests per second of each round, to show the spread that pooling hides.
     round_rates: list[float] = field(default_factory=list)
+    # The server's garbage-collection pauses in the window, in seconds, and how many were full.
+    gc_pauses: list[float] = field(default_factory=list)
+    full_collections: int = 0
 
     def __post_init__(self) -> None:
         if not self.round_rates:
@@ -103,6 +124,12 @@ class Measured:
         if self.redis_round_trips is None or not self.load.requests:
             return None
         return self.redis_round_trips / self.load.requests
+
+    @property
+    def server_round_trips_per_request(self) -> float | None:
+        if self.server_round_trips is None or not self.load.requests:
+            return None
+        return self.server_round_trips / self.load.requests
 
     @property
     def commit_attempts_per_request(self) -> float | None:
@@ -140,9 +167,13 @@ class Measured:
         self.steal_cpu_s = total(self.steal_cpu_s, other.steal_cpu_s)
         trips = total(self.redis_round_trips, other.redis_round_trips)
         scripts = total(self.redis_script_calls, other.redis_script_calls)
+        own = total(self.server_round_trips, other.server_round_trips)
         self.redis_round_trips = None if trips is None else int(trips)
         self.redis_script_calls = None if scripts is None else int(scripts)
+        self.server_round_trips = None if own is None else int(own)
         self.problems += other.problems
+        self.gc_pauses = sorted(self.gc_pauses + other.gc_pauses)
+        self.full_collections += other.full_collections
         if other.exit_code not in (0, -signal.SIGTERM):
             self.exit_code = other.exit_code
 
@@ -182,21 +213,54 @@ class RedisCounters:
         }
 
 
-def _specs(redis_url: str) -> list[ServerSpec]:
-    return [
+def _specs(redis_url: str, server_workers: int, default_gc: bool) -> list[ServerSpec]:
+    specs = [
         ServerSpec("embedded", "firefight", None, "firefight, embedded in-memory store"),
         ServerSpec("redis", "firefight", redis_url, "firefight, Redis store"),
         ServerSpec(
             BASELINE, "baseline", redis_url, "bare aiohttp: parse JSON body, one Redis INCR"
         ),
+        ServerSpec(BARE_JSON, "bare-json", None, "bare aiohttp: parse JSON body, answer JSON"),
     ]
+    if default_gc:
+        specs += [
+            ServerSpec(
+                f"embedded{DEFAULT_GC}",
+                "firefight",
+                None,
+                "firefight, embedded store, Python's default GC settings",
+                default_gc=True,
+            ),
+            ServerSpec(
+                f"redis{DEFAULT_GC}",
+                "firefight",
+                redis_url,
+                "firefight, Redis store, Python's default GC settings",
+                default_gc=True,
+            ),
+        ]
+    if server_workers > 1:
+        specs.append(
+            ServerSpec(
+                _workers_name(server_workers),
+                "firefight",
+                redis_url,
+                f"firefight, Redis store, {server_workers} worker processes",
+                workers=server_workers,
+            )
+        )
+    return specs
+
+
+def _workers_name(workers: int) -> str:
+    return f"redis-{workers}w"
 
 
 async def _create_encounters(
     session: aiohttp.ClientSession, server: RunningServer, count: int
 ) -> list[str]:
-    if server.spec.kind == "baseline":
-        # The baseline keeps no encounters; the same URL shapes keep routing work alike.
+    if server.spec.kind != "firefight":
+        # The baselines keep no encounters; the same URL shapes keep routing work alike.
         return [f"baseline{i:02d}" for i in range(count)]
     ids = []
     for _ in range(count):
@@ -218,7 +282,7 @@ async def _end_encounters(
     session: aiohttp.ClientSession, server: RunningServer, ids: list[str]
 ) -> list[str]:
     """Ends the benchmark's encounters through the API, as a VTT would; problems, if any."""
-    if server.spec.kind == "baseline":
+    if server.spec.kind != "firefight":
         return []
     problems = []
     for encounter_id in ids:
@@ -255,9 +319,12 @@ async def _measure(
             marks: dict[str, float | None] = {}
 
             async def on_measure(opening: bool) -> None:
+                # The server's collections are stamped on CLOCK_MONOTONIC (time.monotonic).
                 samples: dict[str, float | None] = {
+                    "monotonic": time.monotonic(),
                     "server": server.cpu_seconds(),
                     "client": time.process_time(),
+                    "own_trips": float(server.round_trips()),
                 }
                 machine = machine_cpu_seconds()
                 samples["machine"] = machine[0] if machine else None
@@ -292,6 +359,17 @@ async def _measure(
         trips, scripts = marks.get("trips"), marks.get("scripts")
         measured.redis_round_trips = None if trips is None else int(trips)
         measured.redis_script_calls = None if scripts is None else int(scripts)
+        own = marks.get("own_trips")
+        measured.server_round_trips = None if own is None else int(own)
+        window_start = opened.get("monotonic") or 0.0
+        window_end = window_start + (marks.get("monotonic") or 0.0)
+        collections = [
+            (pause, generation)
+            for start, pause, generation in server.collections()
+            if window_start <= start < window_end
+        ]
+        measured.gc_pauses = sorted(pause for pause, _ in collections)
+        measured.full_collections = sum(1 for _, generation in collections if generation == 2)
         if not server.alive():
             measured.problems.append(f"the server died during the run:\n{server.log_tail()}")
     finally:
@@ -349,11 +427,15 @@ def _cost_rows(results: list[Measured]) -> tuple[list[str], list[list[str]]]:
         "redis CPU",
         "other CPU",
         "redis calls/req",
+        "round trips/req",
         "commits tried/req",
+        "GC pauses/s (full)",
+        "GC max ms",
     ]
     rows = []
     for r in results:
         trips = r.round_trips_per_request
+        own = r.server_round_trips_per_request
         tries = r.commit_attempts_per_request
         rows.append(
             [
@@ -364,10 +446,24 @@ def _cost_rows(results: list[Measured]) -> tuple[list[str], list[list[str]]]:
                 _percent(r.share(r.redis_cpu_s)) if r.spec.redis_url else "-",
                 _percent(r.share(r.other_cpu_s)),
                 _number(trips if r.spec.redis_url else None, "{:.2f}"),
+                _number(own if r.spec.redis_url else None, "{:.2f}"),
                 _number(tries if _commits(r.spec) else None, "{:.3f}"),
+                _gc_rate(r),
+                _number(r.gc_pauses[-1] * 1000 if r.gc_pauses else None, "{:.2f}")
+                if r.spec.kind == "firefight"
+                else "-",
             ]
         )
     return header, rows
+
+
+def _gc_rate(r: Measured) -> str:
+    """Collections per second of the server in the window, and the full ones among them."""
+    if r.spec.kind != "firefight" or not r.load.duration_s:
+        return "-"
+    per_s = len(r.gc_pauses) / r.load.duration_s
+    full = r.full_collections / r.load.duration_s
+    return f"{per_s:.1f} ({full:.1f})"
 
 
 def _ms(latencies: list[float], p: float) -> float:
@@ -500,6 +596,8 @@ def _revision() -> str:
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "workers": args.workers,
+        "server_workers": args.server_workers,
+        "default_gc": args.default_gc,
         "encounters": args.encounters,
         "warmup_s": args.warmup,
         "seconds": args.seconds,
@@ -525,10 +623,19 @@ def _json_report(args: argparse.Namespace, results: list[Measured]) -> dict[str,
         entry["redis_round_trips_per_request"] = (
             r.round_trips_per_request if r.spec.redis_url else None
         )
+        entry["server_round_trips_per_request"] = (
+            r.server_round_trips_per_request if r.spec.redis_url else None
+        )
         entry["commit_attempts_per_request"] = (
             r.commit_attempts_per_request if _commits(r.spec) else None
         )
         entry["round_requests_per_s"] = [round(rate, 1) for rate in r.round_rates]
+        entry["server_gc"] = {
+            "collections": len(r.gc_pauses),
+            "full": r.full_collections,
+            "total_ms": round(sum(r.gc_pauses) * 1000, 2),
+            "max_ms": round(r.gc_pauses[-1] * 1000, 2) if r.gc_pauses else 0.0,
+        }
         entry["problems"] = r.problems
         servers.append(entry)
     return {
@@ -542,6 +649,10 @@ def _json_report(args: argparse.Namespace, results: list[Measured]) -> dict[str,
         "settings": _settings(args),
         "servers": servers,
         "ratios_to_baseline_requests_per_s": _ratios(results),
+        "targets": [
+            {"name": t.name, "value": t.value, "mark": t.mark, "kind": t.kind, "met": t.met}
+            for t in targets(results, args.server_workers)
+        ],
         "errors": any(r.failed for r in results),
     }
 
@@ -563,7 +674,23 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="the Redis of the redis and baseline servers (loopback only)",
     )
     parser.add_argument(
-        "--only", action="append", choices=["embedded", "redis", BASELINE], help="repeatable"
+        "--server-workers",
+        type=int,
+        default=1,
+        help="also run firefight on Redis with this many worker processes (--workers), to "
+        "measure the scaling from one",
+    )
+    parser.add_argument(
+        "--default-gc",
+        action="store_true",
+        help="also run both firefight servers with Python's default GC settings (the before "
+        "of the server's GC tuning, in the same run)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[*SERVERS, "workers"],
+        help="repeatable; 'workers' is the --server-workers server",
     )
     parser.add_argument(
         "--rounds", type=int, default=1, help="measure every server this many times, pooled"
@@ -587,6 +714,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--profile takes one round")
     if args.max_requests < 1:
         parser.error("--max-requests must be at least 1")
+    if not 1 <= args.server_workers <= 64:
+        parser.error("--server-workers must be between 1 and 64")
     loopback_or_exit(parser, args.redis_url)
     return args
 
@@ -594,7 +723,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 async def _run(args: argparse.Namespace) -> int:
     cancel_on_sigterm()
 
-    specs = [s for s in _specs(args.redis_url) if not args.only or s.name in args.only]
+    specs = [
+        s
+        for s in _specs(args.redis_url, args.server_workers, args.default_gc)
+        if not args.only
+        or s.name.removesuffix(DEFAULT_GC) in args.only
+        or ("workers" in args.only and s.workers > 1)
+    ]
     client: aioredis.Redis | None = None
     counters: RedisCounters | None = None
     if any(s.redis_url for s in specs):
@@ -659,7 +794,60 @@ async def _run(args: argparse.Namespace) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(_json_report(args, results), indent=2) + "\n")
         print(f"figures written to {args.json}")
-    return 1 if _report_errors(results) else 0
+    failed = _report_errors(results)
+    marks = targets(results, args.server_workers)
+    if marks:
+        report(marks)
+    return 1 if failed else 0
+
+
+def targets(results: list[Measured], server_workers: int) -> list[Target]:
+    """The issue's marks for what this run measured: each store against its own baseline of
+    the same run, the round trips of an attack on Redis, and the scaling to N workers."""
+    by_name = {r.spec.name: r for r in results}
+    found: list[Target] = []
+
+    def ratio(name: str, base: str, mark: float, against: str, title: str) -> None:
+        server, baseline = by_name.get(name), by_name.get(base)
+        if server is None or baseline is None or not baseline.load.requests_per_s:
+            return
+        value = server.load.requests_per_s / baseline.load.requests_per_s
+        found.append(Target(title, value, mark, "at_least", "x", against))
+
+    ratio(
+        "redis",
+        BASELINE,
+        REDIS_VS_BASELINE,
+        "bare aiohttp + one Redis INCR, same run",
+        "attacks/s, Redis store vs one round trip",
+    )
+    ratio(
+        "embedded",
+        BARE_JSON,
+        EMBEDDED_VS_BARE_JSON,
+        "bare aiohttp JSON endpoint, same run",
+        "attacks/s, embedded store vs bare JSON",
+    )
+    redis = by_name.get("redis")
+    if redis is not None and redis.server_round_trips_per_request is not None:
+        found.append(
+            Target(
+                "Redis round trips per attack (attacks and recoil resets, Lua not counted)",
+                redis.server_round_trips_per_request,
+                ROUND_TRIPS_PER_ATTACK,
+                "at_most",
+                "round trips",
+            )
+        )
+    if server_workers > 1:
+        ratio(
+            _workers_name(server_workers),
+            "redis",
+            SCALING_PER_WORKER * server_workers,
+            f"1 worker, same run; {os.cpu_count()} CPUs shared with the load generator and Redis",
+            f"attacks/s, {server_workers} workers vs 1 (Redis store)",
+        )
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

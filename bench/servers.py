@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,14 +19,14 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
-from bench.server import LOOPBACK
+from bench.server import LOOPBACK, read_collections, read_round_trips
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
-ServerKind = Literal["firefight", "baseline"]
+ServerKind = Literal["firefight", "baseline", "bare-json"]
 
 
 class ServerFailed(RuntimeError):
@@ -38,6 +39,12 @@ class ServerSpec:
     kind: ServerKind
     redis_url: str | None
     description: str
+    # firefight's --workers: processes sharing the port.
+    workers: int = 1
+    # firefight with Python's default garbage collection (the "before" of its tuning).
+    default_gc: bool = False
+    # Settings for the server's environment (FIREFIGHT_*), beyond the benchmark's own.
+    env: tuple[tuple[str, str], ...] = ()
 
 
 def require_loopback(url: str) -> None:
@@ -86,14 +93,47 @@ def _stop_all() -> None:
         server.stop()
 
 
+def _process_cpu_seconds(pid: int) -> float | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) may hold spaces; the fields after its ')' are fixed.
+    fields = stat[stat.rindex(")") + 2 :].split()
+    utime, stime = int(fields[11]), int(fields[12])
+    return (utime + stime) / _clock_ticks()
+
+
+def _session_members(session: int) -> list[int]:
+    """Every process of a session: a server started in its own session and its workers."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # After the command name: state, parent, process group, session.
+        if int(stat[stat.rindex(")") + 2 :].split()[3]) == session:
+            members.append(int(entry.name))
+    return members
+
+
 class RunningServer:
     def __init__(
-        self, spec: ServerSpec, process: subprocess.Popen[bytes], port: int, log_path: Path
+        self,
+        spec: ServerSpec,
+        process: subprocess.Popen[bytes],
+        port: int,
+        log_path: Path,
+        probes: Path,
     ) -> None:
         self.spec = spec
         self.process = process
         self.port = port
         self.log_path = log_path
+        self.probes = probes
         _running.add(self)
 
     @property
@@ -104,15 +144,21 @@ class RunningServer:
         return self.process.poll() is None
 
     def cpu_seconds(self) -> float | None:
-        """User + system CPU time of the server process so far (Linux /proc), else None."""
-        try:
-            stat = Path(f"/proc/{self.process.pid}/stat").read_text()
-        except OSError:
-            return None
-        # The command name (field 2) may hold spaces; the fields after its ')' are fixed.
-        fields = stat[stat.rindex(")") + 2 :].split()
-        utime, stime = int(fields[11]), int(fields[12])
-        return (utime + stime) / _clock_ticks()
+        """User + system CPU time of the server so far (Linux /proc), else None: of its one
+        process, or with workers of the supervisor and every worker."""
+        if self.spec.workers <= 1:
+            return _process_cpu_seconds(self.process.pid)
+        times = [_process_cpu_seconds(pid) for pid in _session_members(self.process.pid)]
+        known = [t for t in times if t is not None]
+        return sum(known) if known else None
+
+    def round_trips(self) -> int:
+        """The Redis round trips (commands and pipelines sent) of its processes so far."""
+        return read_round_trips(self.probes)
+
+    def collections(self) -> list[tuple[float, float, int]]:
+        """Its garbage collections so far: (CLOCK_MONOTONIC start, seconds, generation)."""
+        return read_collections(self.probes)
 
     def log_tail(self, lines: int = 20) -> str:
         try:
@@ -129,7 +175,11 @@ class RunningServer:
             try:
                 self.process.wait(STOP_TIMEOUT_S)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                # The whole session: a server with workers is several processes.
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    self.process.kill()
                 self.process.wait()
         return self.process.returncode
 
@@ -137,10 +187,11 @@ class RunningServer:
 BENCH_ADMIN_KEY = "bench-admin-key-0123456789"
 
 
-def _child_env() -> dict[str, str]:
+def _child_env(spec: ServerSpec) -> dict[str, str]:
     # Flags alone configure the servers: a FIREFIGHT_* variable in the caller's shell must not
     # turn the "embedded" server into a Redis one, or change its limits.
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    env.update(spec.env)
     # The benchmark creates its encounters with this key, which also acts as their GM.
     env["FIREFIGHT_ADMIN_KEY"] = BENCH_ADMIN_KEY
     # The benchmark drives each encounter far faster than a table: no per-encounter rate limit.
@@ -180,21 +231,27 @@ async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None
         command = [sys.executable, "-m", "bench.server", spec.kind, "--port", str(port)]
         if spec.redis_url:
             command += ["--redis-url", spec.redis_url]
+        if spec.workers > 1:
+            command += ["--workers", str(spec.workers)]
+        if spec.default_gc:
+            command.append("--default-gc")
         if profile_dir is not None:
             command += ["--profile", str(profile_dir / f"{spec.name}.prof")]
+        probes = Path(tempfile.mkdtemp(prefix=f"{spec.name}-{attempt}-probes-", dir=log_dir))
+        command += ["--probes", str(probes)]
         log_path = log_dir / f"{spec.name}-{attempt}.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 command,
                 cwd=ROOT,
-                env=_child_env(),
+                env=_child_env(spec),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 # Its own session: a Ctrl-C reaches the benchmark only, which then stops it.
                 start_new_session=True,
             )
-        server = RunningServer(spec, process, port, log_path)
+        server = RunningServer(spec, process, port, log_path, probes)
         try:
             await _wait_healthy(server)
             return server

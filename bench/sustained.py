@@ -35,7 +35,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from bench.__main__ import DEFAULT_REDIS_URL, RedisCounters, _revision, _table
-from bench.load import REQUEST_TIMEOUT_S, PlannedRequest, percentile, worker_plan
+from bench.load import REQUEST_TIMEOUT_S, PlannedRequest, percentile, run_load, worker_plan
 from bench.servers import (
     BENCH_ADMIN_KEY,
     RunningServer,
@@ -46,6 +46,7 @@ from bench.servers import (
     machine_cpu_seconds,
     start_server,
 )
+from bench.targets import Target, report
 from service.store.base import parse_event_id
 from service.store.redis import idempotency_key
 
@@ -71,6 +72,8 @@ INTERVAL_S = 10.0
 DRAIN_TIMEOUT_S = 10.0
 ERROR_SAMPLES = 8
 HEADERS = {"Content-Type": "application/json"}
+# The closed loop of `make bench` (python -m bench), whose maximum --targets takes.
+CLOSED_LOOP_WORKERS = 16
 STORES = {
     "redis": "firefight, Redis store",
     "memory": "firefight, embedded in-memory store",
@@ -202,6 +205,11 @@ class Run:
     closed: Sampled = field(default_factory=Sampled)
     max_in_flight: int = 0
     client_gc_pauses: list[float] = field(default_factory=list)
+    # The server's own collections in the window: (start, seconds, generation), start on
+    # this process's time.perf_counter().
+    server_collections: list[tuple[float, float, int]] = field(default_factory=list)
+    # Past the closed-loop maximum: 503s (the service shedding load) are expected answers.
+    shedding_expected: bool = False
     problems: list[str] = field(default_factory=list)
     exit_code: int | None = None
 
@@ -385,8 +393,10 @@ async def _measure(
     args: argparse.Namespace,
     log_dir: Path,
     client: aioredis.Redis | None,
+    shedding_expected: bool = False,
 ) -> Run:
     run = Run(spec.name, spec.description, args.rate, args.warmup, args.seconds)
+    run.shedding_expected = shedding_expected
     server = await start_server(spec, log_dir, None)
     counters = RedisCounters(client) if client is not None and spec.redis_url else None
     admin = {"Authorization": f"Bearer {BENCH_ADMIN_KEY}"}
@@ -457,6 +467,7 @@ async def _measure(
                 )
         if not server.alive():
             run.problems.append(f"the server died during the run:\n{server.log_tail()}")
+        run.server_collections = _in_window(server.collections(), run.window)
     finally:
         for socket in sockets:
             if not socket.closed:
@@ -470,6 +481,17 @@ async def _measure(
     if run.exit_code not in (0, -signal.SIGTERM):
         run.problems.append(f"the server exited with code {run.exit_code}:\n{server.log_tail()}")
     return run
+
+
+def _in_window(
+    collections: list[tuple[float, float, int]], window: tuple[float, float]
+) -> list[tuple[float, float, int]]:
+    """The server's collections that started in the window, moved from its CLOCK_MONOTONIC
+    (time.monotonic) onto this process's time.perf_counter (the same clock on Linux; the
+    offset covers a platform where they differ)."""
+    offset = time.monotonic() - time.perf_counter()
+    moved = [(start - offset, seconds, generation) for start, seconds, generation in collections]
+    return [c for c in moved if window[0] <= c[0] < window[1]]
 
 
 # --- figures ---------------------------------------------------------------------------------
@@ -629,7 +651,7 @@ def summarize(run: Run) -> dict[str, Any]:
     measured = _measured(run)
     opened, closed = run.window
     answered = [s for s in run.sent if s.done and opened <= s.done < closed]
-    errors = [s for s in run.sent if not s.ok]
+    errors = [s for s in run.sent if not s.ok and not (run.shedding_expected and _shed(s))]
     kinds = {
         "all": measured,
         "attacks, no key": [s for s in measured if s.kind == "attack" and s.key is None],
@@ -670,7 +692,12 @@ def summarize(run: Run) -> dict[str, Any]:
         "sent_per_s": round(sum(1 for s in measured if s.started) / run.seconds, 1),
         "answered_per_s": round(len(answered) / run.seconds, 1),
         "errors": len(errors),
-        "errors_measured": sum(1 for s in measured if not s.ok),
+        "errors_measured": sum(
+            1 for s in measured if not s.ok and not (run.shedding_expected and _shed(s))
+        ),
+        "shed_measured": sum(1 for s in measured if _shed(s)),
+        "timeouts_measured": sum(1 for s in measured if s.status == 0),
+        "admitted_latency_ms": _spread([s.latency_s for s in measured if s.ok]),
         "statuses": {str(k): v for k, v in sorted(Counter(s.status for s in run.sent).items())},
         "error_kinds": dict(Counter(_error_kind(s) for s in errors).most_common()),
         "error_samples": [
@@ -684,6 +711,7 @@ def summarize(run: Run) -> dict[str, Any]:
             "max": round(lateness[-1] * 1000, 2) if lateness else 0.0,
         },
         "max_in_flight": run.max_in_flight,
+        "server_gc": _collections(run.server_collections, run.seconds),
         "client_gc": {
             "collections": len(run.client_gc_pauses),
             "total_ms": round(sum(run.client_gc_pauses) * 1000, 2),
@@ -705,6 +733,27 @@ def summarize(run: Run) -> dict[str, Any]:
         },
         "server_rss_kb": {"window_start": rss[0], "window_end": rss[1]},
         "faults": _event_faults(events) + _replay_faults(run) + run.problems,
+    }
+
+
+def _shed(sent: Sent) -> bool:
+    """Refused for load (503 with Retry-After): the service shedding, not failing."""
+    return sent.status == 503
+
+
+def _collections(collections: list[tuple[float, float, int]], seconds: float) -> dict[str, Any]:
+    pauses = sorted(pause for _, pause, _ in collections)
+    full = [pause for _, pause, generation in collections if generation == 2]
+    return {
+        "collections": len(collections),
+        "by_generation": {
+            str(g): sum(1 for _, _, generation in collections if generation == g) for g in (0, 1, 2)
+        },
+        "per_s": round(len(collections) / seconds, 1) if seconds else 0.0,
+        "total_ms": round(sum(pauses) * 1000, 2),
+        "p99_ms": _ms(pauses, 99),
+        "max_ms": round(pauses[-1] * 1000, 2) if pauses else 0.0,
+        "full_max_ms": round(max(full, default=0.0) * 1000, 2),
     }
 
 
@@ -736,6 +785,24 @@ def _print(figures: dict[str, Any], markdown: bool) -> None:
         f"max {late['max']:.2f} ms; at most {f['max_in_flight']} in flight; client GC "
         f"{f['client_gc']['collections']} pauses, longest {f['client_gc']['max_ms']:.2f} ms"
     )
+
+    gc_ = f["server_gc"]
+    print(
+        f"server GC in the window: {gc_['collections']} collections "
+        f"({gc_['by_generation']['0']} young, {gc_['by_generation']['1']} middle, "
+        f"{gc_['by_generation']['2']} full), {gc_['total_ms']:.1f} ms in all, "
+        f"longest {gc_['max_ms']:.2f} ms (full: {gc_['full_max_ms']:.2f} ms)"
+    )
+    if f["shed_measured"] or f["timeouts_measured"]:
+        measured_count = f["requests_measured"] or 1
+        admitted = f["admitted_latency_ms"]
+        print(
+            f"shed (503): {f['shed_measured']} ({f['shed_measured'] / measured_count:.1%}), "
+            f"timed out or unanswered: {f['timeouts_measured']} "
+            f"({f['timeouts_measured'] / measured_count:.1%}); latency of the requests "
+            f"admitted p50 {admitted['p50']:.2f}, p99 {admitted['p99']:.2f}, "
+            f"max {admitted['max']:.2f} ms"
+        )
 
     print()
     rows = [
@@ -833,9 +900,42 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         default=os.environ.get("FIREFIGHT_TEST_REDIS_URL", DEFAULT_REDIS_URL),
         help="the Redis of the redis store (loopback only)",
     )
+    parser.add_argument(
+        "--server-gc",
+        choices=["tuned", "default", "both"],
+        default="tuned",
+        help="the server's garbage collection: as it ships, Python's defaults, or both in turn",
+    )
+    parser.add_argument(
+        "--max-in-flight",
+        type=int,
+        default=None,
+        help="the server's FIREFIGHT_MAX_IN_FLIGHT (0: no limit; unset: its default)",
+    )
+    parser.add_argument(
+        "--targets",
+        action="store_true",
+        help="measure the closed-loop maximum, then run at half of it (p99 target) and past it "
+        "(--overload; no timeouts target); --rate is then ignored",
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=5.0, help="closed-loop window of --targets"
+    )
+    parser.add_argument(
+        "--overload", type=float, default=1.5, help="--targets: past the maximum by this factor"
+    )
+    parser.add_argument(
+        "--overload-seconds", type=float, default=20.0, help="--targets: the overload window"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args(argv)
+    if args.max_in_flight is not None and args.max_in_flight < 0:
+        parser.error("--max-in-flight must be 0 (no limit) or more")
+    if not 0 < args.max_seconds <= 600 or not 0 < args.overload_seconds <= 3600:
+        parser.error("--max-seconds must be in (0, 600] and --overload-seconds in (0, 3600]")
+    if not 1 < args.overload <= 10:
+        parser.error("--overload must be in (1, 10]")
     if not 0 < args.rate <= 5000:
         parser.error("--rate must be in (0, 5000]")
     if not 0 < args.seconds <= 3600 or not 0 <= args.warmup <= 60:
@@ -850,15 +950,134 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _specs(args: argparse.Namespace) -> list[ServerSpec]:
+    stores = ["redis", "memory"] if args.store == "both" else [args.store]
+    gcs = ["default", "tuned"] if args.server_gc == "both" else [args.server_gc]
+    env = (
+        ()
+        if args.max_in_flight is None
+        else (("FIREFIGHT_MAX_IN_FLIGHT", str(args.max_in_flight)),)
+    )
+    specs = []
+    for store in stores:
+        for gc_setting in gcs:
+            default_gc = gc_setting == "default"
+            specs.append(
+                ServerSpec(
+                    f"{store}, Python's default GC" if default_gc else store,
+                    "firefight",
+                    args.redis_url if store == "redis" else None,
+                    STORES[store],
+                    default_gc=default_gc,
+                    env=env,
+                )
+            )
+    return specs
+
+
+async def _closed_loop_max(
+    spec: ServerSpec, args: argparse.Namespace, log_dir: Path, client: aioredis.Redis | None
+) -> float:
+    """Requests per second `make bench` would measure: 16 workers, each sending its next
+    request when its answer is back, over the run's encounters."""
+    server = await start_server(spec, log_dir, None)
+    ids: list[str] = []
+    try:
+        admin = {"Authorization": f"Bearer {BENCH_ADMIN_KEY}"}
+        timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
+        connector = aiohttp.TCPConnector(limit=CLOSED_LOOP_WORKERS)
+        async with aiohttp.ClientSession(
+            connector=connector, timeout=timeout, headers=admin
+        ) as session:
+            await _create(session, server.base_url, args.encounters, ids)
+            plans = [worker_plan(w, ids[w % len(ids)]) for w in range(CLOSED_LOOP_WORKERS)]
+            load = await run_load(
+                session, server.base_url, plans, 1.0, args.max_seconds, 10_000_000
+            )
+            for encounter_id in ids:
+                async with session.delete(f"{server.base_url}/v1/encounters/{encounter_id}"):
+                    pass
+        if load.errors or load.warmup_errors:
+            raise ServerFailed(
+                f"{spec.name}: the closed loop had {load.errors + load.warmup_errors} errors: "
+                f"{load.error_samples[:3]}"
+            )
+        return load.requests_per_s
+    finally:
+        if client is not None and spec.redis_url and ids:
+            await _forget(client, ids)
+        server.stop()
+
+
+async def _targets(
+    spec: ServerSpec,
+    args: argparse.Namespace,
+    log_dir: Path,
+    client: aioredis.Redis | None,
+    results: list[dict[str, Any]],
+) -> list[Target]:
+    """The closed-loop maximum, then an open-loop run at half of it and one past it."""
+    print(f"bench.sustained: {spec.name}: closed-loop maximum ...", flush=True)
+    maximum = await _closed_loop_max(spec, args, log_dir, client)
+    print(f"bench.sustained: {spec.name}: closed-loop maximum {maximum:.0f} requests/s", flush=True)
+    half = argparse.Namespace(**{**vars(args), "rate": min(5000.0, maximum / 2)})
+    print(f"bench.sustained: {spec.name} at {half.rate:.0f} requests/s ...", flush=True)
+    calm = summarize(await _measure(spec, half, log_dir, client))
+    calm["closed_loop_max_per_s"] = round(maximum, 1)
+    results.append(calm)
+    _print(calm, args.markdown)
+
+    past = argparse.Namespace(
+        **{
+            **vars(args),
+            "rate": min(5000.0, maximum * args.overload),
+            "seconds": args.overload_seconds,
+        }
+    )
+    print(
+        f"bench.sustained: {spec.name} at {past.rate:.0f} requests/s "
+        f"({args.overload:g}x the maximum) ...",
+        flush=True,
+    )
+    over = summarize(await _measure(spec, past, log_dir, client, shedding_expected=True))
+    over["closed_loop_max_per_s"] = round(maximum, 1)
+    results.append(over)
+    _print(over, args.markdown)
+
+    measured = over["requests_measured"] or 1
+    admitted = over["admitted_latency_ms"]
+    print(
+        f"\n{spec.name}: closed-loop maximum {maximum:.0f} requests/s; at "
+        f"{args.overload:g}x it the service shed {over['shed_measured'] / measured:.1%} "
+        f"(503), {over['timeouts_measured'] / measured:.1%} timed out, and the requests it "
+        f"admitted took p99 {admitted['p99']:.2f} ms (max {admitted['max']:.2f} ms)"
+    )
+    return [
+        Target(
+            f"p99 at half the closed-loop maximum, open loop ({spec.name})",
+            calm["latency_ms"]["all"]["p99"],
+            5.0,
+            "at_most",
+            "ms",
+            f"{half.rate:.0f} req/s = 0.5 x {maximum:.0f} closed-loop, same run",
+        ),
+        Target(
+            f"timeouts at {args.overload:g}x the closed-loop maximum ({spec.name})",
+            over["timeouts_measured"] / measured * 100,
+            0.0,
+            "at_most",
+            "%",
+            f"{past.rate:.0f} req/s; {over['shed_measured'] / measured:.1%} shed with 503, "
+            f"p99 of those admitted {admitted['p99']:.2f} ms",
+        ),
+    ]
+
+
 async def _run(args: argparse.Namespace) -> int:
     cancel_on_sigterm()
-    stores = ["redis", "memory"] if args.store == "both" else [args.store]
-    specs = [
-        ServerSpec(s, "firefight", args.redis_url if s == "redis" else None, STORES[s])
-        for s in stores
-    ]
+    specs = _specs(args)
     client: aioredis.Redis | None = None
-    if "redis" in stores:
+    if any(spec.redis_url for spec in specs):
         client = aioredis.Redis.from_url(args.redis_url, socket_connect_timeout=2)
         try:
             await client.ping()
@@ -866,8 +1085,13 @@ async def _run(args: argparse.Namespace) -> int:
             await client.aclose()
             print(f"bench.sustained: no Redis at {args.redis_url} ({error})", file=sys.stderr)
             return 2
+    rate = (
+        f"half and {args.overload:g}x the closed-loop maximum"
+        if args.targets
+        else f"{args.rate:g} requests/s"
+    )
     print(
-        f"bench.sustained: {args.rate:g} requests/s for {args.seconds:g} s (+{args.warmup:g} s "
+        f"bench.sustained: {rate} for {args.seconds:g} s (+{args.warmup:g} s "
         f"warm-up), open loop, over {args.encounters} encounters of "
         f"{2 * PLANS_PER_ENCOUNTER} attackers, {args.watchers} WebSocket watchers each, "
         f"{args.keyed:.0%} with an Idempotency-Key, {args.retries:.0%} retries; "
@@ -875,9 +1099,13 @@ async def _run(args: argparse.Namespace) -> int:
         flush=True,
     )
     results: list[dict[str, Any]] = []
+    targets: list[Target] = []
     try:
         with tempfile.TemporaryDirectory(prefix="firefight-sustained-") as log_dir:
             for spec in specs:
+                if args.targets:
+                    targets += await _targets(spec, args, Path(log_dir), client, results)
+                    continue
                 print(f"bench.sustained: {spec.name} ({spec.description}) ...", flush=True)
                 run = await _measure(spec, args, Path(log_dir), client)
                 figures = summarize(run)
@@ -887,7 +1115,7 @@ async def _run(args: argparse.Namespace) -> int:
         if client is not None:
             await client.aclose()
     if args.json is not None:
-        report = {
+        report_json = {
             "date": datetime.date.today().isoformat(),
             "revision": _revision(),
             "machine": {
@@ -898,8 +1126,10 @@ async def _run(args: argparse.Namespace) -> int:
             "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
             "stores": results,
         }
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+        args.json.write_text(json.dumps(report_json, indent=2) + "\n")
         print(f"figures written to {args.json}")
+    if targets:
+        report(targets)
     return 1 if _report_faults(results) else 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 
@@ -11,17 +12,23 @@ from aiohttp import web
 
 from service.api import create_app
 from service.api.connections import ConnectionCap
+from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
 from service.logs import configure_logging
+from service.workers import supervise
 
 
-async def serve(config: Config) -> None:
+async def serve(
+    config: Config, gc_tuning: bool = True, supervisor_gone_fd: int | None = None
+) -> None:
     """Serves until SIGTERM or SIGINT, then shuts down gracefully: stops listening, closes the
     WebSockets going away, lets requests in flight finish (for the shutdown timeout at most),
     then closes the store.
 
     aiohttp's `run_app` would do the same with its own sites; the listener is made here so that
-    connections beyond the cap are refused before aiohttp takes them in (`ConnectionCap`)."""
+    connections beyond the cap are refused before aiohttp takes them in (`ConnectionCap`).
+    A worker of `--workers` shares the port with the others (SO_REUSEPORT: the kernel spreads
+    new connections over them) and also stops when its supervisor is gone."""
     log = structlog.get_logger("firefight")
     runner = web.AppRunner(
         create_app(config), access_log=None, shutdown_timeout=config.shutdown_timeout_seconds
@@ -29,23 +36,36 @@ async def serve(config: Config) -> None:
     await runner.setup()
     try:
         assert runner.server is not None
+        if gc_tuning:
+            # Everything is imported and the app, its store and its client are built.
+            tune_for_serving()
         loop = asyncio.get_running_loop()
         stopping = asyncio.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stopping.set)
+        if supervisor_gone_fd is not None:
+            loop.add_reader(supervisor_gone_fd, stopping.set)
         listener = await loop.create_server(
-            ConnectionCap(runner.server, config.max_connections), config.host, config.port
+            ConnectionCap(runner.server, config.max_connections),
+            config.host,
+            config.port,
+            reuse_port=config.workers > 1,
         )
+        if config.workers > 1:
+            log.info("listening", pid=os.getpid())
         try:
             await stopping.wait()
             log.info("stopping")
         finally:
             listener.close()
+            if supervisor_gone_fd is not None:
+                loop.remove_reader(supervisor_gone_fd)
     finally:
         await runner.cleanup()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
+    """`gc_tuning=False` keeps Python's default garbage collection (the benchmarks' "before")."""
     try:
         config = load_config(argv)
     except ConfigError as error:
@@ -64,9 +84,18 @@ def main(argv: list[str] | None = None) -> int:
         host=config.host,
         port=config.port,
         store="redis" if config.redis_url else "memory",
+        **({"workers": config.workers} if config.workers > 1 else {}),
     )
-    asyncio.run(serve(config))
-    return 0
+    if config.workers == 1:
+        asyncio.run(serve(config, gc_tuning))
+        return 0
+
+    def work(index: int, supervisor_gone_fd: int) -> int:
+        configure_logging(config, worker=index)
+        asyncio.run(serve(config, gc_tuning, supervisor_gone_fd))
+        return 0
+
+    return supervise(config.workers, work, gc_tuning)
 
 
 if __name__ == "__main__":

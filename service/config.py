@@ -19,6 +19,9 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 MIN_ADMIN_KEY_LENGTH = 16
+# See Config.max_in_flight.
+DEFAULT_MAX_IN_FLIGHT = 32
+MAX_WORKERS = 64
 
 
 class ConfigError(ValueError):
@@ -94,6 +97,15 @@ class Config:
     # On SIGTERM, how long requests in flight may take to finish (above the body timeout, so a
     # stalled body ends as a 408, not cut short).
     shutdown_timeout_seconds: float = 15.0
+    # Requests one process works on at once (0: no limit); more are answered 503 with
+    # Retry-After at once, so that those admitted keep their latency under overload instead of
+    # every request queueing until its client gives up. WebSockets and health checks are not
+    # counted. The default: twice what the closed-loop benchmark keeps in flight, about 30 ms of
+    # work for one process here (docs/operations.md, "Overload").
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    # Worker processes sharing the port (SO_REUSEPORT), each with its own event loop; above 1
+    # only with Redis, which the processes share.
+    workers: int = 1
 
 
 def _number(name: str, value: str, minimum: float, maximum: float, kind: type[float]) -> float:
@@ -135,6 +147,7 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "body_timeout_seconds": (_seconds, "FIREFIGHT_BODY_TIMEOUT_SECONDS", 0.1, 3600),
     "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
     "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),
+    "max_in_flight": (_int, "FIREFIGHT_MAX_IN_FLIGHT", 0, 1_000_000),
 }
 
 
@@ -166,6 +179,11 @@ def load_config(
     )
     parser.add_argument("--log-format", default=env.get("FIREFIGHT_LOG_FORMAT"))
     parser.add_argument("--log-level", default=env.get("FIREFIGHT_LOG_LEVEL", Config.log_level))
+    parser.add_argument(
+        "--workers",
+        default=env.get("FIREFIGHT_WORKERS", str(Config.workers)),
+        help="worker processes sharing the port (above 1 needs Redis)",
+    )
     args = parser.parse_args(argv)
 
     log_format = args.log_format or ("console" if sys.stderr.isatty() else "json")
@@ -206,9 +224,22 @@ def load_config(
             raise ConfigError(
                 f"FIREFIGHT_TRUSTED_PROXIES names addresses or networks; '{proxy}' is neither"
             ) from None
+    port = _int("FIREFIGHT_PORT", args.port, 0, 65535)
+    workers = _int("FIREFIGHT_WORKERS", args.workers, 1, MAX_WORKERS)
+    if workers > 1 and not args.redis_url:
+        raise ConfigError(
+            f"FIREFIGHT_WORKERS is {workers}, which needs FIREFIGHT_REDIS_URL: with the embedded "
+            "store each worker process would keep encounters of its own"
+        )
+    if workers > 1 and port == 0:
+        raise ConfigError(
+            "FIREFIGHT_WORKERS above 1 needs a FIREFIGHT_PORT: with port 0 each worker process "
+            "would listen on a port of its own"
+        )
     return Config(
         host=args.host,
-        port=_int("FIREFIGHT_PORT", args.port, 0, 65535),
+        port=port,
+        workers=workers,
         redis_url=args.redis_url,
         redis_cluster=args.redis_cluster,
         redis_password=args.redis_password,

@@ -22,6 +22,7 @@ from schemas.encounter import (
     RulesetList,
 )
 from service.api import foundry, openapi
+from service.api.admission import InFlight, admission
 from service.api.hub import DROPPED, EventHub, Subscription
 from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
@@ -66,6 +67,8 @@ HUB = web.AppKey("hub", EventHub)
 SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
 # The per-encounter limit on state changes (None: no limit).
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
+# The requests this process is working on, and how many it may (FIREFIGHT_MAX_IN_FLIGHT).
+IN_FLIGHT = web.AppKey("in_flight", InFlight)
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 JSON = "application/json"
@@ -819,11 +822,13 @@ async def _close_sockets(app: web.Application) -> None:
 def create_app(config: Config) -> web.Application:
     if not config.admin_key:
         raise ValueError("create_app needs a Config with an admin_key (load_config makes one)")
+    in_flight = InFlight(config.max_in_flight)
     app = web.Application(
         client_max_size=config.max_body_bytes,
         middlewares=[
             request_context,
             cors(config.cors_origins),
+            admission(in_flight, RETRY_AFTER_SECONDS),
             problems,
             refusals(
                 RateLimiter(config.refusals_per_second, 5 * config.refusals_per_second)
@@ -833,6 +838,7 @@ def create_app(config: Config) -> web.Application:
         ],
     )
     app[CONFIG] = config
+    app[IN_FLIGHT] = in_flight
     app[LIMITER] = (
         RateLimiter(config.rate_limit_per_second, 2 * config.rate_limit_per_second)
         if config.rate_limit_per_second
