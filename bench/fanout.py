@@ -373,7 +373,7 @@ async def _phase(
 async def _measure(
     spec: ServerSpec, args: argparse.Namespace, log_dir: Path, client: aioredis.Redis | None
 ) -> list[Phase]:
-    server = await start_server(spec, log_dir, None)
+    server = await start_server(spec, log_dir, args.profile)
     ids: list[str] = []
     admin = {"Authorization": f"Bearer {BENCH_ADMIN_KEY}"}
     timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
@@ -471,6 +471,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="write each server's cProfile stats here"
+    )
     args = parser.parse_args(argv)
     args.watchers = args.watchers or list(DEFAULT_WATCHERS)
     if not 0 < args.rate <= 200:
