@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from service.api import app as app_module
 from service.api import hub as hub_module
@@ -214,3 +214,58 @@ async def test_a_prepared_text_frame_reads_as_the_same_text(aiohttp_client: Any,
     assert message.type == WSMsgType.TEXT
     assert message.data == text
     await ws.close()
+
+
+class UnreadableEventStore:
+    """The memory store, except that once told, the live reader also finds an event of one
+    encounter that this version cannot read."""
+
+    def __init__(self, inner: MemoryStore) -> None:
+        self._inner = inner
+        self.unreadable_in: str | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
+        found = await self._inner.read_new(cursors, timeout_s)
+        if self.unreadable_in in found:
+            found[self.unreadable_in] = [*found[self.unreadable_in], ("9999999999999-0", b"{?")]
+        return found
+
+
+async def test_an_unreadable_event_closes_its_encounters_sockets_and_not_the_reader(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stores: list[UnreadableEventStore] = []
+
+    def make_store(config: Config) -> Any:
+        stores.append(UnreadableEventStore(MemoryStore()))
+        return stores[-1]
+
+    monkeypatch.setattr(app_module, "_make_store", make_store)
+    client = await make_client()
+    (store,) = stores
+    spoiled, tokens = await open_table(client)
+    other = (await (await client.post("/v1/encounters", json={"ruleset": "sr5"})).json())["id"]
+    player = await client.ws_connect(
+        f"/v1/encounters/{spoiled}/ws", headers=bearer(tokens["player"])
+    )
+    watcher = await client.ws_connect(f"/v1/encounters/{other}/ws")
+    created = [(await receive(ws))["id"] for ws in (player, watcher)]
+    store.unreadable_in = spoiled
+    shot = await attack(client, spoiled)
+    # The shot came in the same batch as what cannot be read: the socket is closed 1013...
+    closing = await player.receive(timeout=TIMEOUT)
+    assert closing.type == WSMsgType.CLOSE
+    assert closing.data == WSCloseCode.TRY_AGAIN_LATER
+    later = await attack(client, other)
+    assert (await receive(watcher))["id"] == later  # the reader still runs
+    # ...and its client, resuming, gets the shot from the stream.
+    store.unreadable_in = None
+    resumed = await client.ws_connect(
+        f"/v1/encounters/{spoiled}/ws?after={created[0]}", headers=bearer(tokens["player"])
+    )
+    assert (await receive(resumed))["id"] == shot
+    for ws in (watcher, resumed):
+        await ws.close()

@@ -218,14 +218,19 @@ class Subscription:
         try:
             self.queue.put_nowait(events)
         except asyncio.QueueFull:
-            # Dropped now: what it queued is let go at once (the client gets it again by resuming
-            # with `after`), and its socket learns it at its next read of the queue.
-            self.overflowed = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(DROPPED)
+            self.drop()
             return False
         return True
+
+    def drop(self) -> None:
+        """Dropped now: what it queued is let go at once (the client gets it again by resuming
+        with `after`), and its socket learns it at its next read of the queue."""
+        self.overflowed = True
+        self._feed = None
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(DROPPED)
+        self._woken.set()
 
 
 class EventHub:
@@ -274,7 +279,16 @@ class EventHub:
                 if encounter_id not in self._cursors or not events:
                     continue
                 self._cursors[encounter_id] = events[-1][0]
-                batch = Batch(events)
-                for subscription in list(self._subscriptions.get(encounter_id, ())):
-                    if not subscription.deliver(batch):
+                subscriptions = list(self._subscriptions.get(encounter_id, ()))
+                try:
+                    batch = Batch(events)
+                    for subscription in subscriptions:
+                        if not subscription.deliver(batch):
+                            self.unsubscribe(subscription)
+                except Exception:
+                    # An event this version cannot read must not stop the reader for every
+                    # encounter: this one's sockets are closed 1013 and resume with `after`.
+                    log.exception("event_fanout_failed", encounter=encounter_id)
+                    for subscription in subscriptions:
+                        subscription.drop()
                         self.unsubscribe(subscription)
