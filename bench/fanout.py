@@ -7,7 +7,9 @@ latency at the same rate with nobody watching. See docs/performance.md, "WebSock
 
 The watchers are raw sockets that do the WebSocket handshake and then only timestamp the frames
 that arrive: an aiohttp client costs tens of µs per message, which for 200 sockets on a 2-core
-machine would be the client's latency, not the service's.
+machine would be the client's latency, not the service's. For the same reason a frame's arrival
+is the moment the client's event loop learned its socket was readable (`ArrivalClock`), not the
+later moment the loop got round to it after the other sockets ready at the same time.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import gc
 import json
 import os
 import platform
+import selectors
 import struct
 import sys
 import tempfile
@@ -78,11 +81,25 @@ class _Answer(msgspec.Struct):
 _decode_answer = msgspec.json.Decoder(_Answer).decode
 
 
+class ArrivalClock(selectors.DefaultSelector):
+    """The client loop's selector, noting when each wait for ready sockets returned."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.returned_at = time.perf_counter()
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        ready = super().select(timeout)
+        self.returned_at = time.perf_counter()
+        return ready
+
+
 class RawWatcher(asyncio.Protocol):
     """A WebSocket client that does the handshake and then records (event id, arrival time) of
     every text frame: the least a client can do, so that what is measured is the server."""
 
-    def __init__(self, path: str, host: str) -> None:
+    def __init__(self, path: str, host: str, clock: ArrivalClock) -> None:
+        self._clock = clock
         self._request = (
             f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
             "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
@@ -104,7 +121,7 @@ class RawWatcher(asyncio.Protocol):
         transport.write(self._request)
 
     def data_received(self, data: bytes) -> None:
-        arrived = time.perf_counter()
+        arrived = self._clock.returned_at
         self._buffer += data
         if not self._upgraded:
             end = self._buffer.find(b"\r\n\r\n")
@@ -196,6 +213,7 @@ class Phase:
     missing: int = 0
     problems: list[str] = field(default_factory=list)
     server_cpu_s: float | None = None
+    client_cpu_s: float = 0.0
 
     @property
     def post_s(self) -> list[float]:
@@ -283,7 +301,12 @@ async def _new_table(
 
 
 async def _open_watchers(
-    server: RunningServer, encounter_id: str, player_token: str, after: str, count: int
+    server: RunningServer,
+    encounter_id: str,
+    player_token: str,
+    after: str,
+    count: int,
+    clock: ArrivalClock,
 ) -> list[RawWatcher]:
     loop = asyncio.get_running_loop()
     watchers = []
@@ -292,7 +315,7 @@ async def _open_watchers(
         path = f"/v1/encounters/{encounter_id}/ws?token={token}&after={after}"
         host = f"{LOOPBACK}:{server.port}"
         _, watcher = await loop.create_connection(
-            functools.partial(RawWatcher, path, host), LOOPBACK, server.port
+            functools.partial(RawWatcher, path, host, clock), LOOPBACK, server.port
         )
         await asyncio.wait_for(watcher.opened, REQUEST_TIMEOUT_S)
         watchers.append(watcher)
@@ -321,11 +344,12 @@ async def _phase(
     args: argparse.Namespace,
     watcher_count: int,
     ids: list[str],
+    clock: ArrivalClock,
 ) -> Phase:
     phase = Phase(watcher_count)
     encounter_id, player_token, after = await _new_table(session, server, ids)
     table = Table(session, server.base_url, encounter_id)
-    watchers = await _open_watchers(server, encounter_id, player_token, after, watcher_count)
+    watchers = await _open_watchers(server, encounter_id, player_token, after, watcher_count, clock)
     try:
         # Warm-up at the same rate: the hub's reader is following the stream, every socket has
         # replayed what it missed and is live, both processes' code paths are warm.
@@ -333,7 +357,7 @@ async def _phase(
         last_warm = next((p.event_id for p in reversed(warm) if p.event_id), None)
         if watchers and last_warm is not None and not await _all_received(watchers, last_warm):
             phase.problems.append("the warm-up's last event did not reach every watcher")
-        cpu_before = server.cpu_seconds()
+        cpu_before, client_before = server.cpu_seconds(), time.process_time()
         gc.collect()
         gc.freeze()  # the client's own full collections would show up as the server's latency
         try:
@@ -344,6 +368,7 @@ async def _phase(
         if watchers and last is not None and not await _all_received(watchers, last):
             phase.problems.append(f"not every watcher got the last event {DRAIN_TIMEOUT_S:g} s on")
         cpu_after = server.cpu_seconds()
+        phase.client_cpu_s = time.process_time() - client_before
         if cpu_before is not None and cpu_after is not None:
             phase.server_cpu_s = cpu_after - cpu_before
     finally:
@@ -371,7 +396,11 @@ async def _phase(
 
 
 async def _measure(
-    spec: ServerSpec, args: argparse.Namespace, log_dir: Path, client: aioredis.Redis | None
+    spec: ServerSpec,
+    args: argparse.Namespace,
+    log_dir: Path,
+    client: aioredis.Redis | None,
+    clock: ArrivalClock,
 ) -> list[Phase]:
     server = await start_server(spec, log_dir, args.profile)
     ids: list[str] = []
@@ -381,7 +410,7 @@ async def _measure(
     try:
         async with aiohttp.ClientSession(timeout=timeout, headers=admin) as session:
             for count in [0, *args.watchers]:
-                phases.append(await _phase(session, server, args, count, ids))
+                phases.append(await _phase(session, server, args, count, ids, clock))
             for encounter_id in ids:
                 async with session.delete(f"{server.base_url}/v1/encounters/{encounter_id}"):
                     pass
@@ -398,7 +427,7 @@ def _ms(values: list[float], p: float) -> float:
     return percentile(values, p) * 1000
 
 
-def _rows(store: str, phases: list[Phase], rate: float) -> list[list[str]]:
+def _rows(store: str, phases: list[Phase]) -> list[list[str]]:
     rows = []
     for phase in phases:
         samples = phase.receipt_s if phase.watchers else phase.post_s
@@ -418,6 +447,7 @@ def _rows(store: str, phases: list[Phase], rate: float) -> list[list[str]]:
                 f"{_ms(phase.gm_receipt_s, 99):.2f}" if phase.watchers else "-",
                 f"{_ms(phase.post_s, 99):.2f}",
                 cpu,
+                f"{phase.client_cpu_s / len(phase.posted) * 1e6:.0f}" if phase.posted else "-",
                 str(phase.missing + phase.errors),
             ]
         )
@@ -486,7 +516,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _run(args: argparse.Namespace, clock: ArrivalClock) -> int:
     cancel_on_sigterm()
     stores = ["redis", "memory"] if args.store == "both" else [args.store]
     client: aioredis.Redis | None = None
@@ -513,7 +543,7 @@ async def _run(args: argparse.Namespace) -> int:
                     store, "firefight", args.redis_url if store == "redis" else None, STORES[store]
                 )
                 print(f"bench.fanout: {store} ({spec.description}) ...", flush=True)
-                results[store] = await _measure(spec, args, Path(log_dir), client)
+                results[store] = await _measure(spec, args, Path(log_dir), client, clock)
     finally:
         if client is not None:
             await client.aclose()
@@ -527,9 +557,10 @@ async def _run(args: argparse.Namespace) -> int:
         "GM p99 ms",
         "POST p99 ms",
         "server µs/POST",
+        "client µs/POST",
         "lost",
     ]
-    rows = [row for store, phases in results.items() for row in _rows(store, phases, args.rate)]
+    rows = [row for store, phases in results.items() for row in _rows(store, phases)]
     print(
         "\nPOST to receipt on every socket (samples: watchers x events; with no watchers, the "
         "POST's own latency):"
@@ -562,7 +593,9 @@ async def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     try:
-        return asyncio.run(_run(args))
+        clock = ArrivalClock()
+        with asyncio.Runner(loop_factory=lambda: asyncio.SelectorEventLoop(clock)) as runner:
+            return runner.run(_run(args, clock))
     except (ServerFailed, aiohttp.ClientError) as error:
         print(f"bench.fanout: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
