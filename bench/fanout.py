@@ -8,8 +8,8 @@ latency at the same rate with nobody watching. See docs/performance.md, "WebSock
 The watchers are raw sockets that do the WebSocket handshake and then only timestamp the frames
 that arrive: an aiohttp client costs tens of µs per message, which for 200 sockets on a 2-core
 machine would be the client's latency, not the service's. For the same reason a frame's arrival
-is the moment the client's event loop learned its socket was readable (`ArrivalClock`), not the
-later moment the loop got round to it after the other sockets ready at the same time.
+is the time the client's kernel received it (SO_TIMESTAMPNS), not the later moment the client
+got round to it after the other sockets that became readable with it.
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ import argparse
 import asyncio
 import base64
 import datetime
-import functools
 import gc
 import json
 import os
 import platform
-import selectors
+import socket
 import struct
 import sys
 import tempfile
@@ -81,47 +80,73 @@ class _Answer(msgspec.Struct):
 _decode_answer = msgspec.json.Decoder(_Answer).decode
 
 
-class ArrivalClock(selectors.DefaultSelector):
-    """The client loop's selector, noting when each wait for ready sockets returned."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.returned_at = time.perf_counter()
-
-    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
-        ready = super().select(timeout)
-        self.returned_at = time.perf_counter()
-        return ready
+# Linux's SO_TIMESTAMPNS (asm-generic/socket.h): each recvmsg then carries the time the kernel
+# received the data it returns (CLOCK_REALTIME), however long the client took to get to it.
+SO_TIMESTAMPNS = 35
+_TIMESPEC = struct.Struct("qq")
 
 
-class RawWatcher(asyncio.Protocol):
-    """A WebSocket client that does the handshake and then records (event id, arrival time) of
-    every text frame: the least a client can do, so that what is measured is the server."""
+class RawWatcher:
+    """A WebSocket client that does the handshake and then records (event id, arrival) of every
+    text frame, the arrival (ns, CLOCK_REALTIME) as the kernel stamped it: the least a client can
+    do, and what is measured is the server."""
 
-    def __init__(self, path: str, host: str, clock: ArrivalClock) -> None:
-        self._clock = clock
-        self._request = (
-            f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n\r\n"
-        ).encode()
+    def __init__(self, sock: socket.socket, stamped: bool) -> None:
+        self._sock = sock
+        self.stamped = stamped
         self._buffer = bytearray()
         self._upgraded = False
-        self._transport: asyncio.Transport | None = None
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.arrivals: list[tuple[str, float]] = []
+        self.arrivals: list[tuple[str, int]] = []
+        self.lost = False
         self.close_code: int | None = None
         self.problem: str | None = None
-        self.seen: asyncio.Event = asyncio.Event()
+        self.seen = asyncio.Event()
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
-        transport.write(self._request)
+    @classmethod
+    async def open(cls, port: int, path: str) -> RawWatcher:
+        loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+            stamped = True
+        except OSError:  # not Linux: the arrival is when the client read it
+            stamped = False
+        watcher = cls(sock, stamped)
+        try:
+            await loop.sock_connect(sock, (LOOPBACK, port))
+            await loop.sock_sendall(
+                sock,
+                (
+                    f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}:{port}\r\nUpgrade: websocket\r\n"
+                    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n\r\n"
+                ).encode(),
+            )
+            loop.add_reader(sock.fileno(), watcher._readable)
+            await asyncio.wait_for(watcher.opened, REQUEST_TIMEOUT_S)
+        except BaseException:
+            watcher.close()
+            raise
+        return watcher
 
-    def data_received(self, data: bytes) -> None:
-        arrived = self._clock.returned_at
+    def _readable(self) -> None:
+        try:
+            data, ancillary, _, _ = self._sock.recvmsg(1 << 18, socket.CMSG_SPACE(16))
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as error:
+            self._fail(f"{type(error).__name__}: {error}")
+            return
+        if not data:
+            self._fail("closed by the server" if self._upgraded else "closed in the handshake")
+            return
+        arrived = time.time_ns()
+        for level, kind, stamp in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                seconds, nanoseconds = _TIMESPEC.unpack_from(stamp)
+                arrived = seconds * 1_000_000_000 + nanoseconds
         self._buffer += data
         if not self._upgraded:
             end = self._buffer.find(b"\r\n\r\n")
@@ -136,7 +161,7 @@ class RawWatcher(asyncio.Protocol):
             self.opened.set_result(None)
         self._frames(arrived)
 
-    def _frames(self, arrived: float) -> None:
+    def _frames(self, arrived: int) -> None:
         buffer = self._buffer
         while len(buffer) >= 2:
             opcode, length = buffer[0] & 0x0F, buffer[1] & 0x7F
@@ -161,41 +186,46 @@ class RawWatcher(asyncio.Protocol):
                 self._send(0xA, payload)
             elif opcode == 0x8:
                 self.close_code = struct.unpack_from("!H", payload)[0] if payload else None
-                self._send(0x8, payload[:2])
-                if self._transport is not None:
-                    self._transport.close()
+                self.close()
+                return
             elif opcode != 0xA:
                 self._fail(f"unexpected frame, opcode {opcode}")
+                return
 
     def _send(self, opcode: int, payload: bytes) -> None:
-        if self._transport is None or self._transport.is_closing():
+        if self.lost:
             return
         mask = os.urandom(4)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self._transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+        try:
+            self._sock.send(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+        except OSError:
+            pass  # a control frame the server will not miss: it is closing or gone
 
     def _fail(self, problem: str) -> None:
-        self.problem = problem
+        if not self.lost:
+            self.problem = problem
         if not self.opened.done():
             self.opened.set_exception(ServerFailed(problem))
-        if self._transport is not None:
-            self._transport.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.opened.done():
-            self.opened.set_exception(ServerFailed(f"connection lost in the handshake: {exc}"))
-        if not self.closed.done():
-            self.closed.set_result(None)
+        self.close()
 
     def close(self) -> None:
-        if self._transport is not None and not self._transport.is_closing():
+        """Says goodbye (1000) and lets go of the connection at once."""
+        if self.lost:
+            return
+        if self._upgraded:
             self._send(0x8, struct.pack("!H", 1000))
-            self._transport.close()
+        self.lost = True
+        self.seen.set()
+        asyncio.get_running_loop().remove_reader(self._sock.fileno())
+        self._sock.close()
 
 
 @dataclass
 class Posted:
     sent: float
+    # The same moment on the clock the kernel stamps arrivals with (CLOCK_REALTIME).
+    sent_ns: int = 0
     answered: float = 0.0
     event_id: str | None = None
     status: int = 0
@@ -214,6 +244,8 @@ class Phase:
     problems: list[str] = field(default_factory=list)
     server_cpu_s: float | None = None
     client_cpu_s: float = 0.0
+    # Watchers whose arrivals are when the client read them (no kernel time stamps).
+    unstamped: int = 0
 
     @property
     def post_s(self) -> list[float]:
@@ -246,7 +278,7 @@ class Table:
 
     async def post(self, posted: Posted) -> None:
         url, body, posted.gm_only = self.next_request()
-        posted.sent = time.perf_counter()
+        posted.sent, posted.sent_ns = time.perf_counter(), time.time_ns()
         try:
             async with self._session.post(
                 url, data=body, headers={"Content-Type": "application/json"}
@@ -306,19 +338,17 @@ async def _open_watchers(
     player_token: str,
     after: str,
     count: int,
-    clock: ArrivalClock,
 ) -> list[RawWatcher]:
-    loop = asyncio.get_running_loop()
-    watchers = []
-    for w in range(count):
-        token = BENCH_ADMIN_KEY if w == 0 else player_token  # 1 GM, the rest players
-        path = f"/v1/encounters/{encounter_id}/ws?token={token}&after={after}"
-        host = f"{LOOPBACK}:{server.port}"
-        _, watcher = await loop.create_connection(
-            functools.partial(RawWatcher, path, host, clock), LOOPBACK, server.port
-        )
-        await asyncio.wait_for(watcher.opened, REQUEST_TIMEOUT_S)
-        watchers.append(watcher)
+    watchers: list[RawWatcher] = []
+    try:
+        for w in range(count):
+            token = BENCH_ADMIN_KEY if w == 0 else player_token  # 1 GM, the rest players
+            path = f"/v1/encounters/{encounter_id}/ws?token={token}&after={after}"
+            watchers.append(await RawWatcher.open(server.port, path))
+    except BaseException:
+        for watcher in watchers:
+            watcher.close()
+        raise
     return watchers
 
 
@@ -328,7 +358,7 @@ async def _all_received(watchers: list[RawWatcher], event_id: str) -> bool:
     deadline = time.monotonic() + DRAIN_TIMEOUT_S
     for watcher in watchers:
         while not any(e == event_id for e, _ in watcher.arrivals[-8:]):
-            if watcher.closed.done() or time.monotonic() > deadline:
+            if watcher.lost or time.monotonic() > deadline:
                 return False
             watcher.seen.clear()
             try:
@@ -344,12 +374,11 @@ async def _phase(
     args: argparse.Namespace,
     watcher_count: int,
     ids: list[str],
-    clock: ArrivalClock,
 ) -> Phase:
     phase = Phase(watcher_count)
     encounter_id, player_token, after = await _new_table(session, server, ids)
     table = Table(session, server.base_url, encounter_id)
-    watchers = await _open_watchers(server, encounter_id, player_token, after, watcher_count, clock)
+    watchers = await _open_watchers(server, encounter_id, player_token, after, watcher_count)
     try:
         # Warm-up at the same rate: the hub's reader is following the stream, every socket has
         # replayed what it missed and is live, both processes' code paths are warm.
@@ -374,9 +403,7 @@ async def _phase(
     finally:
         for watcher in watchers:
             watcher.close()
-        if watchers:
-            await asyncio.wait([asyncio.ensure_future(w.closed) for w in watchers], timeout=5)
-    sent = {p.event_id: p.sent for p in phase.posted if p.event_id is not None}
+    sent = {p.event_id: p.sent_ns for p in phase.posted if p.event_id is not None}
     players_see = sum(1 for p in phase.posted if p.event_id is not None and not p.gm_only)
     for w, watcher in enumerate(watchers):
         got = 0
@@ -384,12 +411,14 @@ async def _phase(
             posted_at = sent.get(event_id)
             if posted_at is not None:
                 got += 1
-                phase.receipt_s.append(arrived - posted_at)
+                phase.receipt_s.append((arrived - posted_at) / 1e9)
                 if w == 0:
-                    phase.gm_receipt_s.append(arrived - posted_at)
+                    phase.gm_receipt_s.append((arrived - posted_at) / 1e9)
         phase.missing += (len(sent) if w == 0 else players_see) - got
         if watcher.problem:
             phase.problems.append(f"watcher {w}: {watcher.problem}")
+        if not watcher.stamped:
+            phase.unstamped += 1
     phase.receipt_s.sort()
     phase.gm_receipt_s.sort()
     return phase
@@ -400,7 +429,6 @@ async def _measure(
     args: argparse.Namespace,
     log_dir: Path,
     client: aioredis.Redis | None,
-    clock: ArrivalClock,
 ) -> list[Phase]:
     server = await start_server(spec, log_dir, args.profile)
     ids: list[str] = []
@@ -410,7 +438,7 @@ async def _measure(
     try:
         async with aiohttp.ClientSession(timeout=timeout, headers=admin) as session:
             for count in [0, *args.watchers]:
-                phases.append(await _phase(session, server, args, count, ids, clock))
+                phases.append(await _phase(session, server, args, count, ids))
             for encounter_id in ids:
                 async with session.delete(f"{server.base_url}/v1/encounters/{encounter_id}"):
                     pass
@@ -516,7 +544,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-async def _run(args: argparse.Namespace, clock: ArrivalClock) -> int:
+async def _run(args: argparse.Namespace) -> int:
     cancel_on_sigterm()
     stores = ["redis", "memory"] if args.store == "both" else [args.store]
     client: aioredis.Redis | None = None
@@ -543,7 +571,7 @@ async def _run(args: argparse.Namespace, clock: ArrivalClock) -> int:
                     store, "firefight", args.redis_url if store == "redis" else None, STORES[store]
                 )
                 print(f"bench.fanout: {store} ({spec.description}) ...", flush=True)
-                results[store] = await _measure(spec, args, Path(log_dir), client, clock)
+                results[store] = await _measure(spec, args, Path(log_dir), client)
     finally:
         if client is not None:
             await client.aclose()
@@ -573,6 +601,8 @@ async def _run(args: argparse.Namespace, clock: ArrivalClock) -> int:
         for m in p.problems
     ]
     lost = sum(p.missing + p.errors for ps in results.values() for p in ps)
+    if any(p.unstamped for ps in results.values() for p in ps):
+        print("(no kernel time stamps here: arrivals are when the client read them)")
     report(_targets(results))
     if args.json is not None:
         figures = {
@@ -593,9 +623,7 @@ async def _run(args: argparse.Namespace, clock: ArrivalClock) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     try:
-        clock = ArrivalClock()
-        with asyncio.Runner(loop_factory=lambda: asyncio.SelectorEventLoop(clock)) as runner:
-            return runner.run(_run(args, clock))
+        return asyncio.run(_run(args))
     except (ServerFailed, aiohttp.ClientError) as error:
         print(f"bench.fanout: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
