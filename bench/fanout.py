@@ -241,6 +241,7 @@ class Phase:
     receipt_s: list[float] = field(default_factory=list)
     gm_receipt_s: list[float] = field(default_factory=list)
     missing: int = 0
+    doubled: int = 0
     problems: list[str] = field(default_factory=list)
     server_cpu_s: float | None = None
     client_cpu_s: float = 0.0
@@ -404,17 +405,21 @@ async def _phase(
         for watcher in watchers:
             watcher.close()
     sent = {p.event_id: p.sent_ns for p in phase.posted if p.event_id is not None}
-    players_see = sum(1 for p in phase.posted if p.event_id is not None and not p.gm_only)
+    players_see = {p.event_id for p in phase.posted if p.event_id is not None and not p.gm_only}
     for w, watcher in enumerate(watchers):
-        got = 0
+        got: set[str] = set()
         for event_id, arrived in watcher.arrivals:
             posted_at = sent.get(event_id)
-            if posted_at is not None:
-                got += 1
-                phase.receipt_s.append((arrived - posted_at) / 1e9)
-                if w == 0:
-                    phase.gm_receipt_s.append((arrived - posted_at) / 1e9)
-        phase.missing += (len(sent) if w == 0 else players_see) - got
+            if posted_at is None:
+                continue  # the warm-up's, or a POST that failed on the client's side
+            if event_id in got:
+                phase.doubled += 1
+                continue
+            got.add(event_id)
+            phase.receipt_s.append((arrived - posted_at) / 1e9)
+            if w == 0:
+                phase.gm_receipt_s.append((arrived - posted_at) / 1e9)
+        phase.missing += len((set(sent) if w == 0 else players_see) - got)
         if watcher.problem:
             phase.problems.append(f"watcher {w}: {watcher.problem}")
         if not watcher.stamped:
@@ -476,7 +481,7 @@ def _rows(store: str, phases: list[Phase]) -> list[list[str]]:
                 f"{_ms(phase.post_s, 99):.2f}",
                 cpu,
                 f"{phase.client_cpu_s / len(phase.posted) * 1e6:.0f}" if phase.posted else "-",
-                str(phase.missing + phase.errors),
+                f"{phase.missing} / {phase.doubled} / {phase.errors}",
             ]
         )
     return rows
@@ -586,7 +591,7 @@ async def _run(args: argparse.Namespace) -> int:
         "POST p99 ms",
         "server µs/POST",
         "client µs/POST",
-        "lost",
+        "lost / twice / failed POSTs",
     ]
     rows = [row for store, phases in results.items() for row in _rows(store, phases)]
     print(
@@ -600,7 +605,7 @@ async def _run(args: argparse.Namespace) -> int:
         for p in ps
         for m in p.problems
     ]
-    lost = sum(p.missing + p.errors for ps in results.values() for p in ps)
+    lost = sum(p.missing + p.doubled + p.errors for ps in results.values() for p in ps)
     if any(p.unstamped for ps in results.values() for p in ps):
         print("(no kernel time stamps here: arrivals are when the client read them)")
     report(_targets(results))
@@ -613,7 +618,10 @@ async def _run(args: argparse.Namespace) -> int:
         }
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     if problems or lost:
-        print(f"\nbench.fanout: {lost} events lost or POSTs failed", file=sys.stderr)
+        print(
+            f"\nbench.fanout: {lost} events lost or received twice, or POSTs failed",
+            file=sys.stderr,
+        )
         for problem in problems[:20]:
             print(f"  {problem}", file=sys.stderr)
         return 1
