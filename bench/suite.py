@@ -52,8 +52,8 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         short=("--rounds", "4", "--attacks", "100"),
         long=("--rounds", "8", "--attacks", "300"),
     ),
-    # Issue 12's other benchmarks go here, one line each, once they exist:
-    # Benchmark("bench.fanout"),  # WebSocket fan-out: POST to receipt with 50 and 200 watchers
+    # WebSocket fan-out: POST to receipt with 50 and 200 watchers on one encounter.
+    Benchmark("bench.fanout", short=("--seconds", "5"), long=("--seconds", "10")),
 )
 
 

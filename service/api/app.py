@@ -23,7 +23,7 @@ from schemas.encounter import (
 )
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
-from service.api.hub import DROPPED, EventHub, Subscription
+from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription
 from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config, IPNetwork
@@ -43,10 +43,8 @@ from service.engine import (
     StoreContention,
     StoredStateInvalid,
     Unauthorized,
-    event_json,
 )
 from service.engine.access import Permission
-from service.engine.events import for_players
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import DiceError
 from service.store import (
@@ -57,7 +55,7 @@ from service.store import (
     StoreLimits,
     StoreUnavailable,
 )
-from service.store.base import START, parse_event_id
+from service.store.base import START, Events, parse_event_id
 
 CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", EncounterStore)
@@ -653,24 +651,24 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     admitted = await _admit(request, "read", ended_ok=True, query_allowed=True)
     encounter_id = admitted.encounter_id
     config = app[CONFIG]
-    socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds)
-    await socket.prepare(request)
+    # No per-message compression: the hub writes every socket of an audience the same prepared
+    # frames, which a compressor per socket could not share.
+    socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds, compress=False)
+    writer = await socket.prepare(request)
     # Kept from the start: once the socket closes, aiohttp no longer gives the request's.
     transport = request.transport
     if transport is None:  # the client left during the handshake
         return socket
     app[SOCKETS][socket] = transport
     try:
-        subscription = await app[HUB].subscribe(encounter_id)
+        subscription = await app[HUB].subscribe(encounter_id, players_only=admitted.role != "gm")
         sender = asyncio.create_task(
             _send_events(
-                socket,
-                transport,
+                SocketFeed(socket, transport, writer),
                 encounters,
                 subscription,
                 after or START,
                 config.ws_send_timeout_seconds,
-                players_only=admitted.role != "gm",
             )
         )
         try:
@@ -689,36 +687,33 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 
 
 async def _send_events(
-    socket: web.WebSocketResponse,
-    transport: asyncio.Transport,
+    feed: SocketFeed,
     encounters: Encounters,
     subscription: Subscription,
     after: str,
     send_timeout: float,
-    players_only: bool = False,
 ) -> None:
-    """The replay, a page at a time, then the live queue, skipping what the replay sent (and,
-    for a player's token, the events about hidden actors).
+    """The replay, a page at a time; then what came live meanwhile (skipping what the replay
+    sent, and for a player's token the events about hidden actors); then the hub writes the
+    live events to the socket itself, and this task only wakes when the client falls behind
+    (to wait until it has taken what it was sent, and catch up) or the encounter ends.
 
-    Every send and close has `send_timeout`: a client that does not take them is not reading,
-    and its connection is cut (aborted) rather than waited on: closing it would wait for its
-    unsent bytes to be read first, which never happens, and it would never be reclaimed."""
-    last = parse_event_id(after)
+    Every such wait and every close has `send_timeout`: a client that does not take what it is
+    sent is not reading, and its connection is cut (aborted) rather than waited on: closing it
+    would wait for its unsent bytes to be read first, which never happens, and it would never be
+    reclaimed."""
+    subscription.last = parse_event_id(after)
+    socket, transport = feed.socket, feed.transport
 
-    async def send(event_id: str, stored: bytes) -> bool:
-        """Sends one event; True when it was the last the encounter will have."""
-        nonlocal last
-        position = parse_event_id(event_id)
-        if position <= last:
-            return False
-        last = position
-        seen = for_players(stored) if players_only else stored
-        if seen is None:
-            return False
-        async with asyncio.timeout(send_timeout):
-            await socket.send_str(event_json(event_id, seen).decode())
-        # StoredEvent encodes `type` first: no need to decode every event to spot the end.
-        return stored.startswith(b'{"type":"encounter_ended"')
+    async def send(events: Events) -> bool:
+        """Sends what the socket has not had of `events`; True when the encounter ended."""
+        for frame, ends in subscription.frames(events):
+            if ends:
+                feed.write(frame)
+                return True
+            if feed.write(frame):
+                await feed.drained(send_timeout)
+        return False
 
     async def close(code: WSCloseCode, message: bytes) -> None:
         async with asyncio.timeout(send_timeout):
@@ -730,21 +725,29 @@ async def _send_events(
             page = await encounters.store.events_after(
                 subscription.encounter_id, cursor, EVENTS_PAGE
             )
-            for event_id, stored in page:
-                if await send(event_id, stored):
-                    await close(WSCloseCode.OK, b"encounter ended")
-                    return
-                cursor = event_id
+            if await send(page):
+                await close(WSCloseCode.OK, b"encounter ended")
+                return
             if len(page) < EVENTS_PAGE:
                 break
-        while (batch := await subscription.queue.get()) is not DROPPED:
-            for event_id, stored in batch:
-                if await send(event_id, stored):
+            cursor = page[-1][0]
+        while True:
+            while not subscription.queue.empty():
+                batch = subscription.queue.get_nowait()
+                if batch is DROPPED:
+                    # Too far behind: the hub dropped it; the client resumes with `after`.
+                    await close(WSCloseCode.TRY_AGAIN_LATER, b"resume with after")
+                    return
+                if await send(batch):
                     await close(WSCloseCode.OK, b"encounter ended")
                     return
-        # Too far behind: the hub dropped it; the client resumes with `after`.
-        await close(WSCloseCode.TRY_AGAIN_LATER, b"resume with after")
-        return
+            # The queue is empty and nothing was awaited since: from here the hub writes.
+            subscription.go_live(feed)
+            await subscription.wait_woken()
+            if subscription.ended:
+                await close(WSCloseCode.OK, b"encounter ended")
+                return
+            await feed.drained(send_timeout)
     except StoreUnavailable as error:
         log.warning("socket_replay_store_unavailable", error=str(error))
     except ConnectionResetError:

@@ -63,6 +63,15 @@ class _Attack(msgspec.Struct):
     result: msgspec.Raw = msgspec.Raw()
 
 
+# StoredEvent encodes `type` first: the end is spotted without decoding every event.
+_ENDED = b'{"type":"encounter_ended"'
+
+
+def ends_encounter(stored: bytes) -> bool:
+    """Whether this stored event is the encounter's end (the last it will have)."""
+    return stored.startswith(_ENDED)
+
+
 def event_json(event_id: str, stored: bytes) -> bytes:
     """The wire event: the stored JSON object with its stream id put first."""
     return b'{"id":"' + event_id.encode() + b'",' + stored[1:]
