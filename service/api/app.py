@@ -470,6 +470,9 @@ def _answer(answer: Answer, status: int = 201) -> web.Response:
 async def read_body(request: web.Request) -> bytes:
     """The request's body, or a 408 when it has not all arrived within the body timeout: a client
     trickling or stalling its body does not hold a connection and a handler for ever."""
+    if request.content.is_eof():
+        # All of it came with the headers (as a table's small bodies do): nothing to wait for.
+        return await request.read()
     timeout = request.app[CONFIG].body_timeout_seconds
     try:
         async with asyncio.timeout(timeout):

@@ -10,9 +10,7 @@ cached one, and gets the document only when it is not.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator
 
 from service.engine.documents import Document
 
@@ -66,16 +64,36 @@ class Turns:
         # The lock of each encounter with a change running or waiting, and how many there are.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    @contextlib.asynccontextmanager
-    async def turn(self, encounter_id: str) -> AsyncIterator[None]:
-        lock, users = self._locks.get(encounter_id, (asyncio.Lock(), 0))
-        self._locks[encounter_id] = (lock, users + 1)
+    def turn(self, encounter_id: str) -> _Turn:
+        return _Turn(self._locks, encounter_id)
+
+
+class _Turn:
+    """One change's turn (an async context manager written out: this is on every change)."""
+
+    __slots__ = ("_encounter_id", "_lock", "_locks")
+
+    def __init__(self, locks: dict[str, tuple[asyncio.Lock, int]], encounter_id: str) -> None:
+        self._locks = locks
+        self._encounter_id = encounter_id
+        lock, users = locks.get(encounter_id) or (asyncio.Lock(), 0)
+        locks[encounter_id] = (lock, users + 1)
+        self._lock = lock
+
+    async def __aenter__(self) -> None:
         try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[encounter_id]
-            if users == 1:
-                del self._locks[encounter_id]
-            else:
-                self._locks[encounter_id] = (lock, users - 1)
+            await self._lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *_: object) -> None:
+        self._lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        lock, users = self._locks[self._encounter_id]
+        if users == 1:
+            del self._locks[self._encounter_id]
+        else:
+            self._locks[self._encounter_id] = (lock, users - 1)
