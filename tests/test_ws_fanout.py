@@ -19,11 +19,10 @@ from service.api import hub as hub_module
 from service.api.app import SOCKETS
 from service.api.hub import text_frame
 from service.config import Config
-from service.engine import EVENTS_PAGE
 from service.store import MemoryStore
 from service.store.base import Events
 from tests import sr5_requests as make
-from tests.test_events_live import attack, receive
+from tests.test_events_live import ReplayAfterLiveStore, attack, receive
 from tests.test_scene import GANGER, SAM
 from tests.test_trust import bearer, open_table
 from tests.test_ws_slow_clients import non_reader, served
@@ -75,27 +74,16 @@ async def test_each_audience_gets_one_redaction_and_every_socket_the_same_frame(
         await ws.close()
 
 
-class ReaderBehindStore:
+class ReaderBehindStore(ReplayAfterLiveStore):
     """The memory store, except that the socket's replay waits until the test lets it read, and
     the live reader's next batch is held until the test lets it through: the replay can read an
     event the reader has not delivered yet."""
 
     def __init__(self, inner: MemoryStore) -> None:
-        self._inner = inner
-        self.replay_reached = asyncio.Event()
-        self.replay_may_read = asyncio.Event()
+        super().__init__(inner)
         self.held: list[str] = []
         self.reader_holds = asyncio.Event()
         self.reader_may_go = asyncio.Event()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
-        if limit == EVENTS_PAGE:  # the socket's replay, not the check before the upgrade
-            self.replay_reached.set()
-            await self.replay_may_read.wait()
-        return await self._inner.events_after(encounter_id, after, limit)
 
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         found = await self._inner.read_new(cursors, timeout_s)
