@@ -66,7 +66,10 @@ PROBLEMS: dict[int, str] = {
     "used before for another request (or whose kept answer has expired)",
     429: "The encounter changes state faster than the service allows, or this address sent too "
     "many requests without a valid token; retry after Retry-After",
-    503: "The store cannot be reached, or the encounter kept changing; retry after Retry-After",
+    503: (
+        "The store cannot be reached, the encounter kept changing, or the replica is working on "
+        "as many requests as it may; retry after Retry-After"
+    ),
 }
 
 
