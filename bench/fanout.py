@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import datetime
 import gc
 import json
@@ -197,10 +198,9 @@ class RawWatcher:
             return
         mask = os.urandom(4)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        try:
+        # A control frame the server will not miss if it fails: it is closing or gone.
+        with contextlib.suppress(OSError):
             self._sock.send(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
-        except OSError:
-            pass  # a control frame the server will not miss: it is closing or gone
 
     def _fail(self, problem: str) -> None:
         if not self.lost:

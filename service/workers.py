@@ -12,6 +12,7 @@ A worker whose supervisor is gone (killed with SIGKILL) shuts down gracefully by
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -95,10 +96,9 @@ def supervise(count: int, work: Callable[[int, int], int], gc_tuning: bool = Tru
 
 
 def _signal(pid: int, signum: int) -> None:
-    try:
+    # One that exited already is let be: waitpid tells why.
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signum)
-    except ProcessLookupError:
-        pass  # it exited already; waitpid tells why
 
 
 def _run_worker(index: int, gone_fd: int, work: Callable[[int, int], int]) -> None:

@@ -22,6 +22,17 @@ from schemas.scene import SceneActor
 from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
 
 
+def _defender(sheet: D100Sheet, actor: SceneActor) -> D100Defender:
+    """How an actor defends, from its sheet, where it stands."""
+    return D100Defender(
+        defense=sheet.defense,
+        passive_defense=sheet.passive_defense,
+        armor=sheet.armor,
+        armor_by_location=sheet.armor_by_location,
+        position=actor.position,
+    )
+
+
 def _target(scene: Mapping[str, SceneActor], shooter: str, asked: Any, index: int) -> D100Target:
     path = f"$.targets[{index}]"
     given = msgspec.structs.asdict(asked)
@@ -30,13 +41,7 @@ def _target(scene: Mapping[str, SceneActor], shooter: str, asked: Any, index: in
     if asked.defender is None:
         actor = actor_of(scene, asked.id, f"{path}.defender")
         sheet = sheet_of(asked.id, actor, D100Sheet, (), f"{path}.defender")
-        given["defender"] = D100Defender(
-            defense=sheet.defense,
-            passive_defense=sheet.passive_defense,
-            armor=sheet.armor,
-            armor_by_location=sheet.armor_by_location,
-            position=actor.position,
-        )
+        given["defender"] = _defender(sheet, actor)
     return D100Target(**given)
 
 
@@ -92,11 +97,5 @@ def fill_zone_test(asked: Any, scene: Mapping[str, SceneActor]) -> D100ZoneTestR
         if asked.athletics is None:
             given["athletics"] = sheet.athletics
         if asked.defender is None:
-            given["defender"] = D100Defender(
-                defense=sheet.defense,
-                passive_defense=sheet.passive_defense,
-                armor=sheet.armor,
-                armor_by_location=sheet.armor_by_location,
-                position=actor.position,
-            )
+            given["defender"] = _defender(sheet, actor)
     return D100ZoneTestRequest(**given)
