@@ -18,6 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
+from schemas.initiative import Initiative, InitiativeResult
 from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
 from schemas.sr5 import (
     SR5ActionName,
@@ -52,6 +53,7 @@ EventType = Literal[
     "attack",
     "action",
     "advance",
+    "initiative",
     "state_edited",
     "zone_test",
     "scene",
@@ -84,6 +86,9 @@ class TurnState(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     action_phase: Id | None = None
     # How many action phases have begun through advance (0: the VTT does not track phases).
     phase: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] = 0
+    # The order, scores and phases, when the service runs the initiative (POST .../initiative);
+    # None while the VTT runs its own tracker.
+    initiative: Initiative | None = None
 
 
 class EncounterState(msgspec.Struct, gc=False):
@@ -242,6 +247,12 @@ class AdvanceOutcome(msgspec.Struct):
     changes: StateChanges
 
 
+class InitiativeOutcome(msgspec.Struct):
+    event_id: str
+    result: InitiativeResult
+    changes: StateChanges
+
+
 class StateEditOutcome(msgspec.Struct):
     event_id: str
     result: StateEditResult
@@ -274,6 +285,7 @@ Outcome = (
     | AttackOutcome
     | ActionOutcome
     | AdvanceOutcome
+    | InitiativeOutcome
     | StateEditOutcome
     | ZoneTestOutcome
     | PlayerOutcome
@@ -292,6 +304,7 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
         AttackResult
         | ActionResult
         | AdvanceResult
+        | InitiativeResult
         | StateEditResult
         | ZoneTestResult
         | SceneResult

@@ -132,6 +132,8 @@ class SR5Sheet(Request, tag="sr5", tag_field="ruleset"):
     physical_limit: Rating | None = None
     mental_limit: Rating | None = None
     wound_modifier: Annotated[int, msgspec.Meta(ge=-30, le=0)] = 0
+    # Initiative dice (1d6, more with augmentations), for the initiative the service rolls.
+    initiative_dice: Annotated[int, msgspec.Meta(ge=1, le=5)] | None = None
     # Its guns, each with the rounds loaded now.
     weapons: Annotated[list[SR5Weapon], msgspec.Meta(max_length=MAX_WEAPONS)] = []
 
@@ -254,6 +256,7 @@ SR5ActionName = Literal[
     "hit_the_dirt",
     "reload",
     "second_chance",
+    "delay_action",
 ]
 
 

@@ -54,6 +54,7 @@ async def test_create_returns_tokens_and_the_encounter_reads_back(client: Any) -
         "initiative_pass": 1,
         "action_phase": None,
         "phase": 0,
+        "initiative": None,
     }
     assert "token_hashes" not in state
 
@@ -137,6 +138,7 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
         "initiative_pass": 1,
         "action_phase": "sam",
         "phase": 1,
+        "initiative": None,
     }
     passed = await (await client.post(path, json={"to": "initiative_pass"})).json()
     assert passed["changes"]["turn"] == {
@@ -144,6 +146,7 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
         "initiative_pass": 2,
         "action_phase": None,
         "phase": 1,
+        "initiative": None,
     }
     turned = await (await client.post(path, json={"to": "combat_turn"})).json()
     assert turned["changes"]["turn"] == {
@@ -151,6 +154,7 @@ async def test_advance_moves_turns_passes_and_phases(client: Any) -> None:
         "initiative_pass": 1,
         "action_phase": None,
         "phase": 1,
+        "initiative": None,
     }
 
 

@@ -264,7 +264,8 @@ async def test_the_gm_sets_turn_and_recoil_by_hand_and_it_is_an_event(anonymous:
         "changed": ["turn", "combat"],
         "reason": "forgot Sam took cover",
     }
-    assert outcome["changes"]["turn"] == edit["turn"]
+    # The turn as set, and the service runs no initiative (none was given).
+    assert outcome["changes"]["turn"] == {**edit["turn"], "initiative": None}
     # Sam's recoil and last-attack mark are gone; the defender the attack touched is removed.
     assert outcome["changes"]["combat"]["actors"] == {"sam": {}}
     assert outcome["changes"]["removed"] == {"actors": ["goon-1"]}
@@ -275,7 +276,13 @@ async def test_the_gm_sets_turn_and_recoil_by_hand_and_it_is_an_event(anonymous:
     # A whole TurnState replaces the turn (its fields not given take their defaults).
     assert (await turn_only.json())["changes"] == {
         "version": 4,
-        "turn": {"combat_turn": 4, "initiative_pass": 1, "action_phase": None, "phase": 0},
+        "turn": {
+            "combat_turn": 4,
+            "initiative_pass": 1,
+            "action_phase": None,
+            "phase": 0,
+            "initiative": None,
+        },
     }
     view = await (await anonymous.get(base, headers=gm)).json()
     assert view["combat"]["actors"] == {"sam": {}}

@@ -563,6 +563,34 @@ async def advance(request: web.Request) -> web.Response:
     return _answer(await encounters.advance(*await _change_arguments(request, "gm")))
 
 
+async def start_initiative(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.start_initiative(*await _change_arguments(request, "gm")))
+
+
+async def get_initiative(request: web.Request) -> web.Response:
+    admitted = await _admit(request, "read")
+    return _json_response(await request.app[ENCOUNTERS].initiative_view(admitted))
+
+
+async def stop_initiative(request: web.Request) -> web.Response:
+    key = _idempotency_key(request)
+    admitted = await _admit(request, "gm")
+    return _answer(await request.app[ENCOUNTERS].stop_initiative(admitted, key), 200)
+
+
+async def join_initiative(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.join_initiative(*await _change_arguments(request, "gm")))
+
+
+async def leave_initiative(request: web.Request) -> web.Response:
+    actor_id = _actor_id(request)
+    key = _idempotency_key(request)
+    admitted = await _admit(request, "gm")
+    return _answer(await request.app[ENCOUNTERS].leave_initiative(admitted, actor_id, key), 200)
+
+
 async def edit_state(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
     return _answer(await encounters.edit_state(*await _change_arguments(request, "gm")))
@@ -869,6 +897,11 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post("/v1/encounters/{encounter}/actions", action)
     app.router.add_post("/v1/encounters/{encounter}/advance", advance)
     app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
+    app.router.add_post("/v1/encounters/{encounter}/initiative", start_initiative)
+    app.router.add_get("/v1/encounters/{encounter}/initiative", get_initiative)
+    app.router.add_delete("/v1/encounters/{encounter}/initiative", stop_initiative)
+    app.router.add_post("/v1/encounters/{encounter}/initiative/actors", join_initiative)
+    app.router.add_delete("/v1/encounters/{encounter}/initiative/actors/{actor}", leave_initiative)
     app.router.add_get("/v1/encounters/{encounter}/zones", zones)
     app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
     app.router.add_get("/v1/encounters/{encounter}/actors", list_actors)

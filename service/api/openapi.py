@@ -27,6 +27,7 @@ from schemas.encounter import (
     Event,
     EventPage,
     Health,
+    InitiativeOutcome,
     PlayerOutcome,
     RulesetList,
     SceneOutcome,
@@ -36,6 +37,7 @@ from schemas.encounter import (
     ZoneTestAsk,
     ZoneTestOutcome,
 )
+from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
 from schemas.scene import ActorList, ActorMove, ActorPatch, ActorSheet, PlayerBinding, SceneActor
 
 VERSION = "0.1.0"
@@ -158,6 +160,56 @@ OPERATIONS = (
         response=AdvanceOutcome,
         status=201,
         errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/initiative",
+        "Start a combat turn with these actors' initiative, rolled or given (GM); the service "
+        "runs its passes and phases from now on. No actors: everyone of the last turn again.",
+        request=InitiativeStart,
+        response=InitiativeOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/initiative",
+        "The initiative the service runs: the order, the scores, whose phase it is and what "
+        "that actor has left of it (404 while the VTT runs its own).",
+        response=InitiativeView,
+        errors=(401, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/initiative",
+        "Stop running the initiative (GM): the VTT's own tracker goes on with advance.",
+        response=InitiativeOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/initiative/actors",
+        "Actors join the combat turn under way, each in its place by its score (GM).",
+        request=InitiativeJoin,
+        response=InitiativeOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/initiative/actors/{actor}",
+        "An actor leaves the combat turn; if it was acting, the next phase begins (GM).",
+        response=InitiativeOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
         auth="encounter",
         idempotent=True,
     ),

@@ -25,6 +25,7 @@ import msgspec
 
 from schemas.encounter import (
     ActionOutcome,
+    ActionResult,
     AdvanceOutcome,
     AdvanceRequest,
     AdvanceResult,
@@ -36,6 +37,7 @@ from schemas.encounter import (
     EncounterState,
     EncounterView,
     EventType,
+    InitiativeOutcome,
     Outcome,
     PlayerOutcome,
     SceneOutcome,
@@ -47,6 +49,13 @@ from schemas.encounter import (
     TurnState,
     ZoneList,
     ZoneTestOutcome,
+)
+from schemas.initiative import (
+    InitiativeChange,
+    InitiativeJoin,
+    InitiativeResult,
+    InitiativeStart,
+    InitiativeView,
 )
 from schemas.scene import (
     ActorList,
@@ -83,8 +92,9 @@ from service.engine.errors import (
 from service.engine.events import AttackEvents, event_json, for_players
 from service.engine.keys import Keys
 from service.engine.scene import ActorNotFound
-from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
+from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative
 from service.rules.dice import Dice, check_given
+from service.rules.ruleset import InitiativeRules
 from service.rules.scene import with_ammo
 from service.rules.turns import advance_turn
 from service.store import (
@@ -153,21 +163,100 @@ class Admitted:
         return self.document.envelope
 
 
-def _fired(
-    ruleset: Ruleset, request: Any
-) -> Callable[[Resolution[Any], EncounterState], EncounterState]:
+# How a 409 of the initiative names what was asked, by the body's type.
+_WHAT = {"attack_ask_type": "the attack", "zone_test_ask_type": "the zone test"}
+# What a resolution does beyond the combat state: to the scene, to the turn.
+After = Callable[[Resolution[Any], EncounterState], tuple[Resolution[Any], EncounterState]]
+
+
+def _fired(ruleset: Ruleset, request: Any) -> After:
     """What an attack or an action does to the scene: the actor's guns hold the rounds left
     (fired, or loaded)."""
     actor_id, _ = players.acting_actor(request)
 
-    def after(resolution: Resolution[Any], state: EncounterState) -> EncounterState:
+    def after(
+        resolution: Resolution[Any], state: EncounterState
+    ) -> tuple[Resolution[Any], EncounterState]:
         actor = state.scene.get(actor_id)
         left = ruleset.ammo_left(request, resolution.result)
         if actor is None or not left:
-            return state
-        return scene.with_actor(state, actor_id, with_ammo(actor, left))
+            return resolution, state
+        return resolution, scene.with_actor(state, actor_id, with_ammo(actor, left))
 
     return after
+
+
+def _crossed(
+    ruleset: Ruleset, state: EncounterState, crossings: list[AdvanceRequest]
+) -> tuple[EncounterState, list[str]]:
+    """What the moments the turn moved through (a new phase, pass or combat turn) do to the
+    combat state, in order, as the ruleset says."""
+    combat, effects = state.combat, []
+    for crossing in crossings:
+        combat, more = ruleset.on_advance(crossing, combat, state.turn)
+        effects.extend(more)
+    return msgspec.structs.replace(state, combat=combat), effects
+
+
+def _with_effects(resolution: Resolution[Any], effects: list[str]) -> Resolution[Any]:
+    """An action's result tells what it did to the initiative too (attacks and zone tests
+    show it in the turn their answer changes)."""
+    result = resolution.result
+    if not effects or not isinstance(result, ActionResult):
+        return resolution
+    result = msgspec.structs.replace(result, effects=[*result.effects, *effects])
+    return msgspec.structs.replace(resolution, result=result)
+
+
+def _spent(ruleset: Ruleset, request: Any, what: str, then: After | None = None) -> After:
+    """What an attack, action or zone test takes of the initiative the service runs: room in
+    the actor's phase, an interrupt's points, or (the ruleset's hold action) the whole phase
+    held for later in the pass. Nothing while the VTT runs its own initiative."""
+    actor_id, path = players.acting_actor(request)
+    rules = ruleset.initiative
+
+    def after(
+        resolution: Resolution[Any], state: EncounterState
+    ) -> tuple[Resolution[Any], EncounterState]:
+        if then is not None:
+            resolution, state = then(resolution, state)
+        if rules is None or state.turn.initiative is None:
+            return resolution, state
+        name = getattr(request, "action", None)
+        crossings: list[AdvanceRequest] = []
+        if name is not None and name == rules.hold_action:
+            turn, crossings, effects = initiative.hold(state.turn, rules, actor_id, path)
+        else:
+            cost = ruleset.action_cost(request, resolution.result)
+            turn, effects = initiative.spend(state.turn, rules, actor_id, cost, what, path)
+        state, more = _crossed(ruleset, msgspec.structs.replace(state, turn=turn), crossings)
+        return _with_effects(resolution, effects + more), state
+
+    return after
+
+
+def _check_initiative_dice(given: Mapping[str, Any], actors: list[str]) -> None:
+    check_given(given, dict.fromkeys((initiative.step(a) for a in actors), 6))
+
+
+def _initiative_resolution(
+    change: InitiativeChange,
+    actors: list[str],
+    state: EncounterState,
+    effects: list[str],
+    dice: Dice | None = None,
+) -> Resolution[InitiativeResult]:
+    running = state.turn.initiative
+    result = InitiativeResult(
+        change=change,
+        actors=actors,
+        entries=running.entries if running is not None else [],
+        current=running.current if running is not None else None,
+        effects=effects,
+        dice=dice.rolls if dice is not None else [],
+        seed=dice.seed if dice is not None and dice.rolls else None,
+    )
+    return Resolution(result=result, state=state.combat, turn=state.turn)
 
 
 @dataclass(frozen=True)
@@ -221,6 +310,8 @@ class Encounters:
             PlayerBinding: msgspec.json.Decoder(PlayerBinding),
             ActorPatch: msgspec.json.Decoder(ActorPatch),
             ActorMove: msgspec.json.Decoder(ActorMove),
+            InitiativeStart: msgspec.json.Decoder(InitiativeStart),
+            InitiativeJoin: msgspec.json.Decoder(InitiativeJoin),
         }
         self._attacks = AttackEvents({i: r.attack_type for i, r in rulesets.items()})
         self._keys = Keys(store)
@@ -556,18 +647,22 @@ class Encounters:
         given: Mapping[str, Any],
         seed: int | None,
         roll: Callable[[_Loaded, Dice], Resolution[Any]],
-        after: Callable[[Resolution[Any], EncounterState], EncounterState] | None = None,
+        after: After | None = None,
     ) -> Callable[[_Loaded], tuple[Resolution[Any], EncounterState]]:
         """A resolution that rolls: the same seed and given dice on every attempt, and the given
-        dice all used; `after` carries what it did over to the scene."""
+        dice all used; `after` carries what it did over to the scene and the turn."""
         seed = seed if seed is not None else secrets.randbits(63)
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             dice = Dice(seed, given)
             resolution = roll(current, dice)
             dice.check_given_used()
-            state = msgspec.structs.replace(current.state, combat=resolution.state)
-            return resolution, state if after is None else after(resolution, state)
+            state = msgspec.structs.replace(
+                current.state,
+                combat=resolution.state,
+                turn=resolution.turn or current.state.turn,
+            )
+            return (resolution, state) if after is None else after(resolution, state)
 
         return resolve
 
@@ -602,7 +697,9 @@ class Encounters:
                     status=404,
                 )
             request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
-        after = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
+        fired = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
+        what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
+        after = _spent(loaded.ruleset, request, what, fired)
         check_given(request.dice, steps(loaded.ruleset, request))
 
         def check_player(current: _Loaded) -> None:
@@ -670,14 +767,178 @@ class Encounters:
         request: AdvanceRequest = self._decoders[AdvanceRequest].decode(body)
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
-            turn = advance_turn(current.state.turn, request)
-            combat, effects = current.ruleset.on_advance(request, current.state.combat, turn)
-            result = AdvanceResult(to=request.to, turn=turn, effects=effects)
-            resolution = Resolution(result=result, state=combat, actor=request.actor)
-            return resolution, msgspec.structs.replace(current.state, turn=turn, combat=combat)
+            turn, rules = current.state.turn, current.ruleset.initiative
+            if rules is not None and turn.initiative is not None:
+                # The service runs the initiative: the next phase is the order's.
+                turn, crossings, effects = initiative.advance(turn, rules, request)
+                if not crossings and not effects:
+                    turn, crossings = advance_turn(turn, request), [request]
+            else:
+                turn, crossings, effects = advance_turn(turn, request), [request], []
+            state, more = _crossed(
+                current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
+            )
+            result = AdvanceResult(to=request.to, turn=turn, effects=effects + more)
+            actor = request.actor or turn.action_phase
+            resolution = Resolution(result=result, state=state.combat, actor=actor)
+            return resolution, state
 
         loaded = self._loaded(admitted)
         return await self._change(admitted, "advance", key, body, resolve, AdvanceOutcome, loaded)
+
+    # --- the initiative the service runs ----------------------------------------------------
+
+    def _initiative_rules(self, admitted: Admitted) -> InitiativeRules:
+        ruleset_id = admitted.envelope.ruleset
+        rules = self._rulesets[ruleset_id].initiative
+        if rules is None:
+            raise RuleViolation(
+                f"{ruleset_id} has no initiative passes for the service to run",
+                path="ruleset",
+                kind="no-initiative",
+            )
+        return rules
+
+    async def start_initiative(
+        self, admitted: Admitted, body: bytes, key: str | None = None
+    ) -> Answer:
+        """A combat turn begins with these actors' initiative (the next turn if one is under
+        way): the service runs its passes and phases from now on."""
+        rules = self._initiative_rules(admitted)
+        request: InitiativeStart = self._decoders[InitiativeStart].decode(body)
+        if len(request.actors) > self._max_actors:
+            raise LimitExceeded(f"a combat turn orders at most {self._max_actors} actors")
+
+        def roll(current: _Loaded, dice: Dice) -> Resolution[Any]:
+            turn = current.state.turn
+            if request.actors:
+                _check_initiative_dice(request.dice, [a.actor for a in request.actors])
+                entries = initiative.roll_entries(rules, request.actors, current.state.scene, dice)
+            else:
+                before = [e.actor for e in (turn.initiative.entries if turn.initiative else [])]
+                _check_initiative_dice(request.dice, before)
+                entries = initiative.roll_again(turn, dice)
+            turn, crossings, effects = initiative.start(turn, rules, entries)
+            state, more = _crossed(
+                current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
+            )
+            return _initiative_resolution(
+                "started", [e.actor for e in entries], state, effects + more, dice
+            )
+
+        resolve = self._rolling(request.dice, request.seed, roll)
+        return await self._change(
+            admitted,
+            "initiative",
+            key,
+            b"start\0" + body,
+            resolve,
+            InitiativeOutcome,
+            self._loaded(admitted),
+        )
+
+    async def join_initiative(
+        self, admitted: Admitted, body: bytes, key: str | None = None
+    ) -> Answer:
+        """Actors join the combat turn under way, each in its place by its score."""
+        rules = self._initiative_rules(admitted)
+        request: InitiativeJoin = self._decoders[InitiativeJoin].decode(body)
+
+        def roll(current: _Loaded, dice: Dice) -> Resolution[Any]:
+            _check_initiative_dice(request.dice, [a.actor for a in request.actors])
+            entries = initiative.roll_entries(rules, request.actors, current.state.scene, dice)
+            turn, effects = initiative.join(current.state.turn, entries)
+            if len(turn.initiative.entries if turn.initiative else []) > self._max_actors:
+                raise LimitExceeded(f"a combat turn orders at most {self._max_actors} actors")
+            state = msgspec.structs.replace(current.state, turn=turn)
+            return _initiative_resolution(
+                "joined", [e.actor for e in entries], state, effects, dice
+            )
+
+        resolve = self._rolling(request.dice, request.seed, roll)
+        return await self._change(
+            admitted,
+            "initiative",
+            key,
+            b"join\0" + body,
+            resolve,
+            InitiativeOutcome,
+            self._loaded(admitted),
+        )
+
+    async def leave_initiative(
+        self, admitted: Admitted, actor_id: str, key: str | None = None
+    ) -> Answer:
+        """An actor leaves the combat turn (it may join again); if it was acting, the next
+        phase begins."""
+        rules = self._initiative_rules(admitted)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            turn, crossings, effects = initiative.leave(current.state.turn, rules, actor_id)
+            state, more = _crossed(
+                current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
+            )
+            return _initiative_resolution("left", [actor_id], state, effects + more), state
+
+        return await self._change(
+            admitted,
+            "initiative",
+            key,
+            b"leave\0" + actor_id.encode(),
+            resolve,
+            InitiativeOutcome,
+            self._loaded(admitted),
+        )
+
+    async def stop_initiative(self, admitted: Admitted, key: str | None = None) -> Answer:
+        """The service stops running the initiative; the VTT's own tracker goes on with
+        `advance` (the turn's counters stay as they are)."""
+        self._initiative_rules(admitted)
+
+        def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            if current.state.turn.initiative is None:
+                raise RuleViolation(
+                    "the service runs no initiative in this encounter",
+                    kind="no-initiative",
+                    status=409,
+                )
+            turn = msgspec.structs.replace(current.state.turn, initiative=None)
+            state = msgspec.structs.replace(current.state, turn=turn)
+            effects = ["the service no longer runs the initiative"]
+            return _initiative_resolution("stopped", [], state, effects), state
+
+        return await self._change(
+            admitted,
+            "initiative",
+            key,
+            b"stop\0",
+            resolve,
+            InitiativeOutcome,
+            self._loaded(admitted),
+        )
+
+    async def initiative_view(self, admitted: Admitted) -> InitiativeView:
+        rules = self._initiative_rules(admitted)
+        turn = self._loaded(admitted).state.turn
+        running = turn.initiative
+        if running is None:
+            raise RuleViolation(
+                "the service runs no initiative in this encounter: start a combat turn with "
+                "POST .../initiative",
+                kind="no-initiative",
+                status=404,
+            )
+        return InitiativeView(
+            combat_turn=turn.combat_turn,
+            initiative_pass=turn.initiative_pass,
+            current=running.current,
+            over=running.over,
+            entries=running.entries,
+            actions_left=[]
+            if running.current is None
+            else initiative.actions_left(running.used, rules.budgets),
+            source=rules.source,
+        )
 
     async def edit_state(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
         """The GM replaces the turn, the combat state or both, as they are on the table. What it

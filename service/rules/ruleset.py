@@ -21,6 +21,7 @@ from schemas.encounter import (
     TurnState,
     ZoneTestResult,
 )
+from schemas.initiative import ActionKind, ActionsUsed
 from schemas.scene import SceneActor
 from service.rules.dice import Dice
 
@@ -56,6 +57,41 @@ class Resolution(msgspec.Struct, Generic[R], frozen=True, gc=False):
     state: CombatState
     actor: str | None = None
     notes: list[str] = []
+    # The turn after it, when the resolution moved it (the initiative engine's changes).
+    turn: TurnState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCost:
+    """What an attack, action or zone test takes of the initiative the service runs: room in
+    the acting actor's phase (`kind`; None for what takes none, such as spending Edge), and,
+    for an interrupt, the initiative points it costs (taken at once, outside the actor's own
+    phase too)."""
+
+    kind: ActionKind | None = None
+    interrupt: int = 0
+
+
+NO_COST = ActionCost()
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRules:
+    """A ruleset's numbers for the initiative engine (service/rules/initiative.py)."""
+
+    # Where the numbers come from, for the docs and GET .../initiative.
+    source: str
+    # The roll's fields added up before the dice (SR3: Reaction; SR5: Reaction + Intuition).
+    base: tuple[str, ...]
+    # The roll's fields that break a tie, in order (the rest of a tie keeps the order given).
+    ties: tuple[str, ...]
+    # The ways an actor may fill its phase: the most of each kind, one line each.
+    budgets: tuple[ActionsUsed, ...]
+    # The action that holds (delays) the acting actor's phase until later in the pass.
+    hold_action: str = "delay_action"
+    default_dice: int = 1
+    # What the end of a pass takes off every score.
+    pass_cost: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,4 +217,14 @@ class Ruleset(Protocol):
         self, request: AdvanceRequest, state: Any, turn: TurnState
     ) -> tuple[CombatState, list[str]]:
         """The combat state after the turn moved to `turn`, and what that changed."""
+        ...
+
+    @property
+    def initiative(self) -> InitiativeRules | None:
+        """The ruleset's initiative numbers; None for a ruleset without initiative passes."""
+        ...
+
+    def action_cost(self, request: Any, result: Any) -> ActionCost:
+        """What an attack, action or zone test (`request`, resolved as `result`) takes of the
+        acting actor's phase, and what it costs of its initiative."""
         ...

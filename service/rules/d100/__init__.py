@@ -22,7 +22,7 @@ from schemas.scene import SceneActor
 from service.rules.d100 import actions, attack, suppression
 from service.rules.d100 import scene as scene_fill
 from service.rules.dice import Dice
-from service.rules.ruleset import EarlierAttack, Resolution
+from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, Resolution
 
 
 class D100Ruleset:
@@ -131,3 +131,11 @@ class D100Ruleset:
         self, request: AdvanceRequest, state: D100State, turn: TurnState
     ) -> tuple[CombatState, list[str]]:
         return actions.on_advance(request, state, turn)
+
+    # The chapter counts action points per turn (actions.py), not initiative passes: the
+    # initiative engine has nothing to run for it.
+    initiative = None
+
+    def action_cost(self, request: Any, result: Any) -> ActionCost:
+        del request, result
+        return NO_COST

@@ -20,7 +20,7 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import EarlierAttack, Resolution
+from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, Resolution
 from service.rules.sr5 import actions, attack, suppression, tables
 from service.rules.sr5 import scene as scene_fill
 
@@ -117,3 +117,16 @@ class SR5Ruleset:
     ) -> tuple[CombatState, list[str]]:
         del turn
         return actions.on_advance(request, state)
+
+    initiative = tables.INITIATIVE
+
+    def action_cost(self, request: Any, result: Any) -> ActionCost:
+        if isinstance(request, SR5AttackRequest):
+            return ActionCost(kind=result.action)
+        if isinstance(request, SR5ActionRequest):
+            if request.action == "full_defense":
+                return ActionCost(interrupt=-tables.FULL_DEFENSE_INITIATIVE)
+            return ActionCost(kind=tables.ACTION_KINDS[request.action])
+        if isinstance(request, SR5ZoneTestRequest) and request.avoid == "hit_the_dirt":
+            return ActionCost(interrupt=-tables.HIT_THE_DIRT_INITIATIVE)
+        return NO_COST

@@ -17,7 +17,9 @@ from service.rules.sr5.attack import second_chance
 
 # Actions that are "anything other than firing": they reset recoil and lose the aim.
 OTHER_ACTIONS = ("other", "move", "drop_prone", "reload")
-ACTIONS = ("take_aim", "full_defense", "second_chance", *OTHER_ACTIONS)
+# Holding the action until later in the pass: the initiative engine moves the phase on; for
+# the rules it is no action at all (recoil and aim stand).
+ACTIONS = ("take_aim", "full_defense", "second_chance", "delay_action", *OTHER_ACTIONS)
 
 # Which request fields each action reads; any other given is refused, never ignored.
 _FIELDS = {
@@ -143,6 +145,12 @@ def resolve_action(
     if request.action == "second_chance":
         # Spending Edge is no action at the table: recoil, aim and zones stand.
         return _second_chance(request, state, dice, earlier)
+    if request.action == "delay_action":
+        return Resolution(
+            result=ActionResult(actor=request.actor, action=request.action, effects=[]),
+            state=state,
+            actor=request.actor,
+        )
     # Any other action ends the actor's suppressive fire.
     state = suppression.end_zones_of(state, request.actor)
     actor = state.actors.get(request.actor, SR5ActorState())

@@ -9,7 +9,9 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from schemas.initiative import ActionKind, ActionsUsed
 from schemas.sr5 import MAX_RATING
+from service.rules.ruleset import InitiativeRules
 
 RangeBand = Literal["short", "medium", "long", "extreme"]
 Action = Literal["simple", "complex"]
@@ -145,6 +147,37 @@ WIRELESS_SMARTLINKS = frozenset({"wireless_gear", "wireless_implant"})
 # The guide, "Full Defense": -10 initiative; adds Willpower, or what a quality puts in its place,
 # to every defense test until the combat turn ends. Skill-based qualities bring the skill's limit.
 FULL_DEFENSE_INITIATIVE = -10
+
+# The initiative engine's numbers (service/rules/initiative.py). Initiative = Reaction +
+# Intuition + 1d6 (the guide's "initiative score"; SR5 core, "Initiative": base 1d6, at most
+# 5d6); ties by Edge, then Reaction, then Intuition (SR5 core, "Initiative": the "ERIC" order;
+# a tie that still stands keeps the order the actors were given). A phase holds one free action
+# and one complex or two simple ones (SR5 core, "Action Phase"). Interrupts are paid from the
+# score: full defense 10 (the guide), hitting the dirt 5 (SR5 core, "Interrupt Actions").
+INITIATIVE = InitiativeRules(
+    source="000_43afc0edeb7f6e19.txt (full defense -10); SR5 core rules, Initiative and "
+    "Action Phase (Reaction + Intuition + 1d6; ties: Edge, Reaction, Intuition; 1 free + 1 "
+    "complex or 2 simple)",
+    base=("reaction", "intuition"),
+    ties=("edge", "reaction", "intuition"),
+    budgets=(ActionsUsed(free=1, complex=1), ActionsUsed(free=1, simple=2)),
+)
+HIT_THE_DIRT_INITIATIVE = -5
+# What each action takes of a phase: taking aim and reloading a clip are simple actions,
+# dropping prone a free one (SR5 core, "Actions"); "other" stands for any action other than
+# firing, counted as a simple one; moving is no action (SR5 core, "Movement"); Second Chance is
+# Edge, and a held (delayed) action is a declaration, neither taking any room.
+ACTION_KINDS: dict[str, ActionKind | None] = {
+    "take_aim": "simple",
+    "reload": "simple",
+    "other": "simple",
+    "drop_prone": "free",
+    "move": None,
+    "second_chance": None,
+    "delay_action": None,
+    "full_defense": None,
+    "hit_the_dirt": None,
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,133 @@
+"""The initiative engine's wire types: the rolls that start a combat turn, the order the service
+keeps in the turn (scores, passes, who acts, what the acting actor has used of its phase), and
+the result of every change to it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from schemas.common import DiceRoll, GivenDice, Id, Request
+
+# The most actors one combat turn orders (the service's FIREFIGHT_MAX_ACTORS is lower).
+MAX_INITIATIVE_ACTORS = 1000
+# Scores stay in this range whatever the passes and interrupts take off (a score of -1000 is
+# long out of every pass).
+Score = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+Attribute = Annotated[int, msgspec.Meta(ge=0, le=50)]
+# Initiative dice: SR3 and SR5 both stop at 5d6 (1 + at most 4 from augmentations).
+InitiativeDice = Annotated[int, msgspec.Meta(ge=1, le=5)]
+# What an action takes of an actor's phase.
+ActionKind = Literal["free", "simple", "complex"]
+
+
+class InitiativeRoll(Request):
+    """One actor's initiative for a combat turn: a score rolled at the table (Foundry's own roll),
+    or what the service rolls it from. What the roll leaves out comes from the actor's sheet on
+    the scene."""
+
+    actor: Id
+    # The score as rolled elsewhere, used as given.
+    score: Score | None = None
+    # What the ruleset adds up before the dice (SR3: Reaction; SR5: Reaction + Intuition).
+    reaction: Attribute | None = None
+    intuition: Attribute | None = None
+    # SR5 breaks ties by Edge first.
+    edge: Attribute | None = None
+    initiative_dice: InitiativeDice | None = None
+    # Added to the score: wound modifiers as a negative number, or a bonus of the table's.
+    modifier: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+
+
+class InitiativeStart(Request):
+    """`POST .../initiative`: start a combat turn. No `actors`: everyone of the last combat turn
+    again, rolled anew from what their last roll was made of."""
+
+    actors: Annotated[list[InitiativeRoll], msgspec.Meta(max_length=MAX_INITIATIVE_ACTORS)] = []
+    dice: GivenDice = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+
+
+class InitiativeJoin(Request):
+    """`POST .../initiative/actors`: actors join the combat turn under way."""
+
+    actors: Annotated[
+        list[InitiativeRoll], msgspec.Meta(min_length=1, max_length=MAX_INITIATIVE_ACTORS)
+    ]
+    dice: GivenDice = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+
+
+Used = Annotated[int, msgspec.Meta(ge=0, le=3)]
+
+
+class ActionsUsed(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
+    """What the acting actor has used of its phase so far."""
+
+    free: Used = 0
+    simple: Used = 0
+    complex: Used = 0
+
+
+class InitiativeEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
+    """One actor in the combat turn."""
+
+    actor: Id
+    # Now: as rolled, less 10 each pass and what interrupts took.
+    score: Score
+    # The ruleset's tie-breakers, highest first (SR3: Reaction; SR5: Edge, Reaction, Intuition).
+    ties: Annotated[list[Score], msgspec.Meta(max_length=4)] = []
+    # What the roll was made of, to roll the next combat turn again; None for a score given.
+    base: Score | None = None
+    initiative_dice: InitiativeDice | None = None
+    modifier: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+    # Has had its phase in this pass.
+    acted: bool = False
+    # Holds (delays) its action until a later phase of this pass.
+    holding: bool = False
+
+
+class Initiative(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
+    """The order the service runs: everyone of the combat turn, highest score first."""
+
+    entries: Annotated[list[InitiativeEntry], msgspec.Meta(max_length=MAX_INITIATIVE_ACTORS)]
+    # Whose phase it is (None once the combat turn is over).
+    current: Id | None = None
+    # What `current` has used of its phase.
+    used: ActionsUsed = ActionsUsed()
+    # The combat turn is over: the next starts with `POST .../initiative`.
+    over: bool = False
+
+
+InitiativeChange = Literal["started", "joined", "left", "stopped"]
+
+
+class InitiativeResult(
+    msgspec.Struct, tag="initiative", tag_field="kind", frozen=True, kw_only=True, gc=False
+):
+    change: InitiativeChange
+    # Who the change was about (every actor rolled, the one who left).
+    actors: list[str]
+    # The order after it.
+    entries: list[InitiativeEntry]
+    current: str | None
+    # What happened, in words a player reads (the order, the ruleset's combat-turn effects).
+    effects: list[str]
+    dice: list[DiceRoll] = []
+    seed: int | None = None
+
+
+class InitiativeView(msgspec.Struct, gc=False):
+    """`GET .../initiative`: the order as the service runs it, and what the acting actor has
+    left of its phase."""
+
+    combat_turn: int
+    initiative_pass: int
+    current: str | None
+    over: bool
+    entries: list[InitiativeEntry]
+    # The ways the acting actor may still fill its phase, e.g. ["1 free, 1 complex",
+    # "1 free, 2 simple", "3 free"].
+    actions_left: list[str]
+    source: str

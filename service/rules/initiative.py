@@ -1,0 +1,521 @@
+"""The initiative engine, shared by every ruleset with initiative passes: scores, the order,
+passes (10 off every score at the end of each), whose phase it is, what the acting actor has
+used of it, holds and interrupts. Pure: a turn in, a turn out.
+
+The procedure is rules-sources/002_65e09aecd368bc68.txt, "INITIATIVE" (SR3; SR5 runs the same
+one), with each ruleset's own numbers (`InitiativeRules`). A change that crosses into a new
+action phase, pass or combat turn says so (`Crossing`), so that the engine can let the ruleset
+do what those moments do to the combat state (`Ruleset.on_advance`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import msgspec
+
+from schemas.encounter import AdvanceRequest, TurnState
+from schemas.initiative import (
+    ActionKind,
+    ActionsUsed,
+    Initiative,
+    InitiativeEntry,
+    InitiativeRoll,
+)
+from schemas.scene import SceneActor
+from service.rules.dice import Dice
+from service.rules.ruleset import ActionCost, InitiativeRules, RuleViolation
+
+# Every crossing is an advance as a VTT would have sent it.
+Crossing = AdvanceRequest
+# The fields a roll may take from the actor's sheet when it leaves them out.
+_FROM_SHEET = ("reaction", "intuition", "edge", "initiative_dice")
+_START_HINT = "start the next with POST .../initiative"
+
+
+def step(actor: str) -> str:
+    """The dice step of an actor's initiative roll."""
+    return f"initiative:{actor}"
+
+
+def _conflict(detail: str, kind: str = "initiative-conflict", path: str | None = None) -> None:
+    raise RuleViolation(detail, path=path, kind=kind, status=409)
+
+
+# --- rolling -----------------------------------------------------------------------------------
+
+
+def _filled(roll: InitiativeRoll, scene: Mapping[str, SceneActor]) -> InitiativeRoll:
+    """What the roll leaves out, from the actor's sheet on the scene (what it gives wins)."""
+    actor = scene.get(roll.actor)
+    sheet = actor.sheet if actor is not None else None
+    if sheet is None:
+        return roll
+    found = {
+        name: value
+        for name in _FROM_SHEET
+        if getattr(roll, name) is None and (value := getattr(sheet, name, None)) is not None
+    }
+    return msgspec.structs.replace(roll, **found) if found else roll
+
+
+def roll_entries(
+    rules: InitiativeRules,
+    rolls: Sequence[InitiativeRoll],
+    scene: Mapping[str, SceneActor],
+    dice: Dice,
+    path: str = "$.actors",
+) -> list[InitiativeEntry]:
+    """Each actor's score: as given, or the ruleset's base + modifier + its initiative dice
+    (step `initiative:<actor id>`), in the order of `rolls`."""
+    entries: list[InitiativeEntry] = []
+    seen: set[str] = set()
+    for index, asked in enumerate(rolls):
+        here = f"{path}[{index}]"
+        if asked.actor in seen:
+            raise RuleViolation(
+                f"{asked.actor} rolls initiative once a combat turn", path=f"{here}.actor"
+            )
+        seen.add(asked.actor)
+        roll = _filled(asked, scene)
+        ties = [getattr(roll, name) or 0 for name in rules.ties]
+        if roll.score is not None:
+            entries.append(
+                InitiativeEntry(actor=roll.actor, score=roll.score, ties=ties, modifier=0)
+            )
+            continue
+        missing = [name for name in rules.base if getattr(roll, name) is None]
+        if missing:
+            raise RuleViolation(
+                f"{roll.actor}'s initiative needs {' and '.join(missing)}: give "
+                f"{'them' if len(missing) > 1 else 'it'} (or the score rolled at the table), "
+                "or put it on the actor's sheet",
+                path=f"{here}.{missing[0]}",
+                kind="initiative-incomplete",
+            )
+        base = sum(getattr(roll, name) for name in rules.base)
+        count = roll.initiative_dice or rules.default_dice
+        rolled = dice.roll(step(roll.actor), count)
+        entries.append(
+            InitiativeEntry(
+                actor=roll.actor,
+                score=base + roll.modifier + sum(rolled),
+                ties=ties,
+                base=base,
+                initiative_dice=count,
+                modifier=roll.modifier,
+            )
+        )
+    return entries
+
+
+def roll_again(turn: TurnState, dice: Dice) -> list[InitiativeEntry]:
+    """Everyone of the last combat turn rolled again from what their rolls were made of, with
+    the tie-breakers they had."""
+    initiative = turn.initiative
+    if initiative is None or not initiative.entries:
+        raise RuleViolation(
+            "no combat turn to roll again: give the actors and their initiative",
+            path="$.actors",
+            kind="initiative-incomplete",
+        )
+    given = [e.actor for e in initiative.entries if e.base is None or e.initiative_dice is None]
+    if given:
+        raise RuleViolation(
+            f"{', '.join(given)} had a score given at the table, which the service cannot roll "
+            "again: give every actor's roll",
+            path="$.actors",
+            kind="initiative-incomplete",
+        )
+    return [
+        msgspec.structs.replace(
+            e,
+            score=(e.base or 0)
+            + e.modifier
+            + sum(dice.roll(step(e.actor), e.initiative_dice or 1)),
+            acted=False,
+            holding=False,
+        )
+        for e in initiative.entries
+    ]
+
+
+def ordered(entries: Iterable[InitiativeEntry]) -> list[InitiativeEntry]:
+    """Highest score first, then the ruleset's tie-breakers; a tie they leave keeps the order
+    the actors were given in (the service never rolls off a tie by itself)."""
+    return sorted(entries, key=lambda e: (-e.score, *(-t for t in e.ties)))
+
+
+# --- the turn ----------------------------------------------------------------------------------
+
+
+def has_begun(turn: TurnState) -> bool:
+    """The combat turn under way has begun: starting initiative now starts the next one."""
+    if turn.initiative is not None:
+        return not turn.initiative.over
+    return turn.action_phase is not None or turn.initiative_pass > 1
+
+
+def running(turn: TurnState) -> Initiative | None:
+    """The initiative the service runs now (None: the VTT runs its own, or the turn is over)."""
+    initiative = turn.initiative
+    return initiative if initiative is not None and not initiative.over else None
+
+
+def _up_next(entries: Sequence[InitiativeEntry]) -> InitiativeEntry | None:
+    """Who acts next in this pass: the highest score above 0 that has not acted; once everyone
+    else has, those who held their action, in the same order (the document: holders are
+    ordered as an initiative tie)."""
+    waiting = [e for e in entries if e.score > 0 and not e.acted]
+    return next((e for e in waiting if not e.holding), None) or next(iter(waiting), None)
+
+
+def _begin_phase(
+    turn: TurnState, initiative: Initiative, actor: str, effects: list[str]
+) -> tuple[TurnState, list[Crossing]]:
+    entries = [
+        msgspec.structs.replace(e, holding=False) if e.actor == actor else e
+        for e in initiative.entries
+    ]
+    score = next(e.score for e in entries if e.actor == actor)
+    effects.append(f"{actor}'s combat phase (pass {turn.initiative_pass}, score {score})")
+    after = msgspec.structs.replace(
+        turn,
+        action_phase=actor,
+        phase=turn.phase + 1,
+        initiative=msgspec.structs.replace(
+            initiative, entries=entries, current=actor, used=ActionsUsed()
+        ),
+    )
+    return after, [Crossing(to="action_phase", actor=actor)]
+
+
+def start(
+    turn: TurnState, rules: InitiativeRules, entries: list[InitiativeEntry]
+) -> tuple[TurnState, list[Crossing], list[str]]:
+    """A combat turn begins with these scores: the next one if the turn under way has begun,
+    then its first pass and the highest score's phase."""
+    crossings: list[Crossing] = []
+    effects: list[str] = []
+    if has_begun(turn):
+        turn, crossings = _end_turn(turn, effects)
+    order = ordered(entries)
+    effects.append(
+        f"combat turn {turn.combat_turn}: " + ", ".join(f"{e.actor} {e.score}" for e in order)
+    )
+    initiative = Initiative(entries=order)
+    turn = msgspec.structs.replace(
+        turn, initiative_pass=1, action_phase=None, initiative=initiative
+    )
+    first = _up_next(order)
+    if first is None:
+        turn, ended = _end_turn(turn, effects)
+        return turn, crossings + ended, effects
+    turn, began = _begin_phase(turn, initiative, first.actor, effects)
+    return turn, crossings + began, effects
+
+
+def _end_turn(turn: TurnState, effects: list[str]) -> tuple[TurnState, list[Crossing]]:
+    """The combat turn is over: the next one waits for its initiative."""
+    effects.append(f"combat turn {turn.combat_turn} is over; {_START_HINT}")
+    initiative = turn.initiative
+    if initiative is not None:
+        initiative = msgspec.structs.replace(
+            initiative,
+            entries=[
+                msgspec.structs.replace(e, acted=False, holding=False) for e in initiative.entries
+            ],
+            current=None,
+            used=ActionsUsed(),
+            over=True,
+        )
+    after = msgspec.structs.replace(
+        turn,
+        combat_turn=turn.combat_turn + 1,
+        initiative_pass=1,
+        action_phase=None,
+        initiative=initiative,
+    )
+    return after, [Crossing(to="combat_turn")]
+
+
+def _end_pass(
+    turn: TurnState, rules: InitiativeRules, initiative: Initiative, effects: list[str]
+) -> tuple[TurnState, list[Crossing], list[str]]:
+    """10 off every score; a new pass for those still above 0, or the end of the combat turn."""
+    entries = ordered(
+        msgspec.structs.replace(
+            e, score=max(e.score - rules.pass_cost, -1000), acted=False, holding=False
+        )
+        for e in initiative.entries
+    )
+    initiative = msgspec.structs.replace(
+        initiative, entries=entries, current=None, used=ActionsUsed()
+    )
+    first = _up_next(entries)
+    if first is None:
+        effects.append(f"pass {turn.initiative_pass} is over; no score is left above 0")
+        turn, ended = _end_turn(msgspec.structs.replace(turn, initiative=initiative), effects)
+        return turn, ended, effects
+    turn = msgspec.structs.replace(
+        turn, initiative_pass=turn.initiative_pass + 1, action_phase=None, initiative=initiative
+    )
+    effects.append(
+        f"pass {turn.initiative_pass}: {rules.pass_cost} off every score; "
+        + ", ".join(f"{e.actor} {e.score}" for e in entries if e.score > 0)
+    )
+    turn, began = _begin_phase(turn, initiative, first.actor, effects)
+    return turn, [Crossing(to="initiative_pass"), *began], effects
+
+
+def _entry(initiative: Initiative, actor: str, path: str | None = None) -> InitiativeEntry:
+    entry = next((e for e in initiative.entries if e.actor == actor), None)
+    if entry is None:
+        _conflict(
+            f"{actor} is not in this combat turn's initiative: join it with "
+            "POST .../initiative/actors",
+            kind="not-in-initiative",
+            path=path,
+        )
+    assert entry is not None
+    return entry
+
+
+def advance(
+    turn: TurnState, rules: InitiativeRules, request: AdvanceRequest
+) -> tuple[TurnState, list[Crossing], list[str]]:
+    """`advance` while the service runs the initiative: the next phase in its order (or the one
+    of an actor who steps in with its held action), the end of the pass, or of the turn."""
+    initiative = turn.initiative
+    assert initiative is not None
+    effects: list[str] = []
+    if initiative.over:
+        if request.to == "action_phase":
+            _conflict(f"combat turn {turn.combat_turn} has no initiative yet: {_START_HINT}")
+        # The VTT's own advances go on as before once the service's turn is over.
+        return turn, [], effects
+    if request.to == "combat_turn":
+        turn, crossings = _end_turn(turn, effects)
+        return turn, crossings, effects
+    if request.to == "initiative_pass":
+        return _end_pass(turn, rules, initiative, effects)
+    # The phase that ends counts as the actor's for this pass.
+    entries = [
+        msgspec.structs.replace(e, acted=True) if e.actor == initiative.current else e
+        for e in initiative.entries
+    ]
+    initiative = msgspec.structs.replace(initiative, entries=entries)
+    if request.actor is not None:
+        entry = _entry(initiative, request.actor, "$.actor")
+        up = _up_next(entries)
+        if entry.acted:
+            _conflict(f"{entry.actor} has had its phase in this pass", path="$.actor")
+        if entry.score <= 0:
+            _conflict(
+                f"{entry.actor}'s score is {entry.score}: it has no phase in this pass",
+                path="$.actor",
+            )
+        if not entry.holding and (up is None or up.actor != entry.actor):
+            _conflict(
+                f"{entry.actor} is not next ({up.actor if up else 'nobody'} is): an actor "
+                "steps in before its turn only with a held action",
+                path="$.actor",
+            )
+        turn, began = _begin_phase(turn, initiative, entry.actor, effects)
+        return turn, began, effects
+    up = _up_next(entries)
+    if up is None:
+        return _end_pass(turn, rules, initiative, effects)
+    turn, began = _begin_phase(turn, initiative, up.actor, effects)
+    return turn, began, effects
+
+
+# --- what actions take -------------------------------------------------------------------------
+
+
+def _fits(used: ActionsUsed, budgets: Sequence[ActionsUsed]) -> bool:
+    return any(
+        used.free <= b.free and used.simple <= b.simple and used.complex <= b.complex
+        for b in budgets
+    )
+
+
+def actions_left(used: ActionsUsed, budgets: Sequence[ActionsUsed]) -> list[str]:
+    """The ways the rest of a phase may still be filled, e.g. ["1 free, 1 complex", "3 free"]."""
+    left: list[str] = []
+    for b in budgets:
+        if not _fits(used, [b]):
+            continue
+        rest = [
+            f"{count} {kind}"
+            for kind, count in (
+                ("free", b.free - used.free),
+                ("simple", b.simple - used.simple),
+                ("complex", b.complex - used.complex),
+            )
+            if count
+        ]
+        line = ", ".join(rest)
+        if line and line not in left:
+            left.append(line)
+    return left
+
+
+def _with_kind(used: ActionsUsed, kind: ActionKind) -> ActionsUsed:
+    return msgspec.structs.replace(used, **{kind: min(getattr(used, kind) + 1, 3)})
+
+
+def spend(
+    turn: TurnState,
+    rules: InitiativeRules,
+    actor: str,
+    cost: ActionCost,
+    what: str,
+    path: str,
+) -> tuple[TurnState, list[str]]:
+    """The turn once `actor` has done `what` at `cost`: its room in the phase used, or the
+    initiative an interrupt costs taken off its score. A 409 says what is left when it does
+    not fit. While the service runs no initiative, nothing is counted."""
+    initiative = turn.initiative
+    if initiative is None or (cost.kind is None and not cost.interrupt):
+        return turn, []
+    if initiative.over:
+        _conflict(f"combat turn {turn.combat_turn} has no initiative yet: {_START_HINT}")
+    effects: list[str] = []
+    if cost.interrupt:
+        entry = _entry(initiative, actor, path)
+        if entry.score < cost.interrupt:
+            _conflict(
+                f"{what} costs {cost.interrupt} initiative and {actor}'s score is {entry.score}",
+                kind="initiative-too-low",
+                path=path,
+            )
+        score = entry.score - cost.interrupt
+        effects.append(f"{actor}: initiative {entry.score} -> {score} ({what})")
+        entries = ordered(
+            msgspec.structs.replace(e, score=score) if e.actor == actor else e
+            for e in initiative.entries
+        )
+        initiative = msgspec.structs.replace(initiative, entries=entries)
+    if cost.kind is not None:
+        if actor != initiative.current:
+            holding = _entry(initiative, actor, path).holding
+            _conflict(
+                f"it is {initiative.current}'s combat phase, not {actor}'s"
+                + (
+                    f": {actor} holds its action; step in first with advance "
+                    f'{{"to": "action_phase", "actor": "{actor}"}}'
+                    if holding
+                    else ""
+                ),
+                kind="not-your-phase",
+                path=path,
+            )
+        used = _with_kind(initiative.used, cost.kind)
+        if not _fits(used, rules.budgets):
+            left = actions_left(initiative.used, rules.budgets)
+            _conflict(
+                f"{what} takes a {cost.kind} action and {actor} has "
+                + (" or ".join(left) if left else "nothing")
+                + " left in this phase",
+                kind="no-action-left",
+                path=path,
+            )
+        initiative = msgspec.structs.replace(initiative, used=used)
+    return msgspec.structs.replace(turn, initiative=initiative), effects
+
+
+def hold(
+    turn: TurnState, rules: InitiativeRules, actor: str, path: str
+) -> tuple[TurnState, list[Crossing], list[str]]:
+    """The acting actor holds its action: its whole phase waits until it steps in later in the
+    pass (advance with its id), or until everyone else has acted."""
+    del rules
+    initiative = running(turn)
+    if initiative is None:
+        return turn, [], []
+    if actor != initiative.current:
+        _conflict(
+            f"only the actor whose phase it is holds its action; it is {initiative.current}'s",
+            kind="not-your-phase",
+            path=path,
+        )
+    if initiative.used != ActionsUsed():
+        _conflict(
+            f"{actor} has acted in this phase: a held action is the whole phase",
+            kind="no-action-left",
+            path=path,
+        )
+    entries = [
+        msgspec.structs.replace(e, holding=True) if e.actor == actor else e
+        for e in initiative.entries
+    ]
+    up = next((e for e in entries if e.score > 0 and not e.acted and not e.holding), None)
+    if up is None:
+        _conflict(
+            f"nobody acts after {actor} in this pass: there is no later phase to hold for",
+            kind="nothing-to-hold-for",
+            path=path,
+        )
+    assert up is not None
+    effects = [f"{actor} holds its action"]
+    initiative = msgspec.structs.replace(initiative, entries=entries)
+    turn, began = _begin_phase(turn, initiative, up.actor, effects)
+    return turn, began, effects
+
+
+def join(turn: TurnState, entries: list[InitiativeEntry]) -> tuple[TurnState, list[str]]:
+    """Actors join the combat turn under way, each in its place by score."""
+    initiative = running(turn)
+    if initiative is None:
+        _conflict(
+            "no combat turn is under way in the service's initiative: start one with "
+            "POST .../initiative",
+            kind="no-initiative",
+        )
+    assert initiative is not None
+    there = {e.actor for e in initiative.entries}
+    for index, entry in enumerate(entries):
+        if entry.actor in there:
+            _conflict(
+                f"{entry.actor} is in this combat turn already",
+                path=f"$.actors[{index}].actor",
+            )
+    order = ordered([*initiative.entries, *entries])
+    effects = [f"{e.actor} joins with {e.score}" for e in entries]
+    return msgspec.structs.replace(
+        turn, initiative=msgspec.structs.replace(initiative, entries=order)
+    ), effects
+
+
+def leave(
+    turn: TurnState, rules: InitiativeRules, actor: str
+) -> tuple[TurnState, list[Crossing], list[str]]:
+    """An actor leaves the combat turn; if it was acting, the next phase begins."""
+    initiative = turn.initiative
+    if initiative is None:
+        _conflict("the service runs no initiative in this encounter", kind="no-initiative")
+    assert initiative is not None
+    _entry(initiative, actor, "actor")
+    entries = [e for e in initiative.entries if e.actor != actor]
+    effects = [f"{actor} leaves the combat turn"]
+    was_acting = initiative.current == actor
+    initiative = msgspec.structs.replace(
+        initiative,
+        entries=entries,
+        current=None if was_acting else initiative.current,
+        used=ActionsUsed() if was_acting else initiative.used,
+    )
+    turn = msgspec.structs.replace(
+        turn,
+        initiative=initiative,
+        action_phase=None if was_acting else turn.action_phase,
+    )
+    if not was_acting or initiative.over:
+        return turn, [], effects
+    up = _up_next(entries)
+    if up is None:
+        turn, crossings, more = _end_pass(turn, rules, initiative, effects)
+        return turn, crossings, more
+    turn, began = _begin_phase(turn, initiative, up.actor, effects)
+    return turn, began, effects

@@ -1,0 +1,447 @@
+"""The initiative engine through its pure functions (service/rules/initiative.py), with given dice.
+
+"the document" is rules-sources/002_65e09aecd368bc68.txt, "INITIATIVE" and "COMBAT"; SR5's
+numbers are service/rules/sr5/tables.py's INITIATIVE (SR5 core: Reaction + Intuition + 1d6, ties
+by Edge, Reaction, Intuition; a phase of one free and one complex or two simple actions).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schemas.encounter import AdvanceRequest, TurnState
+from schemas.initiative import ActionsUsed, InitiativeEntry, InitiativeRoll
+from schemas.scene import SceneActor
+from schemas.sr5 import SR5Sheet
+from service.rules import initiative
+from service.rules.dice import Dice, DiceShortage
+from service.rules.ruleset import ActionCost, InitiativeRules, RuleViolation
+from service.rules.sr5.tables import INITIATIVE as SR5
+
+# The document's phase: one free and one complex action, the complex exchanged for two simple
+# or two free ones (so three free, or one free and two simple).
+THREE_WAYS = InitiativeRules(
+    source="test",
+    base=("reaction",),
+    ties=("reaction",),
+    budgets=(
+        ActionsUsed(free=1, complex=1),
+        ActionsUsed(free=1, simple=2),
+        ActionsUsed(free=3),
+    ),
+)
+NEXT = AdvanceRequest(to="action_phase")
+
+
+def entry(actor: str, score: int, *ties: int) -> InitiativeEntry:
+    return InitiativeEntry(actor=actor, score=score, ties=list(ties))
+
+
+def started(*entries: InitiativeEntry, rules: InitiativeRules = SR5) -> TurnState:
+    turn, _, _ = initiative.start(TurnState(), rules, list(entries))
+    return turn
+
+
+def order(turn: TurnState) -> list[tuple[str, int]]:
+    assert turn.initiative is not None
+    return [(e.actor, e.score) for e in turn.initiative.entries]
+
+
+def advanced(turn: TurnState, rules: InitiativeRules = SR5, **asked: str) -> TurnState:
+    after, _, _ = initiative.advance(turn, rules, AdvanceRequest(to="action_phase", **asked))
+    return after
+
+
+def conflict(detail: str) -> pytest.RaisesExc[RuleViolation]:
+    return pytest.raises(RuleViolation, match=detail)
+
+
+# --- rolling -------------------------------------------------------------------------------
+
+
+def test_sr5_initiative_is_reaction_plus_intuition_plus_its_dice() -> None:
+    rolls = [InitiativeRoll(actor="sam", reaction=5, intuition=4, initiative_dice=2)]
+    dice = Dice(0, {"initiative:sam": [6, 3]})
+    [sam] = initiative.roll_entries(SR5, rolls, {}, dice)
+    # 5 Reaction + 4 Intuition + 6 + 3.
+    assert sam.score == 18
+    assert (sam.base, sam.initiative_dice) == (9, 2)
+    # Ties: Edge (not given: 0), Reaction, Intuition.
+    assert sam.ties == [0, 5, 4]
+    assert [(r.step, r.values) for r in dice.rolls] == [("initiative:sam", [6, 3])]
+
+
+def test_a_modifier_is_added_and_one_die_is_the_default() -> None:
+    rolls = [InitiativeRoll(actor="goon", reaction=3, intuition=3, modifier=-2)]
+    [goon] = initiative.roll_entries(SR5, rolls, {}, Dice(0, {"initiative:goon": [4]}))
+    assert goon.score == 3 + 3 - 2 + 4
+
+
+def test_a_score_given_at_the_table_is_used_as_given() -> None:
+    rolls = [InitiativeRoll(actor="rat", score=25, edge=2)]
+    [rat] = initiative.roll_entries(SR5, rolls, {}, Dice(0))
+    assert (rat.score, rat.base, rat.ties) == (25, None, [2, 0, 0])
+
+
+def test_what_a_roll_leaves_out_comes_from_the_actors_sheet() -> None:
+    sheet = SR5Sheet(reaction=4, intuition=5, edge=3, initiative_dice=3)
+    scene = {"sam": SceneActor(sheet=sheet)}
+    rolls = [InitiativeRoll(actor="sam", reaction=6)]
+    [sam] = initiative.roll_entries(SR5, rolls, scene, Dice(0, {"initiative:sam": [1, 1, 1]}))
+    # The roll's Reaction wins; Intuition, Edge and the dice are the sheet's.
+    assert (sam.score, sam.ties) == (6 + 5 + 3, [3, 6, 5])
+
+
+def test_a_roll_missing_its_base_says_what_and_where() -> None:
+    rolls = [InitiativeRoll(actor="a", score=9), InitiativeRoll(actor="b", reaction=3)]
+    with pytest.raises(RuleViolation, match="b's initiative needs intuition") as raised:
+        initiative.roll_entries(SR5, rolls, {}, Dice(0))
+    assert raised.value.path == "$.actors[1].intuition"
+    assert raised.value.status == 422
+
+
+def test_an_actor_rolls_once_a_turn() -> None:
+    rolls = [InitiativeRoll(actor="a", score=9), InitiativeRoll(actor="a", score=3)]
+    with pytest.raises(RuleViolation, match="once") as raised:
+        initiative.roll_entries(SR5, rolls, {}, Dice(0))
+    assert raised.value.path == "$.actors[1].actor"
+
+
+def test_too_few_given_dice_name_the_step() -> None:
+    rolls = [InitiativeRoll(actor="sam", reaction=5, intuition=4, initiative_dice=3)]
+    with pytest.raises(DiceShortage, match="'initiative:sam' needs at least 3"):
+        initiative.roll_entries(SR5, rolls, {}, Dice(0, {"initiative:sam": [6]}))
+
+
+# --- the order -------------------------------------------------------------------------------
+
+
+def test_the_order_is_descending_and_sr5_breaks_ties_by_edge_reaction_intuition() -> None:
+    turn = started(
+        entry("low", 8, 5, 5, 5),
+        entry("by-reaction", 12, 2, 4, 1),
+        entry("by-edge", 12, 3, 1, 1),
+        entry("by-intuition", 12, 2, 4, 2),
+        entry("top", 20, 0, 0, 0),
+    )
+    assert [a for a, _ in order(turn)] == ["top", "by-edge", "by-intuition", "by-reaction", "low"]
+
+
+def test_a_tie_the_tie_breakers_leave_keeps_the_order_given() -> None:
+    turn = started(entry("first", 10, 1), entry("second", 10, 1), rules=THREE_WAYS)
+    assert [a for a, _ in order(turn)] == ["first", "second"]
+
+
+def test_starting_begins_the_highest_scores_phase() -> None:
+    turn, crossings, effects = initiative.start(
+        TurnState(), SR5, [entry("goon", 9), entry("sam", 14)]
+    )
+    assert turn.initiative is not None
+    assert (turn.combat_turn, turn.initiative_pass) == (1, 1)
+    assert (turn.initiative.current, turn.action_phase, turn.phase) == ("sam", "sam", 1)
+    assert crossings == [AdvanceRequest(to="action_phase", actor="sam")]
+    assert effects == ["combat turn 1: sam 14, goon 9", "sam's combat phase (pass 1, score 14)"]
+
+
+# --- passes ------------------------------------------------------------------------------------
+
+
+def test_a_turn_of_three_actors_over_three_passes() -> None:
+    # The document: each acts in order of its score; at the end of a pass 10 comes off every
+    # score, and those still above 0 act again, until nobody is.
+    turn = started(entry("sam", 27), entry("goon", 8), entry("rat", 14))
+    phases = [turn.action_phase]
+    passes = [turn.initiative_pass]
+    while turn.initiative is not None and not turn.initiative.over:
+        turn = advanced(turn)
+        phases.append(turn.action_phase)
+        passes.append(turn.initiative_pass)
+    # Pass 1: 27, 14, 8; pass 2: 17, 4; pass 3: 7; then the turn is over.
+    assert phases == ["sam", "rat", "goon", "sam", "rat", "sam", None]
+    assert passes == [1, 1, 1, 2, 2, 3, 1]
+    assert turn.combat_turn == 2
+    assert order(turn) == [("sam", -3), ("rat", -16), ("goon", -22)]
+
+
+def test_the_end_of_a_pass_says_what_it_took_and_who_goes_on() -> None:
+    turn = started(entry("sam", 27), entry("goon", 8))
+    turn = advanced(turn)
+    after, crossings, effects = initiative.advance(turn, SR5, NEXT)
+    assert effects == [
+        "pass 2: 10 off every score; sam 17",
+        "sam's combat phase (pass 2, score 17)",
+    ]
+    assert crossings == [
+        AdvanceRequest(to="initiative_pass"),
+        AdvanceRequest(to="action_phase", actor="sam"),
+    ]
+    assert after.initiative_pass == 2
+
+
+def test_a_turn_over_says_so_and_waits_for_the_next_initiative() -> None:
+    turn = started(entry("goon", 8))
+    after, crossings, effects = initiative.advance(turn, SR5, NEXT)
+    assert crossings == [AdvanceRequest(to="combat_turn")]
+    assert effects[-1] == "combat turn 1 is over; start the next with POST .../initiative"
+    assert after.initiative is not None and after.initiative.over
+    with conflict("combat turn 2 has no initiative yet"):
+        initiative.advance(after, SR5, NEXT)
+
+
+def test_advancing_to_the_next_pass_ends_this_one_for_everyone_left() -> None:
+    turn = started(entry("sam", 27), entry("rat", 14), entry("goon", 8))
+    after, _, _ = initiative.advance(turn, SR5, AdvanceRequest(to="initiative_pass"))
+    # rat and goon lose their phases of pass 1; pass 2 is sam 17 and rat 4.
+    assert after.initiative_pass == 2
+    assert after.action_phase == "sam"
+    assert order(after)[:2] == [("sam", 17), ("rat", 4)]
+
+
+def test_advancing_to_the_next_combat_turn_ends_this_one() -> None:
+    turn = started(entry("sam", 27))
+    after, crossings, _ = initiative.advance(turn, SR5, AdvanceRequest(to="combat_turn"))
+    assert crossings == [AdvanceRequest(to="combat_turn")]
+    assert after.combat_turn == 2 and after.initiative is not None and after.initiative.over
+
+
+def test_starting_while_a_turn_is_under_way_starts_the_next() -> None:
+    turn = started(entry("sam", 27))
+    after, crossings, _ = initiative.start(turn, SR5, [entry("sam", 9)])
+    assert after.combat_turn == 2
+    assert crossings[0] == AdvanceRequest(to="combat_turn")
+
+
+def test_starting_after_a_turn_ended_starts_that_turn() -> None:
+    turn = advanced(started(entry("sam", 7)))
+    assert turn.combat_turn == 2
+    after, crossings, _ = initiative.start(turn, SR5, [entry("sam", 9)])
+    assert after.combat_turn == 2
+    assert [c.to for c in crossings] == ["action_phase"]
+
+
+def test_the_next_turn_rolls_again_from_what_the_last_rolls_were_made_of() -> None:
+    rolls = [InitiativeRoll(actor="sam", reaction=5, intuition=4, initiative_dice=2, edge=3)]
+    entries = initiative.roll_entries(SR5, rolls, {}, Dice(0, {"initiative:sam": [1, 1]}))
+    turn = advanced(started(*entries))
+    [again] = initiative.roll_again(turn, Dice(0, {"initiative:sam": [6, 6]}))
+    assert (again.score, again.ties) == (9 + 12, [3, 5, 4])
+
+
+def test_a_score_given_at_the_table_cannot_be_rolled_again() -> None:
+    turn = advanced(started(entry("rat", 5)))
+    with pytest.raises(RuleViolation, match="rat had a score given"):
+        initiative.roll_again(turn, Dice(0))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(min_value=-5, max_value=60), min_size=1, max_size=6))
+def test_every_actor_has_one_phase_for_each_pass_its_score_stays_above_zero(
+    scores: list[int],
+) -> None:
+    turn = started(*(entry(f"a{i}", s) for i, s in enumerate(scores)))
+    phases: dict[str, int] = {}
+    for _ in range(100):
+        if turn.action_phase is not None:
+            phases[turn.action_phase] = phases.get(turn.action_phase, 0) + 1
+        if turn.initiative is None or turn.initiative.over:
+            break
+        turn = advanced(turn)
+    expected = {f"a{i}": math.ceil(s / 10) for i, s in enumerate(scores) if s > 0}
+    assert phases == expected
+
+
+# --- holding an action -------------------------------------------------------------------------
+
+
+def test_a_held_action_moves_the_phase_on_and_the_holder_steps_in_later() -> None:
+    turn = started(entry("sam", 20), entry("rat", 14), entry("goon", 8))
+    turn, crossings, effects = initiative.hold(turn, SR5, "sam", "$.actor")
+    assert effects == ["sam holds its action", "rat's combat phase (pass 1, score 14)"]
+    assert crossings == [AdvanceRequest(to="action_phase", actor="rat")]
+    # sam steps in before goon's phase.
+    turn = advanced(turn, actor="sam")
+    assert turn.action_phase == "sam"
+    assert turn.initiative is not None
+    assert not next(e for e in turn.initiative.entries if e.actor == "sam").holding
+    turn = advanced(turn)
+    assert turn.action_phase == "goon"
+
+
+def test_holders_who_never_step_in_act_last_in_the_order_of_a_tie() -> None:
+    # The document: several holders are ordered as an initiative tie.
+    turn = started(entry("sam", 20, 3), entry("kim", 20, 5), entry("goon", 8), rules=THREE_WAYS)
+    assert turn.action_phase == "kim"
+    turn, _, _ = initiative.hold(turn, THREE_WAYS, "kim", "$.actor")
+    turn, _, _ = initiative.hold(turn, THREE_WAYS, "sam", "$.actor")
+    assert turn.action_phase == "goon"
+    turn = advanced(turn, THREE_WAYS)
+    assert turn.action_phase == "kim"
+    turn = advanced(turn, THREE_WAYS)
+    assert turn.action_phase == "sam"
+
+
+def test_only_the_acting_actor_holds_and_only_a_whole_phase() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    with conflict("only the actor whose phase it is"):
+        initiative.hold(turn, SR5, "goon", "$.actor")
+    spent, _ = initiative.spend(turn, SR5, "sam", ActionCost(kind="simple"), "take_aim", "$.actor")
+    with conflict("sam has acted in this phase"):
+        initiative.hold(spent, SR5, "sam", "$.actor")
+
+
+def test_with_nobody_after_it_there_is_nothing_to_hold_for() -> None:
+    turn = started(entry("sam", 20))
+    with conflict("nobody acts after sam"):
+        initiative.hold(turn, SR5, "sam", "$.actor")
+
+
+def test_stepping_in_needs_a_held_action() -> None:
+    turn = started(entry("sam", 20), entry("rat", 14), entry("goon", 8))
+    with conflict("goon is not next \\(rat is\\)"):
+        advanced(turn, actor="goon")
+    # The one next in the order may be named.
+    assert advanced(turn, actor="rat").action_phase == "rat"
+
+
+# --- actions per phase -------------------------------------------------------------------------
+
+
+def spend(turn: TurnState, actor: str, *kinds: str, rules: InitiativeRules = SR5) -> TurnState:
+    for kind in kinds:
+        turn, _ = initiative.spend(
+            turn, rules, actor, ActionCost(kind=kind), f"a {kind} action", "$.actor"
+        )
+    return turn
+
+
+def test_sr5_a_phase_is_one_free_and_one_complex_or_two_simple() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    assert spend(turn, "sam", "free", "complex").initiative is not None
+    two = spend(turn, "sam", "simple", "simple", "free")
+    assert two.initiative is not None
+    assert two.initiative.used == ActionsUsed(free=1, simple=2)
+    with conflict("takes a simple action and sam has 1 free left in this phase"):
+        spend(turn, "sam", "simple", "simple", "simple")
+    with conflict("takes a complex action and sam has 1 free, 1 simple left"):
+        spend(turn, "sam", "simple", "complex")
+    with conflict("takes a free action and sam has 1 complex or 2 simple left"):
+        spend(turn, "sam", "free", "free")
+
+
+def test_the_documents_phase_may_be_three_free_actions() -> None:
+    turn = started(entry("sam", 20), rules=THREE_WAYS)
+    assert initiative.actions_left(ActionsUsed(), THREE_WAYS.budgets) == [
+        "1 free, 1 complex",
+        "1 free, 2 simple",
+        "3 free",
+    ]
+    three = spend(turn, "sam", "free", "free", "free", rules=THREE_WAYS)
+    assert three.initiative is not None
+    assert initiative.actions_left(three.initiative.used, THREE_WAYS.budgets) == []
+    with conflict("and sam has nothing left"):
+        spend(three, "sam", "simple", rules=THREE_WAYS)
+    # Two free actions leave a third, not a simple one: the document exchanges the complex
+    # action for two free or two simple, not one of each.
+    with conflict("sam has 1 free left"):
+        spend(turn, "sam", "free", "free", "simple", rules=THREE_WAYS)
+
+
+def test_an_actor_acts_in_its_own_phase() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    with conflict("it is sam's combat phase, not goon's") as raised:
+        spend(turn, "goon", "simple")
+    assert raised.value.kind == "not-your-phase"
+    with conflict("is not in this combat turn's initiative"):
+        spend(turn, "kim", "simple")
+
+
+def test_a_holder_is_told_to_step_in_first() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    turn, _, _ = initiative.hold(turn, SR5, "sam", "$.actor")
+    with conflict("sam holds its action; step in first"):
+        spend(turn, "sam", "simple")
+
+
+def test_a_new_phase_starts_with_nothing_used() -> None:
+    turn = spend(started(entry("sam", 20), entry("goon", 8)), "sam", "complex")
+    turn = advanced(turn)
+    assert turn.initiative is not None and turn.initiative.used == ActionsUsed()
+
+
+def test_nothing_is_counted_while_the_vtt_runs_its_own_initiative() -> None:
+    turn = TurnState(action_phase="sam", phase=3)
+    assert spend(turn, "goon", "complex", "complex") == turn
+
+
+# --- interrupts --------------------------------------------------------------------------------
+
+
+def test_an_interrupt_takes_its_points_off_the_score_at_once_and_reorders() -> None:
+    # SR5 full defense: -10 initiative (000_43afc0edeb7f6e19.txt, "Full Defense").
+    turn = started(entry("sam", 20), entry("rat", 14), entry("goon", 12))
+    after, effects = initiative.spend(
+        turn, SR5, "rat", ActionCost(interrupt=10), "full_defense", "$.actor"
+    )
+    assert effects == ["rat: initiative 14 -> 4 (full_defense)"]
+    assert order(after) == [("sam", 20), ("goon", 12), ("rat", 4)]
+    # Outside its own phase, and it uses no room in the acting actor's.
+    assert after.initiative is not None and after.initiative.used == ActionsUsed()
+    assert advanced(after).action_phase == "goon"
+
+
+def test_an_interrupt_needs_the_score_to_pay_for_it() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    with conflict("full_defense costs 10 initiative and goon's score is 8") as raised:
+        initiative.spend(turn, SR5, "goon", ActionCost(interrupt=10), "full_defense", "$.actor")
+    assert raised.value.kind == "initiative-too-low"
+
+
+def test_an_interrupt_that_drops_a_score_to_zero_loses_the_phase_of_this_pass() -> None:
+    turn = started(entry("sam", 20), entry("goon", 10))
+    turn, _ = initiative.spend(
+        turn, SR5, "goon", ActionCost(interrupt=10), "full_defense", "$.actor"
+    )
+    after = advanced(turn)
+    # goon is at 0: no phase; the pass ends, and sam (10 after the pass) goes on alone.
+    assert (after.initiative_pass, after.action_phase) == (2, "sam")
+
+
+# --- joining and leaving -----------------------------------------------------------------------
+
+
+def test_an_actor_joins_in_its_place_by_score() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    turn, effects = initiative.join(turn, [entry("kim", 15)])
+    assert effects == ["kim joins with 15"]
+    assert [a for a, _ in order(turn)] == ["sam", "kim", "goon"]
+    assert advanced(turn).action_phase == "kim"
+    with conflict("kim is in this combat turn already"):
+        initiative.join(turn, [entry("kim", 3)])
+
+
+def test_joining_needs_a_turn_under_way() -> None:
+    with conflict("no combat turn is under way"):
+        initiative.join(TurnState(), [entry("kim", 15)])
+
+
+def test_the_acting_actor_leaving_begins_the_next_phase() -> None:
+    turn = started(entry("sam", 20), entry("goon", 8))
+    after, crossings, effects = initiative.leave(turn, SR5, "sam")
+    assert effects == ["sam leaves the combat turn", "goon's combat phase (pass 1, score 8)"]
+    assert crossings == [AdvanceRequest(to="action_phase", actor="goon")]
+    assert order(after) == [("goon", 8)]
+    # Another leaving changes no phase.
+    stays, crossings, _ = initiative.leave(turn, SR5, "goon")
+    assert (stays.action_phase, crossings) == ("sam", [])
+
+
+def test_has_begun_tells_a_fresh_turn_from_one_under_way() -> None:
+    assert not initiative.has_begun(TurnState())
+    assert initiative.has_begun(TurnState(action_phase="sam"))
+    assert initiative.has_begun(TurnState(initiative_pass=2))
+    assert initiative.has_begun(started(entry("sam", 20)))
+    assert not initiative.has_begun(advanced(started(entry("sam", 5))))
