@@ -315,6 +315,8 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
     gm_only: bool = False
     # An attack by an actor hidden from players: theirs names it "someone".
     unseen_actor: bool = False
+    # Hidden actors in the initiative this event shows: players' events leave them out.
+    hidden_actors: list[str] = []
     # An attack as it was asked (its dice are in the result): what a follow-up such as Second
     # Chance acts on, and what a replay needs.
     request: AttackRequest | None = None

@@ -284,3 +284,42 @@ async def test_a_retry_with_the_same_key_rolls_nothing_new(client: Any) -> None:
     assert (first.status, again.status) == (201, 201)
     assert (await first.json())["result"] == (await again.json())["result"]
     assert (await turn_of(client, encounter))["combat_turn"] == 1
+
+
+async def test_players_see_no_hidden_actor_in_the_initiative(make_client: Any) -> None:
+    client = await make_client(admin=False)
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    created = await (
+        await client.post("/v1/encounters", json={"ruleset": "sr5"}, headers=admin)
+    ).json()
+    base = f"/v1/encounters/{created['id']}"
+    gm = {"Authorization": f"Bearer {created['tokens']['gm']}"}
+    player = {"Authorization": f"Bearer {created['tokens']['player']}"}
+    response = await client.put(f"{base}/actors/ninja", json={"hidden": True}, headers=gm)
+    assert response.status == 200, await response.text()
+    body = {"actors": [{"actor": "ninja", "score": 30}, {"actor": "sam", "score": 20}, RAT]}
+    assert (await client.post(f"{base}/initiative", json=body, headers=gm)).status == 201
+    # ninja's phase (30), then rat's (25): players see neither ninja's name nor its score.
+    assert (await client.post(f"{base}/advance", json={"to": "action_phase"}, headers=gm)).ok
+    for token, sees_ninja in ((gm, True), (player, False)):
+        turn = (await (await client.get(base, headers=token)).json())["turn"]
+        view = await (await client.get(f"{base}/initiative", headers=token)).json()
+        events = (await (await client.get(f"{base}/events", headers=token)).json())["events"]
+        for entries in (
+            turn["initiative"]["entries"],
+            view["entries"],
+            *(e["result"]["entries"] for e in events if e["type"] == "initiative"),
+            *(
+                e["result"]["turn"]["initiative"]["entries"]
+                for e in events
+                if e["type"] == "advance"
+            ),
+        ):
+            assert ("ninja" in [e["actor"] for e in entries]) is sees_ninja
+        shown = str(events)
+        assert ("ninja" in shown) is sees_ninja
+        assert ("'score': 30" in shown and "ninja 30" in shown) is sees_ninja
+    # The players' view is as their events say: rat acts, ninja's phase is not theirs to see.
+    view = await (await client.get(f"{base}/initiative", headers=player)).json()
+    assert [e["actor"] for e in view["entries"]] == ["rat", "sam"]
+    assert view["current"] == "rat"

@@ -271,6 +271,18 @@ def test_a_held_action_moves_the_phase_on_and_the_holder_steps_in_later() -> Non
     assert turn.action_phase == "goon"
 
 
+def test_a_holder_waits_until_it_steps_in_or_everyone_else_has_acted() -> None:
+    turn = started(entry("sam", 20), entry("rat", 14), entry("goon", 8))
+    turn, _, _ = initiative.hold(turn, SR5, "sam", "$.actor")
+    turn = advanced(turn)
+    assert turn.action_phase == "goon"
+    turn = advanced(turn)
+    assert turn.action_phase == "sam"
+    # Then the pass is over: sam 10 and rat 4 go on.
+    turn = advanced(turn)
+    assert (turn.initiative_pass, turn.action_phase) == (2, "sam")
+
+
 def test_holders_who_never_step_in_act_last_in_the_order_of_a_tie() -> None:
     # The document: several holders are ordered as an initiative tie.
     turn = started(entry("sam", 20, 3), entry("kim", 20, 5), entry("goon", 8), rules=THREE_WAYS)

@@ -163,6 +163,8 @@ class Admitted:
         return self.document.envelope
 
 
+# The events whose results show the initiative's order (players' leave hidden actors out).
+_SHOWS_INITIATIVE = frozenset({"advance", "initiative", "action"})
 # How a 409 of the initiative names what was asked, by the body's type.
 _WHAT = {"attack_ask_type": "the attack", "zone_test_ask_type": "the zone test"}
 # What a resolution does beyond the combat state: to the scene, to the turn.
@@ -517,7 +519,7 @@ class Encounters:
             created_at=state.created_at,
             version=admitted.version,
             last_event_id=last,
-            turn=state.turn,
+            turn=scene.turn_seen_by(state, admitted.role),
             combat=state.combat,
             scene=scene.visible_to(state.scene, admitted.role),
             dice_policy=state.dice_policy,
@@ -613,6 +615,9 @@ class Encounters:
                 result=cast(Any, result),
                 request=event_request,
                 **scene.audience(event_type, loaded.state, new_state, resolution.actor),
+                hidden_actors=scene.hidden_in_initiative(new_state)
+                if event_type in _SHOWS_INITIATIVE
+                else [],
                 zones_started=[z for z in after if z.id not in before],
                 zones_ended=sorted(before - {z.id for z in after}),
             )
@@ -919,7 +924,7 @@ class Encounters:
 
     async def initiative_view(self, admitted: Admitted) -> InitiativeView:
         rules = self._initiative_rules(admitted)
-        turn = self._loaded(admitted).state.turn
+        turn = scene.turn_seen_by(self._loaded(admitted).state, admitted.role)
         running = turn.initiative
         if running is None:
             raise RuleViolation(

@@ -3,6 +3,7 @@ actor's last attack found among them (the state keeps no history: the stream is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,6 +27,7 @@ class _Head(msgspec.Struct):
     actor: str | None = None
     gm_only: bool = False
     unseen_actor: bool = False
+    hidden_actors: list[str] = []
 
 
 _head = msgspec.json.Decoder(_Head)
@@ -41,6 +43,8 @@ def for_players(stored: bytes) -> bytes | None:
     head = _head.decode(stored)
     if head.gm_only:
         return None
+    if head.hidden_actors:
+        return _encoder.encode(_without_hidden(msgspec.json.decode(stored), head.hidden_actors))
     if not head.unseen_actor:
         return stored
     event = msgspec.json.decode(stored)
@@ -55,6 +59,45 @@ def for_players(stored: bytes) -> bytes | None:
     for zone in event.get("zones_started", []):
         zone["shooter"] = SOMEONE
     return _encoder.encode(event)
+
+
+def _without_hidden(event: dict[str, Any], hidden_actors: list[str]) -> dict[str, Any]:
+    """An initiative or advance event without the hidden actors in the order: players learn
+    neither their names nor their scores (the acting one is "someone")."""
+    hidden = set(hidden_actors)
+    del event["hidden_actors"]
+    result = event.get("result") or {}
+    if event.get("actor") in hidden:
+        event["actor"] = SOMEONE
+    if isinstance(result.get("turn"), dict):
+        result["turn"] = turn_without(result["turn"], hidden)
+    if "entries" in result:
+        result["entries"] = [e for e in result["entries"] if e["actor"] not in hidden]
+        result["actors"] = [a for a in result["actors"] if a not in hidden]
+        result["dice"] = [d for d in result["dice"] if d["step"].partition(":")[2] not in hidden]
+        if result.get("current") in hidden:
+            result["current"] = SOMEONE
+    named = re.compile(
+        r"(?<![\w.:-])(" + "|".join(map(re.escape, sorted(hidden))) + r")(?![\w.:-])"
+    )
+    result["effects"] = [named.sub(SOMEONE, text) for text in result.get("effects", [])]
+    return event
+
+
+def turn_without(turn: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    """A turn (as JSON) without the hidden actors in its initiative."""
+    if turn.get("action_phase") in hidden:
+        turn = {**turn, "action_phase": SOMEONE}
+    initiative = turn.get("initiative")
+    if isinstance(initiative, dict):
+        initiative = {
+            **initiative,
+            "entries": [e for e in initiative["entries"] if e["actor"] not in hidden],
+        }
+        if initiative.get("current") in hidden:
+            initiative["current"] = SOMEONE
+        turn = {**turn, "initiative": initiative}
+    return turn
 
 
 class _Attack(msgspec.Struct):

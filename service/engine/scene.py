@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from schemas.common import Point, Zone
-from schemas.encounter import EncounterState
+from schemas.encounter import EncounterState, TurnState
 from schemas.scene import ActorPatch, SceneActor, SceneChange, SceneResult
+from service.engine import events
 from service.rules import RuleViolation
 from service.rules.geometry import in_zone
 
@@ -47,6 +48,24 @@ def audience(
     if event_type == "attack" and actor_id in after.scene:
         return {"unseen_actor": True}
     return {"gm_only": True}
+
+
+def hidden_in_initiative(state: EncounterState) -> list[str]:
+    """The hidden actors in the initiative the service runs."""
+    initiative = state.turn.initiative
+    if initiative is None:
+        return []
+    return [e.actor for e in initiative.entries if hidden(state.scene, e.actor)]
+
+
+def turn_seen_by(state: EncounterState, role: str) -> TurnState:
+    """The turn as a token of `role` sees it: players' without the hidden actors in the
+    initiative (the same as their events show: events.turn_without)."""
+    concealed = hidden_in_initiative(state) if role != "gm" else []
+    if not concealed:
+        return state.turn
+    shown = events.turn_without(msgspec.to_builtins(state.turn), set(concealed))
+    return msgspec.convert(shown, TurnState)
 
 
 def visible_to(scene: Mapping[str, SceneActor], role: str) -> dict[str, SceneActor]:
