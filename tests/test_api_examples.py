@@ -17,13 +17,11 @@ from tests.test_cli import ADMIN_KEY, ROOT, served
 __all__ = ["served"]
 
 
-def example(language: str) -> str:
-    guide = (ROOT / "docs" / "api.md").read_text()
-    blocks = re.findall(
-        r"<!-- example: tests/test_api_examples.py runs this block -->\n```(\w+)\n(.*?)```",
-        guide,
-        re.S,
-    )
+def example(language: str, page: str = "api.md", test: str = "tests/test_api_examples.py") -> str:
+    """The block of `language` in docs/`page` that `test` says it runs."""
+    guide = (ROOT / "docs" / page).read_text()
+    marker = re.escape(f"<!-- example: {test} runs this block -->")
+    blocks = re.findall(marker + r"\n```(\w+)\n(.*?)```", guide, re.S)
     return next(code for lang, code in blocks if lang == language)
 
 

@@ -172,13 +172,18 @@ async def test_a_held_action_and_the_actor_stepping_in(client: Any) -> None:
     )
     assert status == 201, answer
     assert answer["result"]["turn"]["action_phase"] == "rat"
-    status, answer = await post(client, encounter, "advance", {"to": "action_phase"})
-    assert answer["result"]["turn"]["action_phase"] == "goon-1"
+    # sam had done nothing yet: its phase comes after rat's, then goon-1's.
+    assert answer["result"]["effects"][0] == "rat steps in before sam acts"
+    phases = []
+    for _ in range(2):
+        status, answer = await post(client, encounter, "advance", {"to": "action_phase"})
+        phases.append(answer["result"]["turn"]["action_phase"])
+    assert phases == ["sam", "goon-1"]
     status, problem = await post(
-        client, encounter, "advance", {"to": "action_phase", "actor": "sam"}
+        client, encounter, "advance", {"to": "action_phase", "actor": "rat"}
     )
     assert status == 409
-    assert problem["detail"] == "sam has had its phase in this pass"
+    assert problem["detail"] == "rat has had its phase in this pass"
 
 
 async def test_actors_join_and_leave_mid_turn(client: Any) -> None:

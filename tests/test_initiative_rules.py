@@ -262,13 +262,22 @@ def test_a_held_action_moves_the_phase_on_and_the_holder_steps_in_later() -> Non
     turn, crossings, effects = initiative.hold(turn, SR5, "sam", "$.actor")
     assert effects == ["sam holds its action", "rat's combat phase (pass 1, score 14)"]
     assert crossings == [AdvanceRequest(to="action_phase", actor="rat")]
-    # sam steps in before goon's phase.
-    turn = advanced(turn, actor="sam")
+    # sam steps in before rat has done anything: rat's phase comes right after sam's.
+    turn, _, effects = initiative.advance(turn, SR5, AdvanceRequest(to="action_phase", actor="sam"))
+    assert effects == ["sam steps in before rat acts", "sam's combat phase (pass 1, score 20)"]
     assert turn.action_phase == "sam"
     assert turn.initiative is not None
     assert not next(e for e in turn.initiative.entries if e.actor == "sam").holding
-    turn = advanced(turn)
-    assert turn.action_phase == "goon"
+    assert [advanced(turn).action_phase, advanced(advanced(turn)).action_phase] == ["rat", "goon"]
+
+
+def test_a_holder_stepping_in_after_the_acting_actor_has_acted_ends_that_phase() -> None:
+    turn = started(entry("sam", 20), entry("rat", 14), entry("goon", 8))
+    turn, _, _ = initiative.hold(turn, SR5, "sam", "$.actor")
+    turn = spend(turn, "rat", "simple")
+    turn = advanced(turn, actor="sam")
+    assert turn.action_phase == "sam"
+    assert advanced(turn).action_phase == "goon"
 
 
 def test_a_holder_waits_until_it_steps_in_or_everyone_else_has_acted() -> None:

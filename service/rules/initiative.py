@@ -281,6 +281,19 @@ def _entry(initiative: Initiative, actor: str, path: str | None = None) -> Initi
     return entry
 
 
+def _holder(initiative: Initiative, actor: str | None) -> InitiativeEntry | None:
+    """The holder named to step in, once it is shown it may have a phase now (None when no
+    actor is named, or one who does not hold its action)."""
+    if actor is None:
+        return None
+    entry = _entry(initiative, actor, "$.actor")
+    if entry.acted:
+        _conflict(f"{actor} has had its phase in this pass", path="$.actor")
+    if entry.score <= 0:
+        _conflict(f"{actor}'s score is {entry.score}: it has no phase in this pass", path="$.actor")
+    return entry if entry.holding else None
+
+
 def advance(
     turn: TurnState, rules: InitiativeRules, request: AdvanceRequest
 ) -> tuple[TurnState, list[Crossing], list[str]]:
@@ -299,6 +312,13 @@ def advance(
         return turn, crossings, effects
     if request.to == "initiative_pass":
         return _end_pass(turn, rules, initiative, effects)
+    stepping_in = _holder(initiative, request.actor)
+    if stepping_in is not None and initiative.used == ActionsUsed():
+        # A holder steps in before the acting actor has done anything: that phase waits, and
+        # comes right after the holder's.
+        effects.append(f"{stepping_in.actor} steps in before {initiative.current} acts")
+        turn, began = _begin_phase(turn, initiative, stepping_in.actor, effects)
+        return turn, began, effects
     # The phase that ends counts as the actor's for this pass.
     entries = [
         msgspec.structs.replace(e, acted=True) if e.actor == initiative.current else e
@@ -306,22 +326,14 @@ def advance(
     ]
     initiative = msgspec.structs.replace(initiative, entries=entries)
     if request.actor is not None:
-        entry = _entry(initiative, request.actor, "$.actor")
         up = _up_next(entries)
-        if entry.acted:
-            _conflict(f"{entry.actor} has had its phase in this pass", path="$.actor")
-        if entry.score <= 0:
+        if stepping_in is None and (up is None or up.actor != request.actor):
             _conflict(
-                f"{entry.actor}'s score is {entry.score}: it has no phase in this pass",
-                path="$.actor",
-            )
-        if not entry.holding and (up is None or up.actor != entry.actor):
-            _conflict(
-                f"{entry.actor} is not next ({up.actor if up else 'nobody'} is): an actor "
+                f"{request.actor} is not next ({up.actor if up else 'nobody'} is): an actor "
                 "steps in before its turn only with a held action",
                 path="$.actor",
             )
-        turn, began = _begin_phase(turn, initiative, entry.actor, effects)
+        turn, began = _begin_phase(turn, initiative, request.actor, effects)
         return turn, began, effects
     up = _up_next(entries)
     if up is None:

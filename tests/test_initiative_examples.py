@@ -1,0 +1,44 @@
+"""The initiative engine's page (docs/initiative.md): its combat turn of three actors over three
+passes, run as written against a real service, prints what the page says it prints."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+from tests.test_api_examples import example
+from tests.test_cli import ADMIN_KEY, ROOT, served
+
+__all__ = ["served"]
+
+PAGE = "initiative.md"
+TEST = "tests/test_initiative_examples.py"
+
+
+def printed_on_the_page() -> list[str]:
+    """The lines the page shows under "It prints:"."""
+    text = (ROOT / "docs" / PAGE).read_text()
+    match = re.search(r"It prints:\n\n```\n(.*?)```", text, re.S)
+    assert match is not None
+    return match.group(1).splitlines()
+
+
+def test_the_combat_turn_of_the_page_runs_as_it_says(served: str) -> None:
+    script = example("sh", PAGE, TEST).replace("http://127.0.0.1:8080", served)
+    run = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "ADMIN_KEY": ADMIN_KEY},
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.decode().splitlines()
+    assert lines == printed_on_the_page()
+    # Three passes: 21, 11 and 1 for Sam; 14 and 4 for Kim; 8 for the ganger.
+    assert [line.split(" phase ")[0] for line in lines[:9]] == [
+        *["turn 1 pass 1"] * 6,
+        "turn 1 pass 2",
+        "turn 1 pass 2",
+        "turn 1 pass 3",
+    ]
