@@ -36,16 +36,20 @@ def documents(text: str) -> list[Any]:
     return found
 
 
-def test_the_curl_example_plays_a_d100_turn_as_the_guide_says(served: str) -> None:
-    script = example("sh").replace("http://127.0.0.1:8080", served)
+def run_curl_example(script: str, served: str) -> str:
+    """What a page's shell example prints, run against the service at `served`."""
     run = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
+        ["bash", "-euo", "pipefail", "-c", script.replace("http://127.0.0.1:8080", served)],
         capture_output=True,
         timeout=60,
         env={**os.environ, "ADMIN_KEY": ADMIN_KEY},
     )
     assert run.returncode == 0, run.stderr
-    answer, page = documents(run.stdout.decode())
+    return run.stdout.decode()
+
+
+def test_the_curl_example_plays_a_d100_turn_as_the_guide_says(served: str) -> None:
+    answer, page = documents(run_curl_example(example("sh"), served))
     attack = answer["result"]
     target = attack["targets"][0]
     # The numbers the guide states.

@@ -3,12 +3,10 @@ passes, run as written against a real service, prints what the page says it prin
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 
-from tests.test_api_examples import example
-from tests.test_cli import ADMIN_KEY, ROOT, served
+from tests.test_api_examples import example, run_curl_example
+from tests.test_cli import ROOT, served
 
 __all__ = ["served"]
 
@@ -25,15 +23,7 @@ def printed_on_the_page() -> list[str]:
 
 
 def test_the_combat_turn_of_the_page_runs_as_it_says(served: str) -> None:
-    script = example("sh", PAGE, TEST).replace("http://127.0.0.1:8080", served)
-    run = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
-        capture_output=True,
-        timeout=60,
-        env={**os.environ, "ADMIN_KEY": ADMIN_KEY},
-    )
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.decode().splitlines()
+    lines = run_curl_example(example("sh", PAGE, TEST), served).splitlines()
     assert lines == printed_on_the_page()
     # Three passes: 21, 11 and 1 for Sam; 14 and 4 for Kim; 8 for the ganger.
     assert [line.split(" phase ")[0] for line in lines[:9]] == [

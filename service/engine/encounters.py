@@ -804,6 +804,17 @@ class Encounters:
             )
         return rules
 
+    async def _initiative_change(
+        self,
+        admitted: Admitted,
+        key: str | None,
+        scope: bytes,
+        resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
+    ) -> Answer:
+        return await self._change(
+            admitted, "initiative", key, scope, resolve, InitiativeOutcome, self._loaded(admitted)
+        )
+
     async def start_initiative(
         self, admitted: Admitted, body: bytes, key: str | None = None
     ) -> Answer:
@@ -832,15 +843,7 @@ class Encounters:
             )
 
         resolve = self._rolling(request.dice, request.seed, roll)
-        return await self._change(
-            admitted,
-            "initiative",
-            key,
-            b"start\0" + body,
-            resolve,
-            InitiativeOutcome,
-            self._loaded(admitted),
-        )
+        return await self._initiative_change(admitted, key, b"start\0" + body, resolve)
 
     async def join_initiative(
         self, admitted: Admitted, body: bytes, key: str | None = None
@@ -861,15 +864,7 @@ class Encounters:
             )
 
         resolve = self._rolling(request.dice, request.seed, roll)
-        return await self._change(
-            admitted,
-            "initiative",
-            key,
-            b"join\0" + body,
-            resolve,
-            InitiativeOutcome,
-            self._loaded(admitted),
-        )
+        return await self._initiative_change(admitted, key, b"join\0" + body, resolve)
 
     async def leave_initiative(
         self, admitted: Admitted, actor_id: str, key: str | None = None
@@ -885,15 +880,7 @@ class Encounters:
             )
             return _initiative_resolution("left", [actor_id], state, effects + more), state
 
-        return await self._change(
-            admitted,
-            "initiative",
-            key,
-            b"leave\0" + actor_id.encode(),
-            resolve,
-            InitiativeOutcome,
-            self._loaded(admitted),
-        )
+        return await self._initiative_change(admitted, key, b"leave\0" + actor_id.encode(), resolve)
 
     async def stop_initiative(self, admitted: Admitted, key: str | None = None) -> Answer:
         """The service stops running the initiative; the VTT's own tracker goes on with
@@ -912,15 +899,7 @@ class Encounters:
             effects = ["the service no longer runs the initiative"]
             return _initiative_resolution("stopped", [], state, effects), state
 
-        return await self._change(
-            admitted,
-            "initiative",
-            key,
-            b"stop\0",
-            resolve,
-            InitiativeOutcome,
-            self._loaded(admitted),
-        )
+        return await self._initiative_change(admitted, key, b"stop\0", resolve)
 
     async def initiative_view(self, admitted: Admitted) -> InitiativeView:
         rules = self._initiative_rules(admitted)
