@@ -11,6 +11,7 @@ do what those moments do to the combat state (`Ruleset.on_advance`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NoReturn
 
 import msgspec
 
@@ -38,7 +39,7 @@ def step(actor: str) -> str:
     return f"initiative:{actor}"
 
 
-def _conflict(detail: str, kind: str = "initiative-conflict", path: str | None = None) -> None:
+def _conflict(detail: str, kind: str = "initiative-conflict", path: str | None = None) -> NoReturn:
     raise RuleViolation(detail, path=path, kind=kind, status=409)
 
 
@@ -277,7 +278,6 @@ def _entry(initiative: Initiative, actor: str, path: str | None = None) -> Initi
             kind="not-in-initiative",
             path=path,
         )
-    assert entry is not None
     return entry
 
 
@@ -469,7 +469,6 @@ def hold(
             kind="nothing-to-hold-for",
             path=path,
         )
-    assert up is not None
     effects = [f"{actor} holds its action"]
     initiative = msgspec.structs.replace(initiative, entries=entries)
     turn, began = _begin_phase(turn, initiative, up.actor, effects)
@@ -485,7 +484,6 @@ def join(turn: TurnState, entries: list[InitiativeEntry]) -> tuple[TurnState, li
             "POST .../initiative",
             kind="no-initiative",
         )
-    assert initiative is not None
     there = {e.actor for e in initiative.entries}
     for index, entry in enumerate(entries):
         if entry.actor in there:
@@ -507,7 +505,6 @@ def leave(
     initiative = turn.initiative
     if initiative is None:
         _conflict("the service runs no initiative in this encounter", kind="no-initiative")
-    assert initiative is not None
     _entry(initiative, actor, "actor")
     entries = [e for e in initiative.entries if e.actor != actor]
     effects = [f"{actor} leaves the combat turn"]
