@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests import sr3_requests as make
+from tests import test_sr3_rules as rules
 from tests.parity import MISSING, Case, answers_as_resolved, answers_by_hand, resolved
 from tests.test_api import PROBLEM, new_encounter
 
@@ -494,3 +495,113 @@ async def test_the_rulesets_list_and_the_contract_show_sr3(client: Any) -> None:
     schemas = document["components"]["schemas"]
     for name in ("SR3AttackAsk", "SR3AttackResult", "SR3ActionRequest", "SR3State", "SR3Sheet"):
         assert name in schemas, name
+
+
+# --- every table row through HTTP (the embedded store: the rows test the rules, not the store) ---
+
+
+@pytest.fixture
+async def memory_client(make_client: Any) -> Any:
+    return await make_client()
+
+
+async def _target_number(client: Any, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    encounter = await new_encounter(client, ruleset="sr3")
+    response = await _attack(client, encounter, body)
+    assert response.status == 201, await response.text()
+    result: dict[str, Any] = (await response.json())["result"]
+    return result["attack"]["target_number"], result
+
+
+@pytest.mark.parametrize(("category", "distance", "band"), rules.range_cases())
+async def test_every_range_table_row_over_http(
+    memory_client: Any, category: str, distance: float, band: str
+) -> None:
+    tn, result = await _target_number(
+        memory_client,
+        make.attack(
+            attacker=make.attacker(strength=rules.STRENGTH),
+            weapon=rules.weapon_for(category),
+            target=make.target(distance_m=distance),
+            dice={"attack": MISS},
+        ),
+    )
+    # 002: the band, and standard vision's number for it (launchers: 6(8) at long range).
+    expected = rules.STANDARD_LAUNCH if category in rules.LAUNCHERS else rules.STANDARD
+    assert (result["target"]["range"], tn) == (band, expected[band])
+
+
+@pytest.mark.parametrize("sight", sorted(rules.SIGHT_ROWS))
+@pytest.mark.parametrize("band", rules.BANDS)
+@pytest.mark.parametrize("launch", [False, True], ids=["firearm", "launch weapon"])
+async def test_every_sight_row_over_http(
+    memory_client: Any, sight: str, band: str, launch: bool
+) -> None:
+    category, at = (
+        ("grenade_launcher", rules.LAUNCHER_AT) if launch else ("heavy_pistol", rules.PISTOL_AT)
+    )
+    tn, _ = await _target_number(
+        memory_client,
+        make.attack(
+            weapon=rules.weapon_for(category),
+            target=make.target(distance_m=at[band]),
+            sight=sight,
+            dice={"attack": [1, 1, 1, 1]},
+        ),
+    )
+    # 002, "RANGED ATTACK TARGET NUMBERS": the row's number, parentheses for launch weapons.
+    assert tn == rules.sight_number(sight, band, launch)
+
+
+@pytest.mark.parametrize("row", sorted(rules.VISIBILITY_ROWS))
+@pytest.mark.parametrize("vision", rules.VISIONS)
+async def test_every_visibility_cell_over_http(memory_client: Any, row: str, vision: str) -> None:
+    condition = {"light": row} if row in rules.LIGHTS else {"obscurant": row}
+    tn, _ = await _target_number(
+        memory_client,
+        make.attack(visibility={"vision": vision, **condition}, dice={"attack": MISS}),
+    )
+    # SR3 visibility: short range 4 + the cell.
+    assert tn == 4 + rules.VISIBILITY_ROWS[row][rules.VISIONS.index(vision)]
+
+
+@pytest.mark.parametrize(
+    ("fields", "target_fields", "source", "value"),
+    rules.SITUATIONS,
+    ids=[s[2] for s in rules.SITUATIONS],
+)
+async def test_every_situation_modifier_over_http(
+    memory_client: Any,
+    fields: dict[str, Any],
+    target_fields: dict[str, Any],
+    source: str,
+    value: int,
+) -> None:
+    tn, result = await _target_number(
+        memory_client,
+        make.attack(target=make.target(**target_fields), dice={"attack": MISS}, **fields),
+    )
+    modifiers = {m["source"]: m["value"] for m in result["attack"]["modifiers"]}
+    assert modifiers[source] == value
+    assert tn == max(2, 4 + value)
+
+
+@pytest.mark.parametrize("action", [*rules.FREE, *rules.SIMPLE, *rules.COMPLEX, "other"])
+async def test_every_action_over_http(memory_client: Any, action: str) -> None:
+    encounter = await new_encounter(memory_client, ruleset="sr3")
+    response = await memory_client.post(
+        f"/v1/encounters/{encounter}/actions", json={"actor": "sam", "action": action}
+    )
+    assert response.status == 201, await response.text()
+    result = (await response.json())["result"]
+    kind = (
+        "free action"
+        if action in rules.FREE
+        else "simple action"
+        if action in rules.SIMPLE
+        else "complex action"
+        if action in rules.COMPLEX
+        else "an action the tables do not name"
+    )
+    assert result["effects"][0].endswith(kind)
+    assert result["action"] == action

@@ -115,7 +115,7 @@ STANDARD_LAUNCH = {"short": 4, "medium": 5, "long": 8, "extreme": 9}
 STRENGTH = 4
 
 
-def _range_cases() -> list[tuple[str, float, str]]:
+def range_cases() -> list[tuple[str, float, str]]:
     cases = []
     for category, bounds in RANGE_ROWS.items():
         factor = STRENGTH if category in STR_ROWS else 1
@@ -126,18 +126,18 @@ def _range_cases() -> list[tuple[str, float, str]]:
     return cases
 
 
-def _weapon_for(category: str) -> dict[str, Any]:
+def weapon_for(category: str) -> dict[str, Any]:
     return make.weapon(id="w", category=category, modes=["SS", "SA"], ammo=10)
 
 
-@pytest.mark.parametrize(("category", "distance", "band"), _range_cases())
+@pytest.mark.parametrize(("category", "distance", "band"), range_cases())
 def test_range_table_bands_and_base_target_numbers(
     category: str, distance: float, band: str
 ) -> None:
     result, _ = resolve(
         make.attack(
             attacker=make.attacker(strength=STRENGTH),
-            weapon=_weapon_for(category),
+            weapon=weapon_for(category),
             target=make.target(distance_m=distance),
             dice={"attack": MISS},
         )
@@ -156,7 +156,7 @@ def test_past_extreme_range_is_out_of_range(category: str) -> None:
     problem = refused(
         make.attack(
             attacker=make.attacker(strength=STRENGTH),
-            weapon=_weapon_for(category),
+            weapon=weapon_for(category),
             target=make.target(distance_m=RANGE_ROWS[category][3] * factor + 1),
         )
     )
@@ -169,12 +169,12 @@ def test_past_extreme_range_is_out_of_range(category: str) -> None:
 def test_launchers_have_a_minimum_range(category: str, minimum: float) -> None:
     # 002: "5-50*" and "20-150*": closer than 5 m (20 m) is out of range; at it, short.
     problem = refused(
-        make.attack(weapon=_weapon_for(category), target=make.target(distance_m=minimum - 1))
+        make.attack(weapon=weapon_for(category), target=make.target(distance_m=minimum - 1))
     )
     assert problem.kind == "out-of-range"
     result, _ = resolve(
         make.attack(
-            weapon=_weapon_for(category),
+            weapon=weapon_for(category),
             target=make.target(distance_m=minimum),
             dice={"attack": MISS},
         )
@@ -185,7 +185,7 @@ def test_launchers_have_a_minimum_range(category: str, minimum: float) -> None:
 def test_strength_rows_count_from_the_weapons_strength_rating_or_need_strength() -> None:
     # 002, "Bow": "0-STR": a bow of Strength rating 6 reaches short range at 6 m; at 7 m it
     # is medium (to STR x 10 = 60 m).
-    bow = {**_weapon_for("bow"), "strength_rating": 6}
+    bow = {**weapon_for("bow"), "strength_rating": 6}
     result, _ = resolve(
         make.attack(weapon=bow, target=make.target(distance_m=6), dice={"attack": MISS})
     )
@@ -194,7 +194,7 @@ def test_strength_rows_count_from_the_weapons_strength_rating_or_need_strength()
         make.attack(weapon=bow, target=make.target(distance_m=7), dice={"attack": MISS})
     )
     assert result.target.range == "medium"
-    problem = refused(make.attack(weapon=_weapon_for("thrown_knife")))
+    problem = refused(make.attack(weapon=weapon_for("thrown_knife")))
     assert (problem.kind, problem.path) == ("strength-needed", "$.attacker.strength")
 
 
@@ -219,6 +219,14 @@ PISTOL_AT = {"short": 3, "medium": 10, "long": 30, "extreme": 50}  # heavy pisto
 LAUNCHER_AT = {"short": 10, "medium": 80, "long": 120, "extreme": 200}  # grenade launcher
 
 
+def sight_number(sight: str, band: str, launch: bool) -> int:
+    row, parentheses = SIGHT_ROWS[sight]
+    expected = dict(zip(BANDS, row, strict=True))
+    if launch:
+        expected["long"], expected["extreme"] = parentheses
+    return expected[band]
+
+
 @pytest.mark.parametrize("sight", sorted(SIGHT_ROWS))
 @pytest.mark.parametrize("band", BANDS)
 @pytest.mark.parametrize("launch", [False, True], ids=["firearm", "launch weapon"])
@@ -226,17 +234,13 @@ def test_target_number_by_sight_and_band(sight: str, band: str, launch: bool) ->
     category, at = ("grenade_launcher", LAUNCHER_AT) if launch else ("heavy_pistol", PISTOL_AT)
     result, _ = resolve(
         make.attack(
-            weapon=_weapon_for(category),
+            weapon=weapon_for(category),
             target=make.target(distance_m=at[band]),
             sight=sight,
             dice={"attack": [1, 1, 1, 1]},
         )
     )
-    row, parentheses = SIGHT_ROWS[sight]
-    expected = dict(zip(BANDS, row, strict=True))
-    if launch:
-        expected["long"], expected["extreme"] = parentheses
-    assert result.attack.target_number == expected[band]
+    assert result.attack.target_number == sight_number(sight, band, launch)
 
 
 def test_indirect_fire_takes_standard_launch_numbers_and_only_the_smartlink_2() -> None:
@@ -244,7 +248,7 @@ def test_indirect_fire_takes_standard_launch_numbers_and_only_the_smartlink_2() 
     # grenade launcher is standard vision's (8), 8 - 1 = 7 with a smartlink-2 (its own row's
     # 5 does not count).
     body = make.attack(
-        weapon=_weapon_for("grenade_launcher"),
+        weapon=weapon_for("grenade_launcher"),
         target=make.target(distance_m=120),
         indirect=True,
         dice={"attack": MISS},
@@ -422,28 +426,29 @@ def test_a_new_action_phase_of_the_shooter_clears_its_recoil_when_phases_are_not
 # --- the other situation modifiers (SR3 modifiers; README for the wounds) ----------------------
 
 
-@pytest.mark.parametrize(
-    ("fields", "target_fields", "source", "value"),
-    [
-        ({}, {"cover": "partial"}, "cover (partial)", 4),
-        ({}, {"cover": "good"}, "cover (good)", 4),
-        ({}, {"cover": "full"}, "blind fire", 8),
-        ({"blind_fire": True}, {}, "blind fire", 8),
-        ({"movement": "walking"}, {}, "attacker walking", 1),
-        ({"movement": "walking_difficult"}, {}, "attacker walking difficult", 2),
-        ({"movement": "running"}, {}, "attacker running", 4),
-        ({"movement": "running_difficult"}, {}, "attacker running difficult", 6),
-        ({}, {"movement": "stationary"}, "target stationary", -1),
-        ({}, {"movement": "running"}, "target running", 2),
-        ({"melee_opponents": 2}, {}, "attacker in melee (2 opponents)", 4),
-        ({"attacker": make.attacker(wounds="L")}, {}, "wounds (L)", 1),
-        ({"attacker": make.attacker(wounds="M")}, {}, "wounds (M)", 2),
-        ({"attacker": make.attacker(wounds="S")}, {}, "wounds (S)", 3),
-        ({"attacker": make.attacker(wounds="D")}, {}, "wounds (D)", 4),
-        ({"second_firearm": True}, {}, "second firearm", 2),
-        ({"called_shot": True}, {}, "called shot", 4),
-    ],
-)
+# SR3 modifiers (README for the wounds): each situation, the source it shows as, its value.
+SITUATIONS: list[tuple[dict[str, Any], dict[str, Any], str, int]] = [
+    ({}, {"cover": "partial"}, "cover (partial)", 4),
+    ({}, {"cover": "good"}, "cover (good)", 4),
+    ({}, {"cover": "full"}, "blind fire", 8),
+    ({"blind_fire": True}, {}, "blind fire", 8),
+    ({"movement": "walking"}, {}, "attacker walking", 1),
+    ({"movement": "walking_difficult"}, {}, "attacker walking difficult", 2),
+    ({"movement": "running"}, {}, "attacker running", 4),
+    ({"movement": "running_difficult"}, {}, "attacker running difficult", 6),
+    ({}, {"movement": "stationary"}, "target stationary", -1),
+    ({}, {"movement": "running"}, "target running", 2),
+    ({"melee_opponents": 2}, {}, "attacker in melee (2 opponents)", 4),
+    ({"attacker": make.attacker(wounds="L")}, {}, "wounds (L)", 1),
+    ({"attacker": make.attacker(wounds="M")}, {}, "wounds (M)", 2),
+    ({"attacker": make.attacker(wounds="S")}, {}, "wounds (S)", 3),
+    ({"attacker": make.attacker(wounds="D")}, {}, "wounds (D)", 4),
+    ({"second_firearm": True}, {}, "second firearm", 2),
+    ({"called_shot": True}, {}, "called shot", 4),
+]
+
+
+@pytest.mark.parametrize(("fields", "target_fields", "source", "value"), SITUATIONS)
 def test_situation_modifiers(
     fields: dict[str, Any], target_fields: dict[str, Any], source: str, value: int
 ) -> None:
