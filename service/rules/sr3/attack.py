@@ -115,9 +115,8 @@ def base_modifiers(request: SR3AttackRequest, band: RangeBand) -> list[Modifier]
             )
         return modifiers
     row = tables.SIGHT_TARGET_NUMBERS[request.sight]
-    return [
-        Modifier(f"range ({band}{weapon_kind}, {request.sight})", row.target_number(band, launch))
-    ]
+    sight = "standard vision" if request.sight == "standard" else request.sight.replace("_", " ")
+    return [Modifier(f"range ({band}{weapon_kind}), {sight}", row.target_number(band, launch))]
 
 
 def visibility(request: SR3AttackRequest) -> Modifier | None:
