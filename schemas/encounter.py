@@ -20,6 +20,16 @@ from schemas.d100 import (
 )
 from schemas.initiative import Initiative, InitiativeResult
 from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
+from schemas.sr3 import (
+    SR3ActionName,
+    SR3ActionRequest,
+    SR3AttackAsk,
+    SR3AttackRequest,
+    SR3AttackResult,
+    SR3State,
+    SR3ZoneTestAsk,
+    SR3ZoneTestRequest,
+)
 from schemas.sr5 import (
     SR5ActionName,
     SR5ActionRequest,
@@ -32,21 +42,21 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 
-RulesetId = Literal["sr5", "d100"]
+RulesetId = Literal["sr5", "d100", "sr3"]
 
 # Unions with one member per ruleset, tagged by "ruleset" (results by "kind"). The service decodes
 # a request with the member of the encounter's ruleset, so clients may leave the tag out.
-AttackRequest = SR5AttackRequest | D100AttackRequest
+AttackRequest = SR5AttackRequest | D100AttackRequest | SR3AttackRequest
 # An attack as clients send it: the scene may fill in the attacker, weapons and targets by name.
-AttackAsk = SR5AttackAsk | D100AttackAsk
-AttackResult = SR5AttackResult | D100AttackResult
-ActionRequest = SR5ActionRequest | D100ActionRequest
-CombatState = SR5State | D100State
-ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest
+AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk
+AttackResult = SR5AttackResult | D100AttackResult | SR3AttackResult
+ActionRequest = SR5ActionRequest | D100ActionRequest | SR3ActionRequest
+CombatState = SR5State | D100State | SR3State
+ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest | SR3ZoneTestRequest
 # A zone test as clients send it: the scene may fill in the testing actor's numbers.
-ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk
+ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk
 ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult
-ActionName = SR5ActionName | D100ActionName
+ActionName = SR5ActionName | D100ActionName | SR3ActionName
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
     "encounter_created",

@@ -89,6 +89,15 @@ def rulesets(url: str) -> list[str]:
         return [r["id"] for r in json.load(response)["rulesets"]]
 
 
+def offered_rulesets(page: Page) -> list[str]:
+    """The rulesets the open console offers to create (a ruleset it has no form for is listed,
+    disabled)."""
+    values: list[str] = page.locator("#create-ruleset option:not([disabled])").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    return values
+
+
 def chromium_missing() -> str | None:
     """Why no browser can run, or None when one can."""
     try:

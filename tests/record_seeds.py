@@ -21,6 +21,7 @@ from service.rules import RULESETS
 from service.rules.dice import Dice, check_given
 from service.rules.ruleset import EarlierAttack, Resolution, Ruleset, RuleViolation
 from tests import d100_requests as d100
+from tests import sr3_requests as sr3
 from tests import sr5_requests as sr5
 
 RECORDS = Path(__file__).parent / "data" / "recorded_seeds.json"
@@ -238,7 +239,47 @@ D100_SCENARIOS: dict[str, list[Step]] = {
     ],
 }
 
-SCENARIOS = {"sr5": SR5_SCENARIOS, "d100": D100_SCENARIOS}
+# SR3 (issue 13, recorded when it was added): target-number tests with the Rules of Six and One
+# at every range, dodges and resistance from the Combat Pool, recoil, aim, a refusal.
+SR3_RIFLE = sr3.weapon(
+    id="rifle", category="assault_rifle", power=8, modes=["SA", "BF", "FA"], ammo=60
+)
+
+
+def _sr3_target(**fields: Any) -> dict[str, Any]:
+    return sr3.target(dodge=2, resist=2, **fields)
+
+
+SR3_SCENARIOS: dict[str, list[Step]] = {
+    "semi-automatic, twice, dodge and resistance": [
+        _attack(sr3.attack(pool=2, target=_sr3_target())),
+        _attack(sr3.attack(pool=2, target=sr3.target(distance_m=50, dodge=1))),
+    ],
+    "burst and full auto with recoil": [
+        _attack(sr3.attack(weapon=SR3_RIFLE, mode="BF", target=_sr3_target(distance_m=60))),
+        _action({"actor": "sam", "action": "other"}),
+        _attack(sr3.attack(weapon=SR3_RIFLE, mode="FA", rounds=6, target=sr3.target(resist=1))),
+    ],
+    "aimed through image magnification at long range": [
+        _action({"actor": "sam", "action": "take_aim"}),
+        _action({"actor": "sam", "action": "take_aim"}),
+        _attack(
+            sr3.attack(
+                sight="magnification_2_laser",
+                pool=4,
+                target=_sr3_target(distance_m=40, cover="partial"),
+                visibility={"vision": "low_light_cyber", "light": "minimal"},
+            )
+        ),
+    ],
+    "an exhausted pool is refused": [
+        _attack(sr3.attack(pool=4)),
+        _attack(sr3.attack(pool=4)),
+    ],
+    "zone test refused": [_zone_test("zone-1", {"actor": "sam"})],
+}
+
+SCENARIOS = {"sr5": SR5_SCENARIOS, "d100": D100_SCENARIOS, "sr3": SR3_SCENARIOS}
 
 
 def _builtins(value: Any) -> Any:
@@ -341,7 +382,7 @@ def raw_draws(seed: int) -> dict[str, Any]:
 
 
 def record() -> dict[str, Any]:
-    """Every scenario of both rulesets with every seed, and the raw draws of every seed."""
+    """Every scenario of every ruleset with every seed, and the raw draws of every seed."""
     scenarios = []
     for ruleset_id, named in SCENARIOS.items():
         for name, steps in named.items():

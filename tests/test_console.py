@@ -236,7 +236,11 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
     count_js = "() => document.querySelectorAll('input, select, textarea').length"
     before = page.evaluate(unlabelled_js)
     assert before == []
-    for ruleset in console.rulesets(url):
+    # Every ruleset the console has a form for (sr3 has none yet: listed, not offered).
+    console.open_console(page, url)
+    offered = console.offered_rulesets(page)
+    assert {"sr5", "d100"} <= set(offered) <= set(console.rulesets(url))
+    for ruleset in offered:
         console.open_console(page, url)
         if page.locator("#leave").is_visible():
             page.locator("#leave").click()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests import sr3_requests as sr3
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
 from tests.test_api import PROBLEM, new_encounter
@@ -328,3 +329,39 @@ async def test_players_see_no_hidden_actor_in_the_initiative(make_client: Any) -
     view = await (await client.get(f"{base}/initiative", headers=player)).json()
     assert [e["actor"] for e in view["entries"]] == ["rat", "sam"]
     assert view["current"] == "rat"
+
+
+async def test_sr3_phases_count_its_actions_and_a_new_turn_refreshes_the_combat_pool(
+    client: Any,
+) -> None:
+    encounter = await new_encounter(client, ruleset="sr3")
+    body = {
+        "actors": [{"actor": "sam", "reaction": 5}, {"actor": "goon-1", "reaction": 4}],
+        "dice": {"initiative:sam": [6], "initiative:goon-1": [3]},
+    }
+    status, answer = await post(client, encounter, "initiative", body)
+    assert status == 201, answer
+    # Reaction + 1d6: sam 11, goon-1 7.
+    assert [(e["actor"], e["score"]) for e in answer["result"]["entries"]] == [
+        ("sam", 11),
+        ("goon-1", 7),
+    ]
+    # A single shot is a complex action (002: Fire Weapon (SS/FA)); then only free ones fit.
+    single = sr3.attack(mode="SS", weapon=sr3.weapon(modes=["SS", "SA"]), pool=4)
+    status, answer = await post(client, encounter, "attacks", single)
+    assert status == 201, answer
+    status, problem = await post(client, encounter, "attacks", sr3.attack(mode="SA"))
+    assert status == 409
+    assert (
+        problem["detail"]
+        == "the attack takes a simple action and sam has 1 free left in this phase"
+    )
+    status, answer = await post(client, encounter, "actions", {"actor": "sam", "action": "gesture"})
+    assert status == 201, answer
+    # Pass 1: sam, goon-1; pass 2: sam at 1; then the combat turn is over, and every Combat
+    # Pool refreshes (sam committed 4 of its 6).
+    phases = [
+        (await post(client, encounter, "advance", {"to": "action_phase"}))[1] for _ in range(3)
+    ]
+    assert [p["result"]["turn"]["action_phase"] for p in phases] == ["goon-1", "sam", None]
+    assert "sam: Combat Pool refreshed to 6 (2 were left)" in phases[-1]["result"]["effects"]

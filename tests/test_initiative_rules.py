@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,10 +18,12 @@ from schemas.encounter import AdvanceRequest, TurnState
 from schemas.initiative import ActionsUsed, InitiativeEntry, InitiativeRoll
 from schemas.scene import SceneActor
 from schemas.sr5 import SR5Sheet
-from service.rules import initiative
+from service.rules import RULESETS, initiative
 from service.rules.dice import Dice, DiceShortage
 from service.rules.ruleset import ActionCost, InitiativeRules, RuleViolation
+from service.rules.sr3.tables import INITIATIVE as SR3
 from service.rules.sr5.tables import INITIATIVE as SR5
+from tests import sr3_requests as sr3
 
 # The document's phase: one free and one complex action, the complex exchanged for two simple
 # or two free ones (so three free, or one free and two simple).
@@ -466,3 +469,42 @@ def test_has_begun_tells_a_fresh_turn_from_one_under_way() -> None:
     assert initiative.has_begun(TurnState(initiative_pass=2))
     assert initiative.has_begun(started(entry("sam", 20)))
     assert not initiative.has_begun(advanced(started(entry("sam", 5))))
+
+
+# --- sr3's numbers (service/rules/sr3/tables.py, INITIATIVE) -----------------------------------
+
+
+def test_sr3_initiative_is_reaction_plus_its_dice_and_ties_go_by_reaction() -> None:
+    rolls = [
+        InitiativeRoll(actor="sam", reaction=5, initiative_dice=2),
+        InitiativeRoll(actor="ganger", reaction=6, modifier=-1),
+    ]
+    dice = Dice(0, {"initiative:sam": [3, 4], "initiative:ganger": [6]})
+    entries = initiative.roll_entries(SR3, rolls, {}, dice)
+    # sam 5 + 3 + 4 = 12; the ganger 6 - 1 (a light wound) + 6 = 11.
+    assert [(e.actor, e.score, e.ties) for e in entries] == [("sam", 12, [5]), ("ganger", 11, [6])]
+    tied = started(entry("sam", 12, 5), entry("ganger", 12, 6), rules=SR3)
+    assert [a for a, _ in order(tied)] == ["ganger", "sam"]
+
+
+def test_sr3_a_phase_is_the_documents_three_ways() -> None:
+    assert SR3.budgets == THREE_WAYS.budgets
+    assert SR3.hold_action == "delay_action"
+
+
+def test_sr3_fires_sa_and_bf_as_simple_actions_and_ss_and_fa_as_complex_ones() -> None:
+    # 002, the action tables: Fire Weapon (SA/BF) simple, (SS/FA) complex.
+    ruleset = RULESETS["sr3"]
+    for mode, kind in (("SA", "simple"), ("BF", "simple"), ("SS", "complex"), ("FA", "complex")):
+        modes = ["SS", "SA", "BF", "FA"]
+        body = sr3.attack(mode=mode, weapon=sr3.weapon(modes=modes, ammo=30))
+        request = msgspec.convert(body, ruleset.attack_type)
+        result = ruleset.resolve_attack(request, ruleset.new_state(), TurnState(), Dice(1)).result
+        assert ruleset.action_cost(request, result) == ActionCost(kind=kind), mode
+    for action, kind in (
+        ("take_aim", "simple"),
+        ("reload_firearm", "complex"),
+        ("gesture", "free"),
+    ):
+        request = msgspec.convert({"actor": "sam", "action": action}, ruleset.action_type)
+        assert ruleset.action_cost(request, None) == ActionCost(kind=kind), action

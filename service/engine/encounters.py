@@ -693,6 +693,10 @@ class Encounters:
         if body_type == "attack_ask_type":
             request = loaded.ruleset.fill_attack(request, loaded.state.scene)
         if body_type == "zone_test_ask_type":
+            # A ruleset without zones (sr3) refuses every zone test itself (422, saying so),
+            # before any zone is looked up.
+            if not loaded.ruleset.info.zone_shapes:
+                loaded.ruleset.fill_zone_test(request, loaded.state.scene)
             # No such zone is the first thing to say (404), before what the scene lacks.
             if zone_id not in {zone.id for zone in loaded.ruleset.zones(loaded.state.combat)}:
                 raise RuleViolation(

@@ -10,8 +10,11 @@ from types import MappingProxyType
 
 from service.rules.d100 import D100Ruleset
 from service.rules.ruleset import Resolution, Ruleset, RuleViolation
+from service.rules.sr3 import SR3Ruleset
 from service.rules.sr5 import SR5Ruleset
 
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({"sr5": SR5Ruleset(), "d100": D100Ruleset()})
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {"sr5": SR5Ruleset(), "d100": D100Ruleset(), "sr3": SR3Ruleset()}
+)
 
 __all__ = ["RULESETS", "Resolution", "RuleViolation", "Ruleset"]

@@ -1,0 +1,403 @@
+"""Shadowrun 3 ranged attacks: skill + Combat Pool dice against the range band's target number
+for the attacker's sight, the situation modifiers, the dodge, and the damage resistance test.
+
+002 is rules-sources/002_65e09aecd368bc68.txt; tables.py cites every number.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from schemas.common import Modifier
+from schemas.encounter import TurnState
+from schemas.sr3 import (
+    SR3ActorState,
+    SR3AttackRequest,
+    SR3AttackResult,
+    SR3Recoil,
+    SR3State,
+    SR3TargetResult,
+    SR3Test,
+)
+from service.rules.dice import Dice
+from service.rules.ruleset import Resolution, RuleViolation
+from service.rules.sr3 import damage, pool, tables
+from service.rules.sr3.tables import RangeBand
+
+ATTACK_STEP = "attack"
+
+
+def dodge_step(target_id: str) -> str:
+    return f"dodge:{target_id}"
+
+
+def resist_step(target_id: str) -> str:
+    return f"resist:{target_id}"
+
+
+def dice_steps(request: SR3AttackRequest) -> dict[str, int]:
+    """Every step the attack may roll, all d6."""
+    target = request.target.id
+    return {ATTACK_STEP: 6, dodge_step(target): 6, resist_step(target): 6}
+
+
+def target_number(modifiers: list[Modifier]) -> int:
+    """README: the modifiers' sum, never below 2."""
+    return max(tables.MINIMUM_TARGET_NUMBER, sum([m.value for m in modifiers]))
+
+
+def test(dice: Dice, step: str, count: int, pool_dice: int, modifiers: list[Modifier]) -> SR3Test:
+    """One target-number test (Rule of Six and Rule of One: Dice.target_number_test)."""
+    tn = target_number(modifiers)
+    roll = dice.target_number_test(step, count, tn)
+    return SR3Test(
+        dice=max(count, 0),
+        pool_dice=pool_dice,
+        target_number=tn,
+        modifiers=modifiers,
+        totals=list(roll.totals),
+        successes=roll.successes,
+        rule_of_one=roll.all_ones,
+    )
+
+
+def range_band(request: SR3AttackRequest) -> RangeBand:
+    """002, "WEAPON RANGE TABLE": the band the distance falls in (an impact projectile's bands
+    are multiples of Strength)."""
+    weapon, distance = request.weapon, request.target.distance_m
+    bands = tables.RANGE_BANDS[weapon.category]
+    strength = 1
+    if bands.per_strength:
+        given = weapon.strength_rating or request.attacker.strength
+        if given is None:
+            raise RuleViolation(
+                f"a {weapon.category}'s range bands are counted from Strength: give the "
+                "attacker's strength (or the weapon's strength_rating)",
+                path="$.attacker.strength",
+                kind="strength-needed",
+            )
+        strength = given
+    path = "$.target.distance_m"
+    if distance < bands.minimum:
+        raise RuleViolation(
+            f"{distance:g} m is closer than the {weapon.category} minimum range of "
+            f"{bands.minimum:g} m",
+            path=path,
+            kind="out-of-range",
+        )
+    for band, bound in zip(tables.BANDS, bands.bounds(strength), strict=True):
+        if distance <= bound:
+            return band
+    raise RuleViolation(
+        f"{distance:g} m is beyond the {weapon.category} extreme range of "
+        f"{bands.bounds(strength)[-1]:g} m",
+        path=path,
+        kind="out-of-range",
+    )
+
+
+def base_modifiers(request: SR3AttackRequest, band: RangeBand) -> list[Modifier]:
+    """002, "RANGED ATTACK TARGET NUMBERS": the band's number in the row of the attacker's
+    sight (the parentheses for launch weapons); indirect fire: standard vision's launch
+    numbers, with a smartlink-2's -1 its only modifier."""
+    launch = request.weapon.category in tables.LAUNCH_WEAPONS
+    weapon_kind = ", launch weapon" if launch else ""
+    if request.indirect:
+        row = tables.SIGHT_TARGET_NUMBERS[tables.INDIRECT_FIRE_SIGHT]
+        modifiers = [
+            Modifier(f"range ({band}{weapon_kind}, indirect fire)", row.target_number(band, launch))
+        ]
+        if request.sight == "smartlink_2":
+            modifiers.append(
+                Modifier("smartlink-2 (indirect fire)", tables.INDIRECT_FIRE_SMARTLINK_2)
+            )
+        return modifiers
+    row = tables.SIGHT_TARGET_NUMBERS[request.sight]
+    sight = "standard vision" if request.sight == "standard" else request.sight.replace("_", " ")
+    return [Modifier(f"range ({band}{weapon_kind}), {sight}", row.target_number(band, launch))]
+
+
+def visibility(request: SR3AttackRequest) -> Modifier | None:
+    """SR3 visibility: the light's and the obscurant's rows in the vision's column, added;
+    half in melee (rounded down)."""
+    seen = request.visibility
+    value = (
+        tables.VISIBILITY[seen.light][seen.vision] + tables.VISIBILITY[seen.obscurant][seen.vision]
+    )
+    if seen.melee:
+        value //= tables.MELEE_VISIBILITY_DIVISOR
+    if value == 0:
+        return None
+    conditions = [c for c in (seen.light, seen.obscurant) if c not in ("full", "none")]
+    melee = ", halved in melee" if seen.melee else ""
+    return Modifier(f"visibility ({', '.join(conditions)}; {seen.vision} vision{melee})", value)
+
+
+def rounds_of(request: SR3AttackRequest) -> int:
+    mode = tables.FIRING_MODES[request.mode]
+    if request.mode == "FA":
+        return request.rounds if request.rounds is not None else mode.rounds
+    return mode.rounds
+
+
+def recoil(request: SR3AttackRequest, rounds_before: int, rounds: int) -> SR3Recoil:
+    """SR3 modifiers, "Recoil": +1 a round fired earlier in the phase, and bursts and full auto
+    their own rounds too; compensation takes that away; heavy weapons double what is left."""
+    mode = tables.FIRING_MODES[request.mode]
+    weapon = request.weapon
+    counted = rounds_before + (rounds if mode.own_rounds_recoil else 0)
+    raw = counted * tables.RECOIL_PER_ROUND
+    heavy = weapon.category in tables.HEAVY_WEAPONS
+    left = max(0, raw - weapon.recoil_compensation)
+    return SR3Recoil(
+        rounds_before=rounds_before,
+        rounds_fired=rounds,
+        recoil=raw,
+        compensation=weapon.recoil_compensation,
+        heavy_weapon=heavy,
+        modifier=left * tables.HEAVY_WEAPON_RECOIL_FACTOR if heavy else left,
+    )
+
+
+def situation_modifiers(
+    request: SR3AttackRequest,
+    recoil_now: SR3Recoil,
+    targets_in_phase: int,
+    aims: int,
+) -> list[Modifier]:
+    """Every SR3 situation modifier that applies, in the order the result lists them."""
+    target, attacker = request.target, request.attacker
+    modifiers = []
+    if recoil_now.modifier:
+        modifiers.append(Modifier("recoil", recoil_now.modifier))
+    # The scene's full cover is blind fire; blind fire is the worse and they do not add.
+    if request.blind_fire or target.cover == "full":
+        modifiers.append(Modifier("blind fire", tables.BLIND_FIRE))
+    elif tables.COVER[target.cover]:
+        modifiers.append(Modifier(f"cover ({target.cover})", tables.COVER[target.cover]))
+    shown = visibility(request)
+    if shown is not None:
+        modifiers.append(shown)
+    if targets_in_phase > 1:
+        modifiers.append(
+            Modifier(
+                f"multiple targets ({targets_in_phase} this phase)",
+                tables.MULTIPLE_TARGETS * (targets_in_phase - 1),
+            )
+        )
+    if tables.TARGET_MOVEMENT[target.movement]:
+        modifiers.append(
+            Modifier(f"target {target.movement}", tables.TARGET_MOVEMENT[target.movement])
+        )
+    if tables.ATTACKER_MOVEMENT[request.movement]:
+        modifiers.append(
+            Modifier(
+                f"attacker {request.movement.replace('_', ' ')}",
+                tables.ATTACKER_MOVEMENT[request.movement],
+            )
+        )
+    if request.melee_opponents:
+        modifiers.append(
+            Modifier(
+                f"attacker in melee ({request.melee_opponents} opponents)",
+                tables.MELEE_PER_OPPONENT * request.melee_opponents,
+            )
+        )
+    if tables.WOUNDS[attacker.wounds]:
+        modifiers.append(Modifier(f"wounds ({attacker.wounds})", tables.WOUNDS[attacker.wounds]))
+    if request.second_firearm:
+        modifiers.append(Modifier("second firearm", tables.SECOND_FIREARM))
+    aimed = min(aims, attacker.skill // tables.AIM_SKILL_DIVISOR)
+    if aimed:
+        modifiers.append(Modifier(f"aimed ({aimed} simple actions)", tables.AIM_PER_ACTION * aimed))
+    if request.called_shot:
+        modifiers.append(Modifier("called shot", tables.CALLED_SHOT))
+    return modifiers
+
+
+def _validate(request: SR3AttackRequest) -> None:
+    weapon = request.weapon
+    if request.mode not in weapon.modes:
+        raise RuleViolation(
+            f"'{weapon.id}' fires {', '.join(weapon.modes)}, not {request.mode}",
+            path="$.mode",
+            kind="mode-not-available",
+        )
+    if request.rounds is not None and request.mode != "FA":
+        raise RuleViolation(
+            "rounds is for full auto; the other modes fire their own", path="$.rounds"
+        )
+    rounds = rounds_of(request)
+    if weapon.ammo < rounds:
+        raise RuleViolation(
+            f"{request.mode} fires {rounds} rounds but '{weapon.id}' has {weapon.ammo} left",
+            path="$.weapon.ammo",
+            kind="out-of-ammo",
+        )
+    if request.indirect and weapon.category not in tables.LAUNCH_WEAPONS:
+        raise RuleViolation(
+            "indirect fire is for launch weapons (grenade and missile launchers)",
+            path="$.indirect",
+        )
+    if request.target.id == request.attacker.id:
+        raise RuleViolation("an attacker does not shoot itself", path="$.target.id")
+    if tables.ATTACK_POOL_AT_MOST_SKILL and request.pool > request.attacker.skill:
+        raise RuleViolation(
+            f"an attack adds at most as many Combat Pool dice as the skill "
+            f"({request.attacker.skill}), not {request.pool}",
+            path="$.pool",
+            kind="too-many-pool-dice",
+        )
+
+
+def _in_phase(actor: SR3ActorState, turn: TurnState) -> SR3ActorState:
+    """The actor's recoil and targets count within one action phase: a new phase starts them
+    again."""
+    if actor.phase == turn.phase:
+        return actor
+    return msgspec.structs.replace(actor, phase=turn.phase, rounds_in_phase=0, targets_in_phase=[])
+
+
+def resolve_attack(
+    request: SR3AttackRequest, state: SR3State, turn: TurnState, dice: Dice
+) -> Resolution[SR3AttackResult]:
+    _validate(request)
+    attacker, weapon, target = request.attacker, request.weapon, request.target
+    band = range_band(request)
+    rounds = rounds_of(request)
+    actors = dict(state.actors)
+
+    # The Combat Pools: counted from the request, and no test asks for more than is left.
+    attacker_armor = pool.armor_of(attacker.armor, attacker.quickness)
+    shooter = pool.counted(
+        _in_phase(actors.get(attacker.id, SR3ActorState()), turn),
+        pool.pool_size(
+            attacker.combat_pool,
+            attacker.quickness,
+            attacker.intelligence,
+            attacker.willpower,
+            attacker_armor,
+        ),
+    )
+    defender = target.defender
+    armor = pool.armor_of(defender.armor, defender.quickness)
+    victim = pool.counted(
+        actors.get(target.id, SR3ActorState()),
+        pool.pool_size(
+            defender.combat_pool,
+            defender.quickness,
+            defender.intelligence,
+            defender.willpower,
+            armor,
+        ),
+    )
+    pool.check_commit(attacker.id, shooter, request.pool, "$.pool", "$.attacker.combat_pool")
+    pool.check_commit(
+        target.id, victim, target.dodge, "$.target.dodge", "$.target.defender.combat_pool"
+    )
+    pool.check_commit(
+        target.id,
+        victim,
+        target.dodge + target.resist,
+        "$.target.resist",
+        "$.target.defender.combat_pool",
+    )
+
+    # The attack test.
+    targets_seen = list(shooter.targets_in_phase)
+    if target.id not in targets_seen:
+        targets_seen.append(target.id)
+    recoil_now = recoil(request, shooter.rounds_in_phase, rounds)
+    modifiers = [
+        *base_modifiers(request, band),
+        *situation_modifiers(request, recoil_now, len(targets_seen), shooter.aims),
+    ]
+    attack = test(dice, ATTACK_STEP, attacker.skill + request.pool, request.pool, modifiers)
+    shooter = pool.spend(shooter, request.pool)
+
+    # The dodge: its successes take away the attack's.
+    dodge = None
+    dodge_successes = 0
+    if attack.successes > 0 and target.dodge > 0:
+        dodge_modifiers = [Modifier("dodge", tables.DODGE_TARGET_NUMBER)]
+        autofire_points = (
+            rounds // tables.DODGE_ROUNDS_PER_POINT if request.mode in ("BF", "FA") else 0
+        )
+        if autofire_points:
+            dodge_modifiers.append(Modifier(f"{rounds} rounds of autofire", autofire_points))
+        dodge = test(dice, dodge_step(target.id), target.dodge, target.dodge, dodge_modifiers)
+        dodge_successes = dodge.successes
+        victim = pool.spend(victim, target.dodge)
+    net = max(0, attack.successes - dodge_successes)
+
+    # The damage resistance test, and the staging.
+    hurt = None
+    outcome: Literal["hit", "miss", "dodged", "resisted"]
+    if attack.successes == 0:
+        outcome = "miss"
+    elif net == 0:
+        outcome = "dodged"
+    else:
+        power_bonus, level_modifiers = damage.autofire(request.mode, rounds)
+        power_modifiers = [Modifier("weapon", weapon.power), *power_bonus]
+        kind = damage.armor_kind(weapon)
+        power = sum([m.value for m in power_modifiers])
+        resist = test(
+            dice,
+            resist_step(target.id),
+            defender.body + target.resist,
+            target.resist,
+            damage.resistance_modifiers(power, kind, armor),
+        )
+        victim = pool.spend(victim, target.resist)
+        hurt = damage.damage(weapon, power_modifiers, level_modifiers, kind, armor, resist, net)
+        outcome = "hit" if hurt.level is not None else "resisted"
+
+    actors[attacker.id] = msgspec.structs.replace(
+        shooter,
+        phase=turn.phase,
+        rounds_in_phase=min(shooter.rounds_in_phase + rounds, tables.MAX_ROUNDS_IN_PHASE),
+        targets_in_phase=targets_seen[-tables.MAX_TARGETS_REMEMBERED :],
+        aims=0,
+    )
+    if victim.combat_pool is not None or target.id in actors:
+        actors[target.id] = victim
+    # The dice each test made spent (a test not made, after a miss, spends none).
+    victim_spent = (target.dodge if dodge is not None else 0) + (
+        target.resist if hurt is not None else 0
+    )
+    pools = [
+        spent
+        for spent in (
+            pool.spent(attacker.id, shooter, request.pool),
+            pool.spent(target.id, victim, victim_spent),
+        )
+        if spent is not None
+    ]
+    result = SR3AttackResult(
+        attacker=attacker.id,
+        weapon=weapon.id,
+        mode=request.mode,
+        action=tables.FIRING_MODES[request.mode].action,
+        rounds_fired=rounds,
+        ammo_left=weapon.ammo - rounds,
+        attack=attack,
+        recoil=recoil_now,
+        target=SR3TargetResult(
+            target=target.id,
+            outcome=outcome,
+            range=band,
+            attack_successes=attack.successes,
+            dodge=dodge,
+            dodge_successes=dodge_successes,
+            net_successes=net,
+            armor=armor,
+            damage=hurt,
+        ),
+        combat_pool=pools,
+        dice=dice.rolls,
+        seed=dice.seed,
+    )
+    return Resolution(result=result, state=SR3State(actors=actors), actor=attacker.id)
