@@ -174,10 +174,7 @@ export class FirefightApp {
     const current = trackerSnapshot(combat, (c) => this.combatantId(c));
     const target = this.initiativeTarget(combat);
     const sent = target ? await this.syncWithServiceInitiative(combat, current, options, target) : null;
-    if (sent !== null) {
-      await combat.setFlag(MODULE_ID, "encounter.synced", current);
-      return sent;
-    }
+    if (sent !== null) return sent;
     const advances = advancesBetween(flag.synced ?? null, current, { ruleset: flag.ruleset });
     if (advances.length === 0) return [];
     const client = this.client();

@@ -104,17 +104,23 @@ export class TrackerInitiative {
    * only remembered; the combat starting with rolled initiative hands it to the service; while
    * the service runs it, a move by the GM asks it for that phase (a refusal says why and puts
    * the tracker back). Returns null when the service runs none: the tracker's advances go as before.
+   * What the tracker showed is remembered as synced, except after a refusal: the tracker is not
+   * there any more (the follow-up that put it back remembers where it is).
    */
   async syncWithServiceInitiative(combat, current, options, target) {
     const { flag, encounter, client } = target;
-    if (isFromService(options)) return [];
+    const remember = () => combat.setFlag(MODULE_ID, "encounter.synced", current);
+    if (isFromService(options)) {
+      await remember();
+      return [];
+    }
     const known = flag.initiative ?? null;
     if (!known) {
       const starts = (flag.synced?.round ?? 0) < 1 && current.round >= 1;
-      if (starts && trackerScores(combat.combatants, (c) => this.combatantId(c)).size) {
-        return this.queueInitiative(() => this.pushInitiative(combat));
-      }
-      return null;
+      if (!starts || !trackerScores(combat.combatants, (c) => this.combatantId(c)).size) return null;
+      const pushed = await this.queueInitiative(() => this.pushInitiative(combat));
+      await remember();
+      return pushed;
     }
     const advances = advancesWhileRunning(flag.synced ?? null, current, known);
     const sent = [];
@@ -126,9 +132,10 @@ export class TrackerInitiative {
         if (error?.status !== 409) throw error;
         this.notify("warn", "FIREFIGHT.Notify.InitiativeRefused", { detail: this.failureDetail(error) });
         await this.queueInitiative(() => this.followInitiative(combat));
-        break;
+        return sent;
       }
     }
+    await remember();
     return sent;
   }
 }
