@@ -1205,6 +1205,14 @@ def test_the_gm_runs_the_services_initiative_and_every_console_follows_it(
             "combat turn 1, initiative pass 2, rat's action phase"
         )
 
+        # The turn panel ends the combat turn: the next waits for its initiative.
+        console.advance(page, "Next combat turn")
+        for shown_on in (page, player):
+            expect(shown_on.locator("#initiative-now")).to_have_text(
+                "Combat turn 1 is over: roll initiative for combat turn 2."
+            )
+            expect(shown_on.locator("#roster-list li.acting")).to_have_count(0)
+        expect(page.get_by_role("button", name="Next phase")).to_be_disabled()
         # A new combat turn rolls everyone again: the scores typed in cannot be, and it says so.
         initiative_answer(
             page, page.get_by_role("button", name="New combat turn").click, status=422

@@ -29,8 +29,9 @@ export function leftText(view) {
 
 export function nowText(view) {
   if (!view) return "The service runs no initiative: roll it below, or advance the turn by hand.";
+  // The service counts the next combat turn as soon as one is over.
   if (view.over || !view.current) {
-    return `Combat turn ${view.combat_turn} is over: roll initiative for the next.`;
+    return `Combat turn ${view.combat_turn - 1} is over: roll initiative for combat turn ${view.combat_turn}.`;
   }
   return `Combat turn ${view.combat_turn}, initiative pass ${view.initiative_pass}: ${view.current}'s phase.`;
 }
@@ -48,13 +49,15 @@ export function sheetText(ruleset, sheet) {
 export class InitiativePanel {
   // `session()`: the encounter joined; `actors()`: the scene's actors (id -> actor);
   // `onAnswer(answer)`: the service's answer to this panel's request, shown as the round's are;
-  // `onChange(view)`: the order changed (the roster and the map mark who acts).
-  constructor({ panel, session, actors, onAnswer, onChange }) {
+  // `onChange(view)`: the order changed (the roster and the map mark who acts);
+  // `onForbidden()`: the service refused the token (403), a player's after all.
+  constructor({ panel, session, actors, onAnswer, onChange, onForbidden }) {
     this.panel = panel;
     this.session = session;
     this.actors = actors;
     this.onAnswer = onAnswer;
     this.onChange = onChange;
+    this.onForbidden = onForbidden;
     this.now = panel.querySelector("#initiative-now");
     this.left = panel.querySelector("#initiative-left");
     this.order = panel.querySelector("#initiative-order");
@@ -189,6 +192,7 @@ export class InitiativePanel {
     } catch (problem) {
       if (!(problem instanceof api.ApiError)) throw problem;
       showProblem(this.alert, `Refused: ${problem.describe()}`, this.inputFor(problem.problem?.path));
+      if (problem.status === 403) this.onForbidden?.();
       return problem;
     } finally {
       this.busy = false;
@@ -237,7 +241,6 @@ export class InitiativePanel {
     this.buttons.again.disabled = !(idle && view);
     this.buttons.stop.disabled = !(idle && view);
     this.buttons.roll.disabled = !idle;
-    this.buttons.roll.textContent = running ? "Roll the next combat turn" : "Roll initiative";
     this.onChange?.(view);
   }
 

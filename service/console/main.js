@@ -78,6 +78,8 @@ const initiative = new InitiativePanel({
     roster.setActing(acting);
     map.setActing(acting);
   },
+  // A token joined by hand turned out to be a player's: no GM controls for it.
+  onForbidden: () => setRole("player"),
 });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
