@@ -1152,6 +1152,9 @@ def test_the_gm_runs_the_services_initiative_and_every_console_follows_it(
             expect(shown_on.locator("#initiative-now")).to_have_text(
                 "Combat turn 1, initiative pass 1: rat's phase."
             )
+            expect(shown_on.locator("#info-turn")).to_have_text(
+                "combat turn 1, initiative pass 1, rat's action phase"
+            )
             expect(shown_on.locator("#initiative-left")).to_have_text(
                 "rat has 1 free, 1 complex or 1 free, 2 simple left in this phase."
             )

@@ -77,6 +77,8 @@ const initiative = new InitiativePanel({
     const acting = view && !view.over ? view.current : null;
     roster.setActing(acting);
     map.setActing(acting);
+    // An initiative event carries no turn: the order read after it says where the turn stands.
+    if (view) showTurn({ combat_turn: view.combat_turn, initiative_pass: view.initiative_pass, action_phase: acting });
   },
   // A token joined by hand turned out to be a player's: no GM controls for it.
   onForbidden: () => setRole("player"),
