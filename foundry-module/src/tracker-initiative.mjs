@@ -30,7 +30,8 @@ export class TrackerInitiative {
   initiativeTarget(combat) {
     if (!combat || !this.serviceRunsInitiative() || !this.isActiveGM()) return null;
     const flag = combat.getFlag?.(MODULE_ID, "encounter");
-    if (!flag?.id) return null;
+    // d100 has no initiative passes for the service to run: its tracker stays as it is.
+    if (!flag?.id || flag.ruleset === "d100") return null;
     const encounter = this.encounter(combat);
     if (!encounter?.gmToken) return null;
     return { flag, encounter, client: this.client() };

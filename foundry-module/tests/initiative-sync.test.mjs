@@ -249,3 +249,21 @@ test("with the setting off, rolls stay in Foundry and the tracker's turns are ad
     Object.assign(globalThis, saved);
   }
 });
+
+test("a d100 combat keeps its own tracker with the setting on: d100 has no initiative passes", async () => {
+  const service = fakeService();
+  const combat = trackerCombat();
+  await combat.setFlag("firefight", "encounter", { id: "enc1", ruleset: "d100", playerToken: "p", lastEventId: null, synced: null });
+  try {
+    const { app, settle } = await bootGm({ serviceInitiative: true, fetch: service.fetch, combat });
+    await combat.rollAll();
+    await combat.startCombat();
+    await app.handleEvent({ id: "9-0", type: "advance", result: { kind: "advance", to: "action_phase", turn: {} } }, app.encounter(combat));
+    await settle();
+    const calls = service.calls.filter((c) => c.path.includes("/initiative") || c.method === "POST").map((c) => c.path.replace("/v1/encounters/enc1", ""));
+    assert.deepEqual(calls, ["/advance"]);
+  } finally {
+    Hooks.reset();
+    Object.assign(globalThis, saved);
+  }
+});
