@@ -114,7 +114,7 @@ export function socketUrl(id, token, after) {
 }
 
 // The initiative the service runs (GM): start a combat turn (`{}`: everyone of the last one
-// rolled again), actors joining and leaving it, and stopping it (the VTT's tracker takes over).
+// rolled again), and stop it (the VTT's tracker takes over).
 const initiativePath = (id) => `${encounterPath(id)}/initiative`;
 
 // null while the service runs none (its 404 says "no-initiative"; any other refusal is thrown).
@@ -129,11 +129,5 @@ export async function getInitiative(id, token) {
 
 export const startInitiative = (id, token, body) =>
   call("POST", initiativePath(id), { token, body, idempotent: true });
-
-export const joinInitiative = (id, token, body) =>
-  call("POST", `${initiativePath(id)}/actors`, { token, body, idempotent: true });
-
-export const leaveInitiative = (id, token, actor) =>
-  call("DELETE", `${initiativePath(id)}/actors/${encodeURIComponent(actor)}`, { token, idempotent: true });
 
 export const stopInitiative = (id, token) => call("DELETE", initiativePath(id), { token, idempotent: true });
