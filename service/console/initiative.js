@@ -117,7 +117,7 @@ export class InitiativePanel {
       const taking = el("input", { type: "checkbox", id: `initiative-in-${n}`, checked: true });
       const score = el("input", {
         type: "number", id: `initiative-score-${n}`, min: -1000, max: 1000, step: 1, inputmode: "numeric",
-        placeholder: "from the sheet", "aria-label": `${id}: score rolled at the table (optional)`,
+        placeholder: "sheet", "aria-label": `${id}: score rolled at the table (optional)`,
       });
       const before = typed.get(id);
       if (before) {
