@@ -1,4 +1,5 @@
-"""Takes docs/img/console.png: the console after a suppressive burst and the README's shot.
+"""Takes docs/img/console.png: the console after a suppressive burst and the README's shot, with
+the service running the initiative.
 
 Run it with `python -m tests.console_screenshot [path]` (it starts its own service and uses
 Debian's Chromium, as the browser tests do)."""
@@ -58,6 +59,16 @@ def take(path: Path = OUTPUT) -> Path:
         console.resolve(page)
         page.locator("#options summary").click()  # closed again: the picture shows the result
         page.locator("#zone-list li[data-zone]").wait_for()
+        # Then the service runs the initiative, scores as rolled at the table (sent the way a VTT
+        # sends them, so the result panel keeps the shot): every console follows the order.
+        scores = {"sam": 18, "goon-1": 11, "goon-2": 9}
+        started = page.request.post(
+            f"{url}/v1/encounters/{encounter}/initiative",
+            headers={"Authorization": f"Bearer {console.gm_token(page)}"},
+            data={"actors": [{"actor": a, "score": s} for a, s in scores.items()]},
+        )
+        assert started.ok, started.text()
+        page.locator('#initiative-panel[data-current="sam"]').wait_for()
         path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(path), full_page=True)
         browser.close()

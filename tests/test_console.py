@@ -1063,3 +1063,186 @@ def test_d100_suppressive_fire_then_a_zone_test_from_the_zones_list(page: Page) 
     expect(page.locator("#result-summary")).to_have_text(said)
     # The encounter's feed has the zone test, saying the same.
     expect(page.locator(f'#feed li[data-event-id="{answer["event_id"]}"]')).to_contain_text(said)
+
+
+def initiative_answer(page: Page, click: Any, method: str = "POST", status: int = 201) -> Any:
+    """Runs `click()`; returns the service's answer to the request it sends to .../initiative
+    (or .../actions, .../advance), once the page has read the order again after it."""
+    endpoints = ("/initiative", "/actions", "/advance")
+    with page.expect_response(
+        lambda r: r.url.endswith(endpoints) and r.request.method == method
+    ) as answered:
+        click()
+    response = answered.value
+    assert response.status == status, response.text()
+    body = response.json()
+    if status < 300:
+        page.locator(f'#result[data-event="{body["event_id"]}"]').wait_for()
+        page.locator("#initiative-panel:not([aria-busy])").wait_for()
+    return body
+
+
+def shown_order(page: Page) -> list[tuple[str, int]]:
+    items = page.locator("#initiative-order li[data-actor]")
+    return [
+        (
+            items.nth(i).get_attribute("data-actor") or "",
+            int(items.nth(i).get_attribute("data-score") or 0),
+        )
+        for i in range(items.count())
+    ]
+
+
+def test_the_gm_runs_the_services_initiative_and_every_console_follows_it(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, name="Initiative")
+    sheet = {**SAM["sheet"], "reaction": 5, "intuition": 4, "initiative_dice": 2}
+    console.put_actor(page, url, encounter, "sam", {**SAM, "sheet": sheet})
+    console.put_actor(
+        page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}, "sheet": GOON}
+    )
+    console.put_actor(page, url, encounter, "rat", {"position": {"x": 6, "y": 6}})
+    panel = page.locator("#initiative-panel")
+    expect(panel).to_have_attribute("data-running", "false")
+    expect(page.locator("#initiative-now")).to_contain_text("The service runs no initiative")
+    # The roll form has a row per scene actor, saying what its sheet gives the roll.
+    rows = page.locator("#initiative-rows tr[data-actor]")
+    expect(rows).to_have_count(3)
+    expect(page.locator('#initiative-rows tr[data-actor="sam"] .sheet')).to_have_text(
+        "Reaction 5 + Intuition 4 + 2d6"
+    )
+    expect(page.locator('#initiative-rows tr[data-actor="rat"] .sheet')).to_contain_text(
+        "no reaction or intuition on its sheet"
+    )
+    assert page.evaluate(UNLABELLED_JS) == []
+    player = player_page(browser, console.player_link(page))
+    try:
+        expect(player.locator("#initiative-panel")).to_be_visible()
+        expect(player.locator("#initiative-gm")).to_be_hidden()
+
+        # The rat has no sheet to roll from: the service says what it needs, at its row.
+        page.get_by_label("goon-1: score rolled at the table").fill("8")
+        refused = initiative_answer(
+            page, page.get_by_role("button", name="Roll initiative").click, status=422
+        )
+        assert refused["path"].endswith(".reaction")
+        rat_score = page.get_by_label("rat: score rolled at the table")
+        expect(page.locator("#initiative-error")).to_contain_text("rat's initiative needs")
+        expect(rat_score).to_have_attribute("aria-invalid", "true")
+        expect(rat_score).to_be_focused()
+
+        # Rolled at the table for the rat, by the service from sam's sheet.
+        rat_score.fill("25")
+        with page.expect_request(lambda r: r.url.endswith("/initiative")) as sent:
+            started = initiative_answer(
+                page, page.get_by_role("button", name="Roll initiative").click
+            )
+        assert sorted(sent.value.post_data_json["actors"], key=lambda a: a["actor"]) == [
+            {"actor": "goon-1", "score": 8},
+            {"actor": "rat", "score": 25},
+            {"actor": "sam"},
+        ]
+        result = started["result"]
+        order = [(e["actor"], e["score"]) for e in result["entries"]]
+        sam_score = dict(order)["sam"]
+        assert [a for a, _ in order] == ["rat", "sam", "goon-1"] and 11 <= sam_score <= 21
+        assert [d["step"] for d in result["dice"]] == ["initiative:sam"]
+        for shown_on in (page, player):
+            expect(shown_on.locator("#initiative-panel")).to_have_attribute("data-current", "rat")
+            assert shown_order(shown_on) == order
+            expect(shown_on.locator("#initiative-now")).to_have_text(
+                "Combat turn 1, initiative pass 1: rat's phase."
+            )
+            expect(shown_on.locator("#info-turn")).to_have_text(
+                "combat turn 1, initiative pass 1, rat's action phase"
+            )
+            expect(shown_on.locator("#initiative-left")).to_have_text(
+                "rat has 1 free, 1 complex or 1 free, 2 simple left in this phase."
+            )
+            expect(shown_on.locator('#initiative-order li[data-actor="rat"]')).to_have_attribute(
+                "aria-current", "true"
+            )
+            # The roster and the map mark who acts.
+            expect(
+                shown_on.locator('#roster-list li[data-actor="rat"] .badge.acting')
+            ).to_have_text("acting now")
+            expect(shown_on.locator('#map g[data-actor="rat"]')).to_have_class(re.compile("acting"))
+        # The result shows the roll with its dice.
+        expect(page.locator('#result [data-field="current"]')).to_have_text("rat")
+        assert console.shown_dice(page) == console.answered_dice(result["dice"])
+
+        # sam acts out of turn: the service refuses, the action form says why.
+        page.get_by_label("Actor (from the map)").select_option("sam")
+        page.get_by_label("Action", exact=True).select_option("take_aim")
+        with page.expect_response(lambda r: r.url.endswith("/actions")) as refused_action:
+            page.get_by_role("button", name="Take action").click()
+        assert refused_action.value.status == 409
+        expect(page.locator("#action-error")).to_contain_text("it is rat's combat phase, not sam's")
+
+        # The rat holds its action: sam acts; the rat steps in before the goon.
+        held = initiative_answer(page, page.get_by_role("button", name="Hold rat's action").click)
+        assert held["result"]["effects"][0] == "rat holds its action"
+        expect(panel).to_have_attribute("data-current", "sam")
+        expect(
+            page.locator('#initiative-order li[data-actor="rat"] [data-field=state]')
+        ).to_have_text("holds its action")
+        expect(
+            player.locator('#initiative-order li[data-actor="rat"] [data-field=state]')
+        ).to_have_text("holds its action")
+        assert player.get_by_role("button", name="Step in: rat").count() == 0
+        with page.expect_request(lambda r: r.url.endswith("/advance")) as stepped:
+            initiative_answer(page, page.get_by_role("button", name="Step in: rat").click)
+        assert stepped.value.post_data_json == {"to": "action_phase", "actor": "rat"}
+        expect(panel).to_have_attribute("data-current", "rat")
+        expect(
+            page.locator('#initiative-order li[data-actor="sam"] [data-field=state]')
+        ).to_have_text("has acted")
+        initiative_answer(page, page.get_by_role("button", name="Next phase").click)
+        expect(panel).to_have_attribute("data-current", "goon-1")
+        # The last phase of the pass: the next pass, 10 off every score.
+        initiative_answer(page, page.get_by_role("button", name="Next phase").click)
+        for shown_on in (page, player):
+            expect(shown_on.locator("#initiative-panel")).to_have_attribute("data-pass", "2")
+            expect(shown_on.locator("#initiative-panel")).to_have_attribute("data-current", "rat")
+        assert shown_order(page) == [("rat", 15), ("sam", sam_score - 10), ("goon-1", -2)]
+        expect(page.locator("#turn-now")).to_have_text(
+            "combat turn 1, initiative pass 2, rat's action phase"
+        )
+
+        # The turn panel ends the combat turn: the next waits for its initiative.
+        console.advance(page, "Next combat turn")
+        for shown_on in (page, player):
+            expect(shown_on.locator("#initiative-now")).to_have_text(
+                "Combat turn 1 is over: roll initiative for combat turn 2."
+            )
+            expect(shown_on.locator("#roster-list li.acting")).to_have_count(0)
+        expect(page.get_by_role("button", name="Next phase")).to_be_disabled()
+        # A new combat turn rolls everyone again: the scores typed in cannot be, and it says so.
+        initiative_answer(
+            page, page.get_by_role("button", name="New combat turn").click, status=422
+        )
+        expect(page.locator("#initiative-error")).to_contain_text("had a score given at the table")
+        # Stopped: the VTT's tracker (or the turn panel) runs the turn again, on every console.
+        with page.expect_response(
+            lambda r: r.url.endswith("/initiative") and r.request.method == "DELETE"
+        ) as stopped:
+            page.get_by_role("button", name="Stop").click()
+        assert stopped.value.status == 200
+        for shown_on in (page, player):
+            expect(shown_on.locator("#initiative-panel")).to_have_attribute("data-running", "false")
+            expect(
+                shown_on.locator('#roster-list li[data-actor="rat"] .badge.acting')
+            ).to_have_count(0)
+        expect(page.locator("#initiative-now")).to_contain_text("The service runs no initiative")
+    finally:
+        player.context.close()
+
+
+def test_d100_has_no_initiative_panel(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="d100", name="No passes")
+    expect(page.locator("#initiative-panel")).to_be_hidden()

@@ -107,6 +107,35 @@ export class FirefightClient {
     return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/advance`, { token, body, idempotent: true });
   }
 
+  /**
+   * The initiative the service runs (docs/api.md): null while it runs none (its 404 names
+   * no-initiative); start a combat turn, join it, leave it, stop it (GM).
+   */
+  async getInitiative(id, token) {
+    try {
+      return await this.request("GET", `/v1/encounters/${encodeURIComponent(id)}/initiative`, { token });
+    } catch (error) {
+      if (error instanceof FirefightError && error.status === 404 && String(error.problem?.type ?? "").endsWith("/no-initiative")) return null;
+      throw error;
+    }
+  }
+
+  startInitiative(id, token, body) {
+    return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/initiative`, { token, body, idempotent: true });
+  }
+
+  joinInitiative(id, token, body) {
+    return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/initiative/actors`, { token, body, idempotent: true });
+  }
+
+  leaveInitiative(id, token, actor) {
+    return this.request("DELETE", `/v1/encounters/${encodeURIComponent(id)}/initiative/actors/${encodeURIComponent(actor)}`, { token, idempotent: true });
+  }
+
+  stopInitiative(id, token) {
+    return this.request("DELETE", `/v1/encounters/${encodeURIComponent(id)}/initiative`, { token, idempotent: true });
+  }
+
   zoneTest(id, token, zone, body) {
     return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
   }

@@ -10,7 +10,9 @@ import { checkConnection } from "./connection.mjs";
 import { CardActions } from "./card-actions.mjs";
 import { CARD_TEMPLATE, cardForEvent } from "./chat-card.mjs";
 import { advancesBetween, encounterFlag, trackerSnapshot } from "./combat-sync.mjs";
+import { INITIATIVE_EVENTS } from "./initiative-sync.mjs";
 import { EncounterFeed } from "./live.mjs";
+import { TrackerInitiative } from "./tracker-initiative.mjs";
 import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
 import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./roll-mode.mjs";
@@ -155,8 +157,12 @@ export class FirefightApp {
     return serviceId(combatant.tokenId ?? combatant.token?.id ?? combatant.actorId ?? combatant.id);
   }
 
-  /** Send the advances a tracker change means (GM only), then remember what was sent. */
-  async syncCombat(combat) {
+  /**
+   * Send the advances a tracker change means (GM only), then remember what was sent. With
+   * "firefight runs initiative" on and the service running it, the service decides
+   * (src/tracker-initiative.mjs); `options` are the update's (the hook's).
+   */
+  async syncCombat(combat, options = {}) {
     if (!this.isActiveGM()) return [];
     const flag = combat.getFlag(MODULE_ID, "encounter");
     if (!flag?.id) return [];
@@ -166,11 +172,14 @@ export class FirefightApp {
       return [];
     }
     const current = trackerSnapshot(combat, (c) => this.combatantId(c));
+    const target = this.initiativeTarget(combat);
+    const sent = target ? await this.syncWithServiceInitiative(combat, current, options, target) : null;
+    if (sent !== null) return sent;
     const advances = advancesBetween(flag.synced ?? null, current, { ruleset: flag.ruleset });
     if (advances.length === 0) return [];
     const client = this.client();
     for (const body of advances) await client.advance(flag.id, encounter.gmToken, body);
-    await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), synced: current });
+    await combat.setFlag(MODULE_ID, "encounter.synced", current);
     return advances;
   }
 
@@ -330,9 +339,12 @@ export class FirefightApp {
     if (scene && ((event.zones_started ?? []).length > 0 || (event.zones_ended ?? []).length > 0)) {
       await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.gridOf(scene) }).apply(event);
     }
-    await this.postCard(event, encounter.ruleset);
     const combat = encounter.combat;
-    if (combat) await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), lastEventId: event.id });
+    if (combat && INITIATIVE_EVENTS.has(event.type) && this.initiativeTarget(combat)) {
+      await this.queueInitiative(() => this.followInitiative(combat));
+    }
+    await this.postCard(event, encounter.ruleset);
+    if (combat) await combat.setFlag(MODULE_ID, "encounter.lastEventId", event.id);
   }
 
   /**
@@ -639,7 +651,10 @@ export class FirefightApp {
   }
 }
 
-// The card's buttons live in card-actions.mjs; they are methods of the app all the same.
-for (const name of Object.getOwnPropertyNames(CardActions.prototype)) {
-  if (name !== "constructor") Object.defineProperty(FirefightApp.prototype, name, Object.getOwnPropertyDescriptor(CardActions.prototype, name));
+// The card's buttons live in card-actions.mjs, the service's initiative in the tracker in
+// tracker-initiative.mjs; they are methods of the app all the same.
+for (const mixin of [CardActions, TrackerInitiative]) {
+  for (const name of Object.getOwnPropertyNames(mixin.prototype)) {
+    if (name !== "constructor") Object.defineProperty(FirefightApp.prototype, name, Object.getOwnPropertyDescriptor(mixin.prototype, name));
+  }
 }

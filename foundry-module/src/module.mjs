@@ -40,10 +40,12 @@ function report(error) {
 Hooks.once("init", () => {
   registerSettings(game, {
     menuType: gmSecretsMenuClass(foundry.applications.api.ApplicationV2, game),
-    onChange: (key) => {
+    onChange: (key, value) => {
       if (!app) return;
       if (key === "serviceUrl") app.checkConnection().catch(report);
       app.follow();
+      // Turned on mid-combat: the tracker shows the service's order at once.
+      if (key === "serviceInitiative" && value && game.combat) app.queueInitiative(() => app.followInitiative(game.combat)).catch(report);
     },
   });
   // v13 renders chat messages through renderChatMessageHTML (an HTMLElement) and keeps v12's
@@ -70,12 +72,17 @@ Hooks.on("createCombat", (combat) => {
   if (app) runEncounter(combat);
 });
 
-Hooks.on("updateCombat", (combat, changed) => {
+Hooks.on("updateCombat", (combat, changed, options) => {
   if (!app) return;
   const moved = "round" in changed || "turn" in changed || changed.system?.initiativePass !== undefined || changed.flags?.[SYSTEM_ID] !== undefined;
   if (!moved) return;
-  app.ensureEncounter(combat).then(() => app.syncCombat(combat)).then(() => app.follow()).catch(report);
+  app.ensureEncounter(combat).then(() => app.syncCombat(combat, options)).then(() => app.follow()).catch(report);
 });
+
+// A combatant's initiative rolled or changed in the tracker: with "firefight runs initiative",
+// the GM's client gives it to the service. Fires on every client; the app sends only from the
+// active GM's, and never its own follow-ups of the service's order.
+Hooks.on("updateCombatant", (combatant, changed, options) => app?.initiativeChanged(combatant, changed, options)?.catch(report));
 
 Hooks.on("deleteCombat", () => app?.follow());
 

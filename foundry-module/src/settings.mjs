@@ -19,6 +19,8 @@ export const SETTINGS = [
   { key: "encounterId", scope: "world", type: String, default: "", config: true },
   { key: "ruleset", scope: "world", type: String, default: "sr5", config: true, choices: { sr5: "FIREFIGHT.Ruleset.sr5", d100: "FIREFIGHT.Ruleset.d100" } },
   { key: "damagePath", scope: "world", type: String, default: "", config: true },
+  // The GM's choice: the service runs the combat turn's initiative and the tracker follows it.
+  { key: "serviceInitiative", scope: "world", type: Boolean, default: false, config: true },
   { key: "gmToken", scope: "client", type: String, default: "", config: false, menu: GM_MENU },
   { key: "adminKey", scope: "client", type: String, default: "", config: false, menu: GM_MENU },
   // Encounter id -> GM token, for the encounters this browser created (never in world data).

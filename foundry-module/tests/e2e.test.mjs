@@ -2,14 +2,16 @@
 // combat's encounter, the tracker advances it, a shadowrun5e character fires at a targeted token,
 // the event comes back over the WebSocket and becomes a chat card with Rolls of exactly the
 // service's dice; suppressive fire draws a template that the next combat turn erases; a GM who
-// "reloads" resumes from the last event and misses nothing.
+// "reloads" resumes from the last event and misses nothing. With "firefight runs initiative" the
+// tracker's rolls start the service's combat turn and the tracker follows its phases and passes.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  fixture, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate,
-  makeScene, makeToken, Roll,
+  fixture, Hooks, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate,
+  makeScene, makeToken, makeTrackerCombat, Roll,
 } from "./foundry-stubs.mjs";
+import { compareEventIds } from "../src/live.mjs";
 import { startService } from "./service-harness.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
@@ -307,4 +309,115 @@ test("the combat's tokens become the encounter's scene: sheets, positions, moves
   await app.tokenDeleted(bystander);
   const gone = await client.request("GET", `/v1/encounters/${flag.id}/actors`, { token: gmToken });
   assert.equal(gone.actors[bystander.id], undefined);
+});
+
+/** Resolves once `ready()` holds, looking again after each turn of the event loop (sockets included). */
+function until(ready, what, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (ready()) return resolve();
+      if (Date.now() > deadline) return reject(new Error(`never happened: ${what}`));
+      setImmediate(check);
+    };
+    check();
+  });
+}
+
+test("firefight runs initiative: the tracker's rolls start the service's combat turn, and the tracker follows its phases and passes", async (t) => {
+  const { app, game, scene, samToken, goonToken, ui } = await table();
+  await game.settings.set(MODULE_ID, "serviceInitiative", true);
+  const combat = makeTrackerCombat({
+    scene,
+    combatants: [
+      { id: "cbtSam", tokenId: samToken.id, name: "Sam" },
+      { id: "cbtGoon", tokenId: goonToken.id, name: "Halloweener" },
+      { id: "cbtBy", tokenId: "tokBystander001", name: "Bystander" },
+    ],
+    roll: (c) => ({ cbtSam: 14, cbtGoon: 9, cbtBy: 7 })[c.id],
+  });
+  game.combat = combat;
+  // The two hooks module.mjs hands to the app, as it does (tests/initiative-sync.test.mjs boots it).
+  Hooks.reset();
+  const pending = [];
+  Hooks.on("updateCombat", (c, changed, options) => {
+    if ("round" in changed || "turn" in changed) pending.push(app.syncCombat(c, options));
+  });
+  Hooks.on("updateCombatant", (c, changed, options) => {
+    const push = app.initiativeChanged(c, changed, options);
+    if (push) pending.push(push);
+  });
+  t.after(() => {
+    app.feed?.stop();
+    Hooks.reset();
+  });
+  const flag = await app.ensureEncounter(combat);
+  const gmToken = game.settings.get(MODULE_ID, "gmTokens")[flag.id];
+  const client = app.client();
+  const feed = app.follow(combat);
+  const settle = async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await Promise.all(pending.splice(0));
+      await app.initiativeQueue;
+      await feed.idle();
+    }
+  };
+  // Every event up to `eventId` handled, and whatever the tracker updates set off.
+  const caughtUp = async (eventId) => {
+    await until(() => feed.lastEventId && compareEventIds(feed.lastEventId, eventId) >= 0, `event ${eventId} received`);
+    await settle();
+  };
+  const lastEvent = async () => (await client.events(flag.id, gmToken)).last_event_id;
+  const order = async () => {
+    const view = await client.getInitiative(flag.id, gmToken);
+    return view && { current: view.current, pass: view.initiative_pass, entries: view.entries.map((e) => [e.actor, e.score]) };
+  };
+
+  // Rolled in the tracker before the combat begins; begun, the service runs the combat turn.
+  await combat.rollInitiative(["cbtSam", "cbtGoon"]);
+  await settle();
+  assert.equal(await order(), null, "nothing before the combat starts");
+  await combat.startCombat();
+  await settle();
+  assert.deepEqual(await order(), { current: samToken.id, pass: 1, entries: [[samToken.id, 14], [goonToken.id, 9]] });
+  await caughtUp(await lastEvent());
+  assert.equal(combat.combatant.id, "cbtSam");
+
+  // The console's GM moves to the next phase: the tracker follows, and sends nothing back.
+  const next = await client.advance(flag.id, gmToken, { to: "action_phase" });
+  await caughtUp(next.event_id);
+  assert.equal(combat.combatant.id, "cbtGoon");
+  const after = await client.events(flag.id, gmToken, next.event_id);
+  assert.deepEqual(after.events.map((e) => e.type), [], "no advance echoed back");
+
+  // The bystander rolls late in the tracker: it joins the combat turn under way, in its place.
+  await combat.setInitiative("cbtBy", 7);
+  await settle();
+  assert.deepEqual((await order()).entries, [[samToken.id, 14], [goonToken.id, 9], ["tokBystander001", 7]]);
+
+  // Its phase, then the end of the pass: 10 off every score, the tracker shows them, Sam acts again.
+  await client.advance(flag.id, gmToken, { to: "action_phase" });
+  const pass = await client.advance(flag.id, gmToken, { to: "action_phase" });
+  assert.equal(pass.result.turn.initiative_pass, 2);
+  await caughtUp(pass.event_id);
+  assert.deepEqual(combat.turns.map((c) => [c.id, c.initiative]), [["cbtSam", 4], ["cbtGoon", -1], ["cbtBy", -3]]);
+  assert.equal(combat.combatant.id, "cbtSam");
+
+  // The GM clicks the ganger's turn in the tracker: it has no phase this pass. The service says
+  // so, the GM is told, and the tracker is back on Sam.
+  await combat.nextTurn();
+  await settle();
+  assert.equal(combat.combatant.id, "cbtSam");
+  assert.match(ui.notifications.seen.at(-1).message, /refused that turn: .*no phase in this pass/);
+  assert.equal((await order()).current, samToken.id);
+
+  // Stopped (from the console): the tracker runs the turn again, its moves advances as before.
+  const stopped = await client.stopInitiative(flag.id, gmToken);
+  await caughtUp(stopped.event_id);
+  assert.equal(combat.getFlag(MODULE_ID, "encounter").initiative, null);
+  await combat.nextTurn();
+  await settle();
+  const { turn } = await client.getEncounter(flag.id, gmToken);
+  assert.equal(turn.action_phase, goonToken.id);
+  assert.deepEqual(ui.notifications.seen.filter((n) => n.level === "error"), []);
 });

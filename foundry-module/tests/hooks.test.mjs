@@ -50,7 +50,7 @@ test("module.mjs registers its settings and templates on init and wires the hook
   try {
     const { hooks, game, loaded } = await boot({ isGM: false });
     assert.deepEqual([...hooks.handlers.keys()].filter((name) => ["init", "ready"].includes(name)).sort(), ["init", "ready"]);
-    for (const hook of ["createCombat", "updateCombat", "deleteCombat", "createToken", "updateToken", "deleteToken", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
+    for (const hook of ["createCombat", "updateCombat", "updateCombatant", "deleteCombat", "createToken", "updateToken", "deleteToken", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
       assert.equal(hooks.handlers.get(hook)?.length, 1, hook);
     }
     await startGame(game, hooks);

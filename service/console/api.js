@@ -112,3 +112,22 @@ export function socketUrl(id, token, after) {
   if (after) query.set("after", after);
   return `${scheme}//${location.host}${encounterPath(id)}/ws?${query}`;
 }
+
+// The initiative the service runs (GM): start a combat turn (`{}`: everyone of the last one
+// rolled again), and stop it (the VTT's tracker takes over).
+const initiativePath = (id) => `${encounterPath(id)}/initiative`;
+
+// null while the service runs none (its 404 says "no-initiative"; any other refusal is thrown).
+export async function getInitiative(id, token) {
+  try {
+    return await call("GET", initiativePath(id), { token });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && String(error.problem?.type || "").endsWith("/no-initiative")) return null;
+    throw error;
+  }
+}
+
+export const startInitiative = (id, token, body) =>
+  call("POST", initiativePath(id), { token, body, idempotent: true });
+
+export const stopInitiative = (id, token) => call("DELETE", initiativePath(id), { token, idempotent: true });

@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
 import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
+import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
 import { round1, SceneMap } from "./map.js";
 import { el, genericResult } from "./results.js";
 import { Roster } from "./roster.js";
@@ -20,7 +21,7 @@ const $ = (id) => document.getElementById(id);
 
 const state = { rulesets: [], encounter: null, feed: null };
 // The panels an encounter shows; the turn panel only to a GM (see setRole).
-const PANELS = ["attack", "action-panel", "turn-panel", "roster-panel", "map-panel", "result-panel", "feed-panel"];
+const PANELS = ["attack", "action-panel", "turn-panel", "initiative-panel", "roster-panel", "map-panel", "result-panel", "feed-panel"];
 
 const map = new SceneMap({
   svg: $("map"),
@@ -65,6 +66,22 @@ const roster = new Roster({
   onSceneResult: (result) => applySceneResult(result),
   onPickAttacker: (id) => form.pickAttacker(id),
   onToggleTarget: (id) => form.toggleTarget(id),
+});
+// The initiative the service runs: every console shows the order; the GM's runs it.
+const initiative = new InitiativePanel({
+  panel: $("initiative-panel"),
+  session,
+  actors: () => roster.actors,
+  onAnswer: onRoundAnswer,
+  onChange: (view) => {
+    const acting = view && !view.over ? view.current : null;
+    roster.setActing(acting);
+    map.setActing(acting);
+    // An initiative event carries no turn: the order read after it says where the turn stands.
+    if (view) showTurn({ combat_turn: view.combat_turn, initiative_pass: view.initiative_pass, action_phase: acting });
+  },
+  // A token joined by hand turned out to be a player's: no GM controls for it.
+  onForbidden: () => setRole("player"),
 });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
@@ -191,6 +208,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   $("action-panel").hidden = !ruleset;
   turns.setRuleset(ruleset);
   roster.setRuleset(ruleset);
+  initiative.setRuleset(ruleset);
   zoneTests.setRuleset(ruleset);
   if (ruleset) {
     form.setRuleset(ruleset, rulesetInfo(view.ruleset));
@@ -214,6 +232,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
     },
   });
   state.feed.start();
+  initiative.refresh();
 }
 
 function leave({ keepStatus = false } = {}) {
@@ -236,6 +255,7 @@ function setRole(role) {
   if (saved) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...saved, role }));
   $("turn-panel").hidden = role === "player";
   roster.setRole(role);
+  initiative.setRole(role);
   if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
 }
 
@@ -306,6 +326,7 @@ function showError(message, input) {
 
 function render(result) {
   if (result.kind === "advance") return renderAdvance(result);
+  if (result.kind === "initiative") return renderInitiative(result);
   if (result.kind === "action") {
     return renderAction(result, (attack) => (formFor(attack.kind)?.render || genericResult)(attack));
   }
@@ -325,6 +346,7 @@ function showResult(result, eventId, origin) {
 function setScene(actors) {
   map.setScene(actors);
   roster.setScene(actors);
+  initiative.refreshActors();
   form.refreshScene();
 }
 
@@ -338,6 +360,7 @@ function applySceneResult(result) {
   }
   map.applyScene(result);
   roster.applyScene(result);
+  initiative.refreshActors();
   form.refreshScene();
 }
 
@@ -377,6 +400,8 @@ function summarize(event) {
     }
     case "advance":
       return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
+    case "initiative":
+      return `Initiative ${result?.change}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
     case "state_edited":
       return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
     case "scene": {
@@ -400,6 +425,7 @@ function onEvent(event) {
   if (event.type === "scene") applySceneResult(event.result);
   if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);
+  if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh();
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },
     el("time", { datetime: event.at, text: Number.isNaN(time.valueOf()) ? event.at : time.toLocaleTimeString() }),
@@ -418,6 +444,7 @@ function onEvent(event) {
   while (feed.children.length > 200) feed.lastElementChild.remove();
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
+    $("initiative-gm").hidden = true;
     zoneTests.close();
     say($("encounter-status"), "The encounter has ended.");
   }

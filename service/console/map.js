@@ -53,6 +53,8 @@ export class SceneMap {
     this.actors = new Map();
     this.zones = new Map();
     this.elements = new Map();
+    // Whose phase it is in the initiative the service runs, drawn ringed.
+    this.acting = null;
     this.width = Number(sizeSelect.value);
     sizeSelect.addEventListener("change", () => {
       this.width = Number(sizeSelect.value);
@@ -71,6 +73,15 @@ export class SceneMap {
   get bounds() {
     const minX = -0.1 * this.width;
     return { minX, maxX: minX + this.width, minY: -this.height / 2, maxY: this.height / 2 };
+  }
+
+  setActing(id) {
+    if (id === this.acting) return;
+    this.acting = id;
+    for (const [actorId, element] of this.elements) {
+      element.classList.toggle("acting", actorId === id);
+      this.update(this.actors.get(actorId));
+    }
   }
 
   // One arrow key press moves this far; Shift moves five times as far.
@@ -239,7 +250,8 @@ export class SceneMap {
 
   describe(actor) {
     const hidden = actor.scene?.hidden ? ", hidden from the players" : "";
-    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}${hidden}) at x ${actor.x} m, y ${actor.y} m`;
+    const acting = actor.id === this.acting ? ", acting now" : "";
+    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}${hidden}${acting}) at x ${actor.x} m, y ${actor.y} m`;
     const attacker = this.attacker();
     if (attacker && actor !== attacker && actor.role !== "aim") {
       text += `, ${round1(distance(attacker, actor))} m from ${attacker.id}`;
@@ -321,7 +333,7 @@ export class SceneMap {
   actorElement(actor) {
     const radius = this.width / 70;
     const g = svgElement("g", {
-      class: `actor ${actor.role}${actor.scene ? " on-scene" : ""}${actor.scene?.hidden ? " hidden-actor" : ""}`,
+      class: `actor ${actor.role}${actor.scene ? " on-scene" : ""}${actor.scene?.hidden ? " hidden-actor" : ""}${actor.id === this.acting ? " acting" : ""}`,
       tabindex: 0,
       role: "button",
       "aria-roledescription": "movable actor",

@@ -55,6 +55,8 @@ export class Roster {
     this.actors = new Map();
     this.ruleset = null;
     this.picked = { attacker: "", targets: new Set() };
+    // Whose phase it is in the initiative the service runs (null: nobody's, or none runs).
+    this.acting = null;
     panel.querySelector("#roster-add").addEventListener("click", () => this.open("add"));
     this.editor.addEventListener("submit", (event) => this.save(event));
     this.linkForm.addEventListener("submit", (event) => this.issueLink(event));
@@ -92,6 +94,12 @@ export class Roster {
     return [...this.actors.entries()].filter(([, actor]) => !player || actor.controller === player);
   }
 
+  setActing(actor) {
+    if (actor === this.acting) return;
+    this.acting = actor;
+    this.render();
+  }
+
   // What the attack form's picks are, shown back on the list's buttons.
   showPicked(attacker, targets) {
     this.picked = { attacker, targets: new Set(targets) };
@@ -105,10 +113,12 @@ export class Roster {
       const where = actor.position ? `at (${actor.position.x}, ${actor.position.y})` : "not placed";
       const played = actor.controller === "gm" ? "the GM's" : `played by ${actor.controller}`;
       const weapons = (actor.sheet?.weapons || []).map((weapon) => weapon.id).join(", ");
-      const item = el("li", { dataActor: id, class: actor.hidden ? "hidden-actor" : undefined },
+      const classes = [actor.hidden && "hidden-actor", id === this.acting && "acting"].filter(Boolean).join(" ");
+      const item = el("li", { dataActor: id, class: classes || undefined, "aria-current": id === this.acting ? "true" : undefined },
         el("strong", { text: actor.name ? `${actor.name} (${id})` : id }),
         el("span", { class: "facts-line", text: ` — ${played}, ${where}${weapons ? `, carries ${weapons}` : ""}` }),
-        actor.hidden ? el("span", { class: "badge", text: "hidden" }) : null);
+        actor.hidden ? el("span", { class: "badge", text: "hidden" }) : null,
+        id === this.acting ? el("span", { class: "badge acting", text: "acting now" }) : null);
       const buttons = el("span", { class: "roster-buttons" });
       if (playable.has(id) && actor.sheet?.weapons?.length) {
         const attack = el("button", {

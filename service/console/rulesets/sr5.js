@@ -72,6 +72,7 @@ export default {
     { key: "armor", label: "Armor", type: "int", min: 0, max: 30, optional: true },
     { key: "edge", label: "Edge", type: "int", min: 0, max: 30, optional: true },
     { key: "wound_modifier", label: "Wound modifier", type: "int", min: -30, max: 0, value: 0 },
+    { key: "initiative_dice", label: "Initiative dice", type: "int", min: 1, max: 5, optional: true },
   ],
   targetDefaults: { prefix: "goon" },
   options: [
