@@ -1182,7 +1182,8 @@ def test_the_gm_runs_the_services_initiative_and_every_console_follows_it(
         assert refused_action.value.status == 409
         expect(page.locator("#action-error")).to_contain_text("it is rat's combat phase, not sam's")
 
-        # The rat holds its action: sam acts; the rat steps in before the goon.
+        # The rat holds its action: sam's phase; the rat steps in before sam has acted, so
+        # sam's phase comes right after the rat's, then the goon's.
         held = initiative_answer(page, page.get_by_role("button", name="Hold rat's action").click)
         assert held["result"]["effects"][0] == "rat holds its action"
         expect(panel).to_have_attribute("data-current", "sam")
@@ -1198,7 +1199,12 @@ def test_the_gm_runs_the_services_initiative_and_every_console_follows_it(
         assert stepped.value.post_data_json == {"to": "action_phase", "actor": "rat"}
         expect(panel).to_have_attribute("data-current", "rat")
         expect(
-            page.locator('#initiative-order li[data-actor="sam"] [data-field=state]')
+            page.locator('#initiative-order li[data-actor="sam"]', has_text="has acted")
+        ).to_have_count(0)
+        initiative_answer(page, page.get_by_role("button", name="Next phase").click)
+        expect(panel).to_have_attribute("data-current", "sam")
+        expect(
+            page.locator('#initiative-order li[data-actor="rat"] [data-field=state]')
         ).to_have_text("has acted")
         initiative_answer(page, page.get_by_role("button", name="Next phase").click)
         expect(panel).to_have_attribute("data-current", "goon-1")
