@@ -350,6 +350,17 @@ class EventPage(msgspec.Struct, gc=False):
     last_event_id: str | None
 
 
+class RulesetInitiative(msgspec.Struct, gc=False):
+    """What the initiative the service runs reads of a roll, for a client that builds one."""
+
+    # The roll's fields added up before the dice, and those that break a tie, in order.
+    base: list[str]
+    ties: list[str]
+    # The ways to fill a phase, e.g. ["1 free, 1 complex", "1 free, 2 simple"].
+    phase: list[str]
+    source: str
+
+
 class RulesetInfo(msgspec.Struct, gc=False):
     id: RulesetId
     title: str
@@ -359,6 +370,8 @@ class RulesetInfo(msgspec.Struct, gc=False):
     actions: list[str]
     zone_shapes: list[str]
     dice_steps: list[str]
+    # The initiative engine's numbers (None: the ruleset has no initiative passes).
+    initiative: RulesetInitiative | None = None
 
 
 class RulesetList(msgspec.Struct, gc=False):

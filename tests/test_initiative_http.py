@@ -365,3 +365,14 @@ async def test_sr3_phases_count_its_actions_and_a_new_turn_refreshes_the_combat_
     ]
     assert [p["result"]["turn"]["action_phase"] for p in phases] == ["goon-1", "sam", None]
     assert "sam: Combat Pool refreshed to 6 (2 were left)" in phases[-1]["result"]["effects"]
+
+
+async def test_the_rulesets_tell_what_their_initiative_reads(client: Any) -> None:
+    listed = (await (await client.get("/v1/rulesets")).json())["rulesets"]
+    by_id = {r["id"]: r["initiative"] for r in listed}
+    assert by_id["sr5"]["base"] == ["reaction", "intuition"]
+    assert by_id["sr5"]["ties"] == ["edge", "reaction", "intuition"]
+    assert by_id["sr5"]["phase"] == ["1 free, 1 complex", "1 free, 2 simple"]
+    assert by_id["sr3"]["base"] == ["reaction"]
+    assert by_id["sr3"]["phase"] == ["1 free, 1 complex", "1 free, 2 simple", "3 free"]
+    assert by_id["d100"] is None

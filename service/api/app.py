@@ -19,6 +19,7 @@ from aiohttp import WSCloseCode, web
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN
 from schemas.encounter import (
     Health,
+    RulesetInfo,
     RulesetList,
 )
 from service.api import foundry, openapi
@@ -45,7 +46,7 @@ from service.engine import (
     Unauthorized,
 )
 from service.engine.access import Permission
-from service.rules import RULESETS, RuleViolation
+from service.rules import RULESETS, Ruleset, RuleViolation, initiative
 from service.rules.dice import DiceError
 from service.store import (
     EncounterStore,
@@ -423,8 +424,15 @@ async def console_page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(CONSOLE_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+def _ruleset_info(ruleset: Ruleset) -> RulesetInfo:
+    rules = ruleset.initiative
+    if rules is None:
+        return ruleset.info
+    return msgspec.structs.replace(ruleset.info, initiative=initiative.described(rules))
+
+
 async def rulesets(request: web.Request) -> web.Response:
-    return _json_response(RulesetList(rulesets=[r.info for r in RULESETS.values()]))
+    return _json_response(RulesetList(rulesets=[_ruleset_info(r) for r in RULESETS.values()]))
 
 
 def _credential(request: web.Request, query_allowed: bool = False) -> str | None:

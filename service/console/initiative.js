@@ -13,8 +13,6 @@ import { showProblem } from "./round.js";
 // The events after which the order, the scores or what the acting actor has left may differ.
 export const INITIATIVE_EVENTS = new Set(["initiative", "advance", "action", "attack", "zone_test", "state_edited"]);
 
-// What the ruleset adds up before the dice, as the service does it (service/rules/sr5/tables.py).
-const BASE = { sr5: ["reaction", "intuition"] };
 const words = (text) => String(text).replaceAll("_", " ");
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -36,9 +34,9 @@ export function nowText(view) {
   return `Combat turn ${view.combat_turn}, initiative pass ${view.initiative_pass}: ${view.current}'s phase.`;
 }
 
-// What the sheet gives the roll, in the words of a character sheet ("Reaction 5 + Intuition 4 + 2d6").
-export function sheetText(ruleset, sheet) {
-  const base = BASE[ruleset] || [];
+// What the sheet gives the roll, in the words of a character sheet ("Reaction 5 + Intuition 4 +
+// 2d6"); `base` is what the ruleset adds up before the dice, as GET /v1/rulesets says.
+export function sheetText(base, sheet) {
   const values = base.map((name) => [name, sheet?.[name]]);
   const missing = values.filter(([, value]) => value === undefined || value === null).map(([name]) => name);
   if (missing.length) return `no ${missing.join(" or ")} on its sheet: type a score`;
@@ -91,9 +89,10 @@ export class InitiativePanel {
     return this.session()?.role !== "player";
   }
 
-  // Only a ruleset with initiative passes has an initiative for the service to run.
-  setRuleset(ruleset) {
-    this.ruleset = ruleset?.hasPasses ? ruleset : null;
+  // Only a ruleset with initiative passes has an initiative for the service to run: the
+  // service's ruleset list says so (`info.initiative`), and what a roll reads.
+  setRuleset(id, info) {
+    this.ruleset = info?.initiative ? { id, ...info.initiative } : null;
     this.view = null;
     this.alert.hidden = true;
     this.panel.hidden = !this.ruleset;
@@ -126,7 +125,7 @@ export class InitiativePanel {
       }
       rows.push(el("tr", { dataActor: id },
         el("td", {}, taking, " ", el("label", { for: taking.id, text: actor.name ? `${actor.name} (${id})` : id })),
-        el("td", { class: "sheet", text: sheetText(this.ruleset?.id, actor.sheet) }),
+        el("td", { class: "sheet", text: sheetText(this.ruleset?.base || [], actor.sheet) }),
         el("td", {}, score)));
     }
     if (!rows.length) rows.push(el("tr", { class: "empty" }, el("td", { colspan: 3, text: "Nobody on the scene yet." })));

@@ -208,7 +208,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   $("action-panel").hidden = !ruleset;
   turns.setRuleset(ruleset);
   roster.setRuleset(ruleset);
-  initiative.setRuleset(ruleset);
+  initiative.setRuleset(view.ruleset, rulesetInfo(view.ruleset));
   zoneTests.setRuleset(ruleset);
   if (ruleset) {
     form.setRuleset(ruleset, rulesetInfo(view.ruleset));

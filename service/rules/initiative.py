@@ -15,7 +15,7 @@ from typing import NoReturn
 
 import msgspec
 
-from schemas.encounter import AdvanceRequest, TurnState
+from schemas.encounter import AdvanceRequest, RulesetInitiative, TurnState
 from schemas.initiative import (
     ActionKind,
     ActionsUsed,
@@ -371,6 +371,16 @@ def actions_left(used: ActionsUsed, budgets: Sequence[ActionsUsed]) -> list[str]
         if line and line not in left:
             left.append(line)
     return left
+
+
+def described(rules: InitiativeRules) -> RulesetInitiative:
+    """A ruleset's initiative numbers as `GET /v1/rulesets` tells them."""
+    return RulesetInitiative(
+        base=list(rules.base),
+        ties=list(rules.ties),
+        phase=actions_left(ActionsUsed(), rules.budgets),
+        source=rules.source,
+    )
 
 
 def _with_kind(used: ActionsUsed, kind: ActionKind) -> ActionsUsed:
