@@ -37,7 +37,8 @@ class InitiativeRoll(Request):
     edge: Attribute | None = None
     initiative_dice: InitiativeDice | None = None
     # Added to the score: wound modifiers as a negative number, or a bonus of the table's.
-    modifier: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+    # Left out: the wounds on the actor's sheet, as its ruleset counts them (else 0).
+    modifier: Annotated[int, msgspec.Meta(ge=-50, le=50)] | None = None
 
 
 class InitiativeStart(Request):

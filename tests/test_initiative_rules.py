@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from schemas.encounter import AdvanceRequest, TurnState
 from schemas.initiative import ActionsUsed, InitiativeEntry, InitiativeRoll
 from schemas.scene import SceneActor
+from schemas.sr3 import SR3Sheet
 from schemas.sr5 import SR5Sheet
 from service.rules import RULESETS, initiative
 from service.rules.dice import Dice, DiceShortage
@@ -97,6 +98,19 @@ def test_what_a_roll_leaves_out_comes_from_the_actors_sheet() -> None:
     [sam] = initiative.roll_entries(SR5, rolls, scene, Dice(0, {"initiative:sam": [1, 1, 1]}))
     # The roll's Reaction wins; Intuition, Edge and the dice are the sheet's.
     assert (sam.score, sam.ties) == (6 + 5 + 3, [3, 6, 5])
+
+
+def test_the_wounds_on_the_sheet_count_unless_the_roll_gives_its_modifier() -> None:
+    # SR5 core, "Wound Modifiers": they apply to initiative; SR3 (choice): L -1 ... D -4.
+    sr5_scene = {"sam": SceneActor(sheet=SR5Sheet(reaction=4, intuition=4, wound_modifier=-2))}
+    sr3_scene = {"sam": SceneActor(sheet=SR3Sheet(reaction=4, wounds="M"))}
+    for rules, scene, base in ((SR5, sr5_scene, 8), (SR3, sr3_scene, 4)):
+        dice = Dice(0, {"initiative:sam": [3]})
+        [wounded] = initiative.roll_entries(rules, [InitiativeRoll(actor="sam")], scene, dice)
+        assert (wounded.score, wounded.modifier) == (base - 2 + 3, -2)
+        given = [InitiativeRoll(actor="sam", modifier=0)]
+        [as_given] = initiative.roll_entries(rules, given, scene, Dice(0, {"initiative:sam": [3]}))
+        assert as_given.score == base + 3
 
 
 def test_a_roll_missing_its_base_says_what_and_where() -> None:
@@ -191,8 +205,10 @@ def test_a_turn_over_says_so_and_waits_for_the_next_initiative() -> None:
     assert crossings == [AdvanceRequest(to="combat_turn")]
     assert effects[-1] == "combat turn 1 is over; start the next with POST .../initiative"
     assert after.initiative is not None and after.initiative.over
-    with conflict("combat turn 2 has no initiative yet"):
-        initiative.advance(after, SR5, NEXT)
+    # Nothing moves the turn on until the next initiative: the service counted the next turn.
+    for to in ("action_phase", "initiative_pass", "combat_turn"):
+        with conflict("combat turn 2 has no initiative yet"):
+            initiative.advance(after, SR5, AdvanceRequest(to=to))
 
 
 def test_advancing_to_the_next_pass_ends_this_one_for_everyone_left() -> None:

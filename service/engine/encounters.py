@@ -780,8 +780,6 @@ class Encounters:
             if rules is not None and turn.initiative is not None:
                 # The service runs the initiative: the next phase is the order's.
                 turn, crossings, effects = initiative.advance(turn, rules, request)
-                if not crossings and not effects:
-                    turn, crossings = advance_turn(turn, request), [request]
             else:
                 turn, crossings, effects = advance_turn(turn, request), [request], []
             state, more = _crossed(

@@ -46,17 +46,21 @@ def _conflict(detail: str, kind: str = "initiative-conflict", path: str | None =
 # --- rolling -----------------------------------------------------------------------------------
 
 
-def _filled(roll: InitiativeRoll, scene: Mapping[str, SceneActor]) -> InitiativeRoll:
+def _filled(
+    rules: InitiativeRules, roll: InitiativeRoll, scene: Mapping[str, SceneActor]
+) -> InitiativeRoll:
     """What the roll leaves out, from the actor's sheet on the scene (what it gives wins)."""
     actor = scene.get(roll.actor)
     sheet = actor.sheet if actor is not None else None
     if sheet is None:
-        return roll
+        return roll if roll.modifier is not None else msgspec.structs.replace(roll, modifier=0)
     found = {
         name: value
         for name in _FROM_SHEET
         if getattr(roll, name) is None and (value := getattr(sheet, name, None)) is not None
     }
+    if roll.modifier is None:
+        found["modifier"] = rules.sheet_modifier(sheet)
     return msgspec.structs.replace(roll, **found) if found else roll
 
 
@@ -78,7 +82,7 @@ def roll_entries(
                 f"{asked.actor} rolls initiative once a combat turn", path=f"{here}.actor"
             )
         seen.add(asked.actor)
-        roll = _filled(asked, scene)
+        roll = _filled(rules, asked, scene)
         ties = [getattr(roll, name) or 0 for name in rules.ties]
         if roll.score is not None:
             entries.append(
@@ -97,14 +101,15 @@ def roll_entries(
         base = sum(getattr(roll, name) for name in rules.base)
         count = roll.initiative_dice or rules.default_dice
         rolled = dice.roll(step(roll.actor), count)
+        modifier = roll.modifier or 0
         entries.append(
             InitiativeEntry(
                 actor=roll.actor,
-                score=base + roll.modifier + sum(rolled),
+                score=base + modifier + sum(rolled),
                 ties=ties,
                 base=base,
                 initiative_dice=count,
-                modifier=roll.modifier,
+                modifier=modifier,
             )
         )
     return entries
@@ -303,10 +308,12 @@ def advance(
     assert initiative is not None
     effects: list[str] = []
     if initiative.over:
-        if request.to == "action_phase":
-            _conflict(f"combat turn {turn.combat_turn} has no initiative yet: {_START_HINT}")
-        # The VTT's own advances go on as before once the service's turn is over.
-        return turn, [], effects
+        # The service counted the next combat turn when this one ended: moving the turn on
+        # again would skip one.
+        _conflict(
+            f"combat turn {turn.combat_turn} has no initiative yet: {_START_HINT} (or stop the "
+            "service's initiative with DELETE .../initiative to move the turn yourself)"
+        )
     if request.to == "combat_turn":
         turn, crossings = _end_turn(turn, effects)
         return turn, crossings, effects

@@ -5,7 +5,7 @@ A ruleset is a set of pure functions over (request, combat state, turn, dice): n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -87,6 +87,8 @@ class InitiativeRules:
     ties: tuple[str, ...]
     # The ways an actor may fill its phase: the most of each kind, one line each.
     budgets: tuple[ActionsUsed, ...]
+    # What the actor's sheet takes off (or adds to) a roll that gives no `modifier`: its wounds.
+    sheet_modifier: Callable[[Any], int] = lambda sheet: 0
     # The action that holds (delays) the acting actor's phase until later in the pass.
     hold_action: str = "delay_action"
     default_dice: int = 1

@@ -370,6 +370,9 @@ INITIATIVE = InitiativeRules(
     "(Reaction + 1d6 and more; ties by Reaction)",
     base=("reaction",),
     ties=("reaction",),
+    # **Choice** (SR3 core, "Damage Modifiers": a wound takes off initiative what it adds to
+    # target numbers): L -1, M -2, S -3, and D -4 as README's target-number row goes.
+    sheet_modifier=lambda sheet: -WOUNDS[sheet.wounds],
     budgets=(
         ActionsUsed(free=PHASE_FREE_ACTIONS, complex=PHASE_COMPLEX_ACTIONS),
         ActionsUsed(free=PHASE_FREE_ACTIONS, simple=SIMPLE_ACTIONS_PER_COMPLEX),

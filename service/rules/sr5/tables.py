@@ -160,6 +160,8 @@ INITIATIVE = InitiativeRules(
     "complex or 2 simple)",
     base=("reaction", "intuition"),
     ties=("edge", "reaction", "intuition"),
+    # SR5 core, "Wound Modifiers": they apply to initiative too.
+    sheet_modifier=lambda sheet: sheet.wound_modifier,
     budgets=(ActionsUsed(free=1, complex=1), ActionsUsed(free=1, simple=2)),
 )
 HIT_THE_DIRT_INITIATIVE = -5
