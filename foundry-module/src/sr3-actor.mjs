@@ -228,3 +228,35 @@ export function trackUpdate(actor, track, boxes) {
   if (physical > added) update["system.health.overflow.value"] = num(health.overflow?.value) + physical - added;
   return update;
 }
+
+const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+
+/**
+ * An sr3e actor as the service's SR3Sheet (schemas/sr3.py), for the encounter's scene: what its
+ * attacks and defences read, and its ranged weapons that name a category (those whose clip is
+ * loaded carry its rounds, the others none), each with its own skill.
+ */
+export function sr3Sheet(actor) {
+  const items = rangedWeapons(actor).filter((item) => weaponCategory(item)).slice(0, 20);
+  const weapons = items.map((item) => {
+    const w = sr3Weapon(actor, item);
+    return { ...w, power: clamp(w.power, 0, 100), recoil_compensation: clamp(w.recoil_compensation, 0, 30), ammo: clamp(w.ammo, 0, 10_000) };
+  });
+  const attribute = (name) => clamp(stat(actor.system?.attributes?.[name], 1), 1, 30);
+  const sheet = {
+    ruleset: "sr3",
+    body: attribute("body"),
+    quickness: attribute("quickness"),
+    strength: attribute("strength"),
+    intelligence: attribute("intelligence"),
+    willpower: attribute("willpower"),
+    armor: armorPieces(actor).map((p) => ({ ...p, ballistic: clamp(p.ballistic, 0, 30), impact: clamp(p.impact, 0, 30) })),
+    wounds: woundLevel(actor),
+    weapons,
+    weapon_skills: Object.fromEntries(items.map((item) => [item.id, clamp(weaponSkill(actor, item), 0, 30)])),
+  };
+  const pool = combatPool(actor).combat_pool;
+  if (pool !== undefined) sheet.combat_pool = clamp(pool, 0, 100);
+  if (items[0]) sheet.skill = clamp(weaponSkill(actor, items[0]), 0, 30);
+  return sheet;
+}

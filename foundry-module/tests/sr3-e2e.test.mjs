@@ -106,4 +106,17 @@ test("an sr3e character's shot, its card with every TN, the clip written back, a
     assert.match(error.message, /0 Combat Pool dice left/);
     return true;
   });
+
+  // The combat's tokens as the encounter's scene, with their sr3e sheets: an attack by names
+  // (the console's, a script's) is filled from them: Sam's pistol skill 4, the ganger's Body 4
+  // and armour jacket, the distance from the positions.
+  await app.syncScene(combat);
+  const byNames = await app.client().attack(flag.id, game.settings.get(MODULE_ID, "gmTokens")[flag.id], {
+    ruleset: "sr3", attacker: samToken.id, weapon: "predator0000001", mode: "SA", target: { id: goonToken.id }, dice: { attack: [6, 6, 2, 2], [`resist:${goonToken.id}`]: [2, 2, 2, 2] },
+  });
+  assert.equal(byNames.result.attack.dice, 4);
+  assert.equal(byNames.result.target.range, "short");
+  assert.deepEqual([byNames.result.target.armor.ballistic, byNames.result.target.damage.resist.dice], [5, 4]);
+  // The sheet's gun has what the clip kept (15 less two shots; the refused one fired none).
+  assert.equal(byNames.result.ammo_left, 12);
 });

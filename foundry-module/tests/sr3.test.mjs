@@ -13,6 +13,7 @@ import { MODULE_ID, registerSettings } from "../src/settings.mjs";
 import * as sr3e from "../src/sr3-actor.mjs";
 import { parseArmor, sr3AttackRequest, sr3FromManual, SR3_MANUAL_DEFAULTS } from "../src/sr3-requests.mjs";
 import { mergeManual } from "../src/requests.mjs";
+import { sceneActorOf } from "../src/scene-sync.mjs";
 
 const text = (html) => html.replace(/<[^>]+>/g, " ").replace(/&middot;/g, "·").replace(/&mdash;/g, "—").replace(/\s+/g, " ").trim();
 
@@ -50,6 +51,19 @@ test("an sr3e character and its weapons as SR3 attacker, weapon and defender", (
   assert.deepEqual(sr3e.weaponModes({ system: { mode: "Semi Automatic Firearm" } }), ["SA"]);
   assert.deepEqual(sr3e.damageCode({ system: { damage: 6, damageType: "sStun" } }), { power: 6, damage_level: "S", damage_type: "stun" });
   assert.equal(sr3e.weaponCategory({ system: { ammunitionClass: "crossbow" } }), "medium_crossbow");
+});
+
+test("an sr3e token's scene actor carries its SR3 sheet, only with the sr3 ruleset", () => {
+  const sam = makeActor(fixture("sr3e-actor-sam.json"));
+  const doc = { id: "tokSam000000001", name: "Sam", x: 0, y: 0, width: 1, height: 1, hidden: false, actor: sam };
+  const grid = makeGrid();
+  assert.equal(sceneActorOf(doc, { grid, ruleset: "sr5", systemId: "sr3e" }).sheet, undefined);
+  assert.equal(sceneActorOf(doc, { grid, ruleset: "sr3", systemId: "dnd5e" }).sheet, undefined);
+  const { sheet } = sceneActorOf(doc, { grid, ruleset: "sr3", systemId: "sr3e" });
+  assert.deepEqual([sheet.ruleset, sheet.body, sheet.quickness, sheet.skill, sheet.wounds, sheet.combat_pool], ["sr3", 4, 5, 5, "L", undefined]);
+  assert.deepEqual(sheet.weapons.map((w) => [w.id, w.category, w.modes, w.ammo]), [["ak97Rifle000001", "assault_rifle", ["SA", "BF", "FA"], 38], ["predator0000001", "heavy_pistol", ["SA"], 15]]);
+  assert.deepEqual(sheet.weapon_skills, { ak97Rifle000001: 5, predator0000001: 4 });
+  assert.deepEqual(sheet.armor, [{ name: "Lined Coat", ballistic: 4, impact: 2 }]);
 });
 
 test("sr3e condition monitors: ten boxes, stun carries over into physical, physical into overflow", () => {
