@@ -1210,3 +1210,54 @@ def test_sr3_aim_and_one_target_per_attack(page: Page) -> None:
     page.get_by_role("button", name="Add target").click()
     page.get_by_role("button", name="Resolve attack").click()
     expect(page.locator("#attack-error")).to_contain_text("one target")
+
+
+def test_an_sr3_attack_by_names_is_filled_from_the_scenes_sheets(page: Page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, ruleset="sr3", name="By names")
+    predator = {
+        "id": "predator",
+        "category": "heavy_pistol",
+        "power": 9,
+        "damage_level": "M",
+        "modes": ["SA"],
+        "ammo": 15,
+    }
+    sam = {
+        "ruleset": "sr3",
+        "skill": 4,
+        "quickness": 5,
+        "intelligence": 4,
+        "willpower": 3,
+        "weapons": [predator],
+    }
+    console.put_actor(page, url, encounter, "sam", {"position": {"x": 0, "y": 0}, "sheet": sam})
+    jacket = {"name": "armor jacket", "ballistic": 5, "impact": 3}
+    goon = {"ruleset": "sr3", "body": 4, "armor": [jacket]}
+    console.put_actor(page, url, encounter, "goon-7", {"position": {"x": 3, "y": 4}, "sheet": goon})
+    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_role("button", name="Target goon-7").click()
+    expect(page.locator("#scene-target-goon-7")).to_be_checked()
+    steps = page.locator("#dice-steps input").evaluate_all(
+        "inputs => inputs.map(i => i.dataset.step)"
+    )
+    assert steps == ["attack", "resist:goon-7"]
+    console.give_dice(page, "#dice-steps", {"attack": "6 5 2 2", "resist:goon-7": "5 2 2 2"})
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    request = sent.value.post_data_json
+    assert (request["attacker"], request["weapon"], request["target"]) == (
+        "sam",
+        "predator",
+        {"id": "goon-7"},
+    )
+    result = answer["result"]
+    # 5 m from the positions: heavy pistol short range, TN 4 (002); Body 4 against 9 - 5 = 4.
+    assert result["target"]["range"] == "short"
+    assert (result["attack"]["target_number"], result["attack"]["successes"]) == (4, 2)
+    damage = result["target"]["damage"]
+    assert (damage["resist"]["successes"], damage["level"], damage["boxes"]) == (1, "M", 3)
+    on = '#result [data-target="goon-7"]'
+    assert console.shown(page, f"{on} [data-field=boxes]") == "3"
+    assert console.shown(page, f'{on} [data-test="resist"] [data-field=target_number]') == "4"

@@ -143,7 +143,7 @@ export default {
     const steps = [{ step: "attack", sides: 6 }];
     for (const id of targetIds) {
       const fields = targets.find((t) => t.id === id)?.fields || {};
-      if (fields.dodge === undefined || fields.dodge > 0) steps.push({ step: `dodge:${id}`, sides: 6 });
+      if (fields.dodge > 0) steps.push({ step: `dodge:${id}`, sides: 6 });
       steps.push({ step: `resist:${id}`, sides: 6 });
     }
     return steps;
