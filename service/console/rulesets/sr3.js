@@ -197,7 +197,7 @@ function renderTest(name, title, t) {
     el("h4", { text: title }),
     facts([
       ["Target number", t.target_number, "target_number"],
-      ["Dice", line([t.dice, "dice"], " dice, ", [t.pool_dice, "pool_dice"], " of them from the Combat Pool")],
+      ["Dice", line([t.dice, "dice"], t.dice === 1 ? " die, " : " dice, ", [t.pool_dice, "pool_dice"], " of them from the Combat Pool")],
       ["Totals (Rule of Six)", t.totals.length ? t.totals.join(", ") : "—", "totals"],
       ["Successes", line([t.successes, "successes"], t.rule_of_one ? " (Rule of One: every die a 1)" : "")],
     ]));
@@ -245,7 +245,7 @@ function renderDamage(who, d) {
 
 // Each actor's Combat Pool dice committed to this attack, and what it has left this combat turn.
 function renderPools(pools) {
-  const table = el("table", { class: "combat-pool", dataField: "combat_pool" },
+  const table = el("table", { class: "modifiers combat-pool", dataField: "combat_pool" },
     el("caption", { text: "Combat Pool (left until the next combat turn)" }),
     el("thead", {}, el("tr", {}, ["Actor", "Spent", "Left"].map((h) => el("th", { scope: "col", text: h })))));
   const body = el("tbody");
