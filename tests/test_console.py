@@ -236,10 +236,10 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
     count_js = "() => document.querySelectorAll('input, select, textarea').length"
     before = page.evaluate(unlabelled_js)
     assert before == []
-    # Every ruleset the console has a form for (sr3 has none yet: listed, not offered).
+    # Every ruleset the console has a form for.
     console.open_console(page, url)
     offered = console.offered_rulesets(page)
-    assert {"sr5", "d100"} <= set(offered) <= set(console.rulesets(url))
+    assert {"sr5", "d100", "sr3"} <= set(offered) <= set(console.rulesets(url))
     for ruleset in offered:
         console.open_console(page, url)
         if page.locator("#leave").is_visible():
@@ -1252,3 +1252,220 @@ def test_d100_has_no_initiative_panel(page: Page) -> None:
 
     console.create_encounter(page, ruleset="d100", name="No passes")
     expect(page.locator("#initiative-panel")).to_be_hidden()
+
+
+def test_sr3_has_the_initiative_panel_with_its_own_roll(page: Page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    # GET /v1/rulesets says what sr3's initiative adds up: Reaction and the initiative dice.
+    encounter = console.create_encounter(page, ruleset="sr3", name="SR3 passes")
+    sheet = {"ruleset": "sr3", "reaction": 5, "initiative_dice": 2}
+    console.put_actor(page, url, encounter, "sam", {"sheet": sheet})
+    expect(page.locator("#initiative-panel")).to_be_visible()
+    expect(page.locator('#initiative-rows tr[data-actor="sam"] .sheet')).to_have_text(
+        "Reaction 5 + 2d6"
+    )
+    answer = initiative_answer(page, page.get_by_role("button", name="Roll initiative").click)
+    [sam] = answer["result"]["entries"]
+    assert sam["base"] == 5 and sam["initiative_dice"] == 2
+    expect(page.locator("#initiative-panel")).to_have_attribute("data-current", "sam")
+    # The document's phase: three ways to fill it.
+    expect(page.locator("#initiative-left")).to_contain_text("3 free")
+
+
+# --- sr3 ------------------------------------------------------------------------------------
+# The first case of tests/test_sr3_http.py, typed in: Sam (skill 4, Combat Pool (5 + 4 + 3) / 2 =
+# 6) adds 2 pool dice; the ganger 4 m away (heavy pistol short range, standard vision: TN 4, 002)
+# has Body 4, a Combat Pool of (4 + 3 + 3) / 2 = 5 and an armour jacket 5/3, and commits one die
+# to the dodge and one to the resistance test.
+SR3_DICE = {"attack": "6 5 5 4 2 1", "dodge:goon-1": "4", "resist:goon-1": "4 2 1 1 5"}
+
+
+def sr3_shot(page: Page, pool: int = 2, dodge: int = 1, resist: int = 1) -> None:
+    page.get_by_label("Combat Pool dice added").fill(str(pool))
+    target = page.locator('fieldset.target[data-target="goon-1"]')
+    target.get_by_label("Combat Pool dice to dodge").fill(str(dodge))
+    target.get_by_label("Combat Pool dice to resist damage").fill(str(resist))
+    # The dodge's dice step shows once dice are committed to it.
+    target.get_by_label("Combat Pool dice to resist damage").press("Tab")
+
+
+def test_an_sr3_attack_shows_every_tn_with_its_sources_and_the_combat_pool_left(
+    page: Page,
+) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="sr3", name="Redmond")
+    console.place(page, "goon-1 x (m)", 4)
+    sr3_shot(page)
+    expect(page.locator('#dice-steps input[data-step="dodge:goon-1"]')).to_have_count(1)
+    console.give_dice(page, "#dice-steps", SR3_DICE)
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    request = sent.value.post_data_json
+    assert request["ruleset"] == "sr3" and request["pool"] == 2 and "targets" not in request
+    assert request["attacker"] == {
+        "id": "sam",
+        "skill": 4,
+        "quickness": 5,
+        "intelligence": 4,
+        "willpower": 3,
+        "wounds": "none",
+    }
+    assert request["target"]["distance_m"] == 4
+    assert request["target"]["defender"]["armor"] == [
+        {"name": "armor jacket", "ballistic": 5, "impact": 3}
+    ]
+    assert (request["target"]["dodge"], request["target"]["resist"]) == (1, 1)
+    result = answer["result"]
+    target = result["target"]
+    damage = target["damage"]
+    # The numbers worked by hand (tests/test_sr3_http.py)...
+    assert (result["attack"]["target_number"], result["attack"]["successes"]) == (4, 4)
+    assert (target["dodge_successes"], target["net_successes"]) == (1, 3)
+    assert (damage["resist"]["target_number"], damage["resist"]["successes"]) == (4, 2)
+    assert (damage["level"], damage["boxes"], damage["track"]) == ("M", 3, "physical")
+    assert result["combat_pool"] == [
+        {"actor": "sam", "spent": 2, "left": 4},
+        {"actor": "goon-1", "spent": 2, "left": 3},
+    ]
+    # ... and the page shows the service's: each test's TN with every modifier and its source.
+    shown = console.shown
+    for name, test in (
+        ("attack", result["attack"]),
+        ("dodge", target["dodge"]),
+        ("resist", damage["resist"]),
+    ):
+        on = f'#result [data-test="{name}"]'
+        for field in ("target_number", "dice", "pool_dice", "successes"):
+            assert shown(page, f"{on} [data-field={field}]") == str(test[field]), (name, field)
+        assert shown(page, f"{on} [data-field=totals]") == ", ".join(map(str, test["totals"]))
+        assert (
+            console.shown_modifiers(page, f'{on} [data-field="{name}-modifiers"]')
+            == test["modifiers"]
+        ), name
+    assert {"source": "range (short), standard vision", "value": 4} in result["attack"]["modifiers"]
+    on = '#result [data-target="goon-1"]'
+    assert shown(page, f"{on} [data-field=outcome]") == target["outcome"] == "hit"
+    for field in ("range", "attack_successes", "dodge_successes", "net_successes"):
+        assert shown(page, f"{on} [data-field={field}]") == str(target[field]), field
+    assert shown(page, f"{on} [data-field=armor_ballistic]") == "5"
+    for field in ("level", "boxes", "track", "power", "armor_rating", "stages"):
+        assert shown(page, f"{on} [data-field={field}]").lstrip("+") == str(damage[field]), field
+    for pool in result["combat_pool"]:
+        row = f'#result [data-field=combat_pool] tr[data-actor="{pool["actor"]}"]'
+        assert shown(page, f"{row} [data-field=spent]") == str(pool["spent"])
+        assert shown(page, f"{row} [data-field=left]") == str(pool["left"])
+    assert console.shown_dice(page) == console.answered_dice(result["dice"])
+    expect(page.locator("#result-summary")).to_have_text(
+        "sam fires predator (SA, TN 4): goon-1 hit, M: 3 physical boxes;"
+        " Combat Pool left: sam 4, goon-1 3."
+    )
+
+
+def test_an_exhausted_sr3_combat_pool_is_refused_in_the_form_until_the_next_turn(
+    page: Page,
+) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="sr3", name="Pool")
+    # Four pool dice on a miss: the test is made, the dice are spent; 6 - 4 = 2 left.
+    sr3_shot(page, pool=4, dodge=0, resist=0)
+    console.give_dice(page, "#dice-steps", {"attack": "2 2 2 2 2 2 2 2"})
+    first = console.resolve(page)["result"]
+    assert first["target"]["outcome"] == "miss"
+    assert first["combat_pool"][0] == {"actor": "sam", "spent": 4, "left": 2}
+    assert console.shown(page, '#result tr[data-actor="sam"] [data-field=left]') == "2"
+    # Three more: the service's 409 is shown in the form's alert.
+    page.get_by_label("Combat Pool dice added").fill("3")
+    page.get_by_label("Combat Pool dice added").press("Tab")
+    console.give_dice(page, "#dice-steps", {"attack": "2 2 2 2 2 2 2"})
+    with page.expect_response(lambda r: r.url.endswith("/attacks")) as refused:
+        page.get_by_role("button", name="Resolve attack").click()
+    assert refused.value.status == 409
+    assert refused.value.json()["path"] == "$.pool"
+    error = page.locator("#attack-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("2 Combat Pool dice left")
+    # A new combat turn refreshes every pool (SR3 p. 103).
+    turn = console.advance(page, "Next combat turn")
+    assert "sam: Combat Pool refreshed to 6 (2 were left)" in turn["result"]["effects"]
+    again = console.resolve(page)["result"]
+    assert again["combat_pool"][0] == {"actor": "sam", "spent": 3, "left": 3}
+    expect(error).to_be_hidden()
+
+
+def test_sr3_aim_and_one_target_per_attack(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="sr3", name="Aim")
+    offered = page.locator("#action-name option").evaluate_all("os => os.map(o => o.value)")
+    assert "take_aim" in offered and "fire_weapon_sa_bf" in offered
+    page.get_by_label("Action", exact=True).select_option("take_aim")
+    page.get_by_label("Actor (from the map)").select_option("sam")
+    with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+        aimed = console.take_action(page)
+    assert sent.value.post_data_json == {"ruleset": "sr3", "actor": "sam", "action": "take_aim"}
+    expect(page.locator('#result [data-field="effects"] li').first).to_be_visible()
+    assert aimed["result"]["effects"]
+    # The aim counts on the next shot: -1 TN, named.
+    console.give_dice(page, "#dice-steps", {"attack": "2 2 2 2"})
+    shot = console.resolve(page)["result"]
+    aim = {"source": "aimed (1 simple actions)", "value": -1}
+    assert aim in shot["attack"]["modifiers"]
+    assert aim in console.shown_modifiers(page, '#result [data-field="attack-modifiers"]')
+    # SR3 fires each attack at one target: a second one is refused before anything is sent.
+    page.get_by_role("button", name="Add target").click()
+    page.get_by_role("button", name="Resolve attack").click()
+    expect(page.locator("#attack-error")).to_contain_text("one target")
+
+
+def test_an_sr3_attack_by_names_is_filled_from_the_scenes_sheets(page: Page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, ruleset="sr3", name="By names")
+    predator = {
+        "id": "predator",
+        "category": "heavy_pistol",
+        "power": 9,
+        "damage_level": "M",
+        "modes": ["SA"],
+        "ammo": 15,
+    }
+    sam = {
+        "ruleset": "sr3",
+        "skill": 4,
+        "quickness": 5,
+        "intelligence": 4,
+        "willpower": 3,
+        "weapons": [predator],
+    }
+    console.put_actor(page, url, encounter, "sam", {"position": {"x": 0, "y": 0}, "sheet": sam})
+    jacket = {"name": "armor jacket", "ballistic": 5, "impact": 3}
+    goon = {"ruleset": "sr3", "body": 4, "armor": [jacket]}
+    console.put_actor(page, url, encounter, "goon-7", {"position": {"x": 3, "y": 4}, "sheet": goon})
+    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_role("button", name="Target goon-7").click()
+    expect(page.locator("#scene-target-goon-7")).to_be_checked()
+    steps = page.locator("#dice-steps input").evaluate_all(
+        "inputs => inputs.map(i => i.dataset.step)"
+    )
+    assert steps == ["attack", "resist:goon-7"]
+    console.give_dice(page, "#dice-steps", {"attack": "6 5 2 2", "resist:goon-7": "5 2 2 2"})
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    request = sent.value.post_data_json
+    assert (request["attacker"], request["weapon"], request["target"]) == (
+        "sam",
+        "predator",
+        {"id": "goon-7"},
+    )
+    result = answer["result"]
+    # 5 m from the positions: heavy pistol short range, TN 4 (002); Body 4 against 9 - 5 = 4.
+    assert result["target"]["range"] == "short"
+    assert (result["attack"]["target_number"], result["attack"]["successes"]) == (4, 2)
+    damage = result["target"]["damage"]
+    assert (damage["resist"]["successes"], damage["level"], damage["boxes"]) == (1, "M", 3)
+    on = '#result [data-target="goon-7"]'
+    assert console.shown(page, f"{on} [data-field=boxes]") == "3"
+    assert console.shown(page, f'{on} [data-test="resist"] [data-field=target_number]') == "4"

@@ -3,6 +3,7 @@
 
 import { MODULE_ID } from "./settings.mjs";
 import * as sr5 from "./sr5-actor.mjs";
+import * as sr3e from "./sr3-actor.mjs";
 import { d100ZoneTestRequest, mergeManual, sr5ZoneTestRequest } from "./requests.mjs";
 
 export class CardActions {
@@ -51,6 +52,8 @@ export class CardActions {
     let update;
     if (sr5.isShadowrunActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
       update = sr5.trackUpdate(actor, track, boxes);
+    } else if (sr3e.isSr3eActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
+      update = sr3e.trackUpdate(actor, track, boxes);
     } else {
       const path = this.settings().damagePath;
       if (!path) return this.notify("warn", "FIREFIGHT.Notify.NoDamagePath");

@@ -36,6 +36,9 @@ function numberOr(value, fallback) {
  * The advance bodies that take the encounter from `previous` (what was last sent; null before
  * the first) to `current`. Round 0 is a combat not yet started: nothing to send.
  */
+// The rulesets whose combat turns have initiative passes (d100 counts action points instead).
+export const RULESETS_WITH_PASSES = new Set(["sr5", "sr3"]);
+
 export function advancesBetween(previous, current, { ruleset = "sr5" } = {}) {
   if (!current || current.round < 1) return [];
   const advances = [];
@@ -43,7 +46,7 @@ export function advancesBetween(previous, current, { ruleset = "sr5" } = {}) {
   if (current.round > before.round) {
     // Each round the tracker moved on is a combat turn of the encounter.
     for (let round = before.round; round < current.round; round += 1) advances.push({ to: "combat_turn" });
-  } else if (ruleset === "sr5" && current.round === before.round && current.pass > before.pass) {
+  } else if (RULESETS_WITH_PASSES.has(ruleset) && current.round === before.round && current.pass > before.pass) {
     for (let pass = before.pass; pass < current.pass; pass += 1) advances.push({ to: "initiative_pass" });
   }
   const newPhase =

@@ -18,6 +18,10 @@ import { MODULE_ID, readSettings } from "./settings.mjs";
 import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./roll-mode.mjs";
 import { TemplateZoneLayer } from "./zones.mjs";
 import * as sr5 from "./sr5-actor.mjs";
+import * as sr3e from "./sr3-actor.mjs";
+import {
+  SR3_CATEGORIES, SR3_COVER, SR3_MOVEMENT, SR3_SIGHTS, SR3_TARGET_MOVEMENT, SR3_VISIBILITY, sr3AttackRequest, sr3FromManual,
+} from "./sr3-requests.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
 import { isMove, moveFinished, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
 import {
@@ -453,12 +457,15 @@ export class FirefightApp {
     const encounter = this.encounter();
     const ruleset = encounter?.ruleset ?? this.settings().ruleset ?? "sr5";
     const shadowrun = ruleset === "sr5" && sr5.isShadowrunActor(actor, this.game.system?.id);
+    const mappedSr3 = ruleset === "sr3" && sr3e.isSr3eActor(actor, this.game.system?.id);
     const targets = this.targetsFrom(token).map((t) => ({ ...t, defender: this.defenderOf(t.token.actor, ruleset) }));
     const base = {
       ruleset,
       sr5: ruleset === "sr5",
       d100: ruleset === "d100",
+      sr3: ruleset === "sr3",
       shadowrun,
+      sr3e: mappedSr3,
       actorName: token.name,
       targets,
       cover: options(COVER, "FIREFIGHT.Cover"),
@@ -468,6 +475,15 @@ export class FirefightApp {
       categories: options(SR5_CATEGORIES, "FIREFIGHT.Category"),
       rollModes: rollModeChoices(this.userRollMode()),
     };
+    if (ruleset === "sr3") Object.assign(base, this.sr3DialogChoices());
+    if (mappedSr3) {
+      const weapons = sr3e.rangedWeapons(actor).map((item) => {
+        const weapon = sr3e.sr3Weapon(actor, item);
+        return { id: item.id, name: item.name, weapon, skill: sr3e.weaponSkill(actor, item), modes: options(weapon.modes, "FIREFIGHT.Mode"), selected: item.id === itemId };
+      });
+      const chosen = weapons.find((w) => w.selected) ?? weapons[0];
+      return { ...base, weapons, modes: chosen ? chosen.modes : [] };
+    }
     if (shadowrun) {
       const weapons = sr5.rangedWeapons(actor).map((item) => {
         const weapon = sr5.sr5Weapon(item);
@@ -483,15 +499,29 @@ export class FirefightApp {
     return {
       ...base,
       manual,
-      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: `FIREFIGHT.Field.${key}` })),
-      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : D100_MODES, "FIREFIGHT.Mode"),
+      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: ruleset === "sr3" ? `FIREFIGHT.SR3.Field.${key}` : `FIREFIGHT.Field.${key}` })),
+      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : ruleset === "sr3" ? ["SS", "SA", "BF", "FA"] : D100_MODES, "FIREFIGHT.Mode"),
+    };
+  }
+
+  /** The SR3 dialog's lists: categories, sights, movement and the visibility table's columns and rows. */
+  sr3DialogChoices() {
+    return {
+      sr3Categories: options(SR3_CATEGORIES, "FIREFIGHT.SR3.Category"),
+      sights: options(SR3_SIGHTS, "FIREFIGHT.SR3.Sight"),
+      movements: options(SR3_MOVEMENT, "FIREFIGHT.SR3.Movement"),
+      targetMovements: options(SR3_TARGET_MOVEMENT, "FIREFIGHT.SR3.Movement"),
+      cover: options(SR3_COVER, "FIREFIGHT.Cover"),
+      visibility: Object.entries(SR3_VISIBILITY).map(([field, values]) => ({ field, label: `FIREFIGHT.SR3.Visibility.${field}.Name`, options: options(values, `FIREFIGHT.SR3.Visibility.${field}`) })),
     };
   }
 
   defenderOf(actor, ruleset) {
     if (ruleset === "sr5" && sr5.isShadowrunActor(actor, this.game.system?.id)) return sr5.sr5Defender(actor);
+    if (ruleset === "sr3" && sr3e.isSr3eActor(actor, this.game.system?.id)) return sr3e.sr3Defender(actor);
     const saved = actor?.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
     const manual = mergeManual(ruleset, saved);
+    if (ruleset === "sr3") return sr3FromManual("x", manual).defender;
     return ruleset === "d100"
       ? { defense: manual.defense, passive_defense: manual.passive_defense, armor: manual.armor }
       : sr5FromManual("x", manual).defender;
@@ -527,6 +557,7 @@ export class FirefightApp {
       });
       return { body, writeBack: { actor, manual: { ruleset: "d100", values: manual } } };
     }
+    if (data.sr3) return this.buildSr3Attack(token, data, form, targets, dice);
     let attacker;
     let weapon;
     let item = null;
@@ -567,6 +598,57 @@ export class FirefightApp {
     return { body, writeBack: { actor, item, manual: manual ? { ruleset: "sr5", values: manual } : null } };
   }
 
+  /**
+   * An SR3 attack: the sr3e actor's weapon (its loaded ammunition written back), or the manual
+   * form; the target's dodge and resistance dice and movement from its row, the rest from the
+   * dialog. SR3 fires each attack at one target.
+   */
+  buildSr3Attack(token, data, form, targets, dice) {
+    const actor = token.actor;
+    let attacker;
+    let weapon;
+    let ammoItem = null;
+    let manual = null;
+    if (data.sr3e) {
+      const item = actor.items.get(form.weapon) ?? null;
+      if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
+      ammoItem = sr3e.loadedAmmo(actor, item);
+      if (!ammoItem) throw new RequestError(`${item.name} has no ammunition loaded`, "$.weapon.ammo", "noAmmo", { weapon: item.name });
+      weapon = sr3e.sr3Weapon(actor, item, { category: form.category || null });
+      attacker = sr3e.sr3Attacker(actor, item, { id: token.id });
+      const skill = typedNumber(form.skill);
+      if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
+    } else {
+      manual = mergeManual("sr3", data.manual, form);
+      ({ attacker, weapon } = sr3FromManual(token.id, manual));
+    }
+    const body = sr3AttackRequest({
+      attacker,
+      weapon,
+      mode: form.mode,
+      targets: targets.map((t) => ({
+        ...t,
+        movement: form[`target_movement.${t.id}`],
+        dodge: form[`dodge.${t.id}`],
+        resist: form[`resist.${t.id}`],
+      })),
+      options: {
+        pool: form.pool,
+        sight: form.sight,
+        rounds: form.rounds,
+        movement: form.movement,
+        melee_opponents: form.melee_opponents,
+        called_shot: Boolean(form.called_shot),
+        blind_fire: Boolean(form.blind_fire),
+        second_firearm: Boolean(form.second_firearm),
+        indirect: Boolean(form.indirect),
+        visibility: { vision: form.vision, light: form.light, obscurant: form.obscurant },
+        dice,
+      },
+    });
+    return { body, writeBack: { actor, item: null, ammoItem, manual: manual ? { ruleset: "sr3", values: manual } : null } };
+  }
+
   /** Post the attack, then write back what it spent: ammo on the weapon, Edge, the manual form. */
   async attack(token, data, form) {
     const encounter = this.requireEncounter();
@@ -583,8 +665,9 @@ export class FirefightApp {
     return answer;
   }
 
-  async writeBack({ actor, item, manual }, result) {
+  async writeBack({ actor, item, ammoItem = null, manual }, result) {
     if (item) await item.update(sr5.ammoUpdate(result.ammo_left));
+    if (ammoItem) await ammoItem.update(sr3e.ammoUpdate(result.ammo_left));
     if (result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, result.edge_spent));
     if (manual) {
       const values = { ...manual.values };
@@ -597,7 +680,11 @@ export class FirefightApp {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
     await this.announce(serviceId(token.id), rollMode);
-    return this.client().action(encounter.id, encounter.token, { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor });
+    // SR3's aim is a simple action and nothing more (schemas/sr3.py, SR3ActionRequest).
+    const body = encounter.ruleset === "sr3"
+      ? { ruleset: "sr3", actor: serviceId(token.id), action: "take_aim" }
+      : { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor };
+    return this.client().action(encounter.id, encounter.token, body);
   }
 
   /**
@@ -635,7 +722,7 @@ export class FirefightApp {
       content,
       buttons: [
         { action: "fire", label: this.localize("FIREFIGHT.Button.Fire"), default: true, callback: (_e, button) => ({ action: "fire", form: formOf(button) }) },
-        ...(data.sr5 ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
+        ...(data.sr5 || data.sr3 ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
         { action: "cancel", label: this.localize("FIREFIGHT.Button.Cancel") },
       ],
       rejectClose: false,

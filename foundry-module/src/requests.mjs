@@ -1,6 +1,7 @@
-// Attack and zone test bodies for the service (schemas/sr5.py, schemas/d100.py), from what the
-// dialog gathered: the attacker, the weapon, the targets with their measured distances, and the
-// table's choices. Plain data in, plain JSON out: no Foundry here.
+// Attack and zone test bodies for the service (schemas/sr5.py, schemas/d100.py; sr3's are in
+// sr3-requests.mjs), from what the dialog gathered: the attacker, the weapon, the targets with
+// their measured distances, and the table's choices. Plain data in, plain JSON out: no Foundry
+// here.
 
 export const SR5_MODES = ["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex", "suppressive"];
 // A firing mode needs this mode on the weapon (schemas/sr5.py: SB needs SA, LB needs BF, FA_complex
@@ -20,6 +21,8 @@ export const SR5_CATEGORIES = [
   "assault_rifle", "shotgun", "shotgun_flechette", "sniper_rifle", "light_machine_gun",
   "medium_machine_gun", "heavy_machine_gun", "assault_cannon", "grenade_launcher", "missile_launcher",
 ];
+import { SR3_MANUAL_DEFAULTS } from "./sr3-requests.mjs";
+
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** A request the form cannot make: `key` names its text under FIREFIGHT.Error (with `data`). */
@@ -228,6 +231,7 @@ export function d100AttackRequest({ attackerId, manual, targets = [], position =
 
 /** What the manual form starts with for a ruleset, before anything was typed for an actor. */
 export function manualDefaults(ruleset) {
+  if (ruleset === "sr3") return { ...SR3_MANUAL_DEFAULTS };
   if (ruleset === "d100") {
     return {
       marksmanship: 50, recoil_control: 0, wound_modifier: 0, weapon_name: "Rifle", damage: 7,

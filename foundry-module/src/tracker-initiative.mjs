@@ -12,6 +12,7 @@ import {
   advancesWhileRunning, fromServiceOptions, isFromService, knownFromTurn, knownFromView, MODULE_ID, pushRequests,
   trackerScores, trackerUpdates,
 } from "./initiative-sync.mjs";
+import { RULESETS_WITH_PASSES } from "./combat-sync.mjs";
 
 export class TrackerInitiative {
   /** Whether the GM chose that the service runs the initiative (world setting). */
@@ -31,7 +32,7 @@ export class TrackerInitiative {
     if (!combat || !this.serviceRunsInitiative() || !this.isActiveGM()) return null;
     const flag = combat.getFlag?.(MODULE_ID, "encounter");
     // d100 has no initiative passes for the service to run: its tracker stays as it is.
-    if (!flag?.id || flag.ruleset === "d100") return null;
+    if (!flag?.id || !RULESETS_WITH_PASSES.has(flag.ruleset)) return null;
     const encounter = this.encounter(combat);
     if (!encounter?.gmToken) return null;
     return { flag, encounter, client: this.client() };

@@ -18,8 +18,9 @@ test("a combatant's turn is an action phase; a new round a combat turn, then its
   assert.deepEqual(advancesBetween(snap(2, 0, "sam"), snap(2, 0, "sam")), []);
 });
 
-test("shadowrun5e's initiative passes are passes of the encounter (sr5 only)", () => {
+test("a tracker's initiative passes are passes of the encounter (sr5 and sr3; d100 has none)", () => {
   assert.deepEqual(advancesBetween(snap(1, 2, "goon", 1), snap(1, 0, "sam", 2)), [{ to: "initiative_pass" }, { to: "action_phase", actor: "sam" }]);
+  assert.deepEqual(advancesBetween(snap(1, 2, "goon", 1), snap(1, 0, "sam", 2), { ruleset: "sr3" }), [{ to: "initiative_pass" }, { to: "action_phase", actor: "sam" }]);
   assert.deepEqual(advancesBetween(snap(1, 2, "goon", 1), snap(1, 0, "sam", 2), { ruleset: "d100" }), [{ to: "action_phase", actor: "sam" }]);
   // A new round resets the pass: no pass advance with it.
   assert.deepEqual(advancesBetween(snap(1, 0, "sam", 3), snap(2, 0, "sam", 1)), [{ to: "combat_turn" }, { to: "action_phase", actor: "sam" }]);

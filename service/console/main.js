@@ -11,11 +11,12 @@ import { el, genericResult } from "./results.js";
 import { Roster } from "./roster.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
+import sr3 from "./rulesets/sr3.js";
 import sr5 from "./rulesets/sr5.js";
 
 // The forms this console has; a ruleset the service lists without one here can still be joined
 // and followed, but not attacked with.
-const FORMS = { sr5, d100 };
+const FORMS = { sr5, d100, sr3 };
 const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
