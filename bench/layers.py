@@ -31,6 +31,7 @@ from bench.servers import require_loopback
 from bench.targets import Target, report
 from schemas.d100 import D100AttackRequest, D100State
 from schemas.encounter import EncounterCreate, EncounterCreated, TurnState
+from schemas.initiative import Initiative, InitiativeEntry
 from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
 from service.config import Config
 from service.engine import Encounters
@@ -276,6 +277,23 @@ async def _incr_us(redis_url: str, count: int) -> float:
         await client.aclose()
 
 
+def _turn_us(count: int, actors: int) -> float:
+    """The turn as the head stores it and each change reads it back, with the service running
+    the initiative of `actors` actors (0: the VTT runs its own tracker)."""
+    entries = [
+        InitiativeEntry(actor=f"actor-{n}", score=30 - n % 25, ties=[3, 5, 4], base=9)
+        for n in range(actors)
+    ]
+    turn = TurnState(initiative=Initiative(entries=entries, current="actor-0") if actors else None)
+    encoder, decoder = msgspec.msgpack.Encoder(), msgspec.msgpack.Decoder(TurnState)
+
+    def run(n: int) -> None:
+        for _ in range(n):
+            decoder.decode(encoder.encode(turn))
+
+    return _per_call_us(count, run)
+
+
 async def _run(redis_url: str | None, count: int) -> dict[str, float]:
     figures = {
         "sr5 rules (resolve_attack)": _rules_us(count),
@@ -285,6 +303,8 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
         "its three pools, counted and recorded": _attack_dice_us(count, Dice),
         "the same with the draw before issue 12": _attack_dice_us(count, _DiceBefore),
         "request log line (structlog JSON)": _log_line_us(count),
+        "the turn, stored and read back": _turn_us(count, 0),
+        "the same, the service running a 50-actor initiative": _turn_us(count, 50),
     }
     memory = MemoryStore()
     figures["engine attack, embedded store"] = await _engine_us(

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import DiceRoll, GivenDice, Id, Request
+from schemas.common import ID_MAX_LENGTH, DiceRoll, GivenDice, Id, Request
 
 # The most actors one combat turn orders (the service's FIREFIGHT_MAX_ACTORS is lower).
 MAX_INITIATIVE_ACTORS = 1000
@@ -18,6 +18,11 @@ Score = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
 Attribute = Annotated[int, msgspec.Meta(ge=0, le=50)]
 # Initiative dice: SR3 and SR5 both stop at 5d6 (1 + at most 4 from augmentations).
 InitiativeDice = Annotated[int, msgspec.Meta(ge=1, le=5)]
+# An actor's id in the order the turn keeps: every one came in as an `Id` (a roll's, checked
+# against the id pattern); the stored order is read back on every change while the service runs
+# the initiative, and the pattern is most of what reading 50 entries costs, so it is bounded by
+# its length alone.
+ActorId = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX_LENGTH)]
 # What an action takes of an actor's phase.
 ActionKind = Literal["free", "simple", "complex"]
 
@@ -74,7 +79,7 @@ class ActionsUsed(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=Fa
 class InitiativeEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One actor in the combat turn."""
 
-    actor: Id
+    actor: ActorId
     # Now: as rolled, less 10 each pass and what interrupts took.
     score: Score
     # The ruleset's tie-breakers, highest first (SR3: Reaction; SR5: Edge, Reaction, Intuition).
@@ -94,7 +99,7 @@ class Initiative(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=Fal
 
     entries: Annotated[list[InitiativeEntry], msgspec.Meta(max_length=MAX_INITIATIVE_ACTORS)]
     # Whose phase it is (None once the combat turn is over).
-    current: Id | None = None
+    current: ActorId | None = None
     # What `current` has used of its phase.
     used: ActionsUsed = ActionsUsed()
     # The combat turn is over: the next starts with `POST .../initiative`.
