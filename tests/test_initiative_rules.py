@@ -333,6 +333,14 @@ def test_only_the_acting_actor_holds_and_only_a_whole_phase() -> None:
         initiative.hold(spent, SR5, "sam", "$.actor")
 
 
+def test_no_action_is_held_between_combat_turns() -> None:
+    over = advanced(started(entry("sam", 5)))
+    with conflict("combat turn 2 has no initiative yet"):
+        initiative.hold(over, SR5, "sam", "$.actor")
+    with conflict("combat turn 2 has no initiative yet"):
+        spend(over, "sam", "simple")
+
+
 def test_with_nobody_after_it_there_is_nothing_to_hold_for() -> None:
     turn = started(entry("sam", 20))
     with conflict("nobody acts after sam"):

@@ -460,9 +460,11 @@ def hold(
     """The acting actor holds its action: its whole phase waits until it steps in later in the
     pass (advance with its id), or until everyone else has acted."""
     del rules
-    initiative = running(turn)
+    initiative = turn.initiative
     if initiative is None:
         return turn, [], []
+    if initiative.over:
+        _conflict(f"combat turn {turn.combat_turn} has no initiative yet: {_START_HINT}")
     if actor != initiative.current:
         _conflict(
             f"only the actor whose phase it is holds its action; it is {initiative.current}'s",
