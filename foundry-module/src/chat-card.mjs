@@ -116,13 +116,7 @@ export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}
     edgeSpent: result.edge_spent,
     pushedTheLimit: result.edge_spent > 0,
     targets: result.targets.map((t) => ({
-      id: t.target,
-      name: nameOf(t.target),
-      outcome: t.outcome,
-      outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
-      hit: t.outcome === "hit",
-      range: t.range,
-      rangeLabel: `FIREFIGHT.Range.${t.range}`,
+      ...targetHeader(t, nameOf),
       share: t.share,
       modifiers: modifierRows(t.attack_modifiers),
       attack: test(t.attack),
@@ -141,6 +135,19 @@ export function sr5AttackCard(result, { nameOf = (id) => id, title = null } = {}
     zone: sr5Zone(result.zone, nameOf),
     dice: dieRows(result.dice, "sr5"),
     seed: result.seed,
+  };
+}
+
+/** Who a Shadowrun target is, and how the attack ended for it, as every card shows it. */
+function targetHeader(t, nameOf) {
+  return {
+    id: t.target,
+    name: nameOf(t.target),
+    outcome: t.outcome,
+    outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
+    hit: t.outcome === "hit",
+    range: t.range,
+    rangeLabel: `FIREFIGHT.Range.${t.range}`,
   };
 }
 
@@ -263,13 +270,7 @@ export function sr3AttackCard(result, { nameOf = (id) => id, title = null } = {}
     attackTest: sr3Test(result.attack),
     recoilModifier: signed(result.recoil.modifier),
     targets: [{
-      id: t.target,
-      name: nameOf(t.target),
-      outcome: t.outcome,
-      outcomeLabel: `FIREFIGHT.Outcome.${t.outcome}`,
-      hit: t.outcome === "hit",
-      range: t.range,
-      rangeLabel: `FIREFIGHT.Range.${t.range}`,
+      ...targetHeader(t, nameOf),
       sr3: {
         attackSuccesses: t.attack_successes,
         dodge: sr3Test(t.dodge),
