@@ -316,3 +316,37 @@ async def test_a_burst_of_requests_waits_for_connections_instead_of_failing(stor
     await create(store, encounter, b"doc", b"created")
     loaded = await asyncio.gather(*(store.load(encounter) for _ in range(400)))
     assert all(item is not None and document(item) == b"doc" for item in loaded)
+
+
+@pytest.mark.parametrize("url_fixture", ["redis_url", "redis_cluster_url"])
+async def test_a_burst_queues_its_commands_instead_of_opening_a_connection_each(
+    url_fixture: str, request: pytest.FixtureRequest
+) -> None:
+    # CI of stop 19: 400 loads at once opened 400 connections, and on a busy machine some spent
+    # the connect timeout doing so, failing with StoreUnavailable (503) while Redis was fine.
+    import redis.asyncio as aioredis
+
+    from service.store import RedisStore
+    from service.store.redis import COMMANDS_IN_FLIGHT
+
+    url = request.getfixturevalue(url_fixture)
+    cluster = url_fixture == "redis_cluster_url"
+    store = RedisStore(url, cluster=cluster)
+    encounter = new_id()
+    try:
+        await create(store, encounter, b"doc", b"created")
+        # The node that holds the encounter counts the clients connected to it.
+        node = store._redis.get_node_from_key(f"ff:{{{encounter}}}:state") if cluster else None
+        raw = (
+            aioredis.Redis(host=node.host, port=node.port) if node else aioredis.Redis.from_url(url)
+        )
+        try:
+            before = (await raw.info("clients"))["connected_clients"]
+            loaded = await asyncio.gather(*(store.load(encounter) for _ in range(400)))
+            opened = (await raw.info("clients"))["connected_clients"] - before
+        finally:
+            await raw.aclose()
+        assert all(item is not None and document(item) == b"doc" for item in loaded)
+        assert 0 < opened <= COMMANDS_IN_FLIGHT
+    finally:
+        await store.close()

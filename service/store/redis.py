@@ -151,8 +151,15 @@ CLUSTER_BLOCK_SECONDS = 0.1
 
 
 # Connections one client keeps to a Redis (to each node of a Cluster). redis-py's own default
-# (100) fails a command outright when they are all busy, which a burst of requests reaches.
+# (100) fails a command outright when they are all busy, which a burst of requests reaches. A
+# Cluster's event reader holds one per watched encounter at once.
 MAX_CONNECTIONS = 512
+
+# Commands one store sends at once; more wait for one of them to come back. Redis runs one
+# command at a time, so more buy no speed, and a burst that opened hundreds of connections at
+# once spent the connect timeout opening them on a busy machine and failed its commands (503)
+# instead of queueing them (CI of stop 19).
+COMMANDS_IN_FLIGHT = 64
 
 
 def _nonce() -> str:
@@ -261,8 +268,15 @@ class RedisStore:
         self._abandon = self._redis.register_script(_ABANDON)
         self._commit = self._redis.register_script(_COMMIT)
         self._delete = self._redis.register_script(_DELETE)
+        self._in_flight = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
 
     async def _call(self, operation: Callable[[], Awaitable[Any]]) -> Any:
+        async with self._in_flight:
+            return await self._unqueued(operation)
+
+    @staticmethod
+    async def _unqueued(operation: Callable[[], Awaitable[Any]]) -> Any:
+        """The blocking reads of the event reader: they wait on their own connections."""
         try:
             return await operation()
         except (
@@ -405,7 +419,9 @@ class RedisStore:
             return await self._read_new_per_slot(cursors, timeout_s)
         streams: dict[Any, Any] = {events_key(e): c for e, c in cursors.items()}
         block_ms = max(1, int(timeout_s * 1000))
-        answer = await self._call(lambda: self._reader.xread(streams, count=1000, block=block_ms))
+        answer = await self._unqueued(
+            lambda: self._reader.xread(streams, count=1000, block=block_ms)
+        )
         return self._found(answer)
 
     async def _read_new_per_slot(
@@ -421,7 +437,9 @@ class RedisStore:
                 {events_key(encounter_id): cursor}, count=1000, block=block_ms
             )
 
-        answers = await self._call(lambda: asyncio.gather(*(one(e, c) for e, c in cursors.items())))
+        answers = await self._unqueued(
+            lambda: asyncio.gather(*(one(e, c) for e, c in cursors.items()))
+        )
         found: dict[str, Events] = {}
         for answer in answers:
             found.update(self._found(answer))
