@@ -106,6 +106,9 @@ class SR4Scatter(msgspec.Struct, frozen=True, gc=False):
     # Landed on the target exactly; the hits left over add to the DV.
     on_target: bool
     extra_dv: int
+    # A launcher grenade that came down within its arming range of the launcher: it does not go
+    # off (001, "Grenade Launcher Minimum Range").
+    dud: bool = False
 
 
 class SR4BarrierResult(msgspec.Struct, frozen=True, gc=False):
@@ -189,6 +192,9 @@ class SR4PendingGrenade(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
     confined: bool = False
     # The blast's dice come from this seed (derived from the throw's): it replays.
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] = 0
+    # Pass boundaries (a new pass, a new combat turn) crossed since the throw: 1 while it is in
+    # the pass it goes off in, 2 once that pass is over (service/rules/sr4/grenades.py).
+    passes_ended: Annotated[int, msgspec.Meta(ge=0, le=2)] = 0
 
 
 # --- the attack, its result and the combat state (service/rules/sr4) -------------------------
