@@ -18,7 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
-from schemas.initiative import Initiative, InitiativeResult
+from schemas.initiative import Initiative, InitiativeResult, TimedResult
 from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
 from schemas.sr3 import (
     SR3ActionName,
@@ -191,6 +191,9 @@ class ActionResult(msgspec.Struct, tag="action", tag_field="kind", gc=False):
     ammo_left: int | None = None
     # An attack the action re-resolved (Second Chance), with the dice it rolled.
     attack: AttackResult | None = None
+    # What the moments the action moved the turn through set off (a held action: SR4's timed
+    # grenades).
+    went_off: list[TimedResult] = []
 
 
 class AdvanceRequest(Request):
@@ -202,6 +205,8 @@ class AdvanceResult(msgspec.Struct, tag="advance", tag_field="kind", gc=False):
     to: AdvanceTo
     turn: TurnState
     effects: list[str]
+    # What the moments it moved through set off (SR4's timed grenades).
+    went_off: list[TimedResult] = []
 
 
 class StateEdit(Request):
@@ -359,6 +364,12 @@ class RulesetInitiative(msgspec.Struct, gc=False):
     # The ways to fill a phase, e.g. ["1 free, 1 complex", "1 free, 2 simple"].
     phase: list[str]
     source: str
+    # "sum": the initiative dice are added up; "hits": their hits are (SR4).
+    dice: Literal["sum", "hits"] = "sum"
+    # "score": an actor acts in each pass while its score is above 0, `pass_cost` coming off
+    # every score at the end of each; "count": in as many passes as its Initiative Passes (SR4).
+    passes: Literal["score", "count"] = "score"
+    pass_cost: int = 10
 
 
 class RulesetInfo(msgspec.Struct, gc=False):
