@@ -458,11 +458,20 @@ def test_a_wall_that_falls_sends_nothing_back() -> None:
 # --- when a thrown grenade goes off ------------------------------------------------------------
 
 
-def entries(**scores: int) -> list[InitiativeEntry]:
-    return [InitiativeEntry(actor=a, score=s) for a, s in scores.items()]
+def entries(**scores: int | tuple[int, int]) -> list[InitiativeEntry]:
+    """Actors by score, or by (score, Initiative Passes) for SR4's counted passes."""
+    made = []
+    for actor_id, score in scores.items():
+        if isinstance(score, tuple):
+            made.append(InitiativeEntry(actor=actor_id, score=score[0], passes=score[1]))
+        else:
+            made.append(InitiativeEntry(actor=actor_id, score=score))
+    return made
 
 
-def turn_with(pass_: int, current: str | None, combat_turn: int = 1, **scores: int) -> TurnState:
+def turn_with(
+    pass_: int, current: str | None, combat_turn: int = 1, **scores: int | tuple[int, int]
+) -> TurnState:
     return TurnState(
         combat_turn=combat_turn,
         initiative_pass=pass_,
@@ -487,13 +496,14 @@ def crossed(
     pending = [grenade]
     gone = []
     for to, who in moves:
-        pending, going = grenades.due(AdvanceRequest(to=to, actor=who), pending, turn)  # type: ignore[arg-type]
+        crossing = AdvanceRequest(to=to, actor=who)  # type: ignore[arg-type]
+        pending, going = grenades.due(crossing, pending, turn)
         gone.append(bool(going))
     return gone
 
 
-def test_a_thrown_grenade_is_held_with_the_thrower_s_score_and_a_seed_of_its_own() -> None:
-    turn = turn_with(1, "sam", goon=20, sam=15, rat=12)
+def test_a_thrown_grenade_is_held_with_the_throwers_score_and_a_seed_of_its_own() -> None:
+    turn = turn_with(1, "sam", goon=(20, 2), sam=(15, 2), rat=(12, 2))
     grenade = thrown(turn)
     assert (grenade.id, grenade.combat_turn, grenade.initiative_pass, grenade.score) == (
         "g1",
@@ -505,52 +515,62 @@ def test_a_thrown_grenade_is_held_with_the_thrower_s_score_and_a_seed_of_its_own
     assert thrown(TurnState()).score is None
 
 
+# SR4 counts passes (the scores stay as rolled): goon 20, sam 15, rat 12, two passes each
+# unless said otherwise; sam throws in pass 1.
+
+
 def test_it_goes_off_at_the_throwers_phase_of_the_next_pass() -> None:
-    # Thrown in pass 1 at 15. Pass 2 (10 off everyone): goon 10, sam 5, rat 2. The pass begins
-    # with goon's phase (10, above sam's 5): not yet; then sam's own phase: now.
-    grenade = thrown(turn_with(1, "sam", goon=20, sam=15, rat=12))
-    pass_2 = turn_with(2, "goon", goon=10, sam=5, rat=2)
-    assert crossed(grenade, pass_2, ("initiative_pass", None), (PHASE, "goon"), (PHASE, "sam")) == [
-        False,
-        False,
-        True,
-    ]
+    # Pass 2 begins with goon's phase (20, above sam's 15): not yet; then sam's own: now.
+    turn = turn_with(1, "sam", goon=(20, 2), sam=(15, 2), rat=(12, 2))
+    grenade = thrown(turn)
+    pass_2 = turn_with(2, "goon", goon=(20, 2), sam=(15, 2), rat=(12, 2))
+    moves = [("initiative_pass", None), (PHASE, "goon"), (PHASE, "sam")]
+    assert crossed(grenade, pass_2, *moves) == [False, False, True]
 
 
 def test_it_does_not_go_off_in_the_pass_it_was_thrown_in() -> None:
-    # rat's phase later in pass 1 is below sam's score, but it is the throw's own pass.
-    grenade = thrown(turn_with(1, "sam", goon=20, sam=15, rat=12))
-    assert crossed(grenade, turn_with(1, "rat", goon=20, sam=15, rat=12), (PHASE, "rat")) == [False]
+    # rat's phase later in pass 1 is below sam's 15, but it is the throw's own pass.
+    turn = turn_with(1, "rat", goon=(20, 2), sam=(15, 2), rat=(12, 2))
+    assert crossed(thrown(turn), turn, (PHASE, "rat")) == [False]
 
 
 def test_it_goes_off_before_the_first_phase_below_the_throwers_score() -> None:
-    # sam left the order after throwing at 15: in pass 2 goon's phase at 10 is below 15.
-    grenade = thrown(turn_with(1, "sam", goon=20, sam=15))
-    pass_2 = turn_with(2, "goon", goon=10)
-    assert crossed(grenade, pass_2, ("initiative_pass", None), (PHASE, "goon")) == [False, True]
+    # sam has one pass: in pass 2 goon acts at 20 (not yet), then rat at 12, below 15: now.
+    pass_2 = turn_with(2, "goon", goon=(20, 2), sam=(15, 1), rat=(12, 2))
+    grenade = thrown(turn_with(1, "sam", goon=(20, 2), sam=(15, 1), rat=(12, 2)))
+    moves = [("initiative_pass", None), (PHASE, "goon"), (PHASE, "rat")]
+    assert crossed(grenade, pass_2, *moves) == [False, False, True]
+    # sam has left the order since: the score it threw at counts.
+    left = turn_with(2, "rat", goon=(20, 2), rat=(12, 2))
+    assert crossed(grenade, left, ("initiative_pass", None), (PHASE, "rat")) == [False, True]
 
 
-def test_it_goes_off_at_the_end_of_the_next_pass_when_the_thrower_has_no_phase_in_it() -> None:
-    # sam threw at 8: in pass 2 its score is -2, no phase; goon acts at 10 (above -2); the end
-    # of pass 2 (a new pass, or a new combat turn) sets it off.
-    grenade = thrown(turn_with(1, "sam", goon=20, sam=8))
-    pass_2 = turn_with(2, "goon", goon=10, sam=-2)
+def test_it_goes_off_at_the_end_of_the_next_pass_when_no_phase_below_comes() -> None:
+    # Only goon (20) acts in pass 2; the end of pass 2 (a new pass, or the end of the combat
+    # turn) sets it off.
+    grenade = thrown(turn_with(1, "sam", goon=(20, 3), sam=(15, 1)))
+    pass_2 = turn_with(2, "goon", goon=(20, 3), sam=(15, 1))
     for end in ("initiative_pass", "combat_turn"):
-        assert crossed(
-            grenade, pass_2, ("initiative_pass", None), (PHASE, "goon"), (end, None)
-        ) == [
-            False,
-            False,
-            True,
-        ]
+        moves = [("initiative_pass", None), (PHASE, "goon"), (end, None)]
+        assert crossed(grenade, pass_2, *moves) == [False, False, True]
 
 
 def test_thrown_in_the_last_pass_it_goes_off_in_the_first_pass_of_the_next_turn() -> None:
-    # Thrown in pass 2 of combat turn 1 at 5; the turn ends; combat turn 2 starts with sam 14,
+    # Thrown in pass 2 of combat turn 1; the turn ends; combat turn 2 starts with sam 14,
     # goon 11: sam's own phase comes first, and it goes off then.
-    grenade = thrown(turn_with(2, "sam", goon=10, sam=5))
-    turn_2 = turn_with(1, "sam", combat_turn=2, sam=14, goon=11)
+    grenade = thrown(turn_with(2, "sam", goon=(20, 2), sam=(15, 2)))
+    turn_2 = turn_with(1, "sam", combat_turn=2, sam=(14, 1), goon=(11, 1))
     assert crossed(grenade, turn_2, ("combat_turn", None), (PHASE, "sam")) == [False, True]
+
+
+def test_with_scores_that_fall_each_pass_the_throwers_score_in_that_pass_counts() -> None:
+    # A ruleset that takes 10 off every score each pass (SR3's model): sam threw at 15; in
+    # pass 2 goon has 10 and sam 5. goon's 10 is above sam's 5 (the 15 sam threw at is no
+    # longer anyone's): not yet; sam's phase: now.
+    grenade = thrown(turn_with(1, "sam", goon=20, sam=15, rat=12))
+    pass_2 = turn_with(2, "goon", goon=10, sam=5, rat=2)
+    moves = [("initiative_pass", None), (PHASE, "goon"), (PHASE, "sam")]
+    assert crossed(grenade, pass_2, *moves) == [False, False, True]
 
 
 def test_without_the_services_initiative_it_waits_for_the_throwers_next_phase() -> None:
