@@ -15,10 +15,20 @@ from schemas.common import Point
 from schemas.encounter import AdvanceRequest, TurnState
 from schemas.initiative import Initiative, InitiativeEntry
 from schemas.scene import SceneActor
-from schemas.sr4 import SR4Barrier, SR4BlastActor, SR4Grenade, SR4PendingGrenade
+from schemas.sr4 import (
+    SR4AttackRequest,
+    SR4Barrier,
+    SR4BlastActor,
+    SR4Grenade,
+    SR4PendingGrenade,
+    SR4Sheet,
+    SR4State,
+    SR4Test,
+)
 from service.rules.dice import Dice
 from service.rules.ruleset import RuleViolation
-from service.rules.sr4 import grenades
+from service.rules.sr4 import grenade_attack, grenades
+from service.rules.sr4.grenade_attack import GrenadeAttack
 
 ROOT3 = math.sqrt(3)
 
@@ -673,3 +683,174 @@ def test_a_blast_never_does_negative_damage_replays_and_a_confined_one_is_never_
     dvs = {h.actor: h.dv for h in walled.hits}
     for hit in open_.hits:
         assert dvs[hit.actor] >= hit.dv
+
+
+# --- the attack: resolve_grenade, and went_off on the state --------------------------------------
+
+
+def attack_request(**fields: object) -> SR4AttackRequest:
+    body: dict[str, object] = {
+        "attacker": {"id": "sam", "agility": 4, "skill": 3},
+        "weapon": {
+            "id": "frag",
+            "category": "standard_grenade",
+            "damage": 0,
+            "modes": ["SS"],
+            "ammo": 2,
+        },
+        "mode": "SS",
+        "grenade": {"type": "fragmentation"},
+        "origin": {"x": 0, "y": 0},
+    }
+    body.update(fields)
+    return msgspec.convert(body, SR4AttackRequest)
+
+
+def made(net_hits: int, defense: SR4Test | None = None) -> GrenadeAttack:
+    test = SR4Test(
+        pool=7,
+        hits=net_hits + (defense.hits if defense else 0),
+        ones=0,
+        glitch=False,
+        critical_glitch=False,
+    )
+    return GrenadeAttack(
+        pool=7, modifiers=[], test=test, defense=defense, defense_modifiers=[], net_hits=net_hits
+    )
+
+
+def test_an_airburst_grenade_goes_off_at_once_with_the_hits_left_over() -> None:
+    # Aimed at (0, 10), 3 hits (a point: a success test). Airburst: 1D6 = 3 m, less 2 m x 3:
+    # on the point, 2 hits take it to 0 and 1 is left: DV 12 + 1 = 13. "goon" 3 m away: 10;
+    # impact armor 2 + AP 5 = 7, 10 > 7: Physical; Body 3 + 7 = 10 dice, 3 hits: 7 boxes.
+    request = attack_request(
+        grenade={"type": "fragmentation", "airburst": True},
+        aim_point={"x": 0, "y": 10},
+        bystanders=[{"id": "goon", "position": {"x": 0, "y": 13}, "body": 3, "impact_armor": 2}],
+    )
+    dice = Dice(5, {"scatter_direction": [2], "scatter": [3], "soak:goon": [5, 5, 5] + [1] * 7})
+    resolution = grenade_attack.resolve_grenade(request, SR4State(), TurnState(), dice, made(3))
+    result = resolution.result
+    assert result.scatter is not None and result.scatter.on_target
+    assert result.scatter.extra_dv == 1
+    assert result.blast is not None and result.pending_grenade is None
+    assert (result.blast.grenade, result.blast.dv, result.blast.seed) == ("g1", 13, 5)
+    [hit] = result.blast.hits
+    assert (hit.actor, hit.dv, hit.armor, hit.track, hit.soak_hits, hit.boxes) == (
+        "goon",
+        10,
+        7,
+        "physical",
+        3,
+        7,
+    )
+    assert (result.rounds_fired, result.ammo_left) == (1, 1)
+    state = resolution.state
+    assert isinstance(state, SR4State)
+    assert (state.grenades_thrown, state.pending) == (1, [])
+    assert set(grenade_attack.grenade_steps(request)) == {
+        "scatter_direction",
+        "scatter",
+        "soak:goon",
+    }
+
+
+def test_a_thrown_grenade_is_held_until_the_next_pass_and_goes_off_where_everyone_is_then() -> None:
+    # Thrown at goon, who stands at (0, 10); 1 net hit. 3D6 = 2 + 2 + 2 = 6 m less 2 m = 4 m
+    # straight on (direction 1): it lies at (0, 14), held as g1 at sam's score 12.
+    request = attack_request(
+        targets=[{"id": "goon", "distance_m": 10, "defender": {"reaction": 3, "body": 3}}],
+        bystanders=[{"id": "goon", "position": {"x": 0, "y": 10}}],
+    )
+    defense = SR4Test(pool=3, hits=1, ones=0, glitch=False, critical_glitch=False)
+    turn = turn_with(1, "sam", sam=(12, 2), goon=(9, 2))
+    dice = Dice(5, {"scatter_direction": [1], "scatter": [2, 2, 2]})
+    resolution = grenade_attack.resolve_grenade(request, SR4State(), turn, dice, made(1, defense))
+    result = resolution.result
+    assert result.blast is None and result.pending_grenade == "g1"
+    assert [(t.target, t.outcome, t.net_hits, t.defense_hits) for t in result.targets] == [
+        ("goon", "miss", 1, 1)
+    ]
+    state = resolution.state
+    assert isinstance(state, SR4State)
+    [held] = state.pending
+    assert (held.id, held.point, held.score, held.seed) == (
+        "g1",
+        p(0, 14),
+        12,
+        grenades.detonation_seed(5),
+    )
+    # Pass 2 begins with sam's own phase: it goes off. goon ran to (0, 17) meanwhile: 3 m,
+    # 12 - 3 = 9; its sheet's Body 3 and impact armor 1 (+5 AP = 6) resist, 9 > 6 Physical.
+    scene = {
+        "goon": SceneActor(position=p(0, 17), sheet=SR4Sheet(body=3, impact_armor=1)),
+        "sam": SceneActor(position=p(0, 0), sheet=SR4Sheet(body=4)),
+    }
+    pass_2 = turn_with(2, "sam", sam=(12, 2), goon=(9, 2))
+    state, blasts, _ = grenade_attack.went_off(
+        AdvanceRequest(to="initiative_pass"), state, pass_2, scene
+    )
+    assert blasts == [] and state.pending[0].passes_ended == 1
+    state, blasts, notes = grenade_attack.went_off(
+        AdvanceRequest(to="action_phase", actor="sam"), state, pass_2, scene
+    )
+    assert state.pending == []
+    [blast] = blasts
+    [hit] = blast.hits
+    assert (hit.actor, hit.distance_m, hit.dv, hit.armor, hit.track) == (
+        "goon",
+        3.0,
+        9,
+        6,
+        "physical",
+    )
+    assert hit.soak is not None and hit.soak.pool == 9
+    assert [d.step for d in blast.dice] == ["soak:goon"]
+    assert notes == [f"sam's grenade g1 goes off at (0, 14): goon {hit.boxes}P"]
+    # The same throw always goes off the same way.
+    again = grenades.go_off(held, scene)
+    assert again == blast
+
+
+def test_hits_left_over_stay_with_a_held_grenade() -> None:
+    # 3D6 = 1 + 1 + 1 = 3 m, 4 net hits: 2 take it to 0, 2 are left: it is held at 12 + 2.
+    request = attack_request(aim_point={"x": 0, "y": 10})
+    dice = Dice(5, {"scatter_direction": [1], "scatter": [1, 1, 1]})
+    state = grenade_attack.resolve_grenade(request, SR4State(), TurnState(), dice, made(4)).state
+    assert isinstance(state, SR4State)
+    assert state.pending[0].numbers.dv == 14
+
+
+def test_a_launcher_grenade_aimed_too_close_is_refused_and_one_that_lands_close_is_a_dud() -> None:
+    launcher = {"type": "high_explosive", "delivery": "launcher"}
+    close = attack_request(grenade=launcher, aim_point={"x": 0, "y": 4})
+    with pytest.raises(RuleViolation) as raised:
+        grenade_attack.resolve_grenade(close, SR4State(), TurnState(), Dice(1), made(1))
+    assert (raised.value.kind, raised.value.path) == ("out-of-range", "$.aim_point")
+    # No positions: the target's distance says it.
+    at_goon = attack_request(
+        grenade=launcher,
+        origin=None,
+        aim_point=None,
+        targets=[{"id": "goon", "distance_m": 3, "defender": {"reaction": 3, "body": 3}}],
+        bystanders=[{"id": "goon", "position": {"x": 3, "y": 0}}],
+    )
+    with pytest.raises(RuleViolation) as raised:
+        grenade_attack.resolve_grenade(at_goon, SR4State(), TurnState(), Dice(1), made(1))
+    assert (raised.value.kind, raised.value.path) == ("out-of-range", "$.targets[0].distance_m")
+    # Aimed 8 m out, 10 m of scatter less 4 back toward the launcher: 2 m from it, a dud.
+    request = attack_request(grenade=launcher, aim_point={"x": 0, "y": 8})
+    dice = Dice(1, {"scatter_direction": [4], "scatter": [4, 4, 2]})
+    resolution = grenade_attack.resolve_grenade(request, SR4State(), TurnState(), dice, made(1))
+    assert resolution.result.scatter is not None and resolution.result.scatter.dud
+    assert resolution.result.blast is None and resolution.result.pending_grenade is None
+    assert resolution.state == SR4State()
+
+
+def test_a_grenade_needs_a_point_to_aim_at() -> None:
+    request = attack_request(
+        targets=[{"id": "goon", "distance_m": 10, "defender": {"reaction": 3, "body": 3}}]
+    )
+    with pytest.raises(RuleViolation) as raised:
+        grenade_attack.resolve_grenade(request, SR4State(), TurnState(), Dice(1), made(1))
+    assert (raised.value.kind, raised.value.path) == ("position-unknown", "$.aim_point")
