@@ -854,3 +854,48 @@ def test_a_grenade_needs_a_point_to_aim_at() -> None:
     with pytest.raises(RuleViolation) as raised:
         grenade_attack.resolve_grenade(request, SR4State(), TurnState(), Dice(1), made(1))
     assert (raised.value.kind, raised.value.path) == ("position-unknown", "$.aim_point")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    delivery=st.sampled_from(["standard", "aerodynamic", "launcher"]),
+    net_hits=st.integers(0, 12),
+    aimed=st.tuples(coordinates, coordinates),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_a_grenade_lands_as_far_from_the_aimed_point_as_the_scatter_says(
+    delivery: str, net_hits: int, aimed: tuple[float, float], seed: int
+) -> None:
+    grenade = SR4Grenade(type="fragmentation", delivery=delivery, arming_m=0)  # type: ignore[arg-type]
+    result = grenades.scatter(p(*aimed), p(0, 0), grenade, net_hits, Dice(seed))
+    away = math.hypot(result.landed.x - aimed[0], result.landed.y - aimed[1])
+    assert away == pytest.approx(result.distance_m, abs=2e-3)
+    assert result.distance_m == max(0, result.rolled_m - result.per_hit_m * net_hits)
+    assert 0 <= result.extra_dv <= net_hits and (result.extra_dv == 0 or result.on_target)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    moves=st.lists(
+        st.tuples(
+            st.sampled_from(["action_phase", "initiative_pass", "combat_turn"]),
+            st.sampled_from(["sam", "goon", "rat"]),
+        ),
+        max_size=8,
+    )
+)
+def test_a_held_grenade_goes_off_once_and_by_the_second_pass_boundary(
+    moves: list[tuple[str, str]],
+) -> None:
+    turn = turn_with(1, "goon", goon=(20, 2), sam=(15, 2), rat=(12, 2))
+    pending = [thrown(turn), thrown(turn, "rat")]
+    gone: list[str] = []
+    boundaries = 0
+    for to, who in moves:
+        crossing = AdvanceRequest(to=to, actor=who if to == PHASE else None)  # type: ignore[arg-type]
+        pending, going = grenades.due(crossing, pending, turn)
+        gone.extend(g.thrower for g in going)
+        boundaries += to != PHASE
+    assert sorted(gone + [g.thrower for g in pending]) == ["rat", "sam"]
+    if boundaries >= 2:
+        assert pending == []
