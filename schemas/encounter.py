@@ -30,6 +30,17 @@ from schemas.sr3 import (
     SR3ZoneTestAsk,
     SR3ZoneTestRequest,
 )
+from schemas.sr4 import (
+    SR4ActionName,
+    SR4ActionRequest,
+    SR4AttackAsk,
+    SR4AttackRequest,
+    SR4AttackResult,
+    SR4State,
+    SR4ZoneTestAsk,
+    SR4ZoneTestRequest,
+    SR4ZoneTestResult,
+)
 from schemas.sr5 import (
     SR5ActionName,
     SR5ActionRequest,
@@ -42,21 +53,21 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 
-RulesetId = Literal["sr5", "d100", "sr3"]
+RulesetId = Literal["sr5", "d100", "sr3", "sr4"]
 
 # Unions with one member per ruleset, tagged by "ruleset" (results by "kind"). The service decodes
 # a request with the member of the encounter's ruleset, so clients may leave the tag out.
-AttackRequest = SR5AttackRequest | D100AttackRequest | SR3AttackRequest
+AttackRequest = SR5AttackRequest | D100AttackRequest | SR3AttackRequest | SR4AttackRequest
 # An attack as clients send it: the scene may fill in the attacker, weapons and targets by name.
-AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk
-AttackResult = SR5AttackResult | D100AttackResult | SR3AttackResult
-ActionRequest = SR5ActionRequest | D100ActionRequest | SR3ActionRequest
-CombatState = SR5State | D100State | SR3State
-ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest | SR3ZoneTestRequest
+AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk | SR4AttackAsk
+AttackResult = SR5AttackResult | D100AttackResult | SR3AttackResult | SR4AttackResult
+ActionRequest = SR5ActionRequest | D100ActionRequest | SR3ActionRequest | SR4ActionRequest
+CombatState = SR5State | D100State | SR3State | SR4State
+ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest | SR3ZoneTestRequest | SR4ZoneTestRequest
 # A zone test as clients send it: the scene may fill in the testing actor's numbers.
-ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk
-ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult
-ActionName = SR5ActionName | D100ActionName | SR3ActionName
+ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk | SR4ZoneTestAsk
+ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult | SR4ZoneTestResult
+ActionName = SR5ActionName | D100ActionName | SR3ActionName | SR4ActionName
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
     "encounter_created",
