@@ -30,7 +30,8 @@ def test_each_rule_resolves_to_the_numbers_worked_out_by_hand(case: Case) -> Non
     assert mismatches(result, case.expected) == {}
 
 
-def _attack(body: dict[str, Any], state: Any, turn: TurnState = TurnState()) -> Any:
+def _attack(body: dict[str, Any], state: Any, turn: TurnState | None = None) -> Any:
+    turn = turn or TurnState()
     request = msgspec.convert(body, SR4AttackRequest)
     return SR4.resolve_attack(request, state, turn, Dice(1, request.dice))
 
