@@ -198,3 +198,39 @@ async def test_bad_grenades_are_problems_naming_the_field(client: Any) -> None:
         problem = await response.json()
         assert problem["path"] == where
         assert problem["type"].endswith(kind)
+
+
+async def test_with_the_vtts_initiative_it_goes_off_at_the_throwers_next_phase(
+    client: Any,
+) -> None:
+    # No service initiative: the VTT says whose phase it is. Thrown in sam's phase of pass 1
+    # at (0, 10), 3 hits on the success test; 3D6 = 1 + 1 + 2 = 4 m less 2 m x 3: on the point,
+    # 1 hit left over:
+    # held at DV 13. goon's phase, then pass 2 and goon's phase: nothing; sam's: it goes off.
+    # goon, 2 m away with no sheet: 13 - 2 = 11 boxes.
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    await on_scene(client, base, "goon", 0, 12)
+    assert (await post(client, f"{base}/advance", {"to": "action_phase", "actor": "sam"}))[0] == 201
+    body = throw(
+        aim_point={"x": 0, "y": 10},
+        bystanders=[{"id": "goon", "position": {"x": 0, "y": 12}}],
+        dice={"attack": [5, 5, 5, 2, 2, 2, 2], "scatter_direction": [2], "scatter": [1, 1, 2]},
+    )
+    status, thrown = await post(client, f"{base}/attacks", body)
+    assert status == 201, thrown
+    assert thrown["result"]["pending_grenade"] == "g1"
+    for move in (
+        {"to": "action_phase", "actor": "goon"},
+        {"to": "initiative_pass"},
+        {"to": "action_phase", "actor": "goon"},
+    ):
+        status, advanced = await post(client, f"{base}/advance", move)
+        assert status == 201 and advanced["result"]["went_off"] == [], advanced
+    status, advanced = await post(client, f"{base}/advance", {"to": "action_phase", "actor": "sam"})
+    assert status == 201, advanced
+    [blast] = advanced["result"]["went_off"]
+    assert (blast["dv"], [(h["actor"], h["dv"], h["boxes"]) for h in blast["hits"]]) == (
+        13,
+        [("goon", 11, 11)],
+    )
