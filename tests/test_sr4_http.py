@@ -203,3 +203,41 @@ async def test_the_rulesets_list_shows_sr4(client: Any) -> None:
     document = await (await client.get("/openapi.json")).json()
     for name in ("SR4AttackAsk", "SR4AttackResult", "SR4ActionRequest", "SR4State", "SR4Sheet"):
         assert name in document["components"]["schemas"], name
+
+
+async def test_the_scene_fills_suppressive_fire_and_keeps_the_guns_rounds(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    gunner = {**SAM, "sheet": {**SAM["sheet"], "weapons": [make.RIFLE]}}
+    prone = {**GANGER, "position": {"x": 15.0, "y": 0.0}, "posture": {"prone": True}}
+    standing = {**GANGER, "position": {"x": 10.0, "y": 0.0}, "posture": {}}
+    for actor_id, actor in (("sam", gunner), ("goon-1", standing), ("goon-2", prone)):
+        response = await client.put(f"{base}/actors/{actor_id}", json=actor)
+        assert response.status == 200, await response.text()
+    body = {
+        "attacker": "sam",
+        "weapon": "ak",
+        "mode": "suppressive",
+        "zone": {"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 20},
+        "dice": {"suppression": [5, *miss(7)]},
+    }
+    status, answer = await _post(client, f"{base}/attacks", body)
+    assert status == 201, answer
+    affected = {a["actor"]: a for a in answer["result"]["zone"]["affected"]}
+    # Both stand in the triangle; the prone one is not at risk (001).
+    assert affected["goon-1"]["must_test"] is True
+    assert (affected["goon-2"]["inside"], affected["goon-2"]["must_test"]) == (True, False)
+    sam = await (await client.get(f"{base}/actors/sam")).json()
+    assert sam["sheet"]["weapons"][0]["ammo"] == 10  # 30 - 20
+    # A zone test by name: the sheet's Reaction 3 + Edge 0.
+    test = {"actor": "goon-1", "dice": {"zone_test:goon-1": [5, 2, 2]}}
+    status, tested = await _post(client, f"{base}/zones/zone-1/tests", test)
+    assert status == 201, tested
+    assert (tested["result"]["pool"], tested["result"]["hit"]) == (3, False)
+    # The shooter's next action (a reload) ends its zone.
+    reload = {"actor": "sam", "action": "reload", "weapon": "ak", "rounds": 30}
+    status, loaded = await _post(client, f"{base}/actions", reload)
+    assert status == 201 and loaded["result"]["ammo_left"] == 30
+    sam = await (await client.get(f"{base}/actors/sam")).json()
+    assert sam["sheet"]["weapons"][0]["ammo"] == 30
+    assert (await (await client.get(f"{base}/zones")).json())["zones"] == []

@@ -191,3 +191,14 @@ def test_bad_attacks_are_rule_violations_naming_the_field(body: dict[str, Any], 
         _attack(body, SR4State())
     assert refused.value.path == path
     assert refused.value.status in (409, 422)
+
+
+def test_full_defense_is_a_complex_action_or_the_next_phase() -> None:
+    request = SR4ActionRequest(actor="goon-1", action="full_defense")
+    cost = SR4.action_cost(request, None)
+    assert (cost.kind, cost.or_next_phase) == ("complex", True)
+    smart = SR4ActionRequest(
+        actor="sam", action="change_choke", weapon="remington", choke="wide", smartlinked=True
+    )
+    assert SR4.action_cost(smart, None).kind == "free"
+    assert SR4.initiative is not None and SR4.initiative.passes == "count"

@@ -139,6 +139,13 @@ def reroll(
     asked: SR4AttackRequest = earlier.request
     first = earlier.result
     assert isinstance(first, SR4AttackResult)
+    if asked.grenade is not None or asked.mode == "suppressive":
+        raise RuleViolation(
+            "Edge's re-roll follows up an attack on targets; a grenade's scatter and a zone's "
+            "hits are not rolled again",
+            path="$.action",
+            kind="no-attack",
+        )
     if asked.edge != "none":
         raise RuleViolation(
             "Edge was already spent on this test (extra dice)",
