@@ -241,3 +241,32 @@ async def test_the_scene_fills_suppressive_fire_and_keeps_the_guns_rounds(client
     sam = await (await client.get(f"{base}/actors/sam")).json()
     assert sam["sheet"]["weapons"][0]["ammo"] == 30
     assert (await (await client.get(f"{base}/zones")).json())["zones"] == []
+
+
+async def test_the_service_runs_sr4_initiative_and_per_phase_recoil_follows_it(
+    client: Any,
+) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    rolls = {
+        "actors": [
+            {"actor": "sam", "reaction": 4, "intuition": 3, "edge": 2, "passes": 2},
+            {"actor": "goon-1", "reaction": 3, "intuition": 3, "edge": 1},
+        ],
+        # SR4 core, Initiative: 4 + 3 = 7, and the hits of 7 dice (2): 9; 3 + 3 + 1 hit: 7.
+        "dice": {"initiative:sam": [5, 6, 1, 1, 1, 2, 2], "initiative:goon-1": [5, *miss(5)]},
+    }
+    status, started = await _post(client, f"{base}/initiative", rolls)
+    assert status == 201, started
+    entries = [(e["actor"], e["score"]) for e in started["result"]["entries"]]
+    assert entries == [("sam", 9), ("goon-1", 7)]
+    assert started["result"]["current"] == "sam"
+    body = make.attack(dice={"attack": MISS8})
+    assert (await _post(client, f"{base}/attacks", body))[0] == 201
+    status, second = await _post(client, f"{base}/attacks", {**body, "dice": {"attack": miss(7)}})
+    # The second shot of sam's phase: -1 (001).
+    assert status == 201, second
+    assert second["result"]["recoil"]["shot_in_phase"] == 2
+    # Two simple actions fill the phase: a third is refused.
+    status, _ = await _post(client, f"{base}/attacks", {**body, "dice": {}})
+    assert status == 409
