@@ -270,3 +270,36 @@ async def test_the_service_runs_sr4_initiative_and_per_phase_recoil_follows_it(
     # Two simple actions fill the phase: a third is refused.
     status, _ = await _post(client, f"{base}/attacks", {**body, "dice": {}})
     assert status == 409
+
+
+async def test_one_long_burst_and_one_single_shot_a_phase_over_http(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    long = make.attack(attacker=make.attacker(skill=6), weapon=make.RIFLE, mode="LB")
+    assert (await _post(client, f"{base}/attacks", {**long, "dice": {"attack": miss(5)}}))[0] == 201
+    again = {**long, "same_phase": True, "dice": {}}
+    status, problem = await _post(client, f"{base}/attacks", again)
+    assert (status, problem["type"].rsplit("/", 1)[-1]) == (409, "phase-full")
+    short = {**again, "mode": "BF", "dice": {"attack": miss(7)}}
+    # 10 - 3: a short burst after the long one, the phase's second.
+    status, answer = await _post(client, f"{base}/attacks", short)
+    assert status == 201 and answer["result"]["targets"][0]["attack"]["pool"] == 7
+    single = make.attack(weapon=make.weapon(modes=["SS"]), mode="SS", dice={"attack": MISS8})
+    assert (await _post(client, f"{base}/attacks", single))[0] == 201
+    status, _ = await _post(client, f"{base}/attacks", {**single, "same_phase": True})
+    assert status == 409
+
+
+async def test_each_earlier_defense_takes_a_die_over_http(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    hit = {"attack": [5, *miss(7)], "defense:goon-1": miss(3), "soak:goon-1": MISS8}
+    assert (await _post(client, f"{base}/attacks", make.attack(dice=hit)))[0] == 201
+    second = make.attack(dice={**hit, "defense:goon-1": miss(2)})
+    status, answer = await _post(client, f"{base}/attacks", second)
+    assert status == 201, answer
+    defense = answer["result"]["targets"][0]["defense_modifiers"]
+    assert {"source": "1 earlier defense(s) since its last action phase", "value": -1} in defense
+    await client.post(f"{base}/advance", json={"to": "action_phase", "actor": "goon-1"})
+    combat = (await (await client.get(base)).json())["combat"]
+    assert combat["actors"]["goon-1"].get("defenses", 0) == 0
