@@ -75,7 +75,7 @@ async def test_suppressive_fire_zones_and_their_tests(client: Any) -> None:
     # Reaction 3 + Edge 1: two hits meet the threshold of 2: not hit.
     assert status == 201, tested
     assert tested["result"]["pool"] == 4 and tested["result"]["hit"] is False
-    status, again = await _post(client, f"{base}/zones/zone-1/tests", {**test, "dice": {}})
+    status, _ = await _post(client, f"{base}/zones/zone-1/tests", {**test, "dice": {}})
     assert status == 409
     # The shooter's next action phase ends it.
     await client.post(f"{base}/advance", json={"to": "action_phase", "actor": "sam"})
