@@ -80,6 +80,9 @@ class Zone(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, gc=Fa
     lasts: Annotated[str, msgspec.Meta(max_length=200)]
     points: Annotated[list[Point], msgspec.Meta(max_length=16)] = []
     center: Point | None = None
+    # Whoever is in it, or moves in it, tests against it (POST .../zones/{zone}/tests); False
+    # for what the map only shows (an SR4 grenade waiting to go off).
+    tests: bool = True
     radius_m: Annotated[float, msgspec.Meta(ge=0, le=100_000)] | None = None
 
 

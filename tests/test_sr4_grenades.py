@@ -899,3 +899,28 @@ def test_a_held_grenade_goes_off_once_and_by_the_second_pass_boundary(
     assert sorted(gone + [g.thrower for g in pending]) == ["rat", "sam"]
     if boundaries >= 2:
         assert pending == []
+
+
+def test_a_launcher_fires_closer_than_five_metres_once_its_safety_is_off() -> None:
+    # 001, "Grenade Launcher Minimum Range": the 5 m is the grenade's arming; with the safety
+    # disarmed (arming_m 0) a launcher fires at 3 m like anything else at short range.
+    from service.rules import RULESETS
+
+    launcher = {
+        "id": "gl",
+        "category": "grenade_launcher",
+        "damage": 0,
+        "modes": ["SS"],
+        "ammo": 2,
+    }
+    shot = {"type": "high_explosive", "delivery": "launcher", "airburst": True}
+    dice = {"attack": [1, 1, 1, 1, 1, 1, 1], "scatter_direction": [1], "scatter": [1]}
+    armed = attack_request(weapon=launcher, grenade=shot, aim_point={"x": 0, "y": 3}, dice=dice)
+    with pytest.raises(RuleViolation) as raised:
+        RULESETS["sr4"].resolve_attack(armed, SR4State(), TurnState(), Dice(1, dice))
+    assert (raised.value.kind, raised.value.path) == ("below-minimum-range", "$.aim_point")
+    disarmed = attack_request(
+        weapon=launcher, grenade={**shot, "arming_m": 0}, aim_point={"x": 0, "y": 3}
+    )
+    result = RULESETS["sr4"].resolve_attack(disarmed, SR4State(), TurnState(), Dice(1, dice))
+    assert result.result.blast is not None

@@ -93,6 +93,12 @@ async def test_a_thrown_grenade_waits_for_the_next_pass_and_hits_whoever_is_ther
     # goon runs to (0, 17), 3 m from the grenade.
     move = await client.post(f"{base}/actors/goon/move", json={"position": {"x": 0, "y": 17}})
     assert move.status == 201, await move.text()
+    # A grenade's circle is no zone to test against: moving into it asks for no test.
+    moved = await move.json()
+    assert moved["result"].get("must_test", []) == []
+    assert zones["zones"][0]["tests"] is False
+    status, problem = await post(client, f"{base}/zones/g1/tests", {"actor": "goon"})
+    assert (status, problem["type"].rsplit("/", 1)[-1]) == (409, "zone-without-test"), problem
     # Pass 2 begins with sam's phase: it goes off. goon: 12 - 3 = 9 DV; impact armor 1 + AP 5
     # = 6, 9 > 6: Physical; Body 3 + 6 = 9 dice. sam, 14 m off: 12 - 14 < 0, not hit.
     status, advanced = await post(client, f"{base}/advance", {"to": "action_phase"})

@@ -713,12 +713,20 @@ class Encounters:
             if not loaded.ruleset.info.zone_shapes:
                 loaded.ruleset.fill_zone_test(request, loaded.state.scene)
             # No such zone is the first thing to say (404), before what the scene lacks.
-            if zone_id not in {zone.id for zone in loaded.ruleset.zones(loaded.state.combat)}:
+            live = {zone.id: zone for zone in loaded.ruleset.zones(loaded.state.combat)}
+            if zone_id not in live:
                 raise RuleViolation(
                     f"no live zone '{zone_id}' (it may have ended)",
                     path="zone",
                     kind="zone-not-found",
                     status=404,
+                )
+            if not live[zone_id].tests:
+                raise RuleViolation(
+                    f"'{zone_id}' is a {live[zone_id].kind}: there is no test to make against it",
+                    path="zone",
+                    kind="zone-without-test",
+                    status=409,
                 )
             request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
         fired = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None

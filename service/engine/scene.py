@@ -128,12 +128,13 @@ def with_actor(state: EncounterState, actor_id: str, actor: SceneActor | None) -
 
 
 def zones_holding(zones: Sequence[Zone], position: Point) -> list[str]:
-    """The zones a position is inside."""
+    """The zones a position is inside that those in them test against."""
     where = (position.x, position.y)
     return [
         zone.id
         for zone in zones
-        if in_zone(
+        if zone.tests
+        and in_zone(
             [(p.x, p.y) for p in zone.points],
             (zone.center.x, zone.center.y) if zone.center is not None else None,
             zone.radius_m,

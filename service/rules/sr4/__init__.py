@@ -35,7 +35,8 @@ class SR4Ruleset:
         dice="d6_pool",
         firing_modes=list(tables.FIRING_MODES),
         actions=list(actions.ACTIONS),
-        zone_shapes=["triangle"],
+        # Suppressive fire's triangle; a grenade waiting to go off is drawn as a circle.
+        zone_shapes=["triangle", "circle"],
         dice_steps=[
             "attack",
             "attack:<target id>",
@@ -45,7 +46,9 @@ class SR4Ruleset:
             "suppression",
             "zone_test:<actor id>",
             "soak:<actor id>",
+            "scatter_direction",
             "scatter",
+            "barrier:<barrier id>",
         ],
     )
     attack_type = SR4AttackRequest

@@ -223,9 +223,13 @@ def movement_and_recoil(
 # --- modifiers --------------------------------------------------------------------------------
 
 
-def range_band(category: str, distance_m: float, strength: int, path: str) -> RangeBand:
+def range_band(
+    category: str, distance_m: float, strength: int, path: str, minimum: float | None = None
+) -> RangeBand:
+    """The band of the weapon range table; closer than its minimum range (or `minimum`: a
+    launcher grenade's arming range, which an Armorer can take off, 001) fails the attack."""
     bands = tables.RANGE_BANDS[category]
-    if distance_m < bands.minimum:
+    if distance_m < (bands.minimum if minimum is None else minimum):
         raise RuleViolation(
             f"{distance_m:g} m is closer than the {category} minimum range of "
             f'{bands.minimum:g} m: the attack fails (001, "Minimum Ranges")',
@@ -855,7 +859,9 @@ def grenade_attack(
         distance = math.hypot(
             request.aim_point.x - request.origin.x, request.aim_point.y - request.origin.y
         )
-        band = range_band(weapon.category, distance, attacker.strength, "$.aim_point")
+        band = range_band(
+            weapon.category, distance, attacker.strength, "$.aim_point", _arming(request)
+        )
         modifiers = [attribute(request, None), *whole, *extra, *visibility(request)]
         if tables.RANGE_MODIFIER[band]:
             modifiers.append(Modifier(f"range: {band}", tables.RANGE_MODIFIER[band]))
@@ -874,7 +880,11 @@ def grenade_attack(
         )
     target = request.targets[0]
     band = range_band(
-        weapon.category, target.distance_m, attacker.strength, "$.targets[0].distance_m"
+        weapon.category,
+        target.distance_m,
+        attacker.strength,
+        "$.targets[0].distance_m",
+        _arming(request),
     )
     if target.id not in engaged:
         engaged.append(target.id)
@@ -908,3 +918,13 @@ def grenade_attack(
         recoil=still,
         edge_spent=(1 if explode else 0) + (1 if target.edge and defense is not None else 0),
     )
+
+
+def _arming(request: SR4AttackRequest) -> float | None:
+    """A grenade launcher's minimum range is its grenade's arming range (001, "Grenade
+    Launcher Minimum Range"): the table's 5 m, or the grenade's `arming_m` once an Armorer has
+    taken the safety off (0)."""
+    grenade = request.grenade
+    if grenade is None or request.weapon.category != "grenade_launcher":
+        return None
+    return grenade.arming_m

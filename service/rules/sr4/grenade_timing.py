@@ -181,4 +181,5 @@ def pending_zone(grenade: SR4PendingGrenade) -> Zone:
         lasts="until it goes off: the next initiative pass, at the thrower's score",
         center=grenade.point,
         radius_m=reach if reach is not None else 0.0,
+        tests=False,
     )
