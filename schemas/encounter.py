@@ -18,7 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
-from schemas.initiative import Initiative, InitiativeResult
+from schemas.initiative import Initiative, InitiativeResult, TimedResult
 from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
 from schemas.sr3 import (
     SR3ActionName,
@@ -29,6 +29,17 @@ from schemas.sr3 import (
     SR3State,
     SR3ZoneTestAsk,
     SR3ZoneTestRequest,
+)
+from schemas.sr4 import (
+    SR4ActionName,
+    SR4ActionRequest,
+    SR4AttackAsk,
+    SR4AttackRequest,
+    SR4AttackResult,
+    SR4State,
+    SR4ZoneTestAsk,
+    SR4ZoneTestRequest,
+    SR4ZoneTestResult,
 )
 from schemas.sr5 import (
     SR5ActionName,
@@ -42,21 +53,21 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 
-RulesetId = Literal["sr5", "d100", "sr3"]
+RulesetId = Literal["sr5", "d100", "sr3", "sr4"]
 
 # Unions with one member per ruleset, tagged by "ruleset" (results by "kind"). The service decodes
 # a request with the member of the encounter's ruleset, so clients may leave the tag out.
-AttackRequest = SR5AttackRequest | D100AttackRequest | SR3AttackRequest
+AttackRequest = SR5AttackRequest | D100AttackRequest | SR3AttackRequest | SR4AttackRequest
 # An attack as clients send it: the scene may fill in the attacker, weapons and targets by name.
-AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk
-AttackResult = SR5AttackResult | D100AttackResult | SR3AttackResult
-ActionRequest = SR5ActionRequest | D100ActionRequest | SR3ActionRequest
-CombatState = SR5State | D100State | SR3State
-ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest | SR3ZoneTestRequest
+AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk | SR4AttackAsk
+AttackResult = SR5AttackResult | D100AttackResult | SR3AttackResult | SR4AttackResult
+ActionRequest = SR5ActionRequest | D100ActionRequest | SR3ActionRequest | SR4ActionRequest
+CombatState = SR5State | D100State | SR3State | SR4State
+ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest | SR3ZoneTestRequest | SR4ZoneTestRequest
 # A zone test as clients send it: the scene may fill in the testing actor's numbers.
-ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk
-ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult
-ActionName = SR5ActionName | D100ActionName | SR3ActionName
+ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk | SR4ZoneTestAsk
+ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult | SR4ZoneTestResult
+ActionName = SR5ActionName | D100ActionName | SR3ActionName | SR4ActionName
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
     "encounter_created",
@@ -191,6 +202,9 @@ class ActionResult(msgspec.Struct, tag="action", tag_field="kind", gc=False):
     ammo_left: int | None = None
     # An attack the action re-resolved (Second Chance), with the dice it rolled.
     attack: AttackResult | None = None
+    # What the moments the action moved the turn through set off (a held action: SR4's timed
+    # grenades).
+    went_off: list[TimedResult] = []
 
 
 class AdvanceRequest(Request):
@@ -202,6 +216,8 @@ class AdvanceResult(msgspec.Struct, tag="advance", tag_field="kind", gc=False):
     to: AdvanceTo
     turn: TurnState
     effects: list[str]
+    # What the moments it moved through set off (SR4's timed grenades).
+    went_off: list[TimedResult] = []
 
 
 class StateEdit(Request):
@@ -359,6 +375,12 @@ class RulesetInitiative(msgspec.Struct, gc=False):
     # The ways to fill a phase, e.g. ["1 free, 1 complex", "1 free, 2 simple"].
     phase: list[str]
     source: str
+    # "sum": the initiative dice are added up; "hits": their hits are (SR4).
+    dice: Literal["sum", "hits"] = "sum"
+    # "score": an actor acts in each pass while its score is above 0, `pass_cost` coming off
+    # every score at the end of each; "count": in as many passes as its Initiative Passes (SR4).
+    passes: Literal["score", "count"] = "score"
+    pass_cost: int = 10
 
 
 class RulesetInfo(msgspec.Struct, gc=False):

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.common import ID_MAX_LENGTH, DiceRoll, GivenDice, Id, Request
+from schemas.sr4 import SR4BlastResult
 
 # The most actors one combat turn orders (the service's FIREFIGHT_MAX_ACTORS is lower).
 MAX_INITIATIVE_ACTORS = 1000
@@ -18,6 +19,9 @@ Score = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
 Attribute = Annotated[int, msgspec.Meta(ge=0, le=50)]
 # Initiative dice: SR3 and SR5 both stop at 5d6 (1 + at most 4 from augmentations).
 InitiativeDice = Annotated[int, msgspec.Meta(ge=1, le=5)]
+# SR4's Initiative Passes: how many passes of a combat turn an actor acts in (1, up to 4 with
+# augmentations).
+Passes = Annotated[int, msgspec.Meta(ge=1, le=4)]
 # An actor's id in the order the turn keeps: every one came in as an `Id` (a roll's, checked
 # against the id pattern); the stored order is read back on every change while the service runs
 # the initiative, and the pattern is most of what reading 50 entries costs, so it is bounded by
@@ -41,6 +45,9 @@ class InitiativeRoll(Request):
     # SR5 breaks ties by Edge first.
     edge: Attribute | None = None
     initiative_dice: InitiativeDice | None = None
+    # Rulesets that count passes (SR4): the actor's Initiative Passes (its sheet's
+    # `initiative_passes`, else 1).
+    passes: Passes | None = None
     # Added to the score: wound modifiers as a negative number, or a bonus of the table's.
     # Left out: the wounds on the actor's sheet, as its ruleset counts them (else 0).
     modifier: Annotated[int, msgspec.Meta(ge=-50, le=50)] | None = None
@@ -88,10 +95,15 @@ class InitiativeEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, g
     base: Score | None = None
     initiative_dice: InitiativeDice | None = None
     modifier: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+    # Rulesets that count passes (SR4): the passes it acts in; None where the score says it.
+    passes: Passes | None = None
     # Has had its phase in this pass.
     acted: bool = False
     # Holds (delays) its action until a later phase of this pass.
     holding: bool = False
+    # Action phases it has given up ahead (SR4 full defense declared outside its own phase):
+    # the next ones that come to it pass it by.
+    lost: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
 
 
 class Initiative(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
@@ -107,6 +119,10 @@ class Initiative(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=Fal
 
 
 InitiativeChange = Literal["started", "joined", "left", "stopped"]
+# What a moment of the turn sets off when a change reaches it (SR4's timed grenades going off):
+# each in the result of the change that reached it (an advance, an initiative change, a held
+# action), seen by everyone as that change's event.
+TimedResult = SR4BlastResult
 
 
 class InitiativeResult(
@@ -122,6 +138,7 @@ class InitiativeResult(
     effects: list[str]
     dice: list[DiceRoll] = []
     seed: int | None = None
+    went_off: list[TimedResult] = []
 
 
 class InitiativeView(msgspec.Struct, gc=False):

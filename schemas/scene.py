@@ -13,6 +13,7 @@ import msgspec
 from schemas.common import Id, Name, Point, Request
 from schemas.d100 import D100Sheet
 from schemas.sr3 import SR3Sheet
+from schemas.sr4 import SR4Sheet
 from schemas.sr5 import SR5Sheet
 
 # The most actors a scene may hold (the service's own limit, FIREFIGHT_MAX_ACTORS, is lower).
@@ -21,7 +22,7 @@ MAX_SCENE_ACTORS = 1000
 GM = "gm"
 
 # One member per ruleset, tagged by "ruleset"; an encounter's actors carry its ruleset's sheet.
-ActorSheet = SR5Sheet | D100Sheet | SR3Sheet
+ActorSheet = SR5Sheet | D100Sheet | SR3Sheet | SR4Sheet
 
 
 class Posture(Request):

@@ -246,14 +246,14 @@ def test_the_next_turn_rolls_again_from_what_the_last_rolls_were_made_of() -> No
     rolls = [InitiativeRoll(actor="sam", reaction=5, intuition=4, initiative_dice=2, edge=3)]
     entries = initiative.roll_entries(SR5, rolls, {}, Dice(0, {"initiative:sam": [1, 1]}))
     turn = advanced(started(*entries))
-    [again] = initiative.roll_again(turn, Dice(0, {"initiative:sam": [6, 6]}))
+    [again] = initiative.roll_again(turn, SR5, Dice(0, {"initiative:sam": [6, 6]}))
     assert (again.score, again.ties) == (9 + 12, [3, 5, 4])
 
 
 def test_a_score_given_at_the_table_cannot_be_rolled_again() -> None:
     turn = advanced(started(entry("rat", 5)))
     with pytest.raises(RuleViolation, match="rat had a score given"):
-        initiative.roll_again(turn, Dice(0))
+        initiative.roll_again(turn, SR5, Dice(0))
 
 
 @settings(max_examples=50, deadline=None)
@@ -532,3 +532,147 @@ def test_sr3_fires_sa_and_bf_as_simple_actions_and_ss_and_fa_as_complex_ones() -
     ):
         request = msgspec.convert({"actor": "sam", "action": action}, ruleset.action_type)
         assert ruleset.action_cost(request, None) == ActionCost(kind=kind), action
+
+
+# --- counted passes, hits and phases given up ahead (the engine's SR4 model) ------------------
+# SR4 core rules, "Initiative": the Initiative attribute (Reaction + Intuition) plus the hits of
+# as many dice; each actor acts in as many passes as its Initiative Passes; ties by Edge, then
+# the Initiative attribute, then Reaction. These rules are the engine's own numbers for that
+# model (sr4's table, service/rules/sr4/tables.py INITIATIVE, names the same).
+COUNTED = InitiativeRules(
+    source="test",
+    base=("reaction", "intuition"),
+    ties=("edge", initiative.BASE_TIE, "reaction"),
+    budgets=(ActionsUsed(free=1, simple=2), ActionsUsed(free=1, complex=1)),
+    dice="hits",
+    passes="count",
+    pass_cost=0,
+)
+FULL_DEFENSE = ActionCost(kind="complex", or_next_phase=True)
+
+
+def passes(actor: str, score: int, count: int, *ties: int) -> InitiativeEntry:
+    return InitiativeEntry(actor=actor, score=score, ties=list(ties), passes=count)
+
+
+def test_a_hits_roll_adds_the_hits_of_base_plus_modifier_dice() -> None:
+    rolls = [InitiativeRoll(actor="sam", reaction=5, intuition=4, modifier=-1, passes=2)]
+    dice = Dice(0, {"initiative:sam": [5, 6, 1, 2, 3, 4, 5, 1]})
+    [sam] = initiative.roll_entries(COUNTED, rolls, {}, dice)
+    # 9 - 1 = 8 dice; 5, 6, 5 are three hits: 8 + 3.
+    assert sam.score == 11
+    assert (sam.base, sam.initiative_dice, sam.modifier, sam.passes) == (9, None, -1, 2)
+    # Ties: Edge (not given: 0), the Initiative attribute 9, Reaction 5.
+    assert sam.ties == [0, 9, 5]
+    assert [len(r.values) for r in dice.rolls] == [8]
+
+
+def test_a_hits_roll_takes_its_passes_from_the_sheet_and_one_without() -> None:
+    sheet = SR5Sheet(reaction=3, intuition=3)
+    rolls = [InitiativeRoll(actor="sam", score=12), InitiativeRoll(actor="rat", score=7)]
+    # The SR5 sheet has no initiative_passes: one pass.
+    sam, rat = initiative.roll_entries(COUNTED, rolls, {"rat": SceneActor(sheet=sheet)}, Dice(0))
+    assert (sam.passes, rat.passes) == (1, 1)
+    # A score given keeps the base tie the roll's fields give.
+    assert rat.ties == [0, 6, 3]
+
+
+def test_a_hits_roll_is_rolled_again_from_its_attribute_and_modifier() -> None:
+    rolls = [InitiativeRoll(actor="sam", reaction=2, intuition=2, passes=3)]
+    entries = initiative.roll_entries(COUNTED, rolls, {}, Dice(0, {"initiative:sam": [1] * 4}))
+    turn = advanced(started(*entries, rules=COUNTED), COUNTED)
+    [again] = initiative.roll_again(turn, COUNTED, Dice(0, {"initiative:sam": [6, 6, 5, 1]}))
+    assert (again.score, again.passes) == (4 + 3, 3)
+
+
+def test_ties_break_by_edge_then_the_initiative_attribute() -> None:
+    rolls = [
+        InitiativeRoll(actor="low", score=10, reaction=3, intuition=3, edge=2),
+        InitiativeRoll(actor="high", score=10, reaction=4, intuition=4, edge=2),
+        InitiativeRoll(actor="lucky", score=10, reaction=1, intuition=1, edge=5),
+    ]
+    entries = initiative.roll_entries(COUNTED, rolls, {}, Dice(0))
+    assert [e.actor for e in initiative.ordered(entries)] == ["lucky", "high", "low"]
+
+
+def test_each_actor_acts_in_as_many_passes_as_it_has_and_scores_stay() -> None:
+    turn = started(passes("sam", 12, 3), passes("rat", 15, 1), passes("ork", 8, 2), rules=COUNTED)
+    seen = []
+    while turn.initiative is not None and not turn.initiative.over:
+        seen.append((turn.initiative_pass, turn.initiative.current))
+        turn = advanced(turn, COUNTED)
+    assert seen == [
+        (1, "rat"),
+        (1, "sam"),
+        (1, "ork"),
+        (2, "sam"),
+        (2, "ork"),
+        (3, "sam"),
+    ]
+    assert turn.initiative is not None
+    assert order(turn) == [("rat", 15), ("sam", 12), ("ork", 8)]
+
+
+def test_a_counted_pass_says_who_goes_on_without_taking_anything_off() -> None:
+    turn = started(passes("sam", 12, 2), passes("rat", 15, 1), rules=COUNTED)
+    turn = advanced(turn, COUNTED)
+    after, crossings, effects = initiative.advance(turn, COUNTED, NEXT)
+    assert "pass 2: sam 12" in effects
+    assert not any("off every score" in e for e in effects)
+    assert [c.to for c in crossings] == ["initiative_pass", "action_phase"]
+    after, crossings, effects = initiative.advance(after, COUNTED, NEXT)
+    assert "pass 2 is over; nobody has a pass left" in effects
+    assert [c.to for c in crossings] == ["combat_turn"]
+
+
+def test_full_defense_in_the_own_phase_is_its_complex_action() -> None:
+    turn = started(passes("sam", 12, 2), passes("rat", 9, 1), rules=COUNTED)
+    after, effects = initiative.spend(turn, COUNTED, "sam", FULL_DEFENSE, "full defense", "$")
+    assert after.initiative is not None
+    assert after.initiative.used == ActionsUsed(complex=1)
+    assert effects == []
+    with conflict("takes a complex action and sam has 1 free left"):
+        initiative.spend(after, COUNTED, "sam", FULL_DEFENSE, "full defense", "$")
+
+
+def test_full_defense_outside_the_own_phase_takes_the_next_phase() -> None:
+    turn = started(passes("sam", 12, 2), passes("rat", 9, 1), rules=COUNTED)
+    after, effects = initiative.spend(turn, COUNTED, "rat", FULL_DEFENSE, "full defense", "$")
+    assert effects == ["rat gives its next action phase to full defense"]
+    # Sam's phase ends; rat's phase of this pass passes it by; pass 2 is sam's alone.
+    after, crossings, effects = initiative.advance(after, COUNTED, NEXT)
+    assert "rat has given this phase up (taken ahead)" in effects
+    assert after.initiative is not None
+    assert (after.initiative_pass, after.initiative.current) == (2, "sam")
+    assert [c.to for c in crossings] == ["initiative_pass", "action_phase"]
+    # Rat has no phase left in this combat turn to give.
+    with conflict("takes rat's next action phase and it has none left"):
+        initiative.spend(after, COUNTED, "rat", FULL_DEFENSE, "full defense", "$")
+
+
+def test_a_phase_given_up_ahead_is_forgotten_when_the_turn_ends() -> None:
+    turn = started(passes("sam", 12, 1), passes("rat", 9, 2), rules=COUNTED)
+    after, _ = initiative.spend(turn, COUNTED, "rat", FULL_DEFENSE, "full defense", "$")
+    after, _, _ = initiative.advance(after, COUNTED, AdvanceRequest(to="combat_turn"))
+    assert after.initiative is not None
+    assert [e.lost for e in after.initiative.entries] == [0, 0]
+
+
+def test_the_score_model_counts_phases_left_by_the_score() -> None:
+    # SR5's numbers with the next-phase cost (no SR5 action has it; the engine allows it):
+    # a score of 25 has phases at 25, 15 and 5.
+    turn = started(entry("sam", 30), entry("rat", 25))
+    after, _ = initiative.spend(turn, SR5, "rat", FULL_DEFENSE, "x", "$")
+    after, _ = initiative.spend(after, SR5, "rat", FULL_DEFENSE, "x", "$")
+    after, _ = initiative.spend(after, SR5, "rat", FULL_DEFENSE, "x", "$")
+    with conflict("none left"):
+        initiative.spend(after, SR5, "rat", FULL_DEFENSE, "x", "$")
+
+
+def test_described_tells_how_the_dice_and_passes_count() -> None:
+    told = initiative.described(COUNTED)
+    assert (told.dice, told.passes, told.pass_cost) == ("hits", "count", 0)
+    assert (initiative.described(SR5).passes, initiative.described(SR5).pass_cost) == (
+        "score",
+        10,
+    )

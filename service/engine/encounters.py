@@ -56,6 +56,7 @@ from schemas.initiative import (
     InitiativeResult,
     InitiativeStart,
     InitiativeView,
+    TimedResult,
 )
 from schemas.scene import (
     ActorList,
@@ -190,23 +191,31 @@ def _fired(ruleset: Ruleset, request: Any) -> After:
 
 def _crossed(
     ruleset: Ruleset, state: EncounterState, crossings: list[AdvanceRequest]
-) -> tuple[EncounterState, list[str]]:
+) -> tuple[EncounterState, list[str], list[TimedResult]]:
     """What the moments the turn moved through (a new phase, pass or combat turn) do to the
-    combat state, in order, as the ruleset says."""
-    combat, effects = state.combat, []
+    combat state, in order, as the ruleset says, and what they set off (SR4's timed grenades,
+    with the scene as it stands now)."""
+    combat, effects, went_off = state.combat, [], []
     for crossing in crossings:
         combat, more = ruleset.on_advance(crossing, combat, state.turn)
         effects.extend(more)
-    return msgspec.structs.replace(state, combat=combat), effects
+        combat, results, said = ruleset.went_off(crossing, combat, state.turn, state.scene)
+        went_off.extend(results)
+        effects.extend(said)
+    return msgspec.structs.replace(state, combat=combat), effects, went_off
 
 
-def _with_effects(resolution: Resolution[Any], effects: list[str]) -> Resolution[Any]:
-    """An action's result tells what it did to the initiative too (attacks and zone tests
-    show it in the turn their answer changes)."""
+def _with_effects(
+    resolution: Resolution[Any], effects: list[str], went_off: list[TimedResult]
+) -> Resolution[Any]:
+    """An action's result tells what it did to the initiative too, and what that set off
+    (attacks and zone tests show it in the turn their answer changes)."""
     result = resolution.result
-    if not effects or not isinstance(result, ActionResult):
+    if not (effects or went_off) or not isinstance(result, ActionResult):
         return resolution
-    result = msgspec.structs.replace(result, effects=[*result.effects, *effects])
+    result = msgspec.structs.replace(
+        result, effects=[*result.effects, *effects], went_off=[*result.went_off, *went_off]
+    )
     return msgspec.structs.replace(resolution, result=result)
 
 
@@ -231,8 +240,10 @@ def _spent(ruleset: Ruleset, request: Any, what: str, then: After | None = None)
         else:
             cost = ruleset.action_cost(request, resolution.result)
             turn, effects = initiative.spend(state.turn, rules, actor_id, cost, what, path)
-        state, more = _crossed(ruleset, msgspec.structs.replace(state, turn=turn), crossings)
-        return _with_effects(resolution, effects + more), state
+        state, more, went_off = _crossed(
+            ruleset, msgspec.structs.replace(state, turn=turn), crossings
+        )
+        return _with_effects(resolution, effects + more, went_off), state
 
     return after
 
@@ -247,6 +258,7 @@ def _initiative_resolution(
     state: EncounterState,
     effects: list[str],
     dice: Dice | None = None,
+    went_off: list[TimedResult] | None = None,
 ) -> Resolution[InitiativeResult]:
     running = state.turn.initiative
     result = InitiativeResult(
@@ -257,6 +269,7 @@ def _initiative_resolution(
         effects=effects,
         dice=dice.rolls if dice is not None else [],
         seed=dice.seed if dice is not None and dice.rolls else None,
+        went_off=went_off or [],
     )
     return Resolution(result=result, state=state.combat, turn=state.turn)
 
@@ -615,7 +628,7 @@ class Encounters:
                 result=cast(Any, result),
                 request=event_request,
                 **scene.audience(event_type, loaded.state, new_state, resolution.actor),
-                hidden_actors=scene.hidden_in_initiative(new_state)
+                hidden_actors=scene.hidden_named(new_state, resolution.result)
                 if event_type in _SHOWS_INITIATIVE
                 else [],
                 zones_started=[z for z in after if z.id not in before],
@@ -782,10 +795,12 @@ class Encounters:
                 turn, crossings, effects = initiative.advance(turn, rules, request)
             else:
                 turn, crossings, effects = advance_turn(turn, request), [request], []
-            state, more = _crossed(
+            state, more, went_off = _crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
-            result = AdvanceResult(to=request.to, turn=turn, effects=effects + more)
+            result = AdvanceResult(
+                to=request.to, turn=turn, effects=effects + more, went_off=went_off
+            )
             actor = request.actor or turn.action_phase
             resolution = Resolution(result=result, state=state.combat, actor=actor)
             return resolution, state
@@ -835,13 +850,13 @@ class Encounters:
             else:
                 before = [e.actor for e in (turn.initiative.entries if turn.initiative else [])]
                 _check_initiative_dice(request.dice, before)
-                entries = initiative.roll_again(turn, dice)
+                entries = initiative.roll_again(turn, rules, dice)
             turn, crossings, effects = initiative.start(turn, rules, entries)
-            state, more = _crossed(
+            state, more, went_off = _crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
             return _initiative_resolution(
-                "started", [e.actor for e in entries], state, effects + more, dice
+                "started", [e.actor for e in entries], state, effects + more, dice, went_off
             )
 
         resolve = self._rolling(request.dice, request.seed, roll)
@@ -877,10 +892,13 @@ class Encounters:
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             turn, crossings, effects = initiative.leave(current.state.turn, rules, actor_id)
-            state, more = _crossed(
+            state, more, went_off = _crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
-            return _initiative_resolution("left", [actor_id], state, effects + more), state
+            resolution = _initiative_resolution(
+                "left", [actor_id], state, effects + more, went_off=went_off
+            )
+            return resolution, state
 
         return await self._initiative_change(admitted, key, b"leave\0" + actor_id.encode(), resolve)
 

@@ -77,6 +77,12 @@ def _without_hidden(event: dict[str, Any], hidden_actors: list[str]) -> dict[str
         result["dice"] = [d for d in result["dice"] if d["step"].partition(":")[2] not in hidden]
         if result.get("current") in hidden:
             result["current"] = SOMEONE
+    for blast in result.get("went_off", []):
+        # Players see the blast, not who hidden it reached or who threw it.
+        blast["hits"] = [h for h in blast["hits"] if h["actor"] not in hidden]
+        blast["dice"] = [d for d in blast["dice"] if d["step"].partition(":")[2] not in hidden]
+        if blast["thrower"] in hidden:
+            blast["thrower"] = SOMEONE
     named = re.compile(
         r"(?<![\w.:-])(" + "|".join(map(re.escape, sorted(hidden))) + r")(?![\w.:-])"
     )

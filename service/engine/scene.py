@@ -4,6 +4,7 @@ and who may see it. Pure: the use cases in `encounters` commit what these return
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import msgspec
 
@@ -56,6 +57,17 @@ def hidden_in_initiative(state: EncounterState) -> list[str]:
     if initiative is None:
         return []
     return [e.actor for e in initiative.entries if hidden(state.scene, e.actor)]
+
+
+def hidden_named(state: EncounterState, result: Any) -> list[str]:
+    """The hidden actors an initiative, advance or action event names: those in the initiative
+    the service runs, and those a blast it set off reached (or threw it)."""
+    names = hidden_in_initiative(state)
+    for blast in getattr(result, "went_off", ()):
+        for actor in (blast.thrower, *(hit.actor for hit in blast.hits)):
+            if actor not in names and hidden(state.scene, actor):
+                names.append(actor)
+    return names
 
 
 def turn_seen_by(state: EncounterState, role: str) -> TurnState:

@@ -31,7 +31,7 @@ def contains(polygon: Sequence[Point], point: Point) -> bool:
     return all(s >= -1e-9 for s in signs) or all(s <= 1e-9 for s in signs)
 
 
-def _segment_distance(point: Point, a: Point, b: Point) -> float:
+def segment_distance(point: Point, a: Point, b: Point) -> float:
     dx, dy = b[0] - a[0], b[1] - a[1]
     length2 = dx * dx + dy * dy
     t = (
@@ -47,7 +47,7 @@ def distance(polygon: Sequence[Point], point: Point) -> float:
     if contains(polygon, point):
         return 0.0
     return min(
-        _segment_distance(point, polygon[i], polygon[(i + 1) % len(polygon)])
+        segment_distance(point, polygon[i], polygon[(i + 1) % len(polygon)])
         for i in range(len(polygon))
     )
 

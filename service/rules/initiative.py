@@ -1,11 +1,13 @@
 """The initiative engine, shared by every ruleset with initiative passes: scores, the order,
-passes (10 off every score at the end of each), whose phase it is, what the acting actor has
-used of it, holds and interrupts. Pure: a turn in, a turn out.
+passes (10 off every score at the end of each, or, SR4, as many passes as each actor has),
+whose phase it is, what the acting actor has used of it, holds, interrupts and phases given up
+ahead. Pure: a turn in, a turn out.
 
 The procedure is rules-sources/002_65e09aecd368bc68.txt, "INITIATIVE" (SR3; SR5 runs the same
-one), with each ruleset's own numbers (`InitiativeRules`). A change that crosses into a new
-action phase, pass or combat turn says so (`Crossing`), so that the engine can let the ruleset
-do what those moments do to the combat state (`Ruleset.on_advance`).
+one; SR4 counts passes instead), with each ruleset's own numbers (`InitiativeRules`). A change
+that crosses into a new action phase, pass or combat turn says so (`Crossing`), so that the
+engine can let the ruleset do what those moments do to the combat state (`Ruleset.on_advance`,
+`Ruleset.went_off`).
 """
 
 from __future__ import annotations
@@ -24,13 +26,23 @@ from schemas.initiative import (
     InitiativeRoll,
 )
 from schemas.scene import SceneActor
-from service.rules.dice import Dice
+from service.rules.dice import HIT_MINIMUM, Dice
 from service.rules.ruleset import ActionCost, InitiativeRules, RuleViolation
 
 # Every crossing is an advance as a VTT would have sent it.
 Crossing = AdvanceRequest
-# The fields a roll may take from the actor's sheet when it leaves them out.
-_FROM_SHEET = ("reaction", "intuition", "edge", "initiative_dice")
+# The fields a roll may take from the actor's sheet when it leaves them out, and the sheet's
+# name for each.
+_FROM_SHEET = {
+    "reaction": "reaction",
+    "intuition": "intuition",
+    "edge": "edge",
+    "initiative_dice": "initiative_dice",
+    "passes": "initiative_passes",
+}
+# A tie-breaker that is no field of the roll: what the ruleset adds up before the dice (SR4's
+# Initiative attribute).
+BASE_TIE = "base"
 _START_HINT = "start the next with POST .../initiative"
 
 
@@ -56,8 +68,8 @@ def _filled(
         return roll if roll.modifier is not None else msgspec.structs.replace(roll, modifier=0)
     found = {
         name: value
-        for name in _FROM_SHEET
-        if getattr(roll, name) is None and (value := getattr(sheet, name, None)) is not None
+        for name, on_sheet in _FROM_SHEET.items()
+        if getattr(roll, name) is None and (value := getattr(sheet, on_sheet, None)) is not None
     }
     if roll.modifier is None:
         found["modifier"] = rules.sheet_modifier(sheet)
@@ -72,7 +84,8 @@ def roll_entries(
     path: str = "$.actors",
 ) -> list[InitiativeEntry]:
     """Each actor's score: as given, or the ruleset's base + modifier + its initiative dice
-    (step `initiative:<actor id>`), in the order of `rolls`."""
+    (step `initiative:<actor id>`; SR4: the hits of base + modifier dice), in the order of
+    `rolls`."""
     entries: list[InitiativeEntry] = []
     seen: set[str] = set()
     for index, asked in enumerate(rolls):
@@ -83,10 +96,13 @@ def roll_entries(
             )
         seen.add(asked.actor)
         roll = _filled(rules, asked, scene)
-        ties = [getattr(roll, name) or 0 for name in rules.ties]
+        passes = (roll.passes or 1) if rules.passes == "count" else None
         if roll.score is not None:
+            ties = _ties(rules, roll, None)
             entries.append(
-                InitiativeEntry(actor=roll.actor, score=roll.score, ties=ties, modifier=0)
+                InitiativeEntry(
+                    actor=roll.actor, score=roll.score, ties=ties, modifier=0, passes=passes
+                )
             )
             continue
         missing = [name for name in rules.base if getattr(roll, name) is None]
@@ -99,23 +115,41 @@ def roll_entries(
                 kind="initiative-incomplete",
             )
         base = sum(getattr(roll, name) for name in rules.base)
-        count = roll.initiative_dice or rules.default_dice
-        rolled = dice.roll(step(roll.actor), count)
         modifier = roll.modifier or 0
+        count = None if rules.dice == "hits" else roll.initiative_dice or rules.default_dice
         entries.append(
             InitiativeEntry(
                 actor=roll.actor,
-                score=base + modifier + sum(rolled),
-                ties=ties,
+                score=_rolled_score(rules, roll.actor, base, modifier, count, dice),
+                ties=_ties(rules, roll, base),
                 base=base,
                 initiative_dice=count,
                 modifier=modifier,
+                passes=passes,
             )
         )
     return entries
 
 
-def roll_again(turn: TurnState, dice: Dice) -> list[InitiativeEntry]:
+def _ties(rules: InitiativeRules, roll: InitiativeRoll, base: int | None) -> list[int]:
+    if base is None and BASE_TIE in rules.ties:
+        given = [getattr(roll, name) for name in rules.base]
+        base = None if None in given else sum(given)
+    return [(base or 0) if name == BASE_TIE else (getattr(roll, name) or 0) for name in rules.ties]
+
+
+def _rolled_score(
+    rules: InitiativeRules, actor: str, base: int, modifier: int, count: int | None, dice: Dice
+) -> int:
+    """SR3, SR5: base + modifier + the initiative dice added up; SR4 (`dice` "hits"): base +
+    modifier + the hits of as many dice (rules-sources/README.md: hits are 5 and 6)."""
+    if rules.dice == "hits":
+        rolled = dice.roll(step(actor), max(0, base + modifier))
+        return base + modifier + sum(1 for face in rolled if face >= HIT_MINIMUM)
+    return base + modifier + sum(dice.roll(step(actor), count or rules.default_dice))
+
+
+def roll_again(turn: TurnState, rules: InitiativeRules, dice: Dice) -> list[InitiativeEntry]:
     """Everyone of the last combat turn rolled again from what their rolls were made of, with
     the tie-breakers they had."""
     initiative = turn.initiative
@@ -125,7 +159,11 @@ def roll_again(turn: TurnState, dice: Dice) -> list[InitiativeEntry]:
             path="$.actors",
             kind="initiative-incomplete",
         )
-    given = [e.actor for e in initiative.entries if e.base is None or e.initiative_dice is None]
+    given = [
+        e.actor
+        for e in initiative.entries
+        if e.base is None or (rules.dice == "sum" and e.initiative_dice is None)
+    ]
     if given:
         raise RuleViolation(
             f"{', '.join(given)} had a score given at the table, which the service cannot roll "
@@ -136,11 +174,10 @@ def roll_again(turn: TurnState, dice: Dice) -> list[InitiativeEntry]:
     return [
         msgspec.structs.replace(
             e,
-            score=(e.base or 0)
-            + e.modifier
-            + sum(dice.roll(step(e.actor), e.initiative_dice or 1)),
+            score=_rolled_score(rules, e.actor, e.base or 0, e.modifier, e.initiative_dice, dice),
             acted=False,
             holding=False,
+            lost=0,
         )
         for e in initiative.entries
     ]
@@ -168,12 +205,50 @@ def running(turn: TurnState) -> Initiative | None:
     return initiative if initiative is not None and not initiative.over else None
 
 
-def _up_next(entries: Sequence[InitiativeEntry]) -> InitiativeEntry | None:
-    """Who acts next in this pass: the highest score above 0 that has not acted; once everyone
-    else has, those who held their action, in the same order (the document: holders are
-    ordered as an initiative tie)."""
-    waiting = [e for e in entries if e.score > 0 and not e.acted]
+def _has_phase(entry: InitiativeEntry, pass_number: int) -> bool:
+    """Acts in this pass: a score above 0 and, where passes are counted (SR4), one left."""
+    return entry.score > 0 and (entry.passes is None or entry.passes >= pass_number)
+
+
+def _up_next(entries: Sequence[InitiativeEntry], pass_number: int) -> InitiativeEntry | None:
+    """Who acts next in this pass: the highest score with a phase in it that has not acted;
+    once everyone else has, those who held their action, in the same order (the document:
+    holders are ordered as an initiative tie)."""
+    waiting = [e for e in entries if _has_phase(e, pass_number) and not e.acted]
     return next((e for e in waiting if not e.holding), None) or next(iter(waiting), None)
+
+
+def _next_up(
+    initiative: Initiative, pass_number: int, effects: list[str]
+) -> tuple[Initiative, InitiativeEntry | None]:
+    """Who acts next, once those who gave their next phase up ahead have been passed by."""
+    while True:
+        up = _up_next(initiative.entries, pass_number)
+        if up is None or not up.lost:
+            return initiative, up
+        effects.append(f"{up.actor} has given this phase up (taken ahead)")
+        initiative = msgspec.structs.replace(
+            initiative,
+            entries=[
+                msgspec.structs.replace(e, acted=True, holding=False, lost=e.lost - 1)
+                if e.actor == up.actor
+                else e
+                for e in initiative.entries
+            ],
+        )
+
+
+def _phases_left(entry: InitiativeEntry, rules: InitiativeRules, pass_number: int) -> int:
+    """The action phases the actor still has in this combat turn, less those given up ahead."""
+    first = pass_number + (1 if entry.acted else 0)
+    if entry.passes is not None:
+        phases = max(0, entry.passes - first + 1) if entry.score > 0 else 0
+    elif rules.pass_cost > 0:
+        later = first - pass_number
+        phases = max(0, -(-(entry.score - later * rules.pass_cost) // rules.pass_cost))
+    else:
+        phases = 1 if entry.score > 0 and not entry.acted else 0
+    return phases - entry.lost
 
 
 def _begin_phase(
@@ -213,7 +288,7 @@ def start(
     turn = msgspec.structs.replace(
         turn, initiative_pass=1, action_phase=None, initiative=initiative
     )
-    first = _up_next(order)
+    first = _up_next(order, 1)
     if first is None:
         turn, ended = _end_turn(turn, effects)
         return turn, crossings + ended, effects
@@ -229,7 +304,8 @@ def _end_turn(turn: TurnState, effects: list[str]) -> tuple[TurnState, list[Cros
         initiative = msgspec.structs.replace(
             initiative,
             entries=[
-                msgspec.structs.replace(e, acted=False, holding=False) for e in initiative.entries
+                msgspec.structs.replace(e, acted=False, holding=False, lost=0)
+                for e in initiative.entries
             ],
             current=None,
             used=ActionsUsed(),
@@ -248,7 +324,8 @@ def _end_turn(turn: TurnState, effects: list[str]) -> tuple[TurnState, list[Cros
 def _end_pass(
     turn: TurnState, rules: InitiativeRules, initiative: Initiative, effects: list[str]
 ) -> tuple[TurnState, list[Crossing], list[str]]:
-    """10 off every score; a new pass for those still above 0, or the end of the combat turn."""
+    """10 off every score (SR4: none); a new pass for those with a phase in it, or the end of
+    the combat turn."""
     entries = ordered(
         msgspec.structs.replace(
             e, score=max(e.score - rules.pass_cost, -1000), acted=False, holding=False
@@ -258,18 +335,26 @@ def _end_pass(
     initiative = msgspec.structs.replace(
         initiative, entries=entries, current=None, used=ActionsUsed()
     )
-    first = _up_next(entries)
-    if first is None:
-        effects.append(f"pass {turn.initiative_pass} is over; no score is left above 0")
+    next_pass = turn.initiative_pass + 1
+    if _up_next(entries, next_pass) is None:
+        effects.append(
+            f"pass {turn.initiative_pass} is over; "
+            + ("no score is left above 0" if rules.passes == "score" else "nobody has a pass left")
+        )
         turn, ended = _end_turn(msgspec.structs.replace(turn, initiative=initiative), effects)
         return turn, ended, effects
     turn = msgspec.structs.replace(
-        turn, initiative_pass=turn.initiative_pass + 1, action_phase=None, initiative=initiative
+        turn, initiative_pass=next_pass, action_phase=None, initiative=initiative
     )
     effects.append(
-        f"pass {turn.initiative_pass}: {rules.pass_cost} off every score; "
-        + ", ".join(f"{e.actor} {e.score}" for e in entries if e.score > 0)
+        f"pass {next_pass}: "
+        + (f"{rules.pass_cost} off every score; " if rules.pass_cost else "")
+        + ", ".join(f"{e.actor} {e.score}" for e in entries if _has_phase(e, next_pass))
     )
+    initiative, first = _next_up(initiative, next_pass, effects)
+    if first is None:  # everyone left gave this pass up ahead
+        turn, crossings, effects = _end_pass(turn, rules, initiative, effects)
+        return turn, [Crossing(to="initiative_pass"), *crossings], effects
     turn, began = _begin_phase(turn, initiative, first.actor, effects)
     return turn, [Crossing(to="initiative_pass"), *began], effects
 
@@ -286,7 +371,7 @@ def _entry(initiative: Initiative, actor: str, path: str | None = None) -> Initi
     return entry
 
 
-def _holder(initiative: Initiative, actor: str | None) -> InitiativeEntry | None:
+def _holder(initiative: Initiative, actor: str | None, pass_number: int) -> InitiativeEntry | None:
     """The holder named to step in, once it is shown it may have a phase now (None when no
     actor is named, or one who does not hold its action)."""
     if actor is None:
@@ -294,8 +379,8 @@ def _holder(initiative: Initiative, actor: str | None) -> InitiativeEntry | None
     entry = _entry(initiative, actor, "$.actor")
     if entry.acted:
         _conflict(f"{actor} has had its phase in this pass", path="$.actor")
-    if entry.score <= 0:
-        _conflict(f"{actor}'s score is {entry.score}: it has no phase in this pass", path="$.actor")
+    if not _has_phase(entry, pass_number):
+        _conflict(f"{actor} has no phase in this pass (score {entry.score})", path="$.actor")
     return entry if entry.holding else None
 
 
@@ -319,7 +404,7 @@ def advance(
         return turn, crossings, effects
     if request.to == "initiative_pass":
         return _end_pass(turn, rules, initiative, effects)
-    stepping_in = _holder(initiative, request.actor)
+    stepping_in = _holder(initiative, request.actor, turn.initiative_pass)
     if stepping_in is not None and initiative.used == ActionsUsed():
         # A holder steps in before the acting actor has done anything: that phase waits, and
         # comes right after the holder's.
@@ -332,8 +417,8 @@ def advance(
         for e in initiative.entries
     ]
     initiative = msgspec.structs.replace(initiative, entries=entries)
+    initiative, up = _next_up(initiative, turn.initiative_pass, effects)
     if request.actor is not None:
-        up = _up_next(entries)
         if stepping_in is None and (up is None or up.actor != request.actor):
             _conflict(
                 f"{request.actor} is not next ({up.actor if up else 'nobody'} is): an actor "
@@ -342,7 +427,6 @@ def advance(
             )
         turn, began = _begin_phase(turn, initiative, request.actor, effects)
         return turn, began, effects
-    up = _up_next(entries)
     if up is None:
         return _end_pass(turn, rules, initiative, effects)
     turn, began = _begin_phase(turn, initiative, up.actor, effects)
@@ -387,6 +471,9 @@ def described(rules: InitiativeRules) -> RulesetInitiative:
         ties=list(rules.ties),
         phase=actions_left(ActionsUsed(), rules.budgets),
         source=rules.source,
+        dice=rules.dice,
+        passes=rules.passes,
+        pass_cost=rules.pass_cost,
     )
 
 
@@ -411,6 +498,22 @@ def spend(
     if initiative.over:
         _conflict(f"combat turn {turn.combat_turn} has no initiative yet: {_START_HINT}")
     effects: list[str] = []
+    if cost.or_next_phase and actor != initiative.current:
+        entry = _entry(initiative, actor, path)
+        if _phases_left(entry, rules, turn.initiative_pass) < 1:
+            _conflict(
+                f"{what} takes {actor}'s next action phase and it has none left in this "
+                "combat turn",
+                kind="no-action-left",
+                path=path,
+            )
+        effects.append(f"{actor} gives its next action phase to {what}")
+        entries = [
+            msgspec.structs.replace(e, lost=e.lost + 1) if e.actor == actor else e
+            for e in initiative.entries
+        ]
+        initiative = msgspec.structs.replace(initiative, entries=entries)
+        return msgspec.structs.replace(turn, initiative=initiative), effects
     if cost.interrupt:
         entry = _entry(initiative, actor, path)
         if entry.score < cost.interrupt:
@@ -481,15 +584,19 @@ def hold(
         msgspec.structs.replace(e, holding=True) if e.actor == actor else e
         for e in initiative.entries
     ]
-    up = next((e for e in entries if e.score > 0 and not e.acted and not e.holding), None)
-    if up is None:
+    pass_number = turn.initiative_pass
+    later = [e for e in entries if _has_phase(e, pass_number) and not e.acted and not e.holding]
+    if not later:
         _conflict(
             f"nobody acts after {actor} in this pass: there is no later phase to hold for",
             kind="nothing-to-hold-for",
             path=path,
         )
     effects = [f"{actor} holds its action"]
-    initiative = msgspec.structs.replace(initiative, entries=entries)
+    initiative, up = _next_up(
+        msgspec.structs.replace(initiative, entries=entries), pass_number, effects
+    )
+    assert up is not None  # the holder itself waits, at the least
     turn, began = _begin_phase(turn, initiative, up.actor, effects)
     return turn, began, effects
 
@@ -541,7 +648,7 @@ def leave(
     )
     if not was_acting or initiative.over:
         return turn, [], effects
-    up = _up_next(entries)
+    initiative, up = _next_up(initiative, turn.initiative_pass, effects)
     if up is None:
         turn, crossings, more = _end_pass(turn, rules, initiative, effects)
         return turn, crossings, more

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -21,7 +21,7 @@ from schemas.encounter import (
     TurnState,
     ZoneTestResult,
 )
-from schemas.initiative import ActionKind, ActionsUsed
+from schemas.initiative import ActionKind, ActionsUsed, TimedResult
 from schemas.scene import SceneActor
 from service.rules.dice import Dice
 
@@ -70,6 +70,9 @@ class ActionCost:
 
     kind: ActionKind | None = None
     interrupt: int = 0
+    # Declared outside the actor's own phase, it takes the actor's next action phase instead
+    # of room in the one under way (SR4 full defense).
+    or_next_phase: bool = False
 
 
 NO_COST = ActionCost()
@@ -94,6 +97,12 @@ class InitiativeRules:
     default_dice: int = 1
     # What the end of a pass takes off every score.
     pass_cost: int = 10
+    # "sum": the initiative dice are added up (SR3, SR5); "hits": base + modifier dice are
+    # rolled and their hits add to the score (SR4).
+    dice: Literal["sum", "hits"] = "sum"
+    # "score": an actor acts in every pass its score is above 0 (SR3, SR5); "count": in as many
+    # passes as its Initiative Passes (SR4), the score only orders them.
+    passes: Literal["score", "count"] = "score"
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +230,19 @@ class Ruleset(Protocol):
         """The combat state after the turn moved to `turn`, and what that changed."""
         ...
 
+    def went_off(
+        self,
+        crossing: AdvanceRequest,
+        state: Any,
+        turn: TurnState,
+        scene: Mapping[str, SceneActor],
+    ) -> tuple[CombatState, list[TimedResult], list[str]]:
+        """What the turn reaching the moment `crossing` sets off (SR4's timed grenades), with
+        the scene as it stands now: the combat state after it, each result, and what to say.
+        `turn` is the turn once every crossing of the change is made (service/engine/
+        encounters.py `_crossed`)."""
+        ...
+
     @property
     def initiative(self) -> InitiativeRules | None:
         """The ruleset's initiative numbers; None for a ruleset without initiative passes."""
@@ -230,3 +252,17 @@ class Ruleset(Protocol):
         """What an attack, action or zone test (`request`, resolved as `result`) takes of the
         acting actor's phase, and what it costs of its initiative."""
         ...
+
+
+class NothingTimed:
+    """`Ruleset.went_off` of a ruleset whose state holds nothing that goes off on its own."""
+
+    def went_off(
+        self,
+        crossing: AdvanceRequest,
+        state: Any,
+        turn: TurnState,
+        scene: Mapping[str, SceneActor],
+    ) -> tuple[CombatState, list[TimedResult], list[str]]:
+        del crossing, turn, scene
+        return state, [], []

@@ -22,10 +22,10 @@ from schemas.scene import SceneActor
 from service.rules.d100 import actions, attack, suppression
 from service.rules.d100 import scene as scene_fill
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, Resolution
+from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
 
 
-class D100Ruleset:
+class D100Ruleset(NothingTimed):
     info = RulesetInfo(
         id="d100",
         title="d100 cyberpunk firearms (Shot Rate)",

@@ -26,12 +26,12 @@ from schemas.sr3 import (
     SR3ZoneTestRequest,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, Resolution
+from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
 from service.rules.sr3 import actions, attack, tables
 from service.rules.sr3 import scene as scene_fill
 
 
-class SR3Ruleset:
+class SR3Ruleset(NothingTimed):
     info = RulesetInfo(
         id="sr3",
         title="Shadowrun 3rd edition",

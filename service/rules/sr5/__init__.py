@@ -20,12 +20,12 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, Resolution
+from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
 from service.rules.sr5 import actions, attack, suppression, tables
 from service.rules.sr5 import scene as scene_fill
 
 
-class SR5Ruleset:
+class SR5Ruleset(NothingTimed):
     info = RulesetInfo(
         id="sr5",
         title="Shadowrun 5th edition",

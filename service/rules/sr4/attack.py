@@ -1,0 +1,910 @@
+"""Shadowrun 4 ranged attacks (001_2cfc288dfef1df08.txt, "The Combat Sequence"): the pool and
+its modifiers, recoil per action phase, the opposed test (ties to the defender, a graze on the
+GM's rule), damage against armour and its resistance.
+
+Shotgun spreads and full bursts at several targets, two guns, and the hand-over of grenades to
+service/rules/sr4/grenades.py live here too; suppressive fire in suppression.py.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import msgspec
+
+from schemas.common import Modifier
+from schemas.encounter import TurnState
+from schemas.sr4 import (
+    SR4ActorState,
+    SR4AttackRequest,
+    SR4AttackResult,
+    SR4Damage,
+    SR4Defender,
+    SR4LastAttack,
+    SR4Recoil,
+    SR4State,
+    SR4Target,
+    SR4TargetResult,
+    SR4Test,
+    SR4Weapon,
+)
+from service.rules.dice import Dice, Edition, PoolRoll
+from service.rules.ruleset import Resolution, RuleViolation
+from service.rules.sr4 import grenade_attack as grenades
+from service.rules.sr4 import tables
+from service.rules.sr4.tables import RangeBand
+
+EDITION: Edition = "sr4"
+
+
+def test_of(roll: PoolRoll) -> SR4Test:
+    return SR4Test(roll.pool, roll.hits, roll.ones, roll.glitch, roll.critical_glitch)
+
+
+def total(modifiers: list[Modifier]) -> int:
+    return sum(m.value for m in modifiers)
+
+
+NO_ROLL = SR4Test(0, 0, 0, False, False)
+
+
+# --- what is fired ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fired:
+    """The mode as fired: its row, what it counts as after too few rounds (001, "Not Enough
+    Bullets"), the rounds it uses and how many modifiers it lost to a short clip."""
+
+    name: str
+    row: tables.FiringMode
+    rounds: int
+    short: int
+
+
+def fired(mode: str, ammo: int) -> Fired:
+    row = tables.FIRING_MODES[mode]
+    if mode == "LB" and ammo < row.rounds:
+        if ammo >= tables.LONG_BURST_MIN_ROUNDS:
+            return Fired("LB", row, ammo, row.rounds - ammo)
+        mode, row = "BF", tables.FIRING_MODES["BF"]  # 3 or fewer: a short burst
+    if mode == "BF" and ammo < row.rounds:
+        if ammo >= tables.SHORT_BURST_MIN_ROUNDS:
+            return Fired("BF", row, ammo, row.rounds - ammo)
+        if ammo == 1:  # one bullet: a single shot
+            return Fired("SS", tables.FIRING_MODES["SS"], 1, 0)
+    return Fired(mode, row, row.rounds, 0)
+
+
+def lessened(value: int, short: int) -> int:
+    """A modifier `short` points nearer 0 (001, "Not Enough Bullets")."""
+    if value > 0:
+        return max(0, value - short)
+    return min(0, value + short)
+
+
+def choke_of(request: SR4AttackRequest, shooter: SR4ActorState) -> str | None:
+    return shooter.chokes.get(request.weapon.id, request.weapon.choke)
+
+
+def _check_gun(weapon: SR4Weapon, mode: str, path: str) -> None:
+    row = tables.FIRING_MODES[mode]
+    if not row.needs & set(weapon.modes):
+        raise RuleViolation(
+            f"{mode} needs a weapon with {' or '.join(sorted(row.needs))}; "
+            f"'{weapon.id}' has {', '.join(weapon.modes)}",
+            path=path,
+            kind="mode-not-available",
+        )
+    least = 1
+    if mode == "FB" or mode == "suppressive":
+        least = row.rounds
+    if weapon.ammo < least:
+        raise RuleViolation(
+            f"{mode} fires {least} rounds but '{weapon.id}' has {weapon.ammo} left",
+            path=path.rsplit(".", 1)[0] + ".ammo",
+            kind="out-of-ammo",
+        )
+
+
+def validate(request: SR4AttackRequest, choke: str | None) -> None:
+    _check_gun(request.weapon, request.mode, "$.mode")
+    second = request.second_weapon
+    ids = [t.id for t in request.targets]
+    if len(set(ids)) != len(ids):
+        raise RuleViolation("each target may be named once", path="$.targets")
+    if request.mode == "suppressive":
+        return
+    if request.grenade is None and not ids:
+        raise RuleViolation("an attack needs a target", path="$.targets")
+    if request.grenade is not None and request.aim_point is None and len(ids) != 1:
+        raise RuleViolation(
+            "a grenade goes at one target, or at a point (aim_point)", path="$.targets"
+        )
+    if second is not None:
+        _check_gun(second, request.mode, "$.second_weapon.modes")
+        for path, gun in (("$.weapon", request.weapon), ("$.second_weapon", second)):
+            if gun.category not in tables.TWO_GUN_CATEGORIES:
+                raise RuleViolation(
+                    "two guns are pistol- or SMG-class weapons (001)",
+                    path=f"{path}.category",
+                )
+        if request.mode not in ("SS", "SA", "BF"):
+            raise RuleViolation("two guns fire with one simple action: SS, SA or BF", path="$.mode")
+        guns = [t.gun for t in request.targets]
+        if len(guns) != len(set(guns)):
+            raise RuleViolation("each gun shoots at one target", path="$.targets")
+    else:
+        for index, target in enumerate(request.targets):
+            if target.gun == "second":
+                raise RuleViolation(
+                    "a target for the second gun needs a second_weapon",
+                    path=f"$.targets[{index}].gun",
+                )
+    if choke is not None and request.weapon.category not in tables.SHOTGUNS:
+        raise RuleViolation("a choke belongs to a shotgun firing shot", path="$.weapon.choke")
+    several = len(ids) > 1 and second is None
+    if choke is not None:
+        most = tables.CHOKES[choke].most_targets
+        if len(ids) > most:
+            raise RuleViolation(
+                f"a {choke} spread reaches at most {most} target(s) (001)",
+                path="$.targets",
+                kind="too-many-targets",
+            )
+    elif several and request.mode != "FB":
+        raise RuleViolation(
+            f"{request.mode} attacks one target; a full burst or a shotgun's medium or wide "
+            "spread several",
+            path="$.targets",
+        )
+    if several and len(ids) > max(tables.FULL_BURST_SPLITS) and choke is None:
+        raise RuleViolation(
+            "a full burst reaches at most three targets (001)",
+            path="$.targets",
+            kind="too-many-targets",
+        )
+    if several and request.targets_apart_m > tables.SPREAD_WITHIN_M:
+        raise RuleViolation(
+            f"the targets are {request.targets_apart_m:g} m apart; several are reached only "
+            f"within {tables.SPREAD_WITHIN_M:g} m of each other (001)",
+            path="$.targets_apart_m",
+        )
+
+
+# --- recoil (001, "Recoil", "Heavy Weapons", "Recoil Compensation") ---------------------------
+
+
+def recoil(
+    row: tables.FiringMode,
+    mode: str,
+    shot_in_phase: int,
+    short: int,
+    weapon: SR4Weapon,
+    other_gun: int = 0,
+) -> SR4Recoil:
+    base = row.first_recoil if shot_in_phase == 1 else row.second_recoil
+    base = lessened(base, short)
+    uncompensated = min(0, base + weapon.rc)
+    doubled = weapon.category in tables.HEAVY_WEAPONS or (
+        weapon.category in tables.SHOTGUNS and row.burst and mode != "SS"
+    )
+    if doubled:
+        uncompensated *= tables.HEAVY_RECOIL_FACTOR
+    return SR4Recoil(
+        shot_in_phase=shot_in_phase,
+        base=base,
+        short_rounds=short,
+        compensation=weapon.rc,
+        doubled=doubled,
+        uncompensated=uncompensated,
+        other_gun=other_gun,
+        penalty=uncompensated + other_gun,
+    )
+
+
+def movement_and_recoil(
+    request: SR4AttackRequest, weapon: SR4Weapon, shot: SR4Recoil
+) -> list[Modifier]:
+    """Recoil and running, and what gyro-stabilisation takes off them both (001)."""
+    modifiers = []
+    if shot.penalty:
+        modifiers.append(Modifier("recoil", shot.penalty))
+    if request.running:
+        modifiers.append(Modifier("attacker running", tables.RUNNING_ATTACK))
+    burden = -total(modifiers)
+    if weapon.gyro and burden > 0:
+        modifiers.append(Modifier("gyro-stabilisation", min(weapon.gyro, burden)))
+    return modifiers
+
+
+# --- modifiers --------------------------------------------------------------------------------
+
+
+def range_band(category: str, distance_m: float, strength: int, path: str) -> RangeBand:
+    bands = tables.RANGE_BANDS[category]
+    if distance_m < bands.minimum:
+        raise RuleViolation(
+            f"{distance_m:g} m is closer than the {category} minimum range of "
+            f'{bands.minimum:g} m: the attack fails (001, "Minimum Ranges")',
+            path=path,
+            kind="below-minimum-range",
+        )
+    short, medium, long, extreme = bands.bounds(strength)
+    for band, bound in (("short", short), ("medium", medium), ("long", long)):
+        if distance_m <= bound:
+            return band  # type: ignore[return-value]
+    if distance_m <= extreme:
+        return "extreme"
+    raise RuleViolation(
+        f"{distance_m:g} m is beyond the {category} extreme range of {extreme:g} m",
+        path=path,
+        kind="out-of-range",
+    )
+
+
+def visibility(request: SR4AttackRequest) -> list[Modifier]:
+    sight = request.visibility
+    column = tables.VISIONS.index(sight.vision)
+    rows = []
+    if sight.light == "full_darkness":
+        rows.append("full_darkness")
+    elif sight.light == "partial":
+        rows.append("partial_light")
+    if sight.glare:
+        rows.append("glare")
+    if sight.obscurant != "none":
+        rows.append(sight.obscurant)
+    found = []
+    for row in rows:
+        value = tables.VISIBILITY[row][column]
+        if value:
+            found.append(Modifier(f"visibility: {row.replace('_', ' ')} ({sight.vision})", value))
+    return found
+
+
+def two_guns(request: SR4AttackRequest) -> bool:
+    return request.second_weapon is not None
+
+
+def whole_modifiers(request: SR4AttackRequest, aims: int) -> list[Modifier]:
+    """What applies to every test of the attack, but for the pool, recoil and the target."""
+    attacker = request.attacker
+    modifiers = []
+    if attacker.wound_modifier:
+        modifiers.append(Modifier("wound modifier", attacker.wound_modifier))
+    if request.in_melee:
+        modifiers.append(Modifier("attacker in melee", tables.IN_MELEE_ATTACK))
+    if request.from_moving_vehicle:
+        modifiers.append(Modifier("firing from a moving vehicle", tables.MOVING_VEHICLE_ATTACK))
+    if request.from_cover:
+        modifiers.append(Modifier("firing from cover", tables.FROM_COVER_ATTACK))
+    if request.off_hand:
+        modifiers.append(Modifier("off-hand weapon", tables.OFF_HAND_ATTACK))
+    if request.smartlink and request.weapon.smartgun and not two_guns(request):
+        modifiers.append(Modifier("smartlink", tables.SMARTLINK))
+    if aims:
+        modifiers.append(Modifier(f"aimed ({aims} Take Aim)", aims * tables.AIM_BONUS))
+    if request.edge == "extra_dice":
+        if attacker.edge < 1:
+            raise RuleViolation(
+                f"{attacker.id} has no Edge to spend", path="$.attacker.edge", kind="no-edge"
+            )
+        modifiers.append(Modifier("Edge", attacker.edge))
+    return modifiers
+
+
+def gun_of(request: SR4AttackRequest, target: SR4Target) -> SR4Weapon:
+    if target.gun == "second" and request.second_weapon is not None:
+        return request.second_weapon
+    return request.weapon
+
+
+def target_modifiers(
+    request: SR4AttackRequest,
+    target: SR4Target,
+    index: int,
+    band: RangeBand,
+    locked: bool,
+    earlier_targets: int,
+    spread: bool,
+) -> list[Modifier]:
+    modifiers = []
+    if locked:
+        # 001, "Attacker Using Image Magnification": the range counts as short.
+        if band != "short":
+            modifiers.append(Modifier(f"range: {band} (image magnification: short)", 0))
+    elif tables.RANGE_MODIFIER[band]:
+        modifiers.append(Modifier(f"range: {band}", tables.RANGE_MODIFIER[band]))
+    cover = target.cover
+    if cover == "partial" and target.prone and target.distance_m >= tables.PRONE_GOOD_COVER_FROM_M:
+        cover = "good"
+    if cover == "none" and target.prone and target.distance_m >= tables.PRONE_GOOD_COVER_FROM_M:
+        modifiers.append(Modifier("good cover (prone, 20 m or more)", tables.GOOD_COVER))
+    elif cover == "good":
+        modifiers.append(Modifier("good cover", tables.GOOD_COVER))
+    elif cover == "partial":
+        modifiers.append(Modifier("partial cover", tables.PARTIAL_COVER))
+    if target.hidden:
+        modifiers.append(Modifier("blind fire", tables.BLIND_FIRE))
+    if target.called_shot:
+        modifiers.append(Modifier("called shot", target.called_shot_modifier))
+    modifiers.extend(visibility(request))
+    weapon = gun_of(request, target)
+    smartlinked = request.smartlink and weapon.smartgun
+    if (
+        weapon.laser_sight
+        and not smartlinked
+        and not two_guns(request)
+        and target.distance_m <= tables.LASER_SIGHT_REACH_M
+        and request.visibility.obscurant not in tables.LASER_COUNTERED_BY
+    ):
+        modifiers.append(Modifier("laser sight", tables.LASER_SIGHT))
+    if earlier_targets and not spread:
+        modifiers.append(
+            Modifier(
+                f"multiple targets ({earlier_targets} before this one in the phase)",
+                tables.MULTIPLE_TARGETS * earlier_targets,
+            )
+        )
+    del index
+    return modifiers
+
+
+def attribute(request: SR4AttackRequest, target: SR4Target | None) -> Modifier:
+    attacker = request.attacker
+    if target is not None and target.hidden:
+        return Modifier("intuition (blind fire)", attacker.intuition)
+    return Modifier("agility", attacker.agility)
+
+
+def skill(request: SR4AttackRequest) -> Modifier:
+    attacker = request.attacker
+    if two_guns(request) and request.second_skill is not None:
+        if request.second_skill < attacker.skill:
+            return Modifier("skill (the smaller pool of the two guns')", request.second_skill)
+    return Modifier("skill", attacker.skill)
+
+
+# --- defense and damage -----------------------------------------------------------------------
+
+
+def defense_modifiers(
+    defender: SR4Defender,
+    state: SR4ActorState,
+    wide: int,
+    choke_defense: int,
+    edge: bool,
+) -> list[Modifier]:
+    """001, "Defending Against Ranged Combat": Reaction, + Dodge on full defense."""
+    modifiers = [Modifier("reaction", defender.reaction)]
+    if state.full_defense and defender.dodge:
+        modifiers.append(Modifier("dodge (full defense)", defender.dodge))
+    if wide:
+        modifiers.append(Modifier("wide burst", wide))
+    if choke_defense:
+        modifiers.append(Modifier("shotgun spread", choke_defense))
+    if state.defenses:
+        modifiers.append(
+            Modifier(
+                f"{state.defenses} earlier defense(s) since its last action phase",
+                tables.EARLIER_DEFENSE * state.defenses,
+            )
+        )
+    if edge:
+        modifiers.append(Modifier("Edge", defender.edge))
+    return modifiers
+
+
+def ammunition(request: SR4AttackRequest) -> tuple[str, tables.Ammunition]:
+    load = request.ammo
+    if isinstance(load, str):
+        return load, tables.AMMUNITION[load]
+    return "custom", tables.Ammunition(load.dv, load.ap, load.damage_type, load.armor)
+
+
+def armor_type(request: SR4AttackRequest, weapon: SR4Weapon) -> Literal["ballistic", "impact"]:
+    _, load = ammunition(request)
+    chosen = load.armor or weapon.armor
+    if chosen == "impact" or (chosen is None and weapon.category in tables.IMPACT_CATEGORIES):
+        return "impact"
+    return "ballistic"
+
+
+def resist(
+    step: str,
+    dv_modifiers: list[Modifier],
+    burst_dv: int,
+    ap: int,
+    damage_type: str,
+    kind: Literal["ballistic", "impact"],
+    defender: SR4Defender,
+    dice: Dice,
+    soak_rolled: SR4Test | None = None,
+) -> SR4Damage:
+    """001 steps 4-6: the modified DV against the modified armour (stun unless the DV exceeds
+    it), Body + modified armour to resist, a box a point of DV left."""
+    compared = max(0, total(dv_modifiers))
+    modifiers = list(dv_modifiers)
+    if burst_dv:
+        modifiers.append(Modifier("narrow burst (not compared with armour)", burst_dv))
+    dv = max(0, total(modifiers))
+    armor = defender.impact_armor if kind == "impact" else defender.ballistic_armor
+    modified_armor = max(0, armor + ap)
+    physical = damage_type == "P" and compared > modified_armor
+    soak_modifiers = [
+        Modifier("body", defender.body),
+        Modifier(f"modified {kind} armor", modified_armor),
+    ]
+    soak = soak_rolled or test_of(dice.pool(step, total(soak_modifiers), EDITION))
+    return SR4Damage(
+        dv=dv,
+        dv_modifiers=modifiers,
+        compared_dv=compared,
+        armor_type=kind,
+        armor=modified_armor,
+        ap=ap,
+        track="physical" if physical else "stun",
+        soak=soak,
+        soak_modifiers=soak_modifiers,
+        soak_hits=soak.hits,
+        boxes=max(0, dv - soak.hits),
+    )
+
+
+def damage(
+    request: SR4AttackRequest,
+    target: SR4Target,
+    net_hits: int,
+    burst_dv: int,
+    choke: str | None,
+    dice: Dice,
+    soak_rolled: SR4Test | None = None,
+) -> SR4Damage:
+    weapon = gun_of(request, target)
+    name, load = ammunition(request)
+    dv_modifiers = [Modifier("weapon", weapon.damage)]
+    if load.dv:
+        dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
+    ap = weapon.ap + load.ap
+    if choke is not None:
+        row = tables.CHOKES[choke]
+        if row.dv:
+            dv_modifiers.append(Modifier(f"shot, {choke} choke", row.dv))
+        ap += row.ap
+    dv_modifiers.append(Modifier("net hits", net_hits))
+    damage_type = load.damage_type or weapon.damage_type
+    return resist(
+        f"soak:{target.id}",
+        dv_modifiers,
+        burst_dv,
+        ap,
+        damage_type,
+        armor_type(request, weapon),
+        target.defender,
+        dice,
+        soak_rolled,
+    )
+
+
+def outcome_of(
+    attack_hits: int, defense_hits: int, grazing: bool
+) -> Literal["hit", "graze", "miss"]:
+    """001 step 3: more hits than the defender hit; the defender wins ties, which the GM may
+    rule a grazing hit."""
+    if attack_hits > defense_hits:
+        return "hit"
+    if attack_hits > 0 and attack_hits == defense_hits and grazing:
+        return "graze"
+    return "miss"
+
+
+def defended(defender: SR4ActorState) -> SR4ActorState:
+    return msgspec.structs.replace(
+        defender, defenses=min(defender.defenses + 1, tables.MAX_DEFENSES_COUNTED)
+    )
+
+
+# --- the attack -------------------------------------------------------------------------------
+
+
+def attack_step(request: SR4AttackRequest, target_id: str, one_test: bool) -> str:
+    return "attack" if one_test or len(request.targets) == 1 else f"attack:{target_id}"
+
+
+def dice_steps(request: SR4AttackRequest) -> dict[str, int]:
+    if request.mode == "suppressive":
+        return {"suppression": 6}
+    steps = {"attack": 6}
+    for target in request.targets:
+        steps[f"attack:{target.id}"] = 6
+        steps[f"defense:{target.id}"] = 6
+        steps[f"soak:{target.id}"] = 6
+    if request.grenade is not None:
+        steps.update(grenades.grenade_steps(request))
+    return steps
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """The attacker's place in its action phase: this attack's number, and what came before."""
+
+    shot: int
+    actor: SR4ActorState
+
+
+def phase_of(request: SR4AttackRequest, actor: SR4ActorState, turn: TurnState) -> Phase:
+    same = (turn.phase != 0 and actor.phase == turn.phase) or (
+        turn.phase == 0 and request.same_phase and actor.attacks_in_phase > 0
+    )
+    if not same:
+        actor = msgspec.structs.replace(
+            actor,
+            phase=turn.phase,
+            attacks_in_phase=0,
+            single_shot_in_phase=False,
+            long_burst_in_phase=False,
+            complex_in_phase=False,
+            targets_in_phase=[],
+        )
+    row = tables.FIRING_MODES[request.mode]
+    conflict = None
+    if actor.complex_in_phase:
+        conflict = "a complex attack already filled this action phase"
+    elif actor.attacks_in_phase >= 2:
+        conflict = "two simple actions already fired in this action phase"
+    elif row.action == "complex" and actor.attacks_in_phase:
+        conflict = f"{request.mode} is a complex action: the phase already had an attack"
+    elif request.mode == "LB" and actor.long_burst_in_phase:
+        conflict = "only one long burst can be fired in an action phase (001)"
+    elif request.mode == "SS" and actor.single_shot_in_phase:
+        conflict = "a single-shot weapon cannot be fired again in the same action phase (001)"
+    if conflict:
+        raise RuleViolation(
+            f"{request.attacker.id}: {conflict}",
+            path="$.mode",
+            kind="phase-full",
+            status=409,
+        )
+    return Phase(shot=actor.attacks_in_phase + 1, actor=actor)
+
+
+def resolve_attack(
+    request: SR4AttackRequest, state: SR4State, turn: TurnState, dice: Dice
+) -> Resolution[SR4AttackResult]:
+    from service.rules.sr4 import suppression
+
+    attacker, weapon = request.attacker, request.weapon
+    actors = dict(state.actors)
+    before = actors.get(attacker.id, SR4ActorState())
+    choke = choke_of(request, before)
+    validate(request, choke)
+    # A new attack is the shooter's next action: its suppressive fire ends (001).
+    state = suppression.end_zones_of(state, attacker.id)
+    phase = phase_of(request, before, turn)
+    shooter = phase.actor
+    firing = fired(request.mode, weapon.ammo)
+    aims = shooter.aims
+    whole = [skill(request), *whole_modifiers(request, aims)]
+
+    second = request.second_weapon
+    first_recoil = recoil(firing.row, firing.name, phase.shot, firing.short, weapon)
+    second_recoil = None
+    second_firing = None
+    if second is not None:
+        second_firing = fired(request.mode, second.ammo)
+        second_alone = recoil(
+            second_firing.row, second_firing.name, phase.shot, second_firing.short, second
+        )
+        # 001: one gun's uncompensated recoil applies to the other too.
+        second_recoil = msgspec.structs.replace(
+            second_alone,
+            other_gun=first_recoil.uncompensated,
+            penalty=second_alone.uncompensated + first_recoil.uncompensated,
+        )
+        first_recoil = msgspec.structs.replace(
+            first_recoil,
+            other_gun=second_alone.uncompensated,
+            penalty=first_recoil.uncompensated + second_alone.uncompensated,
+        )
+
+    # A running attacker or a moving target breaks the image magnification lock (001).
+    locked_on = None if request.running else shooter.locked_on
+    result_targets: list[SR4TargetResult] = []
+    zone = None
+    engaged = list(shooter.targets_in_phase)
+    base_pool = attribute(request, None).value + whole[0].value
+    shares: dict[str, int] = {}
+    if second is not None:
+        first_dice = (
+            request.first_gun_dice
+            if request.first_gun_dice is not None
+            else math.ceil(base_pool / 2)
+        )
+        if first_dice > base_pool:
+            raise RuleViolation(
+                f"the pool is {base_pool} dice; the first gun cannot take {first_dice}",
+                path="$.first_gun_dice",
+                kind="uneven-split",
+            )
+        shares = {"first": first_dice, "second": base_pool - first_dice}
+
+    if request.mode == "suppressive":
+        # 001: its wide burst and recoil cancel out; running (and gyro-stabilisation) stand.
+        still = recoil(firing.row, "suppressive", 1, 0, weapon)
+        first_recoil = still
+        modifiers: list[Modifier] = [
+            attribute(request, None),
+            *whole,
+            *movement_and_recoil(request, weapon, still),
+        ]
+        zone, state = suppression.suppressive_fire(request, state, modifiers, dice)
+        rounds = firing.rounds
+    elif request.grenade is not None:
+        attack = grenade_attack(request, whole, actors, locked_on, engaged, dice)
+        thrown = grenades.resolve_grenade(request, state, turn, dice, attack)
+        actors[attacker.id] = msgspec.structs.replace(
+            shooter,
+            attacks_in_phase=phase.shot,
+            targets_in_phase=engaged[:40],
+            aims=0,
+            locked_on=locked_on,
+            last_attack=SR4LastAttack(),
+        )
+        after = msgspec.structs.replace(thrown.state, actors=actors)
+        return Resolution(result=thrown.result, state=after, actor=attacker.id, notes=thrown.notes)
+    else:
+        spread = choke is not None and len(request.targets) > 1
+        splits = (
+            tables.FULL_BURST_SPLITS[len(request.targets)]
+            if request.mode == "FB" and choke is None and second is None
+            else None
+        )
+        one_test: SR4Test | None = None
+        one_roll_modifiers: list[Modifier] | None = None
+        for index, target in enumerate(request.targets):
+            path = f"$.targets[{index}]"
+            gun = gun_of(request, target)
+            band = range_band(
+                gun.category, target.distance_m, attacker.strength, f"{path}.distance_m"
+            )
+            if target.id not in engaged:
+                engaged.append(target.id)
+            earlier_targets = engaged.index(target.id)
+            if splits is not None and len(splits) > 1:
+                as_mode = splits[index]
+                row = tables.FIRING_MODES[as_mode]
+                this_recoil = recoil(row, as_mode, 1 if index == 0 else 2, 0, weapon)
+            else:
+                as_mode, row = firing.name, firing.row
+                this_recoil = (
+                    second_recoil if (target.gun == "second" and second_recoil) else first_recoil
+                )
+                if target.gun == "second" and second_firing is not None:
+                    as_mode, row = second_firing.name, second_firing.row
+            short = firing.short if splits is None or len(splits) == 1 else 0
+            locked = locked_on == target.id and not target.moved
+            modifiers = []
+            if second is not None:
+                modifiers.append(
+                    Modifier(f"{target.gun} gun's share of the pool", shares[target.gun])
+                )
+            else:
+                modifiers.append(attribute(request, target))
+            modifiers.extend(
+                target_modifiers(request, target, index, band, locked, earlier_targets, spread)
+            )
+            modifiers.extend(movement_and_recoil(request, gun, this_recoil))
+            pool = total(modifiers) + total(whole[1:] if second is not None else whole)
+            step = attack_step(request, target.id, spread or choke is not None)
+            if one_test is not None and one_roll_modifiers is not None:
+                test, modifiers = one_test, one_roll_modifiers  # 001: one attack test against all
+            elif pool <= 0:
+                test = SR4Test(pool, 0, 0, False, False)  # 001: 0 or less fails outright
+            else:
+                test = test_of(dice.pool(step, pool, EDITION, explode=request.edge == "extra_dice"))
+            if spread:
+                one_test, one_roll_modifiers = test, modifiers
+            defender_state = actors.get(target.id, SR4ActorState())
+            wide = lessened(row.wide_defense, short) if row.burst and request.burst == "wide" else 0
+            burst_dv = (
+                lessened(row.narrow_dv, short) if row.burst and request.burst == "narrow" else 0
+            )
+            choke_defense = tables.CHOKES[choke].defense if choke is not None else 0
+            result_targets.append(
+                _opposed(
+                    request,
+                    target,
+                    band,
+                    as_mode,
+                    modifiers,
+                    test,
+                    defender_state,
+                    wide,
+                    burst_dv,
+                    choke,
+                    choke_defense,
+                    dice,
+                )
+            )
+            if result_targets[-1].defense is not None:
+                actors[target.id] = defended(actors.get(target.id, SR4ActorState()))
+        rounds = firing.rounds
+
+    row = tables.FIRING_MODES[request.mode]
+    actors[attacker.id] = msgspec.structs.replace(
+        shooter,
+        attacks_in_phase=phase.shot,
+        single_shot_in_phase=shooter.single_shot_in_phase or request.mode == "SS",
+        long_burst_in_phase=shooter.long_burst_in_phase or request.mode == "LB",
+        complex_in_phase=row.action == "complex",
+        targets_in_phase=engaged[:40],
+        aims=0,
+        locked_on=locked_on,
+        last_attack=SR4LastAttack(),
+    )
+    edge_spent = 0
+    if request.edge == "extra_dice":
+        edge_spent = 1
+    edge_spent += sum(t.edge_spent for t in result_targets)
+    result = SR4AttackResult(
+        attacker=attacker.id,
+        weapon=weapon.id,
+        mode=request.mode,
+        burst=request.burst if tables.FIRING_MODES[firing.name].burst else None,
+        action=row.action,
+        rounds_fired=rounds,
+        ammo_left=weapon.ammo - rounds,
+        second_rounds_fired=second_firing.rounds if second_firing is not None else 0,
+        second_ammo_left=(
+            second.ammo - second_firing.rounds
+            if second is not None and second_firing is not None
+            else None
+        ),
+        pool=base_pool,
+        shares=shares,
+        modifiers=whole,
+        recoil=first_recoil,
+        second_recoil=second_recoil,
+        edge_spent=edge_spent,
+        targets=result_targets,
+        zone=zone,
+        dice=dice.rolls,
+        seed=dice.seed,
+    )
+    return Resolution(
+        result=result, state=msgspec.structs.replace(state, actors=actors), actor=attacker.id
+    )
+
+
+def _opposed(
+    request: SR4AttackRequest,
+    target: SR4Target,
+    band: RangeBand,
+    as_mode: str,
+    modifiers: list[Modifier],
+    test: SR4Test,
+    defender_state: SR4ActorState,
+    wide: int,
+    burst_dv: int,
+    choke: str | None,
+    choke_defense: int,
+    dice: Dice,
+) -> SR4TargetResult:
+    defense_mods = defense_modifiers(
+        target.defender, defender_state, wide, choke_defense, target.edge
+    )
+    if target.edge and target.defender.edge < 1:
+        raise RuleViolation(f"{target.id} has no Edge to spend", path="$.targets", kind="no-edge")
+    defense = None
+    defense_hits = 0
+    if test.hits > 0:
+        roll = dice.pool(
+            f"defense:{target.id}", max(0, total(defense_mods)), EDITION, explode=target.edge
+        )
+        defense = test_of(roll)
+        defense_hits = defense.hits
+    outcome = outcome_of(test.hits, defense_hits, request.grazing)
+    net = max(0, test.hits - defense_hits)
+    hurt = damage(request, target, net, burst_dv, choke, dice) if outcome == "hit" else None
+    contact = outcome != "miss"
+    effect = gun_of(request, target).contact_effect
+    return SR4TargetResult(
+        target=target.id,
+        outcome=outcome,
+        range=band,
+        fired_as=as_mode,
+        attack_modifiers=modifiers,
+        attack=test,
+        defense=defense,
+        defense_modifiers=defense_mods,
+        defense_hits=defense_hits,
+        net_hits=net,
+        contact=contact,
+        contact_effect=effect if contact and effect else None,
+        damage=hurt,
+        edge_spent=1 if target.edge and defense is not None else 0,
+    )
+
+
+def grenade_attack(
+    request: SR4AttackRequest,
+    whole: list[Modifier],
+    actors: dict[str, SR4ActorState],
+    locked_on: str | None,
+    engaged: list[str],
+    dice: Dice,
+) -> grenades.GrenadeAttack:
+    """001, "Determine Scatter": a standard ranged attack test with the standard modifiers,
+    opposed by the target's defense; a success test when aimed at a point."""
+    attacker, weapon = request.attacker, request.weapon
+    firing = tables.FIRING_MODES[request.mode]
+    still = recoil(firing, request.mode, 1, 0, weapon)
+    extra = movement_and_recoil(request, weapon, still)
+    explode = request.edge == "extra_dice"
+    if request.aim_point is not None:
+        if request.origin is None:
+            raise RuleViolation(
+                "a grenade aimed at a point needs the thrower's origin (or its position on the "
+                "scene)",
+                path="$.origin",
+                kind="position-unknown",
+            )
+        distance = math.hypot(
+            request.aim_point.x - request.origin.x, request.aim_point.y - request.origin.y
+        )
+        band = range_band(weapon.category, distance, attacker.strength, "$.aim_point")
+        modifiers = [attribute(request, None), *whole, *extra, *visibility(request)]
+        if tables.RANGE_MODIFIER[band]:
+            modifiers.append(Modifier(f"range: {band}", tables.RANGE_MODIFIER[band]))
+        pool = total(modifiers)
+        test = test_of(dice.pool("attack", pool, EDITION, explode=explode)) if pool > 0 else NO_ROLL
+        return grenades.GrenadeAttack(
+            pool=max(0, pool),
+            modifiers=modifiers,
+            test=test,
+            defense=None,
+            defense_modifiers=[],
+            net_hits=test.hits,
+            range=band,
+            recoil=still,
+            edge_spent=1 if explode else 0,
+        )
+    target = request.targets[0]
+    band = range_band(
+        weapon.category, target.distance_m, attacker.strength, "$.targets[0].distance_m"
+    )
+    if target.id not in engaged:
+        engaged.append(target.id)
+    locked = locked_on == target.id and not target.moved
+    modifiers = [
+        attribute(request, target),
+        *whole,
+        *target_modifiers(request, target, 0, band, locked, engaged.index(target.id), False),
+        *extra,
+    ]
+    pool = total(modifiers)
+    test = test_of(dice.pool("attack", pool, EDITION, explode=explode)) if pool > 0 else NO_ROLL
+    defender = actors.get(target.id, SR4ActorState())
+    defense_mods = defense_modifiers(target.defender, defender, 0, 0, target.edge)
+    defense = None
+    if test.hits > 0:
+        defense = test_of(
+            dice.pool(
+                f"defense:{target.id}", max(0, total(defense_mods)), EDITION, explode=target.edge
+            )
+        )
+        actors[target.id] = defended(defender)
+    return grenades.GrenadeAttack(
+        pool=max(0, pool),
+        modifiers=modifiers,
+        test=test,
+        defense=defense,
+        defense_modifiers=defense_mods,
+        net_hits=max(0, test.hits - (defense.hits if defense is not None else 0)),
+        range=band,
+        recoil=still,
+        edge_spent=(1 if explode else 0) + (1 if target.edge and defense is not None else 0),
+    )
