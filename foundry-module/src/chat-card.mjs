@@ -403,7 +403,8 @@ export function sr4AttackCard(result, { nameOf = (id) => id, title = null } = {}
     scatter: sr4Scatter(result.scatter),
     pendingGrenade: result.pending_grenade ?? null,
     blasts: result.blast ? [sr4BlastData(result.blast, nameOf)] : [],
-    dice: dieRows([...(result.dice ?? []), ...(result.blast?.dice ?? [])], "sr4"),
+    // An airburst's blast dice are among the attack's.
+    dice: dieRows(result.dice, "sr4"),
     seed: result.seed,
   };
 }

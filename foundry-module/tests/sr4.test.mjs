@@ -180,12 +180,12 @@ test("an SR4 card: the attack, the grenade's scatter from the aimed point to whe
   const html = await makeRenderTemplate()(CARD_TEMPLATE, card);
   const plain = text(html);
   assert.match(plain, /Sam · Frag grenade · Single shot \(SS\)/);
-  assert.match(plain, /Halloweener Hit short/);
-  assert.match(plain, /Hits 4 \/ 9 · Defense 1 \/ 3 · Net hits 3/);
-  assert.match(plain, /Aimed at \(10, 0\); direction 2; 7 m rolled, 3 net hits at 2 m → 1 m, at \(10\.5, -0\.9\)/);
-  assert.match(plain, /Blast frag · fragmentation · 12P · AP 5 · -1 per m/);
-  assert.match(plain, /Halloweener 1 m, DV 11 · Armor 11 · Soak 4 \/ 15 · 7 stun/);
-  assert.match(html, /data-firefight-action="apply-damage" data-target="tokGoon00000001" data-boxes="7" data-track="stun"/);
+  assert.match(plain, /Pool 3 agility \+5 skill \+4 range: extreme -6/);
+  assert.match(plain, /Aimed at \(10, 0\); direction 2; 6 m rolled, 2 net hits at 2 m → 2 m, at \(11, -1\.7\)/);
+  assert.match(plain, /Blast g\d+ · fragmentation · 12P · AP 5 · -1 per m/);
+  assert.match(plain, /Halloweener 2 m, DV 11 · Armor 11 · Soak 9 \/ 15 · 2 stun/);
+  assert.match(plain, /tokGoon00000002 4\.8 m, DV 8 · Armor 11 · Soak 5 \/ 15 · 3 stun/);
+  assert.match(html, /data-firefight-action="apply-damage" data-target="tokGoon00000001" data-boxes="2" data-track="stun"/);
   assert.ok(card.dice.some((d) => d.step === "soak:tokGoon00000001"), "the blast's dice with the attack's");
 });
 
@@ -197,6 +197,7 @@ test("grenades that go off on an advance get their own card; an advance with non
   const plain = text(await makeRenderTemplate()(CARD_TEMPLATE, card));
   assert.match(plain, /Grenades go off/);
   assert.match(plain, /Blast g1 · fragmentation · 12P/);
+  assert.match(plain, /Halloweener|tokGoon00000001 2 m, DV 11/);
   assert.equal(cardForEvent({ id: "6-0", encounter: "enc", result: { ...advance, went_off: [] } }), null);
 });
 
