@@ -131,6 +131,9 @@ class InitiativeResult(
     change: InitiativeChange
     # Who the change was about (every actor rolled, the one who left).
     actors: list[str]
+    # Where the turn stands after it.
+    combat_turn: int = 1
+    initiative_pass: int = 1
     # The order after it.
     entries: list[InitiativeEntry]
     current: str | None

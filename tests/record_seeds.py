@@ -22,6 +22,7 @@ from service.rules.dice import Dice, check_given
 from service.rules.ruleset import EarlierAttack, Resolution, Ruleset, RuleViolation
 from tests import d100_requests as d100
 from tests import sr3_requests as sr3
+from tests import sr4_requests as sr4
 from tests import sr5_requests as sr5
 
 RECORDS = Path(__file__).parent / "data" / "recorded_seeds.json"
@@ -279,7 +280,50 @@ SR3_SCENARIOS: dict[str, list[Step]] = {
     "zone test refused": [_zone_test("zone-1", {"actor": "sam"})],
 }
 
-SCENARIOS = {"sr5": SR5_SCENARIOS, "d100": D100_SCENARIOS, "sr3": SR3_SCENARIOS}
+# SR4 (issue 14, recorded when it was added): the opposed test, bursts with recoil per phase, a
+# shotgun spread, aim and full defense, suppressive fire and its zone test.
+SR4_SCENARIOS: dict[str, list[Step]] = {
+    "semi-automatic twice, opposed and soaked": [
+        _attack(sr4.attack()),
+        _attack(sr4.attack(same_phase=True, targets=[sr4.target(distance_m=12)])),
+    ],
+    "bursts narrow and wide, then a full burst": [
+        _attack(sr4.attack(weapon=sr4.RIFLE, mode="BF")),
+        _attack(sr4.attack(weapon=sr4.RIFLE, mode="LB", burst="wide", same_phase=True)),
+        _action({"actor": "sam", "action": "other"}),
+        _attack(sr4.attack(attacker=sr4.attacker(agility=6, skill=6), weapon=sr4.RIFLE, mode="FB")),
+    ],
+    "aim, full defense and a medium choke": [
+        _action({"actor": "sam", "action": "take_aim"}),
+        _action({"actor": "goon-1", "action": "full_defense"}),
+        _attack(
+            sr4.attack(
+                weapon={**sr4.SHOTGUN, "choke": "medium"},
+                targets=[sr4.target(), sr4.target(id="goon-2")],
+                targets_apart_m=1,
+            )
+        ),
+    ],
+    "suppressive fire and zone tests": [
+        _attack(
+            sr4.attack(
+                weapon=sr4.RIFLE,
+                mode="suppressive",
+                targets=[],
+                zone={"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 20},
+                bystanders=[{"id": "goon-1", "position": {"x": 10, "y": 0}}],
+            )
+        ),
+        _zone_test("zone-1", {"actor": "goon-1", "defender": sr4.defender()}),
+    ],
+}
+
+SCENARIOS = {
+    "sr5": SR5_SCENARIOS,
+    "d100": D100_SCENARIOS,
+    "sr3": SR3_SCENARIOS,
+    "sr4": SR4_SCENARIOS,
+}
 
 
 def _builtins(value: Any) -> Any:

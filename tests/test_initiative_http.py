@@ -52,6 +52,7 @@ async def test_a_combat_turn_starts_with_the_order_and_the_first_phase(client: A
         ("goon-1", 10),
     ]
     assert result["current"] == "rat"
+    assert (result["combat_turn"], result["initiative_pass"]) == (1, 1)
     assert [(d["step"], d["values"]) for d in result["dice"]] == [
         ("initiative:sam", [6, 5]),
         ("initiative:goon-1", [4]),
@@ -376,3 +377,13 @@ async def test_the_rulesets_tell_what_their_initiative_reads(client: Any) -> Non
     assert by_id["sr3"]["base"] == ["reaction"]
     assert by_id["sr3"]["phase"] == ["1 free, 1 complex", "1 free, 2 simple", "3 free"]
     assert by_id["d100"] is None
+
+
+async def test_an_initiative_result_says_where_the_turn_stands(client: Any) -> None:
+    encounter = await started(client)
+    status, _ = await post(client, encounter, "advance", {"to": "initiative_pass"})
+    assert status == 201
+    join = {"actors": [{"actor": "kim", "score": 22}]}
+    status, answer = await post(client, encounter, "initiative/actors", join)
+    assert status == 201, answer
+    assert (answer["result"]["combat_turn"], answer["result"]["initiative_pass"]) == (1, 2)

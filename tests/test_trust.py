@@ -301,7 +301,8 @@ async def test_the_gm_sets_turn_and_recoil_by_hand_and_it_is_an_event(anonymous:
         # Another ruleset's state, and one the service does not know.
         ({"combat": {"ruleset": "d100"}}, 422, "$.combat.ruleset"),
         ({"combat": {"ruleset": "sr3"}}, 422, "$.combat.ruleset"),
-        ({"combat": {"ruleset": "sr4"}}, 400, "$.combat.ruleset"),
+        ({"combat": {"ruleset": "sr4"}}, 422, "$.combat.ruleset"),
+        ({"combat": {"ruleset": "sr6"}}, 400, "$.combat.ruleset"),
         ({"combat": {"actors": {}}}, 400, "$.combat.ruleset"),
         ({"turn": {"combat_turn": 2, "round": 1}}, 400, "$.turn.round"),
     ],

@@ -264,6 +264,8 @@ def _initiative_resolution(
     result = InitiativeResult(
         change=change,
         actors=actors,
+        combat_turn=state.turn.combat_turn,
+        initiative_pass=state.turn.initiative_pass,
         entries=running.entries if running is not None else [],
         current=running.current if running is not None else None,
         effects=effects,

@@ -104,7 +104,7 @@ def _check_gun(weapon: SR4Weapon, mode: str, path: str) -> None:
     if weapon.ammo < least:
         raise RuleViolation(
             f"{mode} fires {least} rounds but '{weapon.id}' has {weapon.ammo} left",
-            path=path.rsplit(".", 1)[0] + ".ammo",
+            path="$.weapon.ammo" if path == "$.mode" else "$.second_weapon.ammo",
             kind="out-of-ammo",
         )
 
