@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Literal
 
 import msgspec
 
@@ -255,8 +255,7 @@ def resolve_grenade(
         dice=dice.rolls,
         seed=dice.seed,
     )
-    # Cast until the encounter's CombatState union names SR4State (schemas/encounter.py).
-    return Resolution(result=result, state=cast(Any, after), actor=request.attacker.id, notes=notes)
+    return Resolution(result=result, state=after, actor=request.attacker.id, notes=notes)
 
 
 def went_off(
