@@ -1645,3 +1645,87 @@ def test_a_held_sr4_grenade_is_listed_on_the_map_until_the_advance_that_sets_it_
         expect(page.locator(f'#result .blast-result[data-grenade="{held}"]')).to_have_count(1)
     finally:
         player.context.close()
+
+
+def test_sr4_suppressive_fire_then_a_zone_test_and_the_actions(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="sr4", name="Suppressed")
+    page.get_by_label("Category").select_option("assault_rifle")
+    sr4_form(page, modes=("SA", "BF", "FA"))
+    page.get_by_label("Rounds loaded").fill("40")
+    page.get_by_label("Firing mode").select_option("suppressive")
+    console.place(page, "aim point x (m)", 20)
+    page.locator('#dice-steps input[data-step="suppression"]').fill("6 5 5 1 2 3 4 2 2")
+    laid = console.resolve(page)
+    zone = laid["result"]["zone"]
+    assert zone["suppression"]["hits"] == 3
+    assert [a["actor"] for a in zone["affected"] if a["must_test"]] == ["goon-1"]
+    # The zone's test: Reaction + Edge against its hits, the numbers from the attack form.
+    page.get_by_role("button", name=f"Test an actor against {zone['zone']['id']}").click()
+    expect(page.locator("#zone-test-actor")).to_have_value("goon-1")
+    expect(page.locator("#zt-defender-ballistic_armor")).to_have_value("6")
+    console.give_dice(page, "#zone-test-dice", {"zone_test:goon-1": "5 1 2"})
+    with page.expect_request(lambda r: r.url.endswith("/tests")) as sent:
+        answer = console.resolve_zone_test(page)
+    assert sent.value.post_data_json["defender"]["reaction"] == 3
+    result = answer["result"]
+    assert (result["threshold"], result["test"]["hits"], result["hit"]) == (3, 1, True)
+    on = "#result .zone-test"
+    assert console.shown(page, f"{on} [data-field=outcome]") == "hit"
+    assert console.shown(page, f"{on} [data-field=boxes]") == str(result["damage"]["boxes"])
+    assert console.shown(page, f"{on} [data-field=threshold]") == "3"
+    # The actions GET /v1/rulesets lists for sr4; a reload through the action panel.
+    offered = page.locator("#action-name option").evaluate_all("os => os.map(o => o.value)")
+    assert {"take_aim", "full_defense", "reload", "change_choke", "delay_action"} <= set(offered)
+    page.get_by_label("Action", exact=True).select_option("reload")
+    page.locator("#action-fields").get_by_label("Weapon id").fill("predator")
+    page.get_by_label("Rounds in it after").fill("40")
+    with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+        reloaded = console.take_action(page)
+    assert sent.value.post_data_json == {
+        "ruleset": "sr4",
+        "actor": "sam",
+        "action": "reload",
+        "weapon": "predator",
+        "rounds": 40,
+    }
+    assert reloaded["result"]["action"] == "reload"
+    expect(page.locator("#result")).to_contain_text("reload")
+
+
+def test_sr4_barriers_typed_in_are_drawn_and_a_bad_one_is_refused_at_its_field(
+    page: Page,
+) -> None:
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, ruleset="sr4", name="Walls")
+    sr4_grenade(page, airburst=True)
+    barriers = page.get_by_label("Barriers (id: x1 y1 x2 y2 armor/structure [holds|falls]; …)")
+    barriers.fill("wall: 11 -5 11 5 8/10 holds")
+    barriers.press("Tab")
+    wall = '#map .blast line.barrier[data-barrier="wall"]'
+    expect(page.locator(wall)).to_have_count(1)
+    assert (drawn(page, wall, "x1"), drawn(page, wall, "y1")) == (11, 5)
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    assert sent.value.post_data_json["barriers"] == [
+        {
+            "id": "wall",
+            "start": {"x": 11, "y": -5},
+            "end": {"x": 11, "y": 5},
+            "armor": 8,
+            "structure": 10,
+            "holds": True,
+        }
+    ]
+    shielded = {h["actor"]: h["shielded_by"] for h in answer["result"]["blast"]["hits"]}
+    for actor, by in shielded.items():
+        cell = console.shown(
+            page, f'#result .blast-hits tr[data-actor="{actor}"] [data-field=armor]'
+        )
+        assert ("shielded by wall" in cell) == (by == "wall")
+    barriers.fill("wall: 11 -5")
+    page.get_by_role("button", name="Resolve attack").click()
+    expect(page.locator("#attack-error")).to_contain_text("armor/structure")
+    expect(barriers).to_be_focused()

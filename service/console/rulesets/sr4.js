@@ -168,6 +168,8 @@ export default {
         direction_deg: Math.round((Math.atan2(dy, dx) * 180) / Math.PI * 100) / 100,
         length_m: Math.round(length * 10) / 10,
       };
+      // The other actors on the map are the bystanders; those in cover or prone are sheltered.
+      body.bystanders = targets.map((t) => ({ id: t.id, position: t.position }));
       body.sheltered = targets.filter((t) => t.fields.cover !== "none" || t.fields.prone).map((t) => t.id);
       return body;
     }
