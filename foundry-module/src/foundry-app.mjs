@@ -698,7 +698,16 @@ export class FirefightApp {
     let weapon;
     let item = null;
     let manual = null;
-    if (data.sr4e) {
+    const thrownGrenade = Boolean(form.grenade_type) && ["standard_grenade", "aerodynamic_grenade"].includes(form.category);
+    if (data.sr4e && thrownGrenade) {
+      // A thrown grenade is no "Ranged Weapon" of shadowrun4e: one grenade, thrown as a single
+      // action (its numbers are the grenade's, not a gun's).
+      weapon = { id: serviceId(`grenade-${form.grenade_type}`), category: form.category, damage: 0, damage_type: "P", ap: 0, rc: 0, modes: ["SS"], ammo: 1 };
+      const gun = actor.items.get(form.weapon) ?? null;
+      attacker = sr4e.sr4Attacker(actor, gun ?? { system: {} }, { id: token.id });
+      const skill = typedNumber(form.skill);
+      if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
+    } else if (data.sr4e) {
       item = actor.items.get(form.weapon) ?? null;
       if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
       weapon = sr4e.sr4Weapon(item, { category: form.category || null });

@@ -85,13 +85,15 @@ test("a shadowrun4e burst and a held grenade against the real service, their car
   // The combat's tokens as the encounter's scene, with their shadowrun4e sheets: who stands where
   // when the grenade goes off.
   await app.syncScene(combat);
-  // shadowrun4e keeps grenades as no "Ranged Weapon": the throw goes as the manual form's weapon.
-  const throwData = app.dialogData(samToken);
-  const thrown = await app.attack(samToken, { ...throwData, sr4e: false, manual: { category: "standard_grenade", modes: "SS", ammo: 1, weapon_name: "frag" } }, {
-    category: "standard_grenade", modes: "SS", mode: "SS", ammo: 1, weapon_name: "frag", grenade_type: "fragmentation", grenade_delivery: "standard", aim_point: "6 0",
+  // shadowrun4e keeps no grenade as a "Ranged Weapon": the dialog's category says it is thrown,
+  // the skill is typed in (Throwing Weapons).
+  const thrown = await app.attack(samToken, app.dialogData(samToken), {
+    weapon: "ak97Rifle000001", category: "standard_grenade", skill: 3, mode: "SS", grenade_type: "fragmentation", grenade_delivery: "standard", aim_point: "6 0",
     dice: "scatter_direction: 1\nscatter: 1 1 1",
   });
   const held = thrown.result.pending_grenade;
+  assert.equal(thrown.result.weapon, "grenade-fragmentation");
+  assert.equal(sam.items.get("ak97Rifle000001").system.currentAmmo, 35, "the rifle fired nothing");
   assert.ok(held, JSON.stringify(thrown.result.scatter));
   const token = game.settings.get(MODULE_ID, "gmTokens")[flag.id];
   await app.client().advance(flag.id, token, { to: "initiative_pass" });
