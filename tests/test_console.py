@@ -1729,3 +1729,49 @@ def test_sr4_barriers_typed_in_are_drawn_and_a_bad_one_is_refused_at_its_field(
     page.get_by_role("button", name="Resolve attack").click()
     expect(page.locator("#attack-error")).to_contain_text("armor/structure")
     expect(barriers).to_be_focused()
+
+
+def test_an_sr4_grenade_by_names_reaches_the_scenes_actors_with_their_sheets(
+    page: Page, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, ruleset="sr4", name="By names")
+    frag = {"id": "frag", "category": "standard_grenade", "damage": 0, "modes": ["SS"], "ammo": 2}
+    sam = {"ruleset": "sr4", "agility": 5, "skill": 3, "weapons": [frag]}
+    console.put_actor(page, url, encounter, "sam", {"position": {"x": 0, "y": 0}, "sheet": sam})
+    for actor, at in (("goon-7", {"x": 10, "y": 0}), ("goon-8", {"x": 30, "y": 0})):
+        goon = {"ruleset": "sr4", "reaction": 3, "body": 4, "impact_armor": 6}
+        console.put_actor(page, url, encounter, actor, {"position": at, "sheet": goon})
+    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_label("Firing mode").select_option("SS")
+    page.locator("#options summary").click()
+    page.get_by_label("Grenade", exact=True).select_option("fragmentation")
+    page.get_by_label("Airburst link (goes off at once)").check()
+    page.get_by_label("Grenade aimed at").select_option("point")
+    console.place(page, "aim point x (m)", 10)
+    console.place(page, "aim point y (m)", 0)
+    console.give_dice(page, "#dice-steps", {"scatter_direction": "1", "scatter": "1"})
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        answer = console.resolve(page)
+    request = sent.value.post_data_json
+    assert (request["attacker"], request["weapon"], request["aim_point"]) == (
+        "sam",
+        "frag",
+        {"x": 10, "y": 0},
+    )
+    # The scene fills in who the blast may reach: no bystanders sent.
+    assert "bystanders" not in request and "targets" not in request
+    blast = answer["result"]["blast"]
+    reached = {h["actor"]: h for h in blast["hits"]}
+    # goon-7 stands by the blast; goon-8, 20 m off, is out of a 12 DV, -1 per metre blast's reach.
+    assert "goon-7" in reached and "goon-8" not in reached
+    assert reached["goon-7"]["soak"]["pool"] == 4 + reached["goon-7"]["armor"]
+    assert "blast-hit" in (page.locator('#map [data-actor="goon-7"]').get_attribute("class") or "")
+    assert "blast-hit" not in (
+        page.locator('#map [data-actor="goon-8"]').get_attribute("class") or ""
+    )
+    row = '#result .blast-hits tr[data-actor="goon-7"]'
+    expect(page.locator(row + " [data-field=boxes]")).to_have_text(
+        f"{reached['goon-7']['boxes']} {reached['goon-7']['track']}"
+    )

@@ -168,7 +168,7 @@ export class AttackForm {
   // defenders from the scene; the zone's geometry still comes from the map.
   readByNames() {
     const options = readFields(this.fields, this.ruleset.options, "option");
-    if (!this.zoneMode && !this.pick.targets.length) {
+    if (!this.zoneMode && !this.ruleset.aimsAtPoint?.(options) && !this.pick.targets.length) {
       throw new FieldError(this.sceneTargets.querySelector("input") || this.sceneAttacker, "Pick a target from the scene");
     }
     const targets = this.pick.targets.map((id) => ({ id, fields: {}, position: this.map.position(id) }));
