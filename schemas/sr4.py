@@ -193,7 +193,7 @@ class SR4PendingGrenade(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
     # The blast's dice come from this seed (derived from the throw's): it replays.
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] = 0
     # Pass boundaries (a new pass, a new combat turn) crossed since the throw: 1 while it is in
-    # the pass it goes off in, 2 once that pass is over (service/rules/sr4/grenades.py).
+    # the pass it goes off in, 2 once that pass is over (service/rules/sr4/grenade_timing.py).
     passes_ended: Annotated[int, msgspec.Meta(ge=0, le=2)] = 0
 
 

@@ -27,7 +27,7 @@ from schemas.sr4 import (
 )
 from service.rules.dice import Dice
 from service.rules.ruleset import RuleViolation
-from service.rules.sr4 import grenade_attack, grenades
+from service.rules.sr4 import grenade_attack, grenade_timing, grenades
 from service.rules.sr4.grenade_attack import GrenadeAttack
 
 ROOT3 = math.sqrt(3)
@@ -494,7 +494,7 @@ def turn_with(
 
 
 def thrown(turn: TurnState, thrower: str = "sam") -> SR4PendingGrenade:
-    return grenades.pending_grenade(
+    return grenade_timing.pending_grenade(
         0, [], thrower, p(0, 0), numbers_of("fragmentation"), turn, [], False, 7, "$.grenade"
     )
 
@@ -510,7 +510,7 @@ def crossed(
     gone = []
     for to, who in moves:
         crossing = AdvanceRequest(to=to, actor=who)  # type: ignore[arg-type]
-        pending, going = grenades.due(crossing, pending, turn)
+        pending, going = grenade_timing.due(crossing, pending, turn)
         gone.append(bool(going))
     return gone
 
@@ -524,7 +524,7 @@ def test_a_thrown_grenade_is_held_with_the_throwers_score_and_a_seed_of_its_own(
         1,
         15,
     )
-    assert grenade.seed == grenades.detonation_seed(7) != grenades.detonation_seed(8)
+    assert grenade.seed == grenade_timing.detonation_seed(7) != grenade_timing.detonation_seed(8)
     assert thrown(TurnState()).score is None
 
 
@@ -603,13 +603,13 @@ def test_a_grenade_goes_off_on_the_scene_as_it_is_then() -> None:
     # Thrown at (0, 0); before it goes off "goon" ran to 3 m (12 - 3 = 9) and "rat" out of
     # reach to 20 m. No sheets: no soak, the DV as boxes.
     grenade = thrown(TurnState(action_phase="sam"))
-    grenade = grenades.due(AdvanceRequest(to="initiative_pass"), [grenade], TurnState())[0][0]
+    grenade = grenade_timing.due(AdvanceRequest(to="initiative_pass"), [grenade], TurnState())[0][0]
     scene = {
         "goon": SceneActor(position=p(3, 0)),
         "rat": SceneActor(position=p(20, 0)),
         "nowhere": SceneActor(),
     }
-    waiting, blasts, notes = grenades.went_off_blasts(
+    waiting, blasts, notes = grenade_timing.went_off_blasts(
         AdvanceRequest(to="action_phase", actor="sam"), [grenade], TurnState(), scene
     )
     assert waiting == []
@@ -621,7 +621,7 @@ def test_a_grenade_goes_off_on_the_scene_as_it_is_then() -> None:
 
 def test_the_map_shows_a_waiting_grenade_as_far_as_it_hurts() -> None:
     # Fragmentation 12 -1/m: 11 at 1 m ... 1 at 11 m, 0 at 12 m: it hurts within 12 m.
-    zone = grenades.pending_zone(thrown(TurnState()))
+    zone = grenade_timing.pending_zone(thrown(TurnState()))
     assert (zone.shape, zone.radius_m, zone.center) == ("circle", 12.0, p(0, 0))
     assert grenades.dv_at(numbers_of("fragmentation"), 0, 11.9) == 1
     assert grenades.dv_at(numbers_of("fragmentation"), 0, 12.0) == 0
@@ -778,7 +778,7 @@ def test_a_thrown_grenade_is_held_until_the_next_pass_and_goes_off_where_everyon
         "g1",
         p(0, 14),
         12,
-        grenades.detonation_seed(5),
+        grenade_timing.detonation_seed(5),
     )
     # Pass 2 begins with sam's own phase: it goes off. goon ran to (0, 17) meanwhile: 3 m,
     # 12 - 3 = 9; its sheet's Body 3 and impact armor 1 (+5 AP = 6) resist, 9 > 6 Physical.
@@ -808,7 +808,7 @@ def test_a_thrown_grenade_is_held_until_the_next_pass_and_goes_off_where_everyon
     assert [d.step for d in blast.dice] == ["soak:goon"]
     assert notes == [f"sam's grenade g1 goes off at (0, 14): goon {hit.boxes}P"]
     # The same throw always goes off the same way.
-    again = grenades.go_off(held, scene)
+    again = grenade_timing.go_off(held, scene)
     assert again == blast
 
 
@@ -893,7 +893,7 @@ def test_a_held_grenade_goes_off_once_and_by_the_second_pass_boundary(
     boundaries = 0
     for to, who in moves:
         crossing = AdvanceRequest(to=to, actor=who if to == PHASE else None)  # type: ignore[arg-type]
-        pending, going = grenades.due(crossing, pending, turn)
+        pending, going = grenade_timing.due(crossing, pending, turn)
         gone.extend(g.thrower for g in going)
         boundaries += to != PHASE
     assert sorted(gone + [g.thrower for g in pending]) == ["rat", "sam"]

@@ -203,3 +203,103 @@ async def test_the_rulesets_list_shows_sr4(client: Any) -> None:
     document = await (await client.get("/openapi.json")).json()
     for name in ("SR4AttackAsk", "SR4AttackResult", "SR4ActionRequest", "SR4State", "SR4Sheet"):
         assert name in document["components"]["schemas"], name
+
+
+async def test_the_scene_fills_suppressive_fire_and_keeps_the_guns_rounds(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    gunner = {**SAM, "sheet": {**SAM["sheet"], "weapons": [make.RIFLE]}}
+    prone = {**GANGER, "position": {"x": 15.0, "y": 0.0}, "posture": {"prone": True}}
+    standing = {**GANGER, "position": {"x": 10.0, "y": 0.0}, "posture": {}}
+    for actor_id, actor in (("sam", gunner), ("goon-1", standing), ("goon-2", prone)):
+        response = await client.put(f"{base}/actors/{actor_id}", json=actor)
+        assert response.status == 200, await response.text()
+    body = {
+        "attacker": "sam",
+        "weapon": "ak",
+        "mode": "suppressive",
+        "zone": {"origin": {"x": 0, "y": 0}, "direction_deg": 0, "length_m": 20},
+        "dice": {"suppression": [5, *miss(7)]},
+    }
+    status, answer = await _post(client, f"{base}/attacks", body)
+    assert status == 201, answer
+    affected = {a["actor"]: a for a in answer["result"]["zone"]["affected"]}
+    # Both stand in the triangle; the prone one is not at risk (001).
+    assert affected["goon-1"]["must_test"] is True
+    assert (affected["goon-2"]["inside"], affected["goon-2"]["must_test"]) == (True, False)
+    sam = await (await client.get(f"{base}/actors/sam")).json()
+    assert sam["sheet"]["weapons"][0]["ammo"] == 10  # 30 - 20
+    # A zone test by name: the sheet's Reaction 3 + Edge 0.
+    test = {"actor": "goon-1", "dice": {"zone_test:goon-1": [5, 2, 2]}}
+    status, tested = await _post(client, f"{base}/zones/zone-1/tests", test)
+    assert status == 201, tested
+    assert (tested["result"]["pool"], tested["result"]["hit"]) == (3, False)
+    # The shooter's next action (a reload) ends its zone.
+    reload = {"actor": "sam", "action": "reload", "weapon": "ak", "rounds": 30}
+    status, loaded = await _post(client, f"{base}/actions", reload)
+    assert status == 201 and loaded["result"]["ammo_left"] == 30
+    sam = await (await client.get(f"{base}/actors/sam")).json()
+    assert sam["sheet"]["weapons"][0]["ammo"] == 30
+    assert (await (await client.get(f"{base}/zones")).json())["zones"] == []
+
+
+async def test_the_service_runs_sr4_initiative_and_per_phase_recoil_follows_it(
+    client: Any,
+) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    rolls = {
+        "actors": [
+            {"actor": "sam", "reaction": 4, "intuition": 3, "edge": 2, "passes": 2},
+            {"actor": "goon-1", "reaction": 3, "intuition": 3, "edge": 1},
+        ],
+        # SR4 core, Initiative: 4 + 3 = 7, and the hits of 7 dice (2): 9; 3 + 3 + 1 hit: 7.
+        "dice": {"initiative:sam": [5, 6, 1, 1, 1, 2, 2], "initiative:goon-1": [5, *miss(5)]},
+    }
+    status, started = await _post(client, f"{base}/initiative", rolls)
+    assert status == 201, started
+    entries = [(e["actor"], e["score"]) for e in started["result"]["entries"]]
+    assert entries == [("sam", 9), ("goon-1", 7)]
+    assert started["result"]["current"] == "sam"
+    body = make.attack(dice={"attack": MISS8})
+    assert (await _post(client, f"{base}/attacks", body))[0] == 201
+    status, second = await _post(client, f"{base}/attacks", {**body, "dice": {"attack": miss(7)}})
+    # The second shot of sam's phase: -1 (001).
+    assert status == 201, second
+    assert second["result"]["recoil"]["shot_in_phase"] == 2
+    # Two simple actions fill the phase: a third is refused.
+    status, _ = await _post(client, f"{base}/attacks", {**body, "dice": {}})
+    assert status == 409
+
+
+async def test_one_long_burst_and_one_single_shot_a_phase_over_http(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    long = make.attack(attacker=make.attacker(skill=6), weapon=make.RIFLE, mode="LB")
+    assert (await _post(client, f"{base}/attacks", {**long, "dice": {"attack": miss(5)}}))[0] == 201
+    again = {**long, "same_phase": True, "dice": {}}
+    status, problem = await _post(client, f"{base}/attacks", again)
+    assert (status, problem["type"].rsplit("/", 1)[-1]) == (409, "phase-full")
+    short = {**again, "mode": "BF", "dice": {"attack": miss(7)}}
+    # 10 - 3: a short burst after the long one, the phase's second.
+    status, answer = await _post(client, f"{base}/attacks", short)
+    assert status == 201 and answer["result"]["targets"][0]["attack"]["pool"] == 7
+    single = make.attack(weapon=make.weapon(modes=["SS"]), mode="SS", dice={"attack": MISS8})
+    assert (await _post(client, f"{base}/attacks", single))[0] == 201
+    status, _ = await _post(client, f"{base}/attacks", {**single, "same_phase": True})
+    assert status == 409
+
+
+async def test_each_earlier_defense_takes_a_die_over_http(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    hit = {"attack": [5, *miss(7)], "defense:goon-1": miss(3), "soak:goon-1": MISS8}
+    assert (await _post(client, f"{base}/attacks", make.attack(dice=hit)))[0] == 201
+    second = make.attack(dice={**hit, "defense:goon-1": miss(2)})
+    status, answer = await _post(client, f"{base}/attacks", second)
+    assert status == 201, answer
+    defense = answer["result"]["targets"][0]["defense_modifiers"]
+    assert {"source": "1 earlier defense(s) since its last action phase", "value": -1} in defense
+    await client.post(f"{base}/advance", json={"to": "action_phase", "actor": "goon-1"})
+    combat = (await (await client.get(base)).json())["combat"]
+    assert combat["actors"]["goon-1"].get("defenses", 0) == 0

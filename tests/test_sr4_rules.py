@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schemas.encounter import AdvanceRequest, TurnState
 from schemas.sr4 import SR4ActionRequest, SR4AttackRequest, SR4State, SR4ZoneTestRequest
@@ -191,3 +193,67 @@ def test_bad_attacks_are_rule_violations_naming_the_field(body: dict[str, Any], 
         _attack(body, SR4State())
     assert refused.value.path == path
     assert refused.value.status in (409, 422)
+
+
+def test_full_defense_is_a_complex_action_or_the_next_phase() -> None:
+    request = SR4ActionRequest(actor="goon-1", action="full_defense")
+    cost = SR4.action_cost(request, None)
+    assert (cost.kind, cost.or_next_phase) == ("complex", True)
+    smart = SR4ActionRequest(
+        actor="sam", action="change_choke", weapon="remington", choke="wide", smartlinked=True
+    )
+    assert SR4.action_cost(smart, None).kind == "free"
+    assert SR4.initiative is not None and SR4.initiative.passes == "count"
+
+
+_bodies = st.fixed_dictionaries(
+    {
+        "mode": st.sampled_from(["SA", "BF", "LB", "FB"]),
+        "burst": st.sampled_from(["narrow", "wide"]),
+        "ammo": st.integers(1, 30),
+        "damage": st.integers(0, 15),
+        "ap": st.integers(-10, 10),
+        "rc": st.integers(0, 10),
+        "armor": st.integers(0, 20),
+        "distance": st.floats(0, 150),
+        "reaction": st.integers(1, 10),
+        "grazing": st.booleans(),
+    }
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=_bodies, seed=st.integers(0, 2**63 - 1))
+def test_damage_is_never_negative_and_the_same_seed_resolves_the_same(
+    case: dict[str, Any], seed: int
+) -> None:
+    body = make.attack(
+        attacker=make.attacker(agility=6, skill=6),
+        weapon={
+            **make.RIFLE,
+            "ammo": max(case["ammo"], 10) if case["mode"] == "FB" else case["ammo"],
+            "damage": case["damage"],
+            "ap": case["ap"],
+            "rc": case["rc"],
+        },
+        mode=case["mode"],
+        burst=case["burst"],
+        grazing=case["grazing"],
+        targets=[
+            make.target(
+                distance_m=case["distance"],
+                defender=make.defender(reaction=case["reaction"], ballistic_armor=case["armor"]),
+            )
+        ],
+        seed=seed,
+    )
+    request = msgspec.convert(body, SR4AttackRequest)
+    first = SR4.resolve_attack(request, SR4State(), TurnState(), Dice(seed))
+    again = SR4.resolve_attack(request, SR4State(), TurnState(), Dice(seed))
+    assert msgspec.to_builtins(first.result) == msgspec.to_builtins(again.result)
+    target = first.result.targets[0]
+    assert target.net_hits >= 0 and first.result.ammo_left >= 0
+    if target.damage is not None:
+        assert target.damage.boxes >= 0 and target.damage.armor >= 0
+        assert target.damage.dv >= target.damage.compared_dv or case["burst"] == "wide"
+    assert target.contact == (target.outcome != "miss")

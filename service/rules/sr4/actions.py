@@ -139,6 +139,13 @@ def reroll(
     asked: SR4AttackRequest = earlier.request
     first = earlier.result
     assert isinstance(first, SR4AttackResult)
+    if asked.grenade is not None or asked.mode == "suppressive":
+        raise RuleViolation(
+            "Edge's re-roll follows up an attack on targets; a grenade's scatter and a zone's "
+            "hits are not rolled again",
+            path="$.action",
+            kind="no-attack",
+        )
     if asked.edge != "none":
         raise RuleViolation(
             "Edge was already spent on this test (extra dice)",
@@ -184,14 +191,12 @@ def reroll(
     burst_dv = row.narrow_dv if row.burst and asked.burst == "narrow" else 0
     if first.recoil.short_rounds and row.burst:
         burst_dv = attack.lessened(burst_dv, first.recoil.short_rounds)
-    choke = asked.weapon.choke if before.fired_as else None
     soak = before.damage.soak if before.damage is not None else None
     hurt = (
         attack.damage(asked, target, net, burst_dv, _choke_used(first, asked, shooter), dice, soak)
         if outcome == "hit"
         else None
     )
-    del choke
     contact = outcome != "miss"
     effect = attack.gun_of(asked, target).contact_effect
     after = msgspec.structs.replace(

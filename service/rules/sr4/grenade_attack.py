@@ -25,7 +25,7 @@ from schemas.sr4 import (
 )
 from service.rules.dice import Dice
 from service.rules.ruleset import Resolution, RuleViolation
-from service.rules.sr4 import grenades
+from service.rules.sr4 import grenade_timing, grenades
 
 RangeBand = Literal["short", "medium", "long", "extreme"]
 NO_RECOIL = SR4Recoil(
@@ -216,7 +216,7 @@ def resolve_grenade(
         after = msgspec.structs.replace(state, grenades_thrown=state.grenades_thrown + 1)
     else:
         # The hits left over are the grenade's from now on.
-        held = grenades.pending_grenade(
+        held = grenade_timing.pending_grenade(
             state.grenades_thrown,
             state.pending,
             request.attacker.id,
@@ -264,14 +264,14 @@ def went_off(
     turn: TurnState,
     scene: Mapping[str, SceneActor],
 ) -> tuple[SR4State, list[SR4BlastResult], list[str]]:
-    """The held grenades due at `crossing` go off (grenades.due says when), each with its own
+    """The held grenades due at `crossing` go off (grenade_timing.due says when), each with its own
     seed's dice, on the scene as it is now; the state keeps the rest."""
     if not state.pending:
         return state, [], []
-    waiting, blasts, notes = grenades.went_off_blasts(crossing, state.pending, turn, scene)
+    waiting, blasts, notes = grenade_timing.went_off_blasts(crossing, state.pending, turn, scene)
     return msgspec.structs.replace(state, pending=waiting), blasts, notes
 
 
 def grenade_zones(state: SR4State) -> list[Zone]:
     """The held grenades as the map draws them."""
-    return [grenades.pending_zone(grenade) for grenade in state.pending]
+    return [grenade_timing.pending_zone(grenade) for grenade in state.pending]
