@@ -1775,3 +1775,20 @@ def test_an_sr4_grenade_by_names_reaches_the_scenes_actors_with_their_sheets(
     expect(page.locator(row + " [data-field=boxes]")).to_have_text(
         f"{reached['goon-7']['boxes']} {reached['goon-7']['track']}"
     )
+
+
+def test_sr4_has_the_initiative_panel_with_hits_and_counted_passes(page: Page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    # GET /v1/rulesets says how sr4's initiative rolls: the hits of Reaction + Intuition dice,
+    # in as many passes as the sheet's Initiative Passes.
+    encounter = console.create_encounter(page, ruleset="sr4", name="SR4 passes")
+    sheet = {"ruleset": "sr4", "reaction": 4, "intuition": 3, "initiative_passes": 2}
+    console.put_actor(page, url, encounter, "sam", {"sheet": sheet})
+    expect(page.locator('#initiative-rows tr[data-actor="sam"] .sheet')).to_have_text(
+        "Reaction 4 + Intuition 3 + hits on 7d6, 2 passes"
+    )
+    answer = initiative_answer(page, page.get_by_role("button", name="Roll initiative").click)
+    [sam] = answer["result"]["entries"]
+    assert sam["passes"] == 2 and sam["base"] == 7
+    expect(page.locator("#initiative-panel")).to_have_attribute("data-current", "sam")
