@@ -224,3 +224,12 @@ test("every label the SR4 dialog and cards build resolves in en.json", async () 
   for (const [path, key] of labels) assert.notEqual(localize(key), key, `${path}: ${key}`);
   assert.equal(localize("FIREFIGHT.Ruleset.sr4"), "Shadowrun 4 (sr4)");
 });
+
+test("a held grenade, as the service lists it among the zones, is drawn as a circle template of its reach", async () => {
+  const { zoneToTemplateData } = await import("../src/zones.mjs");
+  // GET .../zones of an encounter holding a thrown fragmentation grenade (12P, -1 per metre).
+  const held = { id: "g1", shooter: "tokSam000000001", shape: "circle", hits: 0, penalty: 0, kind: "grenade (fragmentation)", lasts: "until it goes off: the next initiative pass, at the thrower's score", center: { x: 12.5, y: -4.33 }, radius_m: 12 };
+  const grid = makeGrid({ size: 100, distance: 1, units: "m" });
+  const template = zoneToTemplateData(held, grid, { encounter: "enc" });
+  assert.deepEqual([template.t, template.distance, template.flags.firefight.zoneId], ["circle", 12, "g1"]);
+});
