@@ -4,7 +4,9 @@
 import { MODULE_ID } from "./settings.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import * as sr3e from "./sr3-actor.mjs";
+import * as sr4e from "./sr4-actor.mjs";
 import { d100ZoneTestRequest, mergeManual, sr5ZoneTestRequest } from "./requests.mjs";
+import { sr4ZoneTestRequest } from "./sr4-requests.mjs";
 
 export class CardActions {
   tokenFor(id) {
@@ -54,6 +56,8 @@ export class CardActions {
       update = sr5.trackUpdate(actor, track, boxes);
     } else if (sr3e.isSr3eActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
       update = sr3e.trackUpdate(actor, track, boxes);
+    } else if (sr4e.isSr4eActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
+      update = sr4e.trackUpdate(actor, track, boxes);
     } else {
       const path = this.settings().damagePath;
       if (!path) return this.notify("warn", "FIREFIGHT.Notify.NoDamagePath");
@@ -107,6 +111,10 @@ export class CardActions {
     if (encounter.ruleset === "d100") {
       const manual = mergeManual("d100", actor.flags?.[MODULE_ID]?.manual?.d100 ?? {});
       const body = d100ZoneTestRequest({ actor: actorId, athletics: manual.athletics, defender: { passive_defense: manual.passive_defense, armor: manual.armor } });
+      return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
+    }
+    if (encounter.ruleset === "sr4") {
+      const body = sr4ZoneTestRequest({ actor: actorId, defender: this.defenderOf(actor, "sr4") });
       return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
     }
     const body = sr5ZoneTestRequest({

@@ -19,6 +19,11 @@ import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./rol
 import { TemplateZoneLayer } from "./zones.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import * as sr3e from "./sr3-actor.mjs";
+import * as sr4e from "./sr4-actor.mjs";
+import {
+  SR4_AMMO, SR4_BURSTS, SR4_CATEGORIES, SR4_CHOKES, SR4_COVER, SR4_DELIVERY, SR4_FLAGS, SR4_GRENADES, SR4_VISIBILITY,
+  sr4AttackRequest, sr4AvailableModes, sr4FromManual,
+} from "./sr4-requests.mjs";
 import {
   SR3_CATEGORIES, SR3_COVER, SR3_MOVEMENT, SR3_SIGHTS, SR3_TARGET_MOVEMENT, SR3_VISIBILITY, sr3AttackRequest, sr3FromManual,
 } from "./sr3-requests.mjs";
@@ -458,14 +463,17 @@ export class FirefightApp {
     const ruleset = encounter?.ruleset ?? this.settings().ruleset ?? "sr5";
     const shadowrun = ruleset === "sr5" && sr5.isShadowrunActor(actor, this.game.system?.id);
     const mappedSr3 = ruleset === "sr3" && sr3e.isSr3eActor(actor, this.game.system?.id);
+    const mappedSr4 = ruleset === "sr4" && sr4e.isSr4eActor(actor, this.game.system?.id);
     const targets = this.targetsFrom(token).map((t) => ({ ...t, defender: this.defenderOf(t.token.actor, ruleset) }));
     const base = {
       ruleset,
       sr5: ruleset === "sr5",
       d100: ruleset === "d100",
       sr3: ruleset === "sr3",
+      sr4: ruleset === "sr4",
       shadowrun,
       sr3e: mappedSr3,
+      sr4e: mappedSr4,
       actorName: token.name,
       targets,
       cover: options(COVER, "FIREFIGHT.Cover"),
@@ -476,6 +484,15 @@ export class FirefightApp {
       rollModes: rollModeChoices(this.userRollMode()),
     };
     if (ruleset === "sr3") Object.assign(base, this.sr3DialogChoices());
+    if (ruleset === "sr4") Object.assign(base, this.sr4DialogChoices());
+    if (mappedSr4) {
+      const weapons = sr4e.rangedWeapons(actor).map((item) => {
+        const weapon = sr4e.sr4Weapon(item);
+        return { id: item.id, name: item.name, weapon, skill: sr4e.weaponSkill(actor, item), modes: options(sr4AvailableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
+      });
+      const chosen = weapons.find((w) => w.selected) ?? weapons[0];
+      return { ...base, weapons, modes: chosen ? chosen.modes : [] };
+    }
     if (mappedSr3) {
       const weapons = sr3e.rangedWeapons(actor).map((item) => {
         const weapon = sr3e.sr3Weapon(actor, item);
@@ -499,8 +516,8 @@ export class FirefightApp {
     return {
       ...base,
       manual,
-      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: ruleset === "sr3" ? `FIREFIGHT.SR3.Field.${key}` : `FIREFIGHT.Field.${key}` })),
-      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : ruleset === "sr3" ? ["SS", "SA", "BF", "FA"] : D100_MODES, "FIREFIGHT.Mode"),
+      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: ruleset === "sr3" ? `FIREFIGHT.SR3.Field.${key}` : ruleset === "sr4" ? `FIREFIGHT.SR4.Field.${key}` : `FIREFIGHT.Field.${key}` })),
+      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : ruleset === "sr3" ? ["SS", "SA", "BF", "FA"] : ruleset === "sr4" ? sr4AvailableModes(sr4FromManual("x", manual).weapon.modes) : D100_MODES, "FIREFIGHT.Mode"),
     };
   }
 
@@ -516,12 +533,29 @@ export class FirefightApp {
     };
   }
 
+  /** The SR4 dialog's lists: categories, bursts, chokes, ammunition, visibility, the attacker's situation and the grenade's. */
+  sr4DialogChoices() {
+    return {
+      sr4Categories: options(SR4_CATEGORIES, "FIREFIGHT.SR3.Category"),
+      cover: options(SR4_COVER, "FIREFIGHT.Cover"),
+      bursts: options(SR4_BURSTS, "FIREFIGHT.SR4.Burst"),
+      chokes: options(SR4_CHOKES, "FIREFIGHT.SR4.Choke"),
+      sr4Ammo: options(SR4_AMMO, "FIREFIGHT.Ammo"),
+      flags: options(SR4_FLAGS, "FIREFIGHT.SR4.Flag"),
+      grenades: options(SR4_GRENADES, "FIREFIGHT.SR4.Grenade"),
+      deliveries: options(SR4_DELIVERY, "FIREFIGHT.SR4.Delivery"),
+      visibility: Object.entries(SR4_VISIBILITY).map(([field, values]) => ({ field, label: `FIREFIGHT.SR4.Visibility.${field}.Name`, options: options(values, `FIREFIGHT.SR4.Visibility.${field}`) })),
+    };
+  }
+
   defenderOf(actor, ruleset) {
     if (ruleset === "sr5" && sr5.isShadowrunActor(actor, this.game.system?.id)) return sr5.sr5Defender(actor);
     if (ruleset === "sr3" && sr3e.isSr3eActor(actor, this.game.system?.id)) return sr3e.sr3Defender(actor);
+    if (ruleset === "sr4" && sr4e.isSr4eActor(actor, this.game.system?.id)) return sr4e.sr4Defender(actor);
     const saved = actor?.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
     const manual = mergeManual(ruleset, saved);
     if (ruleset === "sr3") return sr3FromManual("x", manual).defender;
+    if (ruleset === "sr4") return sr4FromManual("x", manual).defender;
     return ruleset === "d100"
       ? { defense: manual.defense, passive_defense: manual.passive_defense, armor: manual.armor }
       : sr5FromManual("x", manual).defender;
@@ -558,6 +592,7 @@ export class FirefightApp {
       return { body, writeBack: { actor, manual: { ruleset: "d100", values: manual } } };
     }
     if (data.sr3) return this.buildSr3Attack(token, data, form, targets, dice);
+    if (data.sr4) return this.buildSr4Attack(token, data, form, targets, dice);
     let attacker;
     let weapon;
     let item = null;
@@ -649,6 +684,85 @@ export class FirefightApp {
     return { body, writeBack: { actor, item: null, ammoItem, manual: manual ? { ruleset: "sr3", values: manual } : null } };
   }
 
+  /**
+   * An SR4 attack: the shadowrun4e actor's weapon (its rounds written back), or the manual form;
+   * each target's Dodge and whether it is hidden from its row, the rest from the dialog. A
+   * grenade goes at the targeted token, or at the point typed in when none is targeted; the
+   * other tokens are where its blast may reach.
+   */
+  buildSr4Attack(token, data, form, targets, dice) {
+    const actor = token.actor;
+    const grid = this.env.canvas.grid;
+    const origin = toScenePoint(token.center, grid);
+    let attacker;
+    let weapon;
+    let item = null;
+    let manual = null;
+    const thrownGrenade = Boolean(form.grenade_type) && ["standard_grenade", "aerodynamic_grenade"].includes(form.category);
+    if (data.sr4e && thrownGrenade) {
+      // A thrown grenade is no "Ranged Weapon" of shadowrun4e: one grenade, thrown as a single
+      // action (its numbers are the grenade's, not a gun's).
+      weapon = { id: serviceId(`grenade-${form.grenade_type}`), category: form.category, damage: 0, damage_type: "P", ap: 0, rc: 0, modes: ["SS"], ammo: 1 };
+      const gun = actor.items.get(form.weapon) ?? null;
+      attacker = sr4e.sr4Attacker(actor, gun ?? { system: {} }, { id: token.id });
+      const skill = typedNumber(form.skill);
+      if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
+    } else if (data.sr4e) {
+      item = actor.items.get(form.weapon) ?? null;
+      if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
+      weapon = sr4e.sr4Weapon(item, { category: form.category || null });
+      attacker = sr4e.sr4Attacker(actor, item, { id: token.id });
+      const skill = typedNumber(form.skill);
+      if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
+    } else {
+      manual = mergeManual("sr4", data.manual, form);
+      ({ attacker, weapon } = sr4FromManual(token.id, manual));
+    }
+    const zone =
+      form.mode === "suppressive"
+        ? {
+            origin,
+            direction_deg: typedNumber(form.zone_direction) ?? (targets[0] ? bearingDeg(origin, targets[0].position) : 0),
+            length_m: typedNumber(form.zone_length) || (targets[0] ? Math.max(1, distanceM(origin, targets[0].position)) : 10),
+          }
+        : null;
+    const grenade = form.grenade_type ? {
+      type: form.grenade_type, delivery: form.grenade_delivery, airburst: Boolean(form.airburst),
+      dv: form.grenade_dv, ap: form.grenade_ap, falloff_per_m: form.grenade_falloff, radius_m: form.grenade_radius,
+    } : null;
+    const aimed = String(form.aim_point ?? "").trim().split(/[\s,;]+/).filter(Boolean).map(Number);
+    const aimPoint = aimed.length === 2 && aimed.every(Number.isFinite) ? { x: aimed[0], y: aimed[1] } : null;
+    const withDefender = targets.map((t) => ({
+      ...t,
+      defender: { ...t.defender, dodge: Math.max(0, Math.round(typedNumber(form[`dodge.${t.id}`]) ?? t.defender.dodge ?? 0)) },
+      hidden: Boolean(form[`hidden.${t.id}`]),
+    }));
+    // Aimed at a point, every other token is where the blast may reach; aimed at a token, the others.
+    const bystanders = grenade ? this.bystandersFrom(token).filter((b) => aimPoint || !targets.some((t) => serviceId(t.id) === b.id)) : [];
+    const flags = Object.fromEntries(SR4_FLAGS.map((flag) => [flag, Boolean(form[`flag.${flag}`])]));
+    const body = sr4AttackRequest({
+      attacker,
+      weapon,
+      mode: form.mode,
+      targets: form.mode === "suppressive" || (grenade && aimPoint) ? [] : withDefender,
+      options: {
+        ...flags,
+        burst: form.burst,
+        choke: form.choke,
+        ammo: form.ammo,
+        edge: form.extra_dice ? "extra_dice" : "none",
+        visibility: { vision: form.vision, light: form.light, obscurant: form.obscurant },
+        zone,
+        grenade,
+        origin: grenade ? origin : null,
+        aim_point: aimPoint,
+        bystanders,
+        dice,
+      },
+    });
+    return { body, writeBack: { actor, item: null, sr4Item: item, manual: manual ? { ruleset: "sr4", values: manual } : null } };
+  }
+
   /** Post the attack, then write back what it spent: ammo on the weapon, Edge, the manual form. */
   async attack(token, data, form) {
     const encounter = this.requireEncounter();
@@ -665,8 +779,9 @@ export class FirefightApp {
     return answer;
   }
 
-  async writeBack({ actor, item, ammoItem = null, manual }, result) {
+  async writeBack({ actor, item, ammoItem = null, sr4Item = null, manual }, result) {
     if (item) await item.update(sr5.ammoUpdate(result.ammo_left));
+    if (sr4Item) await sr4Item.update(sr4e.ammoUpdate(result.ammo_left));
     if (ammoItem) await ammoItem.update(sr3e.ammoUpdate(result.ammo_left));
     if (result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, result.edge_spent));
     if (manual) {
@@ -680,9 +795,9 @@ export class FirefightApp {
     const encounter = this.requireEncounter();
     if (!encounter) return null;
     await this.announce(serviceId(token.id), rollMode);
-    // SR3's aim is a simple action and nothing more (schemas/sr3.py, SR3ActionRequest).
-    const body = encounter.ruleset === "sr3"
-      ? { ruleset: "sr3", actor: serviceId(token.id), action: "take_aim" }
+    // SR3's and SR4's aim is a simple action and nothing more (schemas/sr3.py, schemas/sr4.py).
+    const body = encounter.ruleset === "sr3" || encounter.ruleset === "sr4"
+      ? { ruleset: encounter.ruleset, actor: serviceId(token.id), action: "take_aim" }
       : { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor };
     return this.client().action(encounter.id, encounter.token, body);
   }
@@ -722,7 +837,7 @@ export class FirefightApp {
       content,
       buttons: [
         { action: "fire", label: this.localize("FIREFIGHT.Button.Fire"), default: true, callback: (_e, button) => ({ action: "fire", form: formOf(button) }) },
-        ...(data.sr5 || data.sr3 ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
+        ...(data.sr5 || data.sr3 || data.sr4 ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
         { action: "cancel", label: this.localize("FIREFIGHT.Button.Cancel") },
       ],
       rejectClose: false,

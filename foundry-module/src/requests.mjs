@@ -1,5 +1,5 @@
 // Attack and zone test bodies for the service (schemas/sr5.py, schemas/d100.py; sr3's are in
-// sr3-requests.mjs), from what the dialog gathered: the attacker, the weapon, the targets with
+// sr3-requests.mjs, sr4's in sr4-requests.mjs), from what the dialog gathered: the attacker, the weapon, the targets with
 // their measured distances, and the table's choices. Plain data in, plain JSON out: no Foundry
 // here.
 
@@ -22,6 +22,7 @@ export const SR5_CATEGORIES = [
   "medium_machine_gun", "heavy_machine_gun", "assault_cannon", "grenade_launcher", "missile_launcher",
 ];
 import { SR3_MANUAL_DEFAULTS } from "./sr3-requests.mjs";
+import { SR4_MANUAL_DEFAULTS } from "./sr4-requests.mjs";
 
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -232,6 +233,7 @@ export function d100AttackRequest({ attackerId, manual, targets = [], position =
 /** What the manual form starts with for a ruleset, before anything was typed for an actor. */
 export function manualDefaults(ruleset) {
   if (ruleset === "sr3") return { ...SR3_MANUAL_DEFAULTS };
+  if (ruleset === "sr4") return { ...SR4_MANUAL_DEFAULTS };
   if (ruleset === "d100") {
     return {
       marksmanship: 50, recoil_control: 0, wound_modifier: 0, weapon_name: "Rifle", damage: 7,

@@ -1,6 +1,6 @@
 // The combat's scene as the service's scene (docs/api.md, "The scene"): each token of the scene
 // is an actor of the encounter, with its name, whether it is hidden, its centre in metres and,
-// with the shadowrun5e system (sr5) or the sr3e system (sr3), its sheet. Which token change
+// with the shadowrun5e system (sr5), the sr3e system (sr3) or the shadowrun4e system (sr4), its sheet. Which token change
 // means which request is decided here; the GM's client sends them (foundry-app.mjs).
 //
 // Foundry's TokenDocument (v12+): `x`, `y` the top-left corner in pixels, `width`, `height` in
@@ -11,6 +11,7 @@
 
 import * as sr5 from "./sr5-actor.mjs";
 import * as sr3e from "./sr3-actor.mjs";
+import * as sr4e from "./sr4-actor.mjs";
 import { serviceId } from "./requests.mjs";
 import { toScenePoint } from "./geometry.mjs";
 
@@ -99,6 +100,7 @@ export function sceneActorOf(tokenDocument, { grid, ruleset, systemId }) {
   };
   if (ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId)) body.sheet = sr5Sheet(actor);
   else if (ruleset === "sr3" && sr3e.isSr3eActor(actor, systemId)) body.sheet = sr3e.sr3Sheet(actor);
+  else if (ruleset === "sr4" && sr4e.isSr4eActor(actor, systemId)) body.sheet = sr4e.sr4Sheet(actor);
   return body;
 }
 

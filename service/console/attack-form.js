@@ -27,7 +27,10 @@ export class AttackForm {
     this.givenDice = new Map();
     // What the steps roll can hang on any field (a d100 weapon's bonus dice, a passive defense).
     fields.addEventListener("change", (event) => {
-      if (this.ruleset && event.target !== this.modeSelect) this.refreshDiceSteps();
+      if (this.ruleset && event.target !== this.modeSelect) {
+        this.refreshAim();
+        this.refreshDiceSteps();
+      }
     });
   }
 
@@ -165,7 +168,7 @@ export class AttackForm {
   // defenders from the scene; the zone's geometry still comes from the map.
   readByNames() {
     const options = readFields(this.fields, this.ruleset.options, "option");
-    if (!this.zoneMode && !this.pick.targets.length) {
+    if (!this.zoneMode && !this.ruleset.aimsAtPoint?.(options) && !this.pick.targets.length) {
       throw new FieldError(this.sceneTargets.querySelector("input") || this.sceneAttacker, "Pick a target from the scene");
     }
     const targets = this.pick.targets.map((id) => ({ id, fields: {}, position: this.map.position(id) }));
@@ -273,13 +276,22 @@ export class AttackForm {
     this.zoneHelp.hidden = !zone;
     this.targetsLegend.textContent = zone ? "Bystanders (the other actors on the map)" : "Targets";
     for (const field of this.fields.querySelectorAll(".zone-only")) field.hidden = !zone;
-    if (zone && !this.map.actors.has(AIM)) {
+    this.refreshAim();
+    this.refreshTargets();
+  }
+
+  // The aim point is on the map while the attack needs one: suppressive fire, or a ruleset's
+  // attack aimed at a point (an sr4 grenade); a ruleset may draw its options (barriers) too.
+  refreshAim() {
+    const options = this.safeOptions();
+    const aimed = this.zoneMode || Boolean(this.ruleset.aimsAtPoint?.(options));
+    if (aimed && !this.map.actors.has(AIM)) {
       const first = this.targets[0] && this.map.position(this.targets[0].id);
       this.map.place(AIM, "aim", first ? { x: first.x + 2, y: first.y } : { x: 15, y: 0 });
-    } else if (!zone) {
+    } else if (!aimed && this.map.actors.has(AIM)) {
       this.map.remove(AIM);
     }
-    this.refreshTargets();
+    this.ruleset.showOptions?.(options, this.map);
   }
 
   refreshDistances() {

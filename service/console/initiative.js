@@ -35,13 +35,21 @@ export function nowText(view) {
 }
 
 // What the sheet gives the roll, in the words of a character sheet ("Reaction 5 + Intuition 4 +
-// 2d6"); `base` is what the ruleset adds up before the dice, as GET /v1/rulesets says.
-export function sheetText(base, sheet) {
+// 2d6"); `base` is what the ruleset adds up before the dice, as GET /v1/rulesets says, and its
+// `dice` and `passes` how: "hits" adds the hits of as many dice as the base (SR4), "count" acts
+// in the sheet's Initiative Passes.
+export function sheetText(base, sheet, { dice: kind = "sum", passes = "score" } = {}) {
   const values = base.map((name) => [name, sheet?.[name]]);
   const missing = values.filter(([, value]) => value === undefined || value === null).map(([name]) => name);
   if (missing.length) return `no ${missing.join(" or ")} on its sheet: type a score`;
+  const terms = values.map(([name, value]) => `${capital(name)} ${value}`).join(" + ");
+  if (kind === "hits") {
+    const count = sheet?.initiative_passes || 1;
+    const pool = values.reduce((sum, [, value]) => sum + value, 0);
+    return `${terms} + hits on ${pool}d6${passes === "count" ? `, ${count} ${count === 1 ? "pass" : "passes"}` : ""}`;
+  }
   const dice = sheet?.initiative_dice || 1;
-  return `${values.map(([name, value]) => `${capital(name)} ${value}`).join(" + ")} + ${dice}d6`;
+  return `${terms} + ${dice}d6`;
 }
 
 export class InitiativePanel {
@@ -125,7 +133,7 @@ export class InitiativePanel {
       }
       rows.push(el("tr", { dataActor: id },
         el("td", {}, taking, " ", el("label", { for: taking.id, text: actor.name ? `${actor.name} (${id})` : id })),
-        el("td", { class: "sheet", text: sheetText(this.ruleset?.base || [], actor.sheet) }),
+        el("td", { class: "sheet", text: sheetText(this.ruleset?.base || [], actor.sheet, this.ruleset || {}) }),
         el("td", {}, score)));
     }
     if (!rows.length) rows.push(el("tr", { class: "empty" }, el("td", { colspan: 3, text: "Nobody on the scene yet." })));

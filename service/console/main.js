@@ -12,11 +12,12 @@ import { Roster } from "./roster.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
 import sr3 from "./rulesets/sr3.js";
+import sr4 from "./rulesets/sr4.js";
 import sr5 from "./rulesets/sr5.js";
 
 // The forms this console has; a ruleset the service lists without one here can still be joined
 // and followed, but not attacked with.
-const FORMS = { sr5, d100, sr3 };
+const FORMS = { sr5, d100, sr3, sr4 };
 const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +29,8 @@ const map = new SceneMap({
   svg: $("map"),
   positions: $("positions"),
   zoneList: $("zone-list"),
+  grenadeList: $("grenade-list"),
+  blastSummary: $("blast-summary"),
   status: $("map-status"),
   error: $("map-error"),
   sizeSelect: $("map-size"),
@@ -326,6 +329,13 @@ function showError(message, input) {
 }
 
 function render(result) {
+  const rendered = renderResult(result);
+  // Grenades the change set off when the turn reached their moment (sr4's `went_off`).
+  for (const blast of result.went_off || []) rendered.appendChild((formFor(blast.kind)?.render || genericResult)(blast));
+  return rendered;
+}
+
+function renderResult(result) {
   if (result.kind === "advance") return renderAdvance(result);
   if (result.kind === "initiative") return renderInitiative(result);
   if (result.kind === "action") {
@@ -335,7 +345,16 @@ function render(result) {
   return ruleset ? ruleset.render(result) : genericResult(result);
 }
 
+// The last grenade that went off, drawn on the map with its scatter: an attack's at once
+// (airburst), or the last of those an advance, an initiative change or a held action set off.
+function showBlast(result) {
+  const blast = result?.blast || result?.went_off?.at(-1) || result?.attack?.blast;
+  if (blast) map.showBlast(blast, result.blast ? result.scatter : null);
+  else if (result?.scatter) map.showBlast(null, result.scatter);
+}
+
 function showResult(result, eventId, origin) {
+  showBlast(result);
   const ruleset = formFor(result.kind);
   const rendered = render(result);
   const summary = ruleset ? ruleset.summary(result) : summarize({ result, type: result.kind, actor: result.actor });
@@ -423,6 +442,7 @@ function summarize(event) {
 
 function onEvent(event) {
   map.applyZoneChanges(event.zones_started || [], event.zones_ended || []);
+  showBlast(event.result);
   if (event.type === "scene") applySceneResult(event.result);
   if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);

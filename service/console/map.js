@@ -34,14 +34,41 @@ export function insideZone(zone, point) {
   return true;
 }
 
+// A held sr4 grenade, as the service lists it among the zones (service/rules/sr4/grenades.py,
+// pending_zone): a circle as far as its blast hurts, until the turn reaches its moment.
+export const isGrenade = (zone) => String(zone.kind || "").startsWith("grenade");
+
+// A blast's rings, from the numbers its result gives: an even blast's one circle (its radius);
+// a falling-off one's, the metres at which each quarter of its DV is lost (outermost: where it
+// reaches 0).
+export function blastRings(blast) {
+  if (blast.radius_m !== null && blast.radius_m !== undefined && !blast.falloff_per_m) {
+    return [{ radius_m: blast.radius_m, dv: blast.dv, outer: true }];
+  }
+  if (!blast.falloff_per_m || blast.dv <= 0) return [];
+  const reach = blast.dv / blast.falloff_per_m;
+  return [1, 2, 3, 4].map((quarter) => ({
+    radius_m: (reach * quarter) / 4,
+    dv: Math.round(blast.dv - (blast.dv * quarter) / 4),
+    outer: quarter === 4,
+  }));
+}
+
 export class SceneMap {
   // `onActorsChange()`: actors were placed, renamed or removed; `onTestZone(zone)`: the
   // zone list's Test button of that zone; `onZonesChange(zones)`: zones started or ended;
   // `onSceneMove(id, position)`: a scene actor was dropped somewhere, a promise of the service's
   // answer (a refusal puts it back where it was).
   // `onPick(id)`: a scene actor clicked (not dragged), or Enter on it: picked for the attack.
-  constructor({ svg, positions, zoneList, status, error, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange, onSceneMove, onPick }) {
+  constructor({ svg, positions, zoneList, grenadeList, blastSummary, status, error, sizeSelect, onMove, onActorsChange, onTestZone, onZonesChange, onSceneMove, onPick }) {
     this.svg = svg;
+    this.grenadeList = grenadeList;
+    this.blastSummary = blastSummary;
+    // The last grenade that went off (SR4BlastResult) and the scatter that put it there; the
+    // barriers the attack form gives, drawn before they are sent.
+    this.blast = null;
+    this.scatter = null;
+    this.barriers = [];
     this.onPick = onPick;
     this.error = error;
     this.onSceneMove = onSceneMove;
@@ -55,6 +82,15 @@ export class SceneMap {
     this.elements = new Map();
     // Whose phase it is in the initiative the service runs, drawn ringed.
     this.acting = null;
+    // A click on the map itself (not on an actor) puts the aim point there, when there is one.
+    svg.addEventListener("click", (event) => {
+      if (event.target.closest?.(".actor")) return;
+      const aim = [...this.actors.values()].find((actor) => actor.role === "aim");
+      if (!aim) return;
+      const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(this.svg.getScreenCTM().inverse());
+      const snap = this.step / 2;
+      this.move(aim.id, { x: Math.round(point.x / snap) * snap, y: Math.round(-point.y / snap) * snap });
+    });
     this.width = Number(sizeSelect.value);
     sizeSelect.addEventListener("change", () => {
       this.width = Number(sizeSelect.value);
@@ -271,6 +307,7 @@ export class SceneMap {
     const zoneLayer = svgElement("g", { class: "zones", "aria-hidden": "true" });
     for (const zone of this.zones.values()) zoneLayer.appendChild(this.zoneShape(zone));
     svg.appendChild(zoneLayer);
+    svg.appendChild(this.blastLayer());
     this.elements.clear();
     const actorLayer = svgElement("g", { class: "actors" });
     for (const actor of this.actors.values()) {
@@ -283,7 +320,93 @@ export class SceneMap {
     if (focused && this.elements.has(focused)) this.elements.get(focused).focus();
     this.renderPositions();
     this.renderZoneList();
+    this.renderGrenades();
     this.onActorsChange?.();
+  }
+
+  // --- grenades (sr4): the held ones are zones of kind "grenade (...)"; the last blast -----
+
+  // A blast that went off, with the scatter that brought it there (an attack's), or none.
+  showBlast(blast, scatter = null) {
+    this.blast = blast;
+    this.scatter = scatter;
+    this.render();
+  }
+
+  setBarriers(barriers) {
+    this.barriers = barriers || [];
+    this.render();
+  }
+
+  blastLayer() {
+    const g = svgElement("g", { class: "blast", "aria-hidden": "true" });
+    const fell = new Set((this.blast?.barriers || []).filter((b) => !b.holds).map((b) => b.barrier));
+    for (const barrier of this.blast?.barriers?.length ? this.barriersOfBlast() : this.barriers) {
+      g.appendChild(svgElement("line", {
+        class: `barrier${fell.has(barrier.id) ? " fell" : ""}`, "data-barrier": barrier.id,
+        x1: barrier.start.x, y1: -barrier.start.y, x2: barrier.end.x, y2: -barrier.end.y,
+      }));
+    }
+    const s = this.scatter;
+    if (s) {
+      const arm = this.width / 80;
+      const aimed = svgElement("g", { class: "aimed", "data-point": "aimed", transform: `translate(${s.aimed_at.x} ${-s.aimed_at.y})` });
+      aimed.append(svgElement("line", { x1: -arm, y1: -arm, x2: arm, y2: arm }), svgElement("line", { x1: -arm, y1: arm, x2: arm, y2: -arm }));
+      g.appendChild(aimed);
+      g.appendChild(svgElement("line", { class: "scatter", x1: s.aimed_at.x, y1: -s.aimed_at.y, x2: s.landed.x, y2: -s.landed.y }));
+      g.appendChild(svgElement("circle", { class: "landed", "data-point": "landed", cx: s.landed.x, cy: -s.landed.y, r: this.width / 150 }));
+    }
+    const b = this.blast;
+    if (b) {
+      for (const ring of blastRings(b)) {
+        g.appendChild(svgElement("circle", {
+          class: `ring${ring.outer ? " outer" : ""}`, "data-dv": ring.dv, "data-radius": round1(ring.radius_m),
+          cx: b.point.x, cy: -b.point.y, r: ring.radius_m,
+        }));
+      }
+    }
+    return g;
+  }
+
+  // The barriers the blast met, where the form gave them (the result names them only).
+  barriersOfBlast() {
+    const named = new Set(this.blast.barriers.map((b) => b.barrier));
+    return this.barriers.filter((b) => named.has(b.id));
+  }
+
+  renderGrenades() {
+    if (!this.grenadeList) return;
+    const held = [...this.zones.values()].filter(isGrenade);
+    const items = held.map((zone) => {
+      const item = document.createElement("li");
+      item.dataset.grenade = zone.id;
+      const title = document.createElement("strong");
+      title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;
+      item.append(title, ` — at (${round1(zone.center.x)}, ${round1(zone.center.y)}), reaches ${round1(zone.radius_m)} m; goes off ${zone.lasts.replace(/^until it goes off: /, "")}. `);
+      const who = document.createElement("span");
+      who.className = "inside";
+      const inside = this.whoIsInside(zone);
+      who.textContent = `Within reach now: ${inside.length ? inside.join(", ") : "nobody"}.`;
+      item.appendChild(who);
+      return item;
+    });
+    if (!items.length) {
+      const empty = document.createElement("li");
+      empty.className = "empty";
+      empty.textContent = "None held.";
+      items.push(empty);
+    }
+    this.grenadeList.replaceChildren(...items);
+    const hit = new Set((this.blast?.hits || []).filter((h) => h.dv > 0).map((h) => h.actor));
+    for (const [id, element] of this.elements) element.classList.toggle("blast-hit", hit.has(id));
+    if (this.blastSummary) {
+      this.blastSummary.hidden = !this.blast;
+      if (this.blast) {
+        const b = this.blast;
+        const who = b.hits.map((h) => `${h.actor} ${h.boxes}${h.track === "stun" ? "S" : "P"}`).join(", ");
+        this.blastSummary.textContent = `Last blast: ${b.grenade} (${b.type}, ${b.dv}${b.damage_type}) at (${round1(b.point.x)}, ${round1(b.point.y)}): ${who || "nobody hit"}.`;
+      }
+    }
   }
 
   grid() {
@@ -311,7 +434,7 @@ export class SceneMap {
   }
 
   zoneShape(zone) {
-    const g = svgElement("g", { class: "zone", "data-zone": zone.id });
+    const g = svgElement("g", { class: `zone${isGrenade(zone) ? " grenade" : ""}`, "data-zone": zone.id });
     let anchor;
     if (zone.shape === "circle" && zone.center) {
       g.appendChild(svgElement("circle", { cx: zone.center.x, cy: -zone.center.y, r: zone.radius_m }));
@@ -474,6 +597,7 @@ export class SceneMap {
   renderZoneList() {
     const items = [];
     for (const zone of this.zones.values()) {
+      if (isGrenade(zone)) continue;
       let item = this.zoneList.querySelector(`li[data-zone="${CSS.escape(zone.id)}"]`);
       if (!item) item = this.zoneItem(zone);
       const inside = this.whoIsInside(zone);

@@ -1,0 +1,107 @@
+// End to end for Shadowrun 4: the module's own code in Node against the real service. The GM's
+// client creates an sr4 encounter for the combat; a shadowrun4e character (fixtures following the
+// system's data models) fires a wide short burst of its AK-97 at a targeted shadowrun4e ganger
+// with physical dice: the numbers worked by hand, the gun keeps the rounds left, the event comes
+// back over the WebSocket as a card; then a grenade thrown at a point is held until two advances
+// set it off, and that advance's event is a card with the blast.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  fixture, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeRenderTemplate, makeNotifications, makeScene, makeToken, Roll,
+} from "./foundry-stubs.mjs";
+import { startService } from "./service-harness.mjs";
+import { FirefightApp } from "../src/foundry-app.mjs";
+import { MODULE_ID, registerSettings } from "../src/settings.mjs";
+
+const ADMIN_KEY = "sr4-e2e-admin-key-0123456789";
+let service;
+
+before(async () => {
+  service = await startService({ adminKey: ADMIN_KEY });
+});
+
+after(async () => {
+  const exit = await service?.stop();
+  if (exit) assert.ok(exit.code === 0 || exit.signal === "SIGTERM", `the service stopped cleanly: ${JSON.stringify(exit)}`);
+});
+
+test("a shadowrun4e burst and a held grenade against the real service, their cards from the WebSocket", async (t) => {
+  const sam = makeActor(fixture("sr4e-actor-sam.json"));
+  const goon = makeActor(fixture("sr4e-actor-goon.json"));
+  const grid = makeGrid({ size: 100, distance: 1, units: "m" });
+  const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
+  const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 400, y: 0 });
+  const scene = makeScene({ grid, tokens: [samToken, goonToken] });
+  const game = makeGame({ isGM: true, systemId: "shadowrun4e", actors: [sam, goon] });
+  const { ChatMessage, messages } = makeChatMessage();
+  game.messages = messages;
+  const waiting = new Map();
+  const create = ChatMessage.create;
+  ChatMessage.create = async (data) => {
+    const message = await create(data);
+    waiting.get(message.flags?.firefight?.eventId)?.(message);
+    return message;
+  };
+  const cardOf = (eventId) => [...messages].find((m) => m.flags?.firefight?.eventId === eventId) ?? new Promise((resolve) => waiting.set(eventId, resolve));
+  registerSettings(game);
+  await game.settings.set(MODULE_ID, "serviceUrl", service.baseUrl);
+  await game.settings.set(MODULE_ID, "adminKey", ADMIN_KEY);
+  await game.settings.set(MODULE_ID, "ruleset", "sr4");
+  const app = new FirefightApp({
+    game, canvas: { grid, scene, tokens: { placeables: [samToken, goonToken] } }, ui: { notifications: makeNotifications() }, ChatMessage, Roll,
+    renderTemplate: makeRenderTemplate(), fetch: globalThis.fetch, WebSocket: globalThis.WebSocket,
+  });
+  const combat = makeCombat({ round: 0, combatants: [{ tokenId: samToken.id }, { tokenId: goonToken.id }] });
+  game.combat = combat;
+  const flag = await app.ensureEncounter(combat);
+  assert.equal(flag.ruleset, "sr4");
+  app.follow(combat);
+  t.after(() => app.feed?.stop());
+
+  game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken, { itemId: "ak97Rifle000001" });
+  assert.deepEqual(data.targets.map((x) => [x.id, x.distance_m]), [[goonToken.id, 4]]);
+  const form = {
+    weapon: "ak97Rifle000001", mode: "BF", burst: "wide", [`cover.${goonToken.id}`]: "none", [`dodge.${goonToken.id}`]: 0,
+    dice: `attack: 6 5 5 2 1 3 4 2 3 4\ndefense:${goonToken.id}: 5\nsoak:${goonToken.id}: 5 6 1 2 3 4 2 2 3 4 1`,
+  };
+  const answer = await app.attack(samToken, data, form);
+  const result = answer.result;
+  const [target] = result.targets;
+  // By hand (001): Agility 5 + Automatics 5; the first burst's -2 recoil against the rifle's RC
+  // 2: 10 dice, 3 hits. Reaction 3 less the wide burst's 2: 1 die, 1 hit. 2 net: DV 6 + 2 = 8
+  // against the jacket's 8 - 1 = 7: physical; Body 4 + 7 = 11 soak dice, 2 hits: 6 boxes.
+  assert.equal(result.kind, "sr4_attack");
+  assert.deepEqual([target.attack.pool, target.attack.hits, target.defense.pool, target.net_hits], [10, 3, 1, 2]);
+  assert.deepEqual([target.damage.dv, target.damage.armor, target.damage.track, target.damage.boxes], [8, 7, "physical", 6]);
+  assert.equal(sam.items.get("ak97Rifle000001").system.currentAmmo, 35, "three rounds fired, written back");
+  const message = await cardOf(answer.event_id);
+  assert.match(message.content, /<span class="firefight-boxes__count">6<\/span>/);
+  assert.deepEqual(message.rolls.map((r) => r.dice[0].results.map((x) => x.result)), result.dice.map((d) => d.values));
+
+  // A fragmentation grenade at a point 2 m past the ganger: held, then set off by the second
+  // pass boundary (the VTT runs the initiative), its blast on the advance's card.
+  // The combat's tokens as the encounter's scene, with their shadowrun4e sheets: who stands where
+  // when the grenade goes off.
+  await app.syncScene(combat);
+  // shadowrun4e keeps no grenade as a "Ranged Weapon": the dialog's category says it is thrown,
+  // the skill is typed in (Throwing Weapons).
+  const thrown = await app.attack(samToken, app.dialogData(samToken), {
+    weapon: "ak97Rifle000001", category: "standard_grenade", skill: 3, mode: "SS", grenade_type: "fragmentation", grenade_delivery: "standard", aim_point: "6 0",
+    dice: "scatter_direction: 1\nscatter: 1 1 1",
+  });
+  const held = thrown.result.pending_grenade;
+  assert.equal(thrown.result.weapon, "grenade-fragmentation");
+  assert.equal(sam.items.get("ak97Rifle000001").system.currentAmmo, 35, "the rifle fired nothing");
+  assert.ok(held, JSON.stringify(thrown.result.scatter));
+  const token = game.settings.get(MODULE_ID, "gmTokens")[flag.id];
+  await app.client().advance(flag.id, token, { to: "initiative_pass" });
+  const second = await app.client().advance(flag.id, token, { to: "initiative_pass" });
+  const [blast] = second.result.went_off;
+  assert.equal(blast.grenade, held);
+  assert.ok(blast.hits.some((h) => h.actor === goonToken.id), "the ganger stands within reach");
+  const blastCard = await cardOf(second.event_id);
+  assert.match(blastCard.content, new RegExp(`data-grenade="${held}"`));
+  assert.match(blastCard.content, /data-firefight-action="apply-damage" data-target="tokGoon00000001"/);
+});
