@@ -175,7 +175,7 @@ def test_a_launcher_is_never_aimed_closer_than_it_arms() -> None:
     with pytest.raises(RuleViolation) as raised:
         grenades.check_arming(launcher, p(0, 0), p(0, 4), "$.aim_point")
     assert (raised.value.kind, raised.value.path, raised.value.status) == (
-        "out-of-range",
+        "below-minimum-range",
         "$.aim_point",
         422,
     )
@@ -826,7 +826,7 @@ def test_a_launcher_grenade_aimed_too_close_is_refused_and_one_that_lands_close_
     close = attack_request(grenade=launcher, aim_point={"x": 0, "y": 4})
     with pytest.raises(RuleViolation) as raised:
         grenade_attack.resolve_grenade(close, SR4State(), TurnState(), Dice(1), made(1))
-    assert (raised.value.kind, raised.value.path) == ("out-of-range", "$.aim_point")
+    assert (raised.value.kind, raised.value.path) == ("below-minimum-range", "$.aim_point")
     # No positions: the target's distance says it.
     at_goon = attack_request(
         grenade=launcher,
@@ -837,7 +837,10 @@ def test_a_launcher_grenade_aimed_too_close_is_refused_and_one_that_lands_close_
     )
     with pytest.raises(RuleViolation) as raised:
         grenade_attack.resolve_grenade(at_goon, SR4State(), TurnState(), Dice(1), made(1))
-    assert (raised.value.kind, raised.value.path) == ("out-of-range", "$.targets[0].distance_m")
+    assert (raised.value.kind, raised.value.path) == (
+        "below-minimum-range",
+        "$.targets[0].distance_m",
+    )
     # Aimed 8 m out, 10 m of scatter less 4 back toward the launcher: 2 m from it, a dud.
     request = attack_request(grenade=launcher, aim_point={"x": 0, "y": 8})
     dice = Dice(1, {"scatter_direction": [4], "scatter": [4, 4, 2]})

@@ -196,7 +196,7 @@ async def test_bad_grenades_are_problems_naming_the_field(client: Any) -> None:
     )
     for body, where, kind in [
         (custom, "$.grenade.damage_type", "grenade-incomplete"),
-        (launcher, "$.aim_point", "out-of-range"),
+        (launcher, "$.aim_point", "below-minimum-range"),
     ]:
         response = await client.post(path, json=body)
         assert response.status == 422, await response.text()

@@ -197,7 +197,7 @@ async def test_the_rulesets_list_shows_sr4(client: Any) -> None:
     sr4 = next(r for r in body["rulesets"] if r["id"] == "sr4")
     assert sr4["dice"] == "d6_pool"
     assert sr4["firing_modes"] == ["SS", "SA", "BF", "LB", "FB", "suppressive"]
-    assert sr4["zone_shapes"] == ["triangle"]
+    assert sr4["zone_shapes"] == ["triangle", "circle"]
     assert {"take_aim", "full_defense", "edge_reroll", "change_choke"} <= set(sr4["actions"])
     assert sr4["initiative"]["ties"] == ["edge", "base", "reaction"]
     document = await (await client.get("/openapi.json")).json()

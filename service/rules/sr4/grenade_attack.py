@@ -114,7 +114,7 @@ def _check_arming(request: SR4AttackRequest, aimed: Point, path: str) -> None:
             f"{distance:g} m is closer than the {minimum:g} m a launcher grenade travels "
             "before it arms (disarm the safety and give arming_m 0)",
             path="$.targets[0].distance_m",
-            kind="out-of-range",
+            kind="below-minimum-range",
         )
 
 

@@ -110,7 +110,7 @@ def check_arming(grenade: SR4Grenade, origin: Point | None, aimed_at: Point, pat
             f"{metres:g} m is closer than the {minimum:g} m a launcher grenade travels before it "
             "arms (disarm the safety and give arming_m 0)",
             path=path,
-            kind="out-of-range",
+            kind="below-minimum-range",
         )
 
 
