@@ -22,6 +22,8 @@ InitiativeDice = Annotated[int, msgspec.Meta(ge=1, le=5)]
 # SR4's Initiative Passes: how many passes of a combat turn an actor acts in (1, up to 4 with
 # augmentations).
 Passes = Annotated[int, msgspec.Meta(ge=1, le=4)]
+# Action phases an actor may give up ahead at once (SR4 has at most 4 passes a turn).
+MAX_LOST_PHASES = 4
 # An actor's id in the order the turn keeps: every one came in as an `Id` (a roll's, checked
 # against the id pattern); the stored order is read back on every change while the service runs
 # the initiative, and the pattern is most of what reading 50 entries costs, so it is bounded by
@@ -103,7 +105,7 @@ class InitiativeEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, g
     holding: bool = False
     # Action phases it has given up ahead (SR4 full defense declared outside its own phase):
     # the next ones that come to it pass it by.
-    lost: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
+    lost: Annotated[int, msgspec.Meta(ge=0, le=MAX_LOST_PHASES)] = 0
 
 
 class Initiative(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):

@@ -669,6 +669,18 @@ def test_the_score_model_counts_phases_left_by_the_score() -> None:
         initiative.spend(after, SR5, "rat", FULL_DEFENSE, "x", "$")
 
 
+def test_phases_given_up_ahead_stay_within_what_the_state_holds() -> None:
+    # A score of 95 has ten phases; the state keeps at most four given up ahead, so the fifth
+    # is refused rather than written as a state that could not be read back.
+    turn = started(entry("sam", 100), entry("rat", 95))
+    for _ in range(4):
+        turn, _ = initiative.spend(turn, SR5, "rat", FULL_DEFENSE, "x", "$")
+    with conflict("none left"):
+        initiative.spend(turn, SR5, "rat", FULL_DEFENSE, "x", "$")
+    assert turn.initiative is not None
+    msgspec.json.decode(msgspec.json.encode(turn), type=TurnState)
+
+
 def test_described_tells_how_the_dice_and_passes_count() -> None:
     told = initiative.described(COUNTED)
     assert (told.dice, told.passes, told.pass_cost) == ("hits", "count", 0)

@@ -19,6 +19,7 @@ import msgspec
 
 from schemas.encounter import AdvanceRequest, RulesetInitiative, TurnState
 from schemas.initiative import (
+    MAX_LOST_PHASES,
     ActionKind,
     ActionsUsed,
     Initiative,
@@ -500,7 +501,7 @@ def spend(
     effects: list[str] = []
     if cost.or_next_phase and actor != initiative.current:
         entry = _entry(initiative, actor, path)
-        if _phases_left(entry, rules, turn.initiative_pass) < 1:
+        if _phases_left(entry, rules, turn.initiative_pass) < 1 or entry.lost >= MAX_LOST_PHASES:
             _conflict(
                 f"{what} takes {actor}'s next action phase and it has none left in this "
                 "combat turn",
