@@ -257,3 +257,24 @@ def test_damage_is_never_negative_and_the_same_seed_resolves_the_same(
         assert target.damage.boxes >= 0 and target.damage.armor >= 0
         assert target.damage.dv >= target.damage.compared_dv or case["burst"] == "wide"
     assert target.contact == (target.outcome != "miss")
+
+
+def test_the_chokes_kept_stay_within_a_sheets_worth_of_guns() -> None:
+    # A choke set on 25 different guns: the state keeps the newest 20 (MAX_WEAPONS), so it can
+    # always be read back; setting one again moves it to the newest.
+    from schemas.sr4 import MAX_WEAPONS
+
+    state = SR4State()
+    for n in range(25):
+        action = SR4ActionRequest(
+            actor="sam", action="change_choke", weapon=f"gun-{n}", choke="wide"
+        )
+        state = RULESETS["sr4"].resolve_action(action, state, TurnState(), Dice(0)).state
+    again = SR4ActionRequest(actor="sam", action="change_choke", weapon="gun-10", choke="narrow")
+    state = RULESETS["sr4"].resolve_action(again, state, TurnState(), Dice(0)).state
+    assert isinstance(state, SR4State)
+    chokes = state.actors["sam"].chokes
+    assert len(chokes) == MAX_WEAPONS
+    assert list(chokes)[-1] == "gun-10" and chokes["gun-10"] == "narrow"
+    assert "gun-4" not in chokes and "gun-5" in chokes
+    msgspec.json.decode(msgspec.json.encode(state), type=SR4State)

@@ -6,7 +6,14 @@ from __future__ import annotations
 import msgspec
 
 from schemas.encounter import ActionResult, AdvanceRequest
-from schemas.sr4 import SR4ActionRequest, SR4ActorState, SR4AttackRequest, SR4AttackResult, SR4State
+from schemas.sr4 import (
+    MAX_WEAPONS,
+    SR4ActionRequest,
+    SR4ActorState,
+    SR4AttackRequest,
+    SR4AttackResult,
+    SR4State,
+)
 from service.rules.dice import HIT_MINIMUM, Dice, count_pool
 from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
 from service.rules.sr4 import attack, suppression, tables
@@ -94,8 +101,12 @@ def resolve_action(
         assert request.weapon is not None and request.choke is not None
         kind = "free" if request.smartlinked else "simple"
         effects.append(f"{request.weapon}: choke set to {request.choke} ({kind} action)")
-        chokes = {**actor.chokes, request.weapon: request.choke}
-        actor = msgspec.structs.replace(actor, chokes=chokes, aims=0)
+        # The newest setting last; the state keeps the chokes of a sheet's worth of guns, the
+        # oldest setting let go past that.
+        chokes = {w: c for w, c in actor.chokes.items() if w != request.weapon}
+        chokes[request.weapon] = request.choke
+        kept = dict(list(chokes.items())[-MAX_WEAPONS:])
+        actor = msgspec.structs.replace(actor, chokes=kept, aims=0)
     elif request.action == "reload":
         _needs(request, "weapon", "rounds")
         rounds_loaded, ammo_left = request.rounds, request.rounds
