@@ -72,7 +72,7 @@ class Zone(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, gc=Fa
 
     id: Id
     shooter: Id
-    shape: Literal["triangle", "circle"]
+    shape: Literal["triangle", "circle", "polygon"]
     hits: Annotated[int, msgspec.Meta(ge=0, le=1000)]
     # Dice (or points) off the actions of those inside, or next to it.
     penalty: Annotated[int, msgspec.Meta(ge=-10_000, le=0)]

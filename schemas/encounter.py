@@ -30,6 +30,18 @@ from schemas.sr3 import (
     SR3ZoneTestAsk,
     SR3ZoneTestRequest,
 )
+from schemas.sr3hl import (
+    BodyMap,
+    HLActionName,
+    HLActionRequest,
+    HLAttackAsk,
+    HLAttackRequest,
+    HLAttackResult,
+    HLState,
+    HLZoneTestAsk,
+    HLZoneTestRequest,
+    HLZoneTestResult,
+)
 from schemas.sr4 import (
     SR4ActionName,
     SR4ActionRequest,
@@ -53,21 +65,33 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 
-RulesetId = Literal["sr5", "d100", "sr3", "sr4"]
+RulesetId = Literal["sr5", "d100", "sr3", "sr4", "sr3-hardlife"]
 
 # Unions with one member per ruleset, tagged by "ruleset" (results by "kind"). The service decodes
 # a request with the member of the encounter's ruleset, so clients may leave the tag out.
-AttackRequest = SR5AttackRequest | D100AttackRequest | SR3AttackRequest | SR4AttackRequest
+AttackRequest = (
+    SR5AttackRequest | D100AttackRequest | SR3AttackRequest | SR4AttackRequest | HLAttackRequest
+)
 # An attack as clients send it: the scene may fill in the attacker, weapons and targets by name.
-AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk | SR4AttackAsk
-AttackResult = SR5AttackResult | D100AttackResult | SR3AttackResult | SR4AttackResult
-ActionRequest = SR5ActionRequest | D100ActionRequest | SR3ActionRequest | SR4ActionRequest
-CombatState = SR5State | D100State | SR3State | SR4State
-ZoneTestRequest = SR5ZoneTestRequest | D100ZoneTestRequest | SR3ZoneTestRequest | SR4ZoneTestRequest
+AttackAsk = SR5AttackAsk | D100AttackAsk | SR3AttackAsk | SR4AttackAsk | HLAttackAsk
+AttackResult = (
+    SR5AttackResult | D100AttackResult | SR3AttackResult | SR4AttackResult | HLAttackResult
+)
+ActionRequest = (
+    SR5ActionRequest | D100ActionRequest | SR3ActionRequest | SR4ActionRequest | HLActionRequest
+)
+CombatState = SR5State | D100State | SR3State | SR4State | HLState
+ZoneTestRequest = (
+    SR5ZoneTestRequest
+    | D100ZoneTestRequest
+    | SR3ZoneTestRequest
+    | SR4ZoneTestRequest
+    | HLZoneTestRequest
+)
 # A zone test as clients send it: the scene may fill in the testing actor's numbers.
-ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk | SR4ZoneTestAsk
-ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult | SR4ZoneTestResult
-ActionName = SR5ActionName | D100ActionName | SR3ActionName | SR4ActionName
+ZoneTestAsk = SR5ZoneTestAsk | D100ZoneTestAsk | SR3ZoneTestAsk | SR4ZoneTestAsk | HLZoneTestAsk
+ZoneTestResult = SR5ZoneTestResult | D100ZoneTestResult | SR4ZoneTestResult | HLZoneTestResult
+ActionName = SR5ActionName | D100ActionName | SR3ActionName | SR4ActionName | HLActionName
 AdvanceTo = Literal["action_phase", "initiative_pass", "combat_turn"]
 EventType = Literal[
     "encounter_created",
@@ -398,6 +422,13 @@ class RulesetInfo(msgspec.Struct, gc=False):
 
 class RulesetList(msgspec.Struct, gc=False):
     rulesets: list[RulesetInfo]
+
+
+class RulesetDetail(RulesetInfo, kw_only=True):
+    """`GET /v1/rulesets/{ruleset}`: what the list says of it, and the data clients draw with
+    (sr3-hardlife: the body map of hexes)."""
+
+    body_map: BodyMap | None = None
 
 
 class Health(msgspec.Struct, gc=False):

@@ -13,6 +13,7 @@ import msgspec
 from schemas.common import Id, Name, Point, Request
 from schemas.d100 import D100Sheet
 from schemas.sr3 import SR3Sheet
+from schemas.sr3hl import HLSheet
 from schemas.sr4 import SR4Sheet
 from schemas.sr5 import SR5Sheet
 
@@ -22,7 +23,7 @@ MAX_SCENE_ACTORS = 1000
 GM = "gm"
 
 # One member per ruleset, tagged by "ruleset"; an encounter's actors carry its ruleset's sheet.
-ActorSheet = SR5Sheet | D100Sheet | SR3Sheet | SR4Sheet
+ActorSheet = SR5Sheet | D100Sheet | SR3Sheet | SR4Sheet | HLSheet
 
 
 class Posture(Request):

@@ -19,6 +19,7 @@ from aiohttp import WSCloseCode, web
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN
 from schemas.encounter import (
     Health,
+    RulesetDetail,
     RulesetInfo,
     RulesetList,
 )
@@ -433,6 +434,22 @@ def _ruleset_info(ruleset: Ruleset) -> RulesetInfo:
 
 async def rulesets(request: web.Request) -> web.Response:
     return _json_response(RulesetList(rulesets=[_ruleset_info(r) for r in RULESETS.values()]))
+
+
+async def ruleset_detail(request: web.Request) -> web.Response:
+    ruleset_id = request.match_info["ruleset"]
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        raise ProblemError(
+            404,
+            "ruleset-not-found",
+            "No such ruleset",
+            f"no ruleset '{ruleset_id}'; GET /v1/rulesets lists them",
+            "ruleset",
+        )
+    info = _ruleset_info(ruleset)
+    fields = msgspec.structs.asdict(info)
+    return _json_response(RulesetDetail(**fields, body_map=ruleset.body_map))
 
 
 def _credential(request: web.Request, query_allowed: bool = False) -> str | None:
@@ -898,6 +915,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/docs", openapi.docs_page)
     foundry.add_routes(app)
     app.router.add_get("/v1/rulesets", rulesets)
+    app.router.add_get("/v1/rulesets/{ruleset}", ruleset_detail)
     app.router.add_post("/v1/encounters", create_encounter)
     app.router.add_get("/v1/encounters/{encounter}", get_encounter)
     app.router.add_delete("/v1/encounters/{encounter}", delete_encounter)

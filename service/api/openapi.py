@@ -29,6 +29,7 @@ from schemas.encounter import (
     Health,
     InitiativeOutcome,
     PlayerOutcome,
+    RulesetDetail,
     RulesetList,
     SceneOutcome,
     StateEdit,
@@ -103,6 +104,13 @@ OPERATIONS = (
         also=(503,),
     ),
     Operation("get", "/v1/rulesets", "Ruleset ids with what each supports.", response=RulesetList),
+    Operation(
+        "get",
+        "/v1/rulesets/{ruleset}",
+        "One ruleset, with the data clients draw with (sr3-hardlife's body map).",
+        response=RulesetDetail,
+        errors=(404,),
+    ),
     Operation(
         "post",
         "/v1/encounters",

@@ -23,6 +23,7 @@ from schemas.encounter import (
 )
 from schemas.initiative import ActionKind, ActionsUsed, TimedResult
 from schemas.scene import SceneActor
+from schemas.sr3hl import BodyMap
 from service.rules.dice import Dice
 
 R = TypeVar("R", covariant=True)
@@ -125,6 +126,12 @@ class Ruleset(Protocol):
 
     @property
     def info(self) -> RulesetInfo: ...
+
+    @property
+    def body_map(self) -> BodyMap | None:
+        """The hit-location figure clients draw (sr3-hardlife), served by
+        `GET /v1/rulesets/{ruleset}`; None for a ruleset without one."""
+        ...
 
     @property
     def attack_type(self) -> type[Any]:

@@ -58,6 +58,7 @@ class D100Ruleset(NothingTimed):
             "location:<actor id>",
         ],
     )
+    body_map = None
     attack_type = D100AttackRequest
     attack_ask_type = D100AttackAsk
 

@@ -42,6 +42,7 @@ class SR3Ruleset(NothingTimed):
         zone_shapes=[],
         dice_steps=["attack", "dodge:<target id>", "resist:<target id>"],
     )
+    body_map = None
     attack_type = SR3AttackRequest
     attack_ask_type = SR3AttackAsk
 

@@ -51,6 +51,7 @@ class SR4Ruleset:
             "barrier:<barrier id>",
         ],
     )
+    body_map = None
     attack_type = SR4AttackRequest
     attack_ask_type = SR4AttackAsk
 

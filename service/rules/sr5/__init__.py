@@ -45,6 +45,7 @@ class SR5Ruleset(NothingTimed):
             "soak:<actor id>",
         ],
     )
+    body_map = None
     attack_type = SR5AttackRequest
     attack_ask_type = SR5AttackAsk
 
