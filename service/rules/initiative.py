@@ -252,6 +252,32 @@ def _phases_left(entry: InitiativeEntry, rules: InitiativeRules, pass_number: in
     return phases - entry.lost
 
 
+def lose_next_phase(turn: TurnState, rules: InitiativeRules, actor: str) -> TurnState | None:
+    """The turn with `actor`'s next action phase in this combat turn lost (Hard Life's failed
+    recovery roll): the engine passes it by when it comes. None when the service runs no
+    initiative, the actor is not in it, or it has no phase left in this combat turn (the
+    ruleset then keeps the loss itself, for the VTT's tracker or the next combat turn)."""
+    initiative = running(turn)
+    if initiative is None:
+        return None
+    entry = next((e for e in initiative.entries if e.actor == actor), None)
+    if entry is None or entry.lost >= MAX_LOST_PHASES:
+        return None
+    # The phase under way is the actor's own: the next one is lost, not this.
+    if (
+        _phases_left(entry, rules, turn.initiative_pass) - (1 if initiative.current == actor else 0)
+        < 1
+    ):
+        return None
+    entries = [
+        msgspec.structs.replace(e, lost=e.lost + 1) if e.actor == actor else e
+        for e in initiative.entries
+    ]
+    return msgspec.structs.replace(
+        turn, initiative=msgspec.structs.replace(initiative, entries=entries)
+    )
+
+
 def _begin_phase(
     turn: TurnState, initiative: Initiative, actor: str, effects: list[str]
 ) -> tuple[TurnState, list[Crossing]]:
