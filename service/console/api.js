@@ -131,3 +131,7 @@ export const startInitiative = (id, token, body) =>
   call("POST", initiativePath(id), { token, body, idempotent: true });
 
 export const stopInitiative = (id, token) => call("DELETE", initiativePath(id), { token, idempotent: true });
+
+// One ruleset's detail: what the list says, and the data a client draws with (sr3-hardlife's
+// body map of hexes).
+export const getRuleset = (id) => call("GET", `/v1/rulesets/${encodeURIComponent(id)}`);

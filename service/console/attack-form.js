@@ -88,6 +88,8 @@ export class AttackForm {
     this.modeSelect = modeField.querySelector("select");
     this.modeSelect.addEventListener("change", () => this.onModeChange());
     this.addTarget();
+    // A ruleset may add to its form (Hard Life: the called shot picked on the body map).
+    r.extend?.(this.fields, this);
     this.onModeChange();
     this.refreshScene();
   }
@@ -276,6 +278,8 @@ export class AttackForm {
     this.zoneHelp.hidden = !zone;
     this.targetsLegend.textContent = zone ? "Bystanders (the other actors on the map)" : "Targets";
     for (const field of this.fields.querySelectorAll(".zone-only")) field.hidden = !zone;
+    // An area clicked on the map (Hard Life's suppression fire): its fields are in the options.
+    if (zone && this.ruleset.zoneArea) this.fields.querySelector("#options")?.setAttribute("open", "");
     this.refreshAim();
     this.refreshTargets();
   }
@@ -284,7 +288,7 @@ export class AttackForm {
   // attack aimed at a point (an sr4 grenade); a ruleset may draw its options (barriers) too.
   refreshAim() {
     const options = this.safeOptions();
-    const aimed = this.zoneMode || Boolean(this.ruleset.aimsAtPoint?.(options));
+    const aimed = (this.zoneMode && !this.ruleset.zoneArea) || Boolean(this.ruleset.aimsAtPoint?.(options));
     if (aimed && !this.map.actors.has(AIM)) {
       const first = this.targets[0] && this.map.position(this.targets[0].id);
       this.map.place(AIM, "aim", first ? { x: first.x + 2, y: first.y } : { x: 15, y: 0 });
@@ -292,6 +296,23 @@ export class AttackForm {
       this.map.remove(AIM);
     }
     this.ruleset.showOptions?.(options, this.map);
+    if (this.ruleset.zoneArea) this.refreshArea();
+  }
+
+  // The area of a zone drawn by clicks on the map (each click a corner), kept in its text field.
+  refreshArea() {
+    const input = this.fields.querySelector("#option-suppression-area");
+    if (!input) return;
+    const points = () => input.value.split(";").map((p) => p.trim().split(/[\s,]+/).map(Number))
+      .filter((p) => p.length === 2 && p.every(Number.isFinite)).map(([x, y]) => ({ x, y }));
+    if (!this.zoneMode) {
+      this.map.setAreaDrawing(null);
+      return;
+    }
+    this.map.setAreaDrawing((point) => {
+      input.value = [...points(), point].map((p) => `${p.x} ${p.y}`).join("; ");
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }, points());
   }
 
   refreshDistances() {

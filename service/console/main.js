@@ -7,23 +7,25 @@ import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
 import { round1, SceneMap } from "./map.js";
+import { MONITOR_EVENTS, MonitorsPanel } from "./monitors.js";
 import { el, genericResult } from "./results.js";
 import { Roster } from "./roster.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
 import sr3 from "./rulesets/sr3.js";
+import sr3hl from "./rulesets/sr3hl.js";
 import sr4 from "./rulesets/sr4.js";
 import sr5 from "./rulesets/sr5.js";
 
 // The forms this console has; a ruleset the service lists without one here can still be joined
 // and followed, but not attacked with.
-const FORMS = { sr5, d100, sr3, sr4 };
+const FORMS = { sr5, d100, sr3, sr4, "sr3-hardlife": sr3hl };
 const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
 const state = { rulesets: [], encounter: null, feed: null };
 // The panels an encounter shows; the turn panel only to a GM (see setRole).
-const PANELS = ["attack", "action-panel", "turn-panel", "initiative-panel", "roster-panel", "map-panel", "result-panel", "feed-panel"];
+const PANELS = ["attack", "action-panel", "turn-panel", "initiative-panel", "roster-panel", "map-panel", "monitors-panel", "result-panel", "feed-panel"];
 
 const map = new SceneMap({
   svg: $("map"),
@@ -38,7 +40,13 @@ const map = new SceneMap({
   onActorsChange: () => refreshActors(),
   onTestZone: (zone) => zoneTests.open(zone),
   onZonesChange: (zones) => zoneTests.zonesChanged(zones),
-  onSceneMove: (actor, position) => api.moveActor(state.encounter.id, state.encounter.token, actor, position),
+  onSceneMove: async (actor, position) => {
+    const answer = await api.moveActor(state.encounter.id, state.encounter.token, actor, position);
+    // A move into (or in) a zone whose ruleset tests on moves opens that zone's test (Hard Life).
+    const [zone] = answer?.result?.must_test || [];
+    if (zone && FORMS[state.encounter.ruleset]?.testsOnMove && map.zones.has(zone)) zoneTests.open(map.zones.get(zone), actor);
+    return answer;
+  },
   onPick: (actor) => pickFromMap(actor),
 });
 const form = new AttackForm({
@@ -87,6 +95,8 @@ const initiative = new InitiativePanel({
   // A token joined by hand turned out to be a player's: no GM controls for it.
   onForbidden: () => setRole("player"),
 });
+// Hard Life's monitors of every actor, live from the events.
+const monitors = new MonitorsPanel({ panel: $("monitors-panel"), session, onAnswer: onRoundAnswer });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -208,12 +218,21 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   for (const panel of ["roster-panel", "map-panel", "result-panel", "feed-panel"]) $(panel).hidden = false;
 
   const ruleset = FORMS[view.ruleset];
+  // A ruleset may draw with data the service serves (Hard Life's body map).
+  if (ruleset?.loadDetail) {
+    try {
+      await ruleset.loadDetail(await api.getRuleset(view.ruleset));
+    } catch (error) {
+      say($("encounter-status"), `The ruleset's detail could not be read: ${error.describe?.() || error.message}`, "error");
+    }
+  }
   $("attack").hidden = !ruleset;
   $("action-panel").hidden = !ruleset;
   turns.setRuleset(ruleset);
   roster.setRuleset(ruleset);
   initiative.setRuleset(view.ruleset, rulesetInfo(view.ruleset));
   zoneTests.setRuleset(ruleset);
+  monitors.setRuleset(ruleset);
   if (ruleset) {
     form.setRuleset(ruleset, rulesetInfo(view.ruleset));
     actions.setRuleset(ruleset, rulesetInfo(view.ruleset));
@@ -237,6 +256,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   });
   state.feed.start();
   initiative.refresh();
+  monitors.refresh();
 }
 
 function leave({ keepStatus = false } = {}) {
@@ -260,6 +280,7 @@ function setRole(role) {
   $("turn-panel").hidden = role === "player";
   roster.setRole(role);
   initiative.setRole(role);
+  monitors.setRole(role);
   if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
 }
 
@@ -447,6 +468,7 @@ function onEvent(event) {
   if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);
   if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh();
+  if (MONITOR_EVENTS.has(event.type)) monitors.refresh();
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },
     el("time", { datetime: event.at, text: Number.isNaN(time.valueOf()) ? event.at : time.toLocaleTimeString() }),

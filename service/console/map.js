@@ -13,7 +13,25 @@ function svgElement(name, attributes = {}) {
 export const round1 = (value) => Math.round(value * 10) / 10;
 export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
 
-// Inside or on the edge of a zone: a convex polygon (sr5 triangle) or a circle (d100).
+// Inside or on the edge of any simple polygon (Hard Life's suppressed area may be concave): an
+// even-odd ray cast, a point on an edge counting as inside.
+export function insidePolygon(points, point) {
+  const EPSILON = 1e-9;
+  let inside = false;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i, i += 1) {
+    const a = points[i];
+    const b = points[j];
+    const cross = (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x);
+    const within = Math.min(a.x, b.x) - EPSILON <= point.x && point.x <= Math.max(a.x, b.x) + EPSILON
+      && Math.min(a.y, b.y) - EPSILON <= point.y && point.y <= Math.max(a.y, b.y) + EPSILON;
+    if (Math.abs(cross) <= EPSILON && within) return true;
+    if ((a.y > point.y) !== (b.y > point.y) && point.x < ((b.x - a.x) * (point.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+// Inside or on the edge of a zone: a convex polygon (sr5 triangle), any polygon (Hard Life's
+// "polygon" zones) or a circle (d100).
 export function insideZone(zone, point) {
   const EPSILON = 1e-9;
   if (zone.shape === "circle" && zone.center) {
@@ -21,6 +39,7 @@ export function insideZone(zone, point) {
   }
   const points = zone.points || [];
   if (points.length < 3) return false;
+  if (zone.shape === "polygon") return insidePolygon(points, point);
   let sign = 0;
   for (let i = 0; i < points.length; i += 1) {
     const a = points[i];
@@ -82,14 +101,23 @@ export class SceneMap {
     this.elements = new Map();
     // Whose phase it is in the initiative the service runs, drawn ringed.
     this.acting = null;
-    // A click on the map itself (not on an actor) puts the aim point there, when there is one.
+    // An area being drawn (Hard Life's suppression fire): each click on the map is a corner.
+    this.areaDrawing = null;
+    this.draftArea = [];
+    // A click on the map itself (not on an actor) puts the aim point there, when there is one,
+    // or the next corner of the area being drawn.
     svg.addEventListener("click", (event) => {
       if (event.target.closest?.(".actor")) return;
-      const aim = [...this.actors.values()].find((actor) => actor.role === "aim");
-      if (!aim) return;
       const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(this.svg.getScreenCTM().inverse());
       const snap = this.step / 2;
-      this.move(aim.id, { x: Math.round(point.x / snap) * snap, y: Math.round(-point.y / snap) * snap });
+      const at = { x: Math.round(point.x / snap) * snap, y: Math.round(-point.y / snap) * snap };
+      if (this.areaDrawing) {
+        this.areaDrawing(at);
+        return;
+      }
+      const aim = [...this.actors.values()].find((actor) => actor.role === "aim");
+      if (!aim) return;
+      this.move(aim.id, at);
     });
     this.width = Number(sizeSelect.value);
     sizeSelect.addEventListener("change", () => {
@@ -307,6 +335,11 @@ export class SceneMap {
     const zoneLayer = svgElement("g", { class: "zones", "aria-hidden": "true" });
     for (const zone of this.zones.values()) zoneLayer.appendChild(this.zoneShape(zone));
     svg.appendChild(zoneLayer);
+    if (this.draftArea.length) {
+      const points = this.draftArea.map((p) => `${p.x},${-p.y}`).join(" ");
+      const draft = svgElement(this.draftArea.length >= 3 ? "polygon" : "polyline", { class: "draft-area", points, "aria-hidden": "true" });
+      svg.appendChild(draft);
+    }
     svg.appendChild(this.blastLayer());
     this.elements.clear();
     const actorLayer = svgElement("g", { class: "actors" });
@@ -331,6 +364,15 @@ export class SceneMap {
     this.blast = blast;
     this.scatter = scatter;
     this.render();
+  }
+
+  // `onPoint(point)`: a click on the map adds that corner (null: no area is drawn); `points`: the
+  // corners so far, drawn dashed.
+  setAreaDrawing(onPoint, points = []) {
+    const before = JSON.stringify(this.draftArea);
+    this.areaDrawing = onPoint;
+    this.draftArea = onPoint ? points : [];
+    if (JSON.stringify(this.draftArea) !== before) this.render();
   }
 
   setBarriers(barriers) {
@@ -620,11 +662,13 @@ export class SceneMap {
     item.dataset.zone = zone.id;
     const shape = zone.shape === "circle"
       ? `circle of ${round1(zone.radius_m)} m around (${round1(zone.center.x)}, ${round1(zone.center.y)})`
-      : `triangle ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
+      : `${zone.shape === "polygon" ? "area" : "triangle"} ${zone.points.map((p) => `(${round1(p.x)}, ${round1(p.y)})`).join(" ")}`;
     const title = document.createElement("strong");
     title.textContent = `${zone.id}: ${zone.kind} by ${zone.shooter}`;
     const facts = document.createElement("span");
-    facts.textContent = ` — ${zone.hits} hits, penalty ${zone.penalty}, ${shape}; lasts ${zone.lasts}. `;
+    facts.textContent = zone.shape === "polygon"
+      ? ` — ${zone.hits} bullets per m², ${shape}; lasts ${zone.lasts}. `
+      : ` — ${zone.hits} hits, penalty ${zone.penalty}, ${shape}; lasts ${zone.lasts}. `;
     const who = document.createElement("span");
     who.className = "inside";
     item.append(title, facts, who);

@@ -252,8 +252,9 @@ export class ZoneTestForm {
     this.close();
   }
 
-  // Opens the form for one live zone, on the first actor standing inside it.
-  async open(zone) {
+  // Opens the form for one live zone, on `actor` (one a move put in it) or the first actor
+  // standing inside it.
+  async open(zone, actor = null) {
     if (!this.ruleset?.zoneTest) return;
     this.zone = zone;
     this.zoneName.textContent = zone.id;
@@ -261,7 +262,8 @@ export class ZoneTestForm {
     this.form.hidden = false;
     this.refreshActors(actorIds(this.map));
     const inside = this.map.whoIsInside(zone);
-    const first = inside[0] || actorIds(this.map).find((id) => id !== zone.shooter);
+    const first = (actor && actorIds(this.map).includes(actor) ? actor : null)
+      || inside[0] || actorIds(this.map).find((id) => id !== zone.shooter);
     if (first) this.actor.value = first;
     this.copyFromAttackForm();
     this.zoneState = null;
@@ -328,7 +330,11 @@ export class ZoneTestForm {
     const actor = this.actor.value;
     if (!actor) throw new FieldError(this.actor, "Actor tested: put one on the map first");
     const fields = readFields(this.fields, this.ruleset.zoneTest, "zt");
-    const body = this.ruleset.zoneTestRequest({ actor, fields, position: this.map.position(actor) });
+    const body = this.ruleset.zoneTestRequest({
+      actor, fields, position: this.map.position(actor), zone: this.zone,
+      // Where the zone's shooter stands now (Hard Life's Table 9 range, from the shooter).
+      shooterAt: this.zone ? this.map.position(this.zone.shooter) : null,
+    });
     const dice = readDice(this.dice);
     if (Object.keys(dice).length) body.dice = dice;
     return body;

@@ -192,7 +192,7 @@ export default {
 
 // One test against its TN: the dice (and how many from the Combat Pool), each total after the
 // Rule of Six, the successes, and the modifiers that made the TN.
-function renderTest(name, title, t) {
+export function renderTest(name, title, t) {
   const section = el("section", { class: "test", dataTest: name, "aria-label": title },
     el("h4", { text: title }),
     facts([
@@ -244,7 +244,7 @@ function renderDamage(who, d) {
 }
 
 // Each actor's Combat Pool dice committed to this attack, and what it has left this combat turn.
-function renderPools(pools) {
+export function renderPools(pools) {
   const table = el("table", { class: "modifiers combat-pool", dataField: "combat_pool" },
     el("caption", { text: "Combat Pool (left until the next combat turn)" }),
     el("thead", {}, el("tr", {}, ["Actor", "Spent", "Left"].map((h) => el("th", { scope: "col", text: h })))));

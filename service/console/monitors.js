@@ -1,0 +1,147 @@
+// Hard Life's condition monitors (004, "Taking Damage"): every actor of the encounter with each
+// location's and the trauma monitor's boxes, what they mean (the service's `condition`), what is
+// due (a recovery roll, a consciousness test) and the armour it wears with its wear. Read from
+// `GET /v1/encounters/{id}` (the combat state) when the page joins and after every event that can
+// change it; the GM rolls what is due from here (POST .../actions).
+
+import * as api from "./api.js";
+import { armorName, conditionText, LOCATIONS } from "./rulesets/sr3hl.js";
+import { el } from "./results.js";
+
+const words = (text) => String(text).replaceAll("_", " ");
+// SR3's condition monitor, as Hard Life keeps it (README): a level is reached at these boxes.
+const LEVEL_BOXES = [["D", 10], ["S", 6], ["M", 3], ["L", 1]];
+const levelOf = (boxes) => LEVEL_BOXES.find(([, at]) => boxes >= at)?.[0] || "—";
+const MONITORS = ["trauma", ...LOCATIONS];
+// Events after which the monitors may have changed.
+export const MONITOR_EVENTS = new Set(["attack", "zone_test", "action", "advance", "state_edited", "initiative"]);
+
+export class MonitorsPanel {
+  // `onAnswer(answer)`: the answer to an action sent from here (shown as the page's result).
+  constructor({ panel, session, onAnswer }) {
+    this.panel = panel;
+    this.list = panel.querySelector("#monitors-list");
+    this.status = panel.querySelector("#monitors-status");
+    this.alert = panel.querySelector("#monitors-error");
+    this.session = session;
+    this.onAnswer = onAnswer;
+    this.enabled = false;
+    this.role = "gm";
+    this.reads = 0;
+  }
+
+  setRuleset(ruleset) {
+    this.enabled = Boolean(ruleset?.hasMonitors);
+    this.panel.hidden = !this.enabled;
+    this.list.replaceChildren();
+    this.alert.hidden = true;
+  }
+
+  setRole(role) {
+    this.role = role;
+    for (const button of this.list.querySelectorAll("button.gm-action")) button.hidden = role === "player";
+  }
+
+  // Reads the state again; only the newest read is shown when two cross.
+  async refresh() {
+    const session = this.session();
+    if (!this.enabled || !session) return;
+    this.reads += 1;
+    const read = this.reads;
+    try {
+      const view = await api.getEncounter(session.id, session.token);
+      if (read !== this.reads) return;
+      this.show(view.combat?.actors || {});
+    } catch (error) {
+      if (read === this.reads) this.status.textContent = `The monitors could not be read: ${error.describe?.() || error.message}`;
+    }
+  }
+
+  show(actors) {
+    const ids = Object.keys(actors).sort();
+    this.status.textContent = ids.length ? `${ids.length} actor${ids.length === 1 ? "" : "s"} with a combat state.` : "Nobody has been hit or rolled yet.";
+    this.list.replaceChildren(...ids.map((id) => this.actorItem(id, actors[id])));
+    this.panel.dataset.read = String(this.reads);
+  }
+
+  actorItem(id, state) {
+    const c = state.condition || {};
+    const item = el("li", { class: "monitor-actor", dataActor: id },
+      el("h3", { text: id }),
+      el("p", { class: "condition", dataField: "condition" }, conditionText(c), "."));
+    const due = [];
+    if (state.unconscious) due.push("unconscious (a failed consciousness test)");
+    if (state.recovery) due.push(`recovery roll due (against ${state.recovery.level})`);
+    if (state.consciousness_due) due.push("consciousness test due");
+    if (state.conscious_phases !== undefined && state.conscious_phases !== null) {
+      due.push(state.conscious_phases ? `acts in ${state.conscious_phases} more phase${state.conscious_phases === 1 ? "" : "s"} this combat turn` : "free actions only");
+    }
+    if (state.actions_lost) due.push(`${state.actions_lost} action phase${state.actions_lost === 1 ? "" : "s"} lost`);
+    item.appendChild(el("p", { class: "due", dataField: "due", text: due.length ? `${due.join("; ")}.` : "Nothing due." }));
+    const actions = el("div", { class: "row monitor-actions" });
+    if (state.recovery) actions.appendChild(this.actionButton(id, "recovery_roll", `Recovery roll: ${id}`));
+    if (state.consciousness_due || (c.deadly && !c.dead && !state.unconscious)) {
+      actions.appendChild(this.actionButton(id, "consciousness_test", `Consciousness test: ${id}`));
+    }
+    if (actions.children.length) item.appendChild(actions);
+    item.appendChild(monitorTable(id, state.monitors || {}));
+    item.appendChild(armorTable(id, state.armor));
+    return item;
+  }
+
+  actionButton(actor, action, label) {
+    const button = el("button", { type: "button", class: "gm-action", dataAction: action, text: label });
+    button.hidden = this.role === "player";
+    button.addEventListener("click", async () => {
+      const session = this.session();
+      this.alert.hidden = true;
+      button.disabled = true;
+      try {
+        const answer = await api.takeAction(session.id, session.token, { ruleset: "sr3-hardlife", actor, action });
+        this.onAnswer(answer);
+      } catch (problem) {
+        this.alert.textContent = `Refused: ${problem.describe?.() || problem.message}`;
+        this.alert.hidden = false;
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return button;
+  }
+}
+
+function monitorTable(id, monitors) {
+  const body = el("tbody");
+  for (const name of MONITORS) {
+    const m = monitors[name] || {};
+    const physical = m.physical || 0;
+    const stun = m.stun || 0;
+    body.appendChild(el("tr", { dataMonitor: name, class: physical || stun ? "wounded" : "" },
+      el("th", { scope: "row", text: words(name) }),
+      el("td", { class: "num", dataField: "physical", text: String(physical) }),
+      el("td", { dataField: "physical_level", text: levelOf(physical) }),
+      el("td", { class: "num", dataField: "stun", text: String(stun) }),
+      el("td", { dataField: "stun_level", text: levelOf(stun) })));
+  }
+  return el("table", { class: "modifiers monitors", dataField: "monitors" },
+    el("caption", { text: `${id}: each monitor (boxes and level)` }),
+    el("thead", {}, el("tr", {}, ["Monitor", "Physical boxes", "Level", "Stun boxes", "Level"].map((h) => el("th", { scope: "col", text: h })))),
+    body);
+}
+
+// The armour as the state keeps it once hit: each piece, and what hits wore off it where.
+function armorTable(id, pieces) {
+  if (!pieces) return el("p", { class: "help", dataField: "armor", text: "Armour: as its sheet or the attack says (not hit yet)." });
+  const body = el("tbody");
+  pieces.forEach((piece, index) => {
+    const wear = Object.entries(piece.wear || {}).filter(([, points]) => points > 0);
+    body.appendChild(el("tr", { dataPiece: index },
+      el("th", { scope: "row", text: armorName(piece) }),
+      el("td", { dataField: "covers", text: Object.keys(piece.covers || {}).map(words).join(", ") || "its Table 7 rows" }),
+      el("td", { dataField: "wear", text: wear.length ? wear.map(([where, points]) => `${words(where)} −${points}`).join(", ") : "none" })));
+  });
+  return el("table", { class: "modifiers armor-worn", dataField: "armor" },
+    el("caption", { text: `${id}: armour worn, and its wear per location (004, Armour Degradation)` }),
+    el("thead", {}, el("tr", {}, ["Piece", "Covers", "Worn off"].map((h) => el("th", { scope: "col", text: h })))),
+    body);
+}
