@@ -113,6 +113,11 @@ export class CardActions {
       const body = d100ZoneTestRequest({ actor: actorId, athletics: manual.athletics, defender: { passive_defense: manual.passive_defense, armor: manual.armor } });
       return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
     }
+    if (encounter.ruleset === "sr3-hardlife") {
+      // The distance to the shooter and anything the sheet lacks come from the scene (HLZoneTestAsk).
+      const body = { ruleset: "sr3-hardlife", actor: actorId, defender: this.defenderOf(actor, "sr3-hardlife") };
+      return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
+    }
     if (encounter.ruleset === "sr4") {
       const body = sr4ZoneTestRequest({ actor: actorId, defender: this.defenderOf(actor, "sr4") });
       return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);

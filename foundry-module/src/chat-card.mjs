@@ -287,6 +287,145 @@ export function sr3AttackCard(result, { nameOf = (id) => id, title = null } = {}
   };
 }
 
+// --- Hard Life (sr3-hardlife) -------------------------------------------------------------
+
+const words = (text) => String(text ?? "").replaceAll("_", " ");
+
+function hlKnockBack(kind, metres) {
+  return { kind, metres, label: `FIREFIGHT.HL.KnockBack.${kind}`, moved: kind !== "none" };
+}
+
+/** Where each round went (HLRound): its TN and successes, the scatter, the location it landed on. */
+function hlRound(r) {
+  const s = r.scatter;
+  return {
+    round: r.round,
+    targetNumber: r.target_number,
+    successes: r.successes,
+    outcome: r.outcome,
+    outcomeLabel: `FIREFIGHT.Outcome.${r.outcome}`,
+    scattered: Boolean(s?.hexes),
+    hexes: s?.hexes ?? 0,
+    direction: s?.direction ?? null,
+    landed: s ? `${s.landed.q},${s.landed.r}` : null,
+    location: r.location,
+    locationLabel: r.location ? `FIREFIGHT.HL.Location.${r.location}` : null,
+  };
+}
+
+/** Everything the rounds that reached one location did there (HLLocationHit). */
+function hlLocation(hit) {
+  return {
+    location: hit.location,
+    label: `FIREFIGHT.HL.Location.${hit.location}`,
+    rounds: hit.rounds.join(", "),
+    armor: hit.armor.map((a) => ({
+      rounds: a.rounds.join(", "),
+      armor: a.armor,
+      armorLabel: `FIREFIGHT.SR3.Armor.${a.armor}`,
+      armorPiercing: a.armor_piercing,
+      rating: a.rating,
+      dermalDice: a.dermal_dice,
+      test: sr3Test(a.test),
+      lacing: sr3Test(a.lacing),
+      soak: a.soak,
+      stopped: a.stopped,
+      resultLabel: a.stopped ? "FIREFIGHT.HL.Stopped" : "FIREFIGHT.HL.Penetrated",
+      degraded: a.degraded,
+      ratingAfter: a.rating_after,
+    })),
+    damage: hit.damage.map((d) => ({
+      round: d.round, dice: d.dice, accuracy: signed(d.accuracy.value), accuracySource: d.accuracy.source,
+      totals: d.totals.join(", "), successes: d.successes, ones: d.ones, sixes: d.sixes,
+      armorSuccesses: d.armor_successes, net: d.net, stages: signed(d.stages), level: d.level, overflow: d.overflow,
+    })),
+    stun: hit.stun
+      ? {
+          power: hit.stun.power, baseLevel: hit.stun.base_level, resist: sr3Test(hit.stun.resist), level: hit.stun.level,
+          knockBack: hlKnockBack(hit.stun.knock_back, hit.stun.metres),
+        }
+      : null,
+    wounds: hit.wounds.map((w) => ({
+      monitor: w.monitor, monitorLabel: w.monitor === "trauma" ? "FIREFIGHT.HL.Trauma" : `FIREFIGHT.HL.Location.${w.monitor}`,
+      track: w.track, trackLabel: TRACK_LABEL[w.track] ?? w.track, modifier: signed(w.modifier), level: w.level,
+      boxes: w.boxes, boxesNow: w.boxes_now, levelNow: w.level_now,
+    })),
+  };
+}
+
+/** One Hard Life target (HLTargetResult): its tests, each round, each location hit, the recovery roll. */
+function hlTarget(t, nameOf) {
+  const c = t.condition ?? {};
+  return {
+    ...targetHeader(t, nameOf),
+    hit: t.hits.length > 0,
+    hl: {
+      aim: t.aim,
+      aimLabel: `FIREFIGHT.HL.Location.${t.aim}`,
+      attackSuccesses: t.attack_successes,
+      dodge: sr3Test(t.dodge),
+      dodgeSuccesses: t.dodge_successes,
+      netSuccesses: t.net_successes,
+      rounds: t.rounds.map(hlRound),
+      locations: t.hits.map(hlLocation),
+      knockBack: hlKnockBack(t.knock_back, t.knock_back_m),
+      recovery: t.recovery
+        ? { level: t.recovery.level, needed: t.recovery.needed, test: sr3Test(t.recovery.test), passed: t.recovery.passed, label: t.recovery.passed ? "FIREFIGHT.HL.Recovered" : "FIREFIGHT.HL.LosesAction" }
+        : null,
+      condition: {
+        targetNumber: signed(c.target_number_modifier ?? 0),
+        initiative: signed(c.initiative_modifier ?? 0),
+        deadly: Boolean(c.deadly),
+        dead: Boolean(c.dead),
+        disabled: (c.disabled ?? []).map(words).join(", "),
+        crippled: (c.crippled ?? []).map(words).join(", "),
+      },
+    },
+    canSecondChance: false,
+  };
+}
+
+function hlPools(pools, nameOf) {
+  return pools.map((p) => ({ actor: p.actor, name: nameOf(p.actor), pool: p.pool, poolLabel: `FIREFIGHT.HL.Pool.${p.pool}`, spent: p.spent, left: p.left }));
+}
+
+/** A Hard Life attack result (kind "sr3_hardlife_attack") as card data: where each round landed, what the armour did, the wounds, knock-back and recovery. */
+export function hlAttackCard(result, { nameOf = (id) => id, title = null } = {}) {
+  const s = result.suppression;
+  return {
+    ...attackHeader("sr3hl", result, nameOf, title),
+    mode: result.mode,
+    modeLabel: `FIREFIGHT.Mode.${result.mode}`,
+    action: result.action,
+    roundsFired: result.rounds_fired,
+    ammoLeft: result.ammo_left,
+    attackTest: sr3Test(result.attack),
+    targets: result.target ? [hlTarget(result.target, nameOf)] : [],
+    suppression: s ? { id: s.zone.id, bulletsPerM2: s.bullets_per_m2, area: s.area_m2, lasts: s.zone.lasts } : null,
+    combatPool: hlPools(result.combat_pool, nameOf),
+    dice: dieRows(result.dice, "sr3"),
+    seed: result.seed,
+  };
+}
+
+/** A Hard Life zone test (kind "sr3_hardlife_zone_test"): the zone's Table 9 attack, then the rounds that hit as an attack's. */
+export function hlZoneTestCard(result, { nameOf = (id) => id } = {}) {
+  return {
+    ruleset: "sr3hl",
+    sr3hl: true,
+    kind: "zone_test",
+    title: "FIREFIGHT.Card.ZoneTest",
+    actor: result.actor,
+    actorName: nameOf(result.actor),
+    zone: result.zone,
+    attackTest: sr3Test(result.attack),
+    targets: [hlTarget(result.target, nameOf)],
+    combatPool: hlPools(result.combat_pool, nameOf),
+    dice: dieRows(result.dice, "sr3"),
+    seed: result.seed,
+  };
+}
+
 function sr4Damage(damage) {
   if (!damage) return null;
   return {
@@ -462,6 +601,10 @@ export function cardForResult(result, options = {}) {
       return sr3AttackCard(result, options);
     case "sr4_attack":
       return sr4AttackCard(result, options);
+    case "sr3_hardlife_attack":
+      return hlAttackCard(result, options);
+    case "sr3_hardlife_zone_test":
+      return hlZoneTestCard(result, options);
     case "sr4_zone_test":
       return zoneTestCard(result, options);
     case "advance":

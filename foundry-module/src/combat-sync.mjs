@@ -37,7 +37,7 @@ function numberOr(value, fallback) {
  * the first) to `current`. Round 0 is a combat not yet started: nothing to send.
  */
 // The rulesets whose combat turns have initiative passes (d100 counts action points instead).
-export const RULESETS_WITH_PASSES = new Set(["sr5", "sr4", "sr3"]);
+export const RULESETS_WITH_PASSES = new Set(["sr5", "sr4", "sr3", "sr3-hardlife"]);
 
 export function advancesBetween(previous, current, { ruleset = "sr5" } = {}) {
   if (!current || current.round < 1) return [];

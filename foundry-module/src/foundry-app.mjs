@@ -27,6 +27,7 @@ import {
 import {
   SR3_CATEGORIES, SR3_COVER, SR3_MOVEMENT, SR3_SIGHTS, SR3_TARGET_MOVEMENT, SR3_VISIBILITY, sr3AttackRequest, sr3FromManual,
 } from "./sr3-requests.mjs";
+import { HL_LOCATIONS, hlAttackRequest, hlFromManual, parseArea } from "./sr3hl-requests.mjs";
 import { measureMetres, toScenePoint, bearingDeg, distanceM } from "./geometry.mjs";
 import { isMove, moveFinished, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
 import {
@@ -471,6 +472,7 @@ export class FirefightApp {
       d100: ruleset === "d100",
       sr3: ruleset === "sr3",
       sr4: ruleset === "sr4",
+      sr3hl: ruleset === "sr3-hardlife",
       shadowrun,
       sr3e: mappedSr3,
       sr4e: mappedSr4,
@@ -483,7 +485,8 @@ export class FirefightApp {
       categories: options(SR5_CATEGORIES, "FIREFIGHT.Category"),
       rollModes: rollModeChoices(this.userRollMode()),
     };
-    if (ruleset === "sr3") Object.assign(base, this.sr3DialogChoices());
+    if (ruleset === "sr3" || ruleset === "sr3-hardlife") Object.assign(base, this.sr3DialogChoices());
+    if (ruleset === "sr3-hardlife") Object.assign(base, this.hlDialogChoices());
     if (ruleset === "sr4") Object.assign(base, this.sr4DialogChoices());
     if (mappedSr4) {
       const weapons = sr4e.rangedWeapons(actor).map((item) => {
@@ -516,8 +519,8 @@ export class FirefightApp {
     return {
       ...base,
       manual,
-      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: ruleset === "sr3" ? `FIREFIGHT.SR3.Field.${key}` : ruleset === "sr4" ? `FIREFIGHT.SR4.Field.${key}` : `FIREFIGHT.Field.${key}` })),
-      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : ruleset === "sr3" ? ["SS", "SA", "BF", "FA"] : ruleset === "sr4" ? sr4AvailableModes(sr4FromManual("x", manual).weapon.modes) : D100_MODES, "FIREFIGHT.Mode"),
+      manualFields: Object.entries(manual).map(([key, value]) => ({ key, value, label: ruleset === "sr3" ? `FIREFIGHT.SR3.Field.${key}` : ruleset === "sr3-hardlife" ? `FIREFIGHT.HL.Field.${key}` : ruleset === "sr4" ? `FIREFIGHT.SR4.Field.${key}` : `FIREFIGHT.Field.${key}` })),
+      modes: options(ruleset === "sr5" ? availableModes(["SS", "SA", "BF", "FA"]) : ruleset === "sr3" || ruleset === "sr3-hardlife" ? ["SS", "SA", "BF", "FA"] : ruleset === "sr4" ? sr4AvailableModes(sr4FromManual("x", manual).weapon.modes) : D100_MODES, "FIREFIGHT.Mode"),
     };
   }
 
@@ -530,6 +533,13 @@ export class FirefightApp {
       targetMovements: options(SR3_TARGET_MOVEMENT, "FIREFIGHT.SR3.Movement"),
       cover: options(SR3_COVER, "FIREFIGHT.Cover"),
       visibility: Object.entries(SR3_VISIBILITY).map(([field, values]) => ({ field, label: `FIREFIGHT.SR3.Visibility.${field}.Name`, options: options(values, `FIREFIGHT.SR3.Visibility.${field}`) })),
+    };
+  }
+
+  /** Hard Life's list: the locations of a called shot (004, Tables 6 and 10). */
+  hlDialogChoices() {
+    return {
+      locations: HL_LOCATIONS.map((value) => ({ value, label: `FIREFIGHT.HL.Location.${value}` })),
     };
   }
 
@@ -555,6 +565,7 @@ export class FirefightApp {
     const saved = actor?.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
     const manual = mergeManual(ruleset, saved);
     if (ruleset === "sr3") return sr3FromManual("x", manual).defender;
+    if (ruleset === "sr3-hardlife") return hlFromManual("x", manual).defender;
     if (ruleset === "sr4") return sr4FromManual("x", manual).defender;
     return ruleset === "d100"
       ? { defense: manual.defense, passive_defense: manual.passive_defense, armor: manual.armor }
@@ -592,6 +603,7 @@ export class FirefightApp {
       return { body, writeBack: { actor, manual: { ruleset: "d100", values: manual } } };
     }
     if (data.sr3) return this.buildSr3Attack(token, data, form, targets, dice);
+    if (data.sr3hl) return this.buildHlAttack(token, data, form, targets, dice);
     if (data.sr4) return this.buildSr4Attack(token, data, form, targets, dice);
     let attacker;
     let weapon;
@@ -682,6 +694,46 @@ export class FirefightApp {
       },
     });
     return { body, writeBack: { actor, item: null, ammoItem, manual: manual ? { ruleset: "sr3", values: manual } : null } };
+  }
+
+  /**
+   * A Hard Life attack from the manual form: the target's Table 8 dodge (Combat Pool and Dodge
+   * Pool dice, into cover, prone) and Body's Combat Pool dice from its row, the called shot's
+   * location and suppression fire's area (corners in metres) from the dialog.
+   */
+  buildHlAttack(token, data, form, targets, dice) {
+    const manual = mergeManual("sr3-hardlife", data.manual, form);
+    const { attacker, weapon } = hlFromManual(token.id, manual);
+    const area = parseArea(form.area);
+    const body = hlAttackRequest({
+      attacker,
+      weapon,
+      mode: form.mode,
+      targets: area ? [] : targets.map((t) => ({
+        ...t,
+        movement: form[`target_movement.${t.id}`],
+        dodge_combat: form[`dodge.${t.id}`],
+        dodge_pool: form[`dodge_pool.${t.id}`],
+        into_cover_m: form[`into_cover.${t.id}`],
+        prone: Boolean(form[`prone.${t.id}`]),
+        resist: form[`resist.${t.id}`],
+      })),
+      options: {
+        pool: form.pool,
+        sight: form.sight,
+        rounds: form.rounds,
+        movement: form.movement,
+        melee_opponents: form.melee_opponents,
+        called_shot: form.called_location || null,
+        blind_fire: Boolean(form.blind_fire),
+        second_firearm: Boolean(form.second_firearm),
+        indirect: Boolean(form.indirect),
+        visibility: { vision: form.vision, light: form.light, obscurant: form.obscurant },
+        suppression: area ? { area, bullets_per_m2: form.bullets_per_m2 } : null,
+        dice,
+      },
+    });
+    return { body, writeBack: { actor: token.actor, item: null, manual: { ruleset: "sr3-hardlife", values: manual } } };
   }
 
   /**
@@ -796,7 +848,7 @@ export class FirefightApp {
     if (!encounter) return null;
     await this.announce(serviceId(token.id), rollMode);
     // SR3's and SR4's aim is a simple action and nothing more (schemas/sr3.py, schemas/sr4.py).
-    const body = encounter.ruleset === "sr3" || encounter.ruleset === "sr4"
+    const body = encounter.ruleset === "sr3" || encounter.ruleset === "sr4" || encounter.ruleset === "sr3-hardlife"
       ? { ruleset: encounter.ruleset, actor: serviceId(token.id), action: "take_aim" }
       : { actor: serviceId(token.id), action: "take_aim", aim_for: aimFor };
     return this.client().action(encounter.id, encounter.token, body);
@@ -837,7 +889,7 @@ export class FirefightApp {
       content,
       buttons: [
         { action: "fire", label: this.localize("FIREFIGHT.Button.Fire"), default: true, callback: (_e, button) => ({ action: "fire", form: formOf(button) }) },
-        ...(data.sr5 || data.sr3 || data.sr4 ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
+        ...(data.sr5 || data.sr3 || data.sr4 || data.sr3hl ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),
         { action: "cancel", label: this.localize("FIREFIGHT.Button.Cancel") },
       ],
       rejectClose: false,

@@ -23,6 +23,7 @@ export const SR5_CATEGORIES = [
 ];
 import { SR3_MANUAL_DEFAULTS } from "./sr3-requests.mjs";
 import { SR4_MANUAL_DEFAULTS } from "./sr4-requests.mjs";
+import { HL_MANUAL_DEFAULTS } from "./sr3hl-requests.mjs";
 
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -234,6 +235,7 @@ export function d100AttackRequest({ attackerId, manual, targets = [], position =
 export function manualDefaults(ruleset) {
   if (ruleset === "sr3") return { ...SR3_MANUAL_DEFAULTS };
   if (ruleset === "sr4") return { ...SR4_MANUAL_DEFAULTS };
+  if (ruleset === "sr3-hardlife") return { ...HL_MANUAL_DEFAULTS };
   if (ruleset === "d100") {
     return {
       marksmanship: 50, recoil_control: 0, wound_modifier: 0, weapon_name: "Rifle", damage: 7,

@@ -17,7 +17,7 @@ export const SETTINGS = [
   { key: "serviceUrl", scope: "world", type: String, default: "http://localhost:8080", config: true },
   { key: "playerToken", scope: "world", type: String, default: "", config: true },
   { key: "encounterId", scope: "world", type: String, default: "", config: true },
-  { key: "ruleset", scope: "world", type: String, default: "sr5", config: true, choices: { sr5: "FIREFIGHT.Ruleset.sr5", d100: "FIREFIGHT.Ruleset.d100", sr3: "FIREFIGHT.Ruleset.sr3", sr4: "FIREFIGHT.Ruleset.sr4" } },
+  { key: "ruleset", scope: "world", type: String, default: "sr5", config: true, choices: { sr5: "FIREFIGHT.Ruleset.sr5", d100: "FIREFIGHT.Ruleset.d100", sr3: "FIREFIGHT.Ruleset.sr3", sr4: "FIREFIGHT.Ruleset.sr4", "sr3-hardlife": "FIREFIGHT.Ruleset.sr3_hardlife" } },
   { key: "damagePath", scope: "world", type: String, default: "", config: true },
   // The GM's choice: the service runs the combat turn's initiative and the tracker follows it.
   { key: "serviceInitiative", scope: "world", type: Boolean, default: false, config: true },

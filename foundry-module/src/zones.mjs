@@ -6,7 +6,8 @@
 // setting "Cone Template Type" at "flat" Foundry draws it as exactly that triangle (v12
 // MeasuredTemplate.getConeShape divides the distance by cos(angle/2) for flat cones); with
 // "round" it is the circular sector of that length. A circle zone (d100) becomes a circle
-// template of its radius.
+// template of its radius. A polygon zone (Hard Life's suppressed area) has no template shape: it
+// becomes a polygon Drawing (DrawingDocument shape type "p", its points relative to x, y).
 
 import { toCanvasPoint, sceneScale } from "./geometry.mjs";
 
@@ -39,6 +40,25 @@ export function zoneToTemplateData(zone, grid, { encounter = null, color = ZONE_
   throw new Error(`zone ${zone.id}: unknown shape "${zone.shape}"`);
 }
 
+/** Drawing creation data for a polygon zone (Hard Life's suppression fire over an area). */
+export function zoneToDrawingData(zone, grid, { encounter = null, color = ZONE_COLOR, user = null } = {}) {
+  if (zone.shape !== "polygon" || !Array.isArray(zone.points) || zone.points.length < 3) throw new Error(`zone ${zone.id}: a polygon needs three points or more`);
+  const corners = zone.points.map((p) => toCanvasPoint(p, grid));
+  const x = Math.min(...corners.map((c) => c.x));
+  const y = Math.min(...corners.map((c) => c.y));
+  const points = corners.flatMap((c) => [c.x - x, c.y - y]);
+  // Closed: the first corner again at the end, as Foundry's polygon tool draws it.
+  points.push(points[0], points[1]);
+  return {
+    x, y,
+    shape: { type: "p", width: Math.max(...corners.map((c) => c.x)) - x, height: Math.max(...corners.map((c) => c.y)) - y, points },
+    fillType: 1, fillColor: color, fillAlpha: 0.2, strokeColor: color, strokeWidth: 4, strokeAlpha: 0.9,
+    text: zone.id,
+    flags: { [MODULE_ID]: { zoneId: zone.id, encounter, shooter: zone.shooter, hits: zone.hits } },
+    ...(user ? { author: user } : {}),
+  };
+}
+
 function normaliseDeg(deg) {
   const d = deg % 360;
   return Math.round((d < 0 ? d + 360 : d) * 1000) / 1000;
@@ -62,10 +82,10 @@ export class TemplateZoneLayer {
     this.user = user;
   }
 
-  /** Templates already drawn, by zone id. */
+  /** Templates (and polygon Drawings) already drawn, by zone id. */
   drawn() {
     const byZone = new Map();
-    for (const template of this.scene.templates ?? []) {
+    for (const template of [...(this.scene.templates ?? []), ...(this.scene.drawings ?? [])]) {
       const id = zoneIdOf(template);
       if (id && (!this.encounter || (template.flags?.[MODULE_ID]?.encounter ?? null) === this.encounter)) byZone.set(id, template);
     }
@@ -77,11 +97,16 @@ export class TemplateZoneLayer {
     const drawn = this.drawn();
     const toDraw = started.filter((zone) => !drawn.has(zone.id) && !ended.includes(zone.id));
     const toErase = ended.filter((id) => drawn.has(id)).map((id) => drawn.get(id).id);
-    if (toDraw.length > 0) {
-      const data = toDraw.map((zone) => zoneToTemplateData(zone, this.grid, { encounter: this.encounter, user: this.user }));
-      await this.scene.createEmbeddedDocuments("MeasuredTemplate", data);
-    }
-    if (toErase.length > 0) await this.scene.deleteEmbeddedDocuments("MeasuredTemplate", toErase);
+    const options = { encounter: this.encounter, user: this.user };
+    const templates = toDraw.filter((zone) => zone.shape !== "polygon");
+    const polygons = toDraw.filter((zone) => zone.shape === "polygon");
+    if (templates.length > 0) await this.scene.createEmbeddedDocuments("MeasuredTemplate", templates.map((zone) => zoneToTemplateData(zone, this.grid, options)));
+    if (polygons.length > 0) await this.scene.createEmbeddedDocuments("Drawing", polygons.map((zone) => zoneToDrawingData(zone, this.grid, options)));
+    const drawings = new Set([...(this.scene.drawings ?? [])].map((d) => d.id));
+    const erasedDrawings = toErase.filter((id) => drawings.has(id));
+    const erasedTemplates = toErase.filter((id) => !drawings.has(id));
+    if (erasedTemplates.length > 0) await this.scene.deleteEmbeddedDocuments("MeasuredTemplate", erasedTemplates);
+    if (erasedDrawings.length > 0) await this.scene.deleteEmbeddedDocuments("Drawing", erasedDrawings);
     return { drawn: toDraw.map((z) => z.id), erased: ended.filter((id) => drawn.has(id)) };
   }
 }

@@ -254,6 +254,7 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
     grid,
     tokens: new Collection(),
     templates: new Collection(),
+    drawings: new Collection(),
     created: [],
     deleted: [],
     nextId: 1,
@@ -262,6 +263,12 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
         const docs = data.map((d) => makeTokenDocument(scene, d));
         for (const doc of docs) scene.tokens.set(doc.id, doc);
         for (const doc of docs) Hooks.callAll("createToken", doc, options, currentGame?.user?.id ?? null);
+        return docs;
+      }
+      if (type === "Drawing") {
+        const docs = data.map((d) => new StubDocument({ ...d, _id: `draw${String(scene.nextId++).padStart(12, "0")}` }, { documentName: "Drawing" }));
+        for (const doc of docs) scene.drawings.set(doc.id, doc);
+        scene.created.push(...docs);
         return docs;
       }
       if (type !== "MeasuredTemplate") throw new Error(`unexpected ${type}`);
@@ -281,6 +288,14 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
         // A deleted document keeps its parent.
         for (const doc of docs) Hooks.callAll("deleteToken", doc, options, currentGame?.user?.id ?? null);
         return docs;
+      }
+      if (type === "Drawing") {
+        for (const id of ids) {
+          if (!scene.drawings.has(id)) throw new Error(`no drawing ${id}`);
+          scene.drawings.delete(id);
+        }
+        scene.deleted.push(...ids);
+        return ids;
       }
       if (type !== "MeasuredTemplate") throw new Error(`unexpected ${type}`);
       for (const id of ids) {
