@@ -138,7 +138,7 @@ function armorTable(id, pieces) {
     body.appendChild(el("tr", { dataPiece: index },
       el("th", { scope: "row", text: armorName(piece) }),
       el("td", { dataField: "covers", text: Object.keys(piece.covers || {}).map(words).join(", ") || "its Table 7 rows" }),
-      el("td", { dataField: "wear", text: wear.length ? wear.map(([where, points]) => `${words(where)} −${points}`).join(", ") : "none" })));
+      el("td", { dataField: "wear", text: wear.length ? wear.map(([where, points]) => `${words(where)} ${points}`).join(", ") : "none" })));
   });
   return el("table", { class: "modifiers armor-worn", dataField: "armor" },
     el("caption", { text: `${id}: armour worn, and its wear per location (004, Armour Degradation)` }),
