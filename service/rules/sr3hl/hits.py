@@ -77,7 +77,7 @@ def recovery_step(target_id: str) -> str:
 def accuracy(successes: int) -> Modifier:
     """004, Table 3 (README: 0 net, a tie, takes -4): the damage dice the round's net successes
     add or take away."""
-    if successes >= tables.DAMAGE_DICE_FROM_SIX:
+    if successes > max(tables.DAMAGE_DICE):
         value = tables.DAMAGE_DICE_FROM_SIX
     else:
         value = tables.DAMAGE_DICE[max(successes, 0)]
@@ -206,14 +206,14 @@ def _damage_test(t: _Target, round_: HLRound, armor_successes: int) -> HLDamageT
 
 
 def _stun_and_knock_back(
-    t: _Target, location: Location, area: bool
+    t: _Target, location: Location, area: bool, impact: int
 ) -> tuple[HLStun, list[HLWound]]:
     """004, "Resolve Stun and Knock-back": half the Power (rounded down) less the impact
     armour there, the weapon's base level (README) taken down one per two Body successes;
     Table 4's row by the base level, its column by the successes before staging."""
     base = t.weapon.damage_level
     power = t.weapon.power // tables.STUN_POWER_DIVISOR
-    resist = t.body_roll(power, t.impact_at(location, area), "stun power (half the weapon's)")
+    resist = t.body_roll(power, impact, "stun power (half the weapon's)")
     return _stun_result(t, location, area, power, base, resist)
 
 
@@ -270,6 +270,8 @@ def _location(
     wounds: list[HLWound] = []
     stopped_rounds: list[HLRound] = []
     penetrated_any = False
+    # The stun rolls meet the impact armour as it was when the rounds struck (**choice**).
+    impact = t.impact_at(location, area)
     for start in range(0, len(rounds), tables.ARMOR_GROUP):
         group = rounds[start : start + tables.ARMOR_GROUP]
         test, lacing, rating, stopped = _armor_test(t, location, [r.round for r in group], area)
@@ -326,7 +328,7 @@ def _location(
     stopped_stun: HLStun | None = None
     if not skips_stun:
         if not autofire or penetrated_any:
-            stun, written = _stun_and_knock_back(t, location, area)
+            stun, written = _stun_and_knock_back(t, location, area, impact)
             wounds.extend(written)
         if autofire and stopped_rounds:
             # README: a stopped burst is one stun hit, Power + 1 and half a level per extra
@@ -334,7 +336,7 @@ def _location(
             extra = len(stopped_rounds) - 1
             power = weapon.power + extra
             level = _level_up(weapon.damage_level, extra // 2)
-            resist = t.body_roll(power, t.impact_at(location, area), "stopped rounds' power")
+            resist = t.body_roll(power, impact, "stopped rounds' power")
             stopped_stun, written = _stun_result(t, location, area, power, level, resist)
             wounds.extend(written)
     return HLLocationHit(
@@ -356,9 +358,10 @@ def _recovery(
 ) -> HLRecovery:
     """004, "Resolve Recovery Roll": Willpower against 2 + the injury modifier after the hit;
     Table 5's successes for the highest level the attack wrote on any monitor (stun or
-    physical); the weapon's base level when no round got through the armour."""
+    physical); the weapon's base level when no damage got through (stopped, or staged below
+    Light)."""
     levels = [w.level for h in hits for w in h.wounds if w.level is not None]
-    if not any(h.damage for h in hits):
+    if not any(d.level is not None for h in hits for d in h.damage):
         levels.append(t.weapon.damage_level)
     level = max(levels, key=tables.LEVELS.index)
     willpower = t.defender.willpower
