@@ -15,7 +15,7 @@ depend on them); where 004's examples leave dice out, the test chooses them and 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import pytest
@@ -28,6 +28,7 @@ from schemas.sr3hl import (
     HLAttackRequest,
     HLAttackResult,
     HLLocationHit,
+    HLMonitor,
     HLState,
     HLTargetResult,
 )
@@ -57,7 +58,12 @@ def run(
     assert isinstance(resolution.state, HLState)
     # Whatever the attack wrote must read back within the schema's bounds.
     msgspec.json.decode(msgspec.json.encode(resolution.state), type=HLState)
-    return resolution
+    return cast("Resolution[HLAttackResult]", resolution)
+
+
+def state_of(resolution: Resolution[HLAttackResult]) -> HLState:
+    assert isinstance(resolution.state, HLState)
+    return resolution.state
 
 
 def resolve(
@@ -222,7 +228,7 @@ def whisper(
         attacker=make.attacker(id="whisper", skill=7),
         weapon=ingram(),
         mode=mode,
-        target=make.target(id="pete", movement="walking", defender=NO_ARMOR, **fields),
+        target=make.target(**{"id": "pete", "movement": "walking", "defender": NO_ARMOR, **fields}),
         dice=dice,
     )
     if rounds is not None:
@@ -420,7 +426,7 @@ def test_an_attack_without_successes_misses_and_no_dodge_is_rolled() -> None:
     assert resolution.result.target.outcome == "miss"
     assert [d.step for d in resolution.result.dice] == ["attack"]
     # No dodge made: none of the goon's Combat Pool spent.
-    assert resolution.state.actors["goon"].pool_left == 3  # type: ignore[attr-defined]
+    assert state_of(resolution).actors["goon"].pool_left == 3
 
 
 # --- Table 2: the soak number -------------------------------------------------------------------
@@ -585,7 +591,7 @@ def test_stun_weapons_are_resisted_by_body_at_power_less_impact_on_the_stun_trac
     assert target.knock_back == "none"
 
 
-# --- Table 5: the recovery roll ----------------------------------------------------------------------
+# --- Table 5: the recovery roll -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("level", "needed"), [("L", 1), ("M", 2), ("S", 3), ("D", 4)])
@@ -623,7 +629,7 @@ def test_a_hit_target_without_willpower_is_a_422_naming_it() -> None:
     assert (problem.path, problem.status) == ("$.target.defender.willpower", 422)
 
 
-# --- Table 6: every location's bonus successes and damage shift ------------------------------------
+# --- Table 6: every location's bonus successes and damage shift -----------------------------------
 
 # net successes 1 and -1 of an M hit (9 dice of 4 and 2: one success; or a 1 and 2s), on
 # the location's own monitor staged by net + bonus, on trauma by net + shift (004 Table 6):
@@ -686,9 +692,9 @@ def test_table_6_bonus_successes_and_damage_shift(location: str, net: int) -> No
     assert hit.location == location and hit.damage[0].net == net
     own, trauma = EXPECTED_6[(location, net)]
     wounds = {w.monitor: w for w in hit.wounds if w.track == "physical"}
-    assert wounds[location].modifier == TABLE_6[location][0]  # type: ignore[index]
+    assert wounds[location].modifier == TABLE_6[location][0]
     assert wounds["trauma"].modifier == TABLE_6[location][1]
-    assert wounds[location].level == own  # type: ignore[index]
+    assert wounds[location].level == own
     assert wounds["trauma"].level == trauma
     assert monitor(state, "goon", location)[0] == BOXES[own]
     assert monitor(state, "goon", "trauma")[0] == BOXES[trauma]
@@ -717,3 +723,634 @@ def test_an_area_effect_writes_every_monitor_alike_and_meets_the_overall_armour(
         assert monitor(state, "goon", name)[0] == 6
     # No one location wears down (choice).
     assert hit.armor[0].degraded == 0
+
+
+# --- Table 7: armour per location, layered; the overall value -----------------------------------
+
+# 004 Table 7, typed from the document: garment -> row -> (ballistic, impact); rows left out
+# are "-". Rows: the locations of both sides (arms, thighs, legs, hands and feet).
+TABLE_7: dict[str, dict[str, tuple[int, int]]] = {
+    "clothing": {r: (3, 0) for r in ("torso", "vitals", "groin", "arms", "thighs", "legs")},
+    "jacket": {"torso": (6, 4), "vitals": (6, 4), "arms": (3, 1)},
+    "long_coat": {
+        "torso": (5, 3),
+        "vitals": (5, 3),
+        "groin": (3, 0),
+        "arms": (3, 1),
+        "thighs": (4, 2),
+        "legs": (4, 2),
+    },
+    "vest": {"torso": (4, 3), "vitals": (4, 3)},
+    "flak_vest": {"torso": (6, 5), "vitals": (6, 5)},
+    "leathers": {r: (0, 2) for r in ("torso", "vitals", "groin", "arms", "thighs", "legs")},
+    "synth_leathers": {r: (0, 1) for r in ("torso", "vitals", "groin", "arms", "thighs", "legs")},
+    "helmet": {"head": (5, 3)},
+    "partial_suit": {
+        "head": (5, 3),
+        "torso": (7, 5),
+        "vitals": (7, 5),
+        "groin": (5, 3),
+        "arms": (4, 2),
+        "thighs": (5, 3),
+        "legs": (4, 2),
+        "hands_feet": (3, 1),
+    },
+    "full_suit": {
+        "head": (5, 3),
+        "torso": (8, 6),
+        "vitals": (8, 6),
+        "groin": (6, 4),
+        "arms": (5, 3),
+        "thighs": (6, 4),
+        "legs": (5, 3),
+        "hands_feet": (4, 2),
+    },
+    "form_fitting_1": {"torso": (4, 1)},
+    "form_fitting_2": {r: (4, 1) for r in ("torso", "vitals", "groin", "thighs")},
+    "form_fitting_3": {r: (4, 1) for r in ("torso", "vitals", "groin", "arms", "thighs", "legs")},
+}
+# 004 Table 7, "Overall" (the helmet's "+1": +1/+1 after layering, the lead's reading).
+OVERALL: dict[str, tuple[int, int]] = {
+    "clothing": (3, 0),
+    "jacket": (5, 3),
+    "long_coat": (4, 2),
+    "vest": (2, 1),
+    "flak_vest": (4, 3),
+    "leathers": (0, 2),
+    "synth_leathers": (0, 1),
+    "helmet": (1, 1),
+    "partial_suit": (6, 4),
+    "full_suit": (8, 6),
+    "form_fitting_1": (2, 0),
+    "form_fitting_2": (3, 1),
+    "form_fitting_3": (4, 1),
+}
+ROW = {
+    "head": "head",
+    "torso": "torso",
+    "vitals": "vitals",
+    "groin": "groin",
+    **{f"{s}_arm": "arms" for s in ("right", "left")},
+    **{f"{s}_thigh": "thighs" for s in ("right", "left")},
+    **{f"{s}_leg": "legs" for s in ("right", "left")},
+    **{f"{s}_{x}": "hands_feet" for s in ("right", "left") for x in ("hand", "foot")},
+}
+
+
+def armour_test_at(location: str, pieces: list[dict[str, Any]], kind: str = "ballistic") -> Any:
+    body = called_at(location, 4)
+    body["target"]["defender"]["armor"] = pieces
+    body["weapon"]["armor"] = kind
+    target, _ = resolve(body)
+    return only_hit(target).armor[0]
+
+
+@pytest.mark.parametrize("garment", sorted(TABLE_7))
+@pytest.mark.parametrize("location", sorted(ROW))
+def test_table_7_every_garment_at_every_location(garment: str, location: str) -> None:
+    # Not covered: 0 dice. Covered: the row's rating in dice, against 9 - rating (min 2).
+    ballistic, impact = TABLE_7[garment].get(ROW[location], (0, 0))
+    for kind, rating in (("ballistic", ballistic), ("impact", impact)):
+        test = armour_test_at(location, [{"garment": garment}], kind)
+        assert (test.rating, test.test.dice) == (rating, rating)
+        assert test.test.target_number == max(2, 9 - rating)
+
+
+def test_table_7_layering_at_a_location() -> None:
+    # 002: the highest in full, each other half (rounded down). Jacket + vest at the torso:
+    # 6 + 4 // 2 = 8 ballistic, 4 + 3 // 2 = 5 impact. Long coat, jacket and clothing at an
+    # arm: 3 + 3 // 2 + 3 // 2 = 5 ballistic; 1 + 1 // 2 + 0 = 1 impact.
+    worn = [{"garment": "jacket"}, {"garment": "vest"}]
+    assert armour_test_at("torso", worn).rating == 8
+    assert armour_test_at("torso", worn, "impact").rating == 5
+    coats = [{"garment": "long_coat"}, {"garment": "jacket"}, {"garment": "clothing"}]
+    assert armour_test_at("left_arm", coats).rating == 5
+    assert armour_test_at("left_arm", coats, "impact").rating == 1
+
+
+def test_a_custom_piece_covers_its_own_rows_and_overrides_a_garments() -> None:
+    # A jacket whose arms are reinforced to 5/3; a custom bracer on the hands and feet 2/2.
+    worn = [
+        {"garment": "jacket", "covers": {"arms": {"ballistic": 5, "impact": 3}}},
+        {"name": "bracers", "covers": {"hands_feet": {"ballistic": 2, "impact": 2}}},
+    ]
+    assert armour_test_at("right_arm", worn).rating == 5
+    assert armour_test_at("torso", worn).rating == 6
+    assert armour_test_at("left_hand", worn, "impact").rating == 2
+
+
+def overall_rating(pieces: list[dict[str, Any]], kind: str) -> int:
+    body = make.attack(
+        weapon=make.weapon(category="shotgun", area_effect=True, armor=kind),
+        target=make.target(defender=make.defender(armor=pieces)),
+        dice={"attack": hits(4)},
+    )
+    target, _ = resolve(body)
+    rating: int = only_hit(target).armor[0].rating
+    return rating
+
+
+@pytest.mark.parametrize("garment", sorted(OVERALL))
+def test_table_7_overall_value_of_every_garment(garment: str) -> None:
+    # Area effects meet the overall value (004, "Armour").
+    ballistic, impact = OVERALL[garment]
+    assert overall_rating([{"garment": garment}], "ballistic") == ballistic
+    assert overall_rating([{"garment": garment}], "impact") == impact
+
+
+def test_the_overall_value_layers_and_the_helmet_adds_one_after() -> None:
+    # Jacket + vest: 5 + 2 // 2 = 6 ballistic, 3 + 1 // 2 = 3 impact; with a helmet: +1 each.
+    worn = [{"garment": "jacket"}, {"garment": "vest"}]
+    assert (overall_rating(worn, "ballistic"), overall_rating(worn, "impact")) == (6, 3)
+    worn.append({"garment": "helmet"})
+    assert (overall_rating(worn, "ballistic"), overall_rating(worn, "impact")) == (7, 4)
+
+
+def test_the_combat_pool_pays_for_the_overall_armour() -> None:
+    # SR3 p. 285 on the overall value (004): a full suit, 8/6 overall, on Quickness 3: 8
+    # reaches 2 x 3 = 6, one die per point from there: 8 - 6 + 1 = 3 off a pool of 5: 2 left;
+    # a dodge of 3 is a 409 saying so.
+    defender = make.defender(quickness=3, combat_pool=5, armor=[{"garment": "full_suit"}])
+    body = make.attack(
+        target=make.target(defender=defender, dodge={"combat_pool": 3}),
+        dice={"attack": hits(4)},
+    )
+    problem = refused(body)
+    assert (problem.status, problem.kind, problem.path) == (
+        409,
+        "combat-pool-exhausted",
+        "$.target.dodge.combat_pool",
+    )
+    assert "2 Combat Pool dice left" in problem.detail
+
+
+# --- armour-piercing, dermal armour, bone lacing --------------------------------------------------
+
+
+def test_armour_piercing_rounds_meet_half_the_rating_with_all_its_dice() -> None:
+    # Jacket 6 at the torso: 6 dice against 9 - 6 // 2 = 6.
+    body = make.attack(weapon=make.weapon(ammo_kind="armor_piercing"), dice={"attack": hits(4)})
+    target, _ = resolve(body)
+    test = only_hit(target).armor[0]
+    assert (test.test.dice, test.test.target_number, test.armor_piercing) == (6, 6, True)
+
+
+def test_dermal_armour_adds_dice_that_count_towards_the_soak() -> None:
+    # Jacket 6 + dermal 2 = 8 dice against 9 - 6 = 3 (unchanged): 3, 3, 3 of the jacket's and
+    # one of the dermal dice's: 4 successes, M's soak: stopped.
+    body = make.attack(
+        target=make.target(defender=make.defender(dermal_armor=2)),
+        dice={"attack": hits(4), "armor:goon": [3, 3, 3, 1, 1, 1, 3, 1]},
+    )
+    target, _ = resolve(body)
+    test = only_hit(target).armor[0]
+    assert (test.test.dice, test.test.target_number, test.dermal_dice) == (8, 3, 2)
+    assert (test.test.successes, test.stopped) == (4, True)
+
+
+def test_bone_lacing_dice_only_take_off_damage_successes() -> None:
+    # Carter's shot at the goon with bone lacing 3 ballistic: its own 3 dice against 9 - 3 = 6
+    # (6, 6, 1: 2 successes). The jacket's 3 and lacing's 2 make 5, past M's soak of 4, yet
+    # the shot is not stopped: lacing never soaks. Damage 5 less 3 + 2 = 0 net: M.
+    body = carter_at_the_goon(**{"lacing:goon": [6, 6, 1]})
+    body["target"]["defender"]["bone_lacing"] = {"ballistic": 3}
+    target, _ = resolve(body)
+    hit = only_hit(target)
+    test = hit.armor[0]
+    assert test.lacing is not None
+    assert (test.lacing.dice, test.lacing.target_number, test.lacing.successes) == (3, 6, 2)
+    assert not test.stopped
+    assert (hit.damage[0].armor_successes, hit.damage[0].net, hit.damage[0].level) == (5, 0, "M")
+
+
+# --- armour degradation ---------------------------------------------------------------------------
+
+
+def worn_after(pieces: list[dict[str, Any]], armor_dice: list[int], damage_dice: list[int]) -> Any:
+    body = make.attack(
+        target=make.target(defender=make.defender(armor=pieces)),
+        dice={"attack": hits(4), "armor:goon": armor_dice, "damage:goon": damage_dice},
+    )
+    target, state = resolve(body)
+    return only_hit(target).armor[0], state.actors["goon"].armor
+
+
+def test_degradation_takes_from_the_first_layer_then_alternates() -> None:
+    # Jacket + vest at the torso: 8 dice against 9 - 8 = 1, so 2; one success, penetrating.
+    # 9 damage dice, 3 at 4+, less 1: 2 net, S. 004: S 2 + 1 penetrated = 3 points: jacket,
+    # vest, jacket.
+    test, worn = worn_after(
+        [{"garment": "jacket"}, {"garment": "vest"}],
+        [2, 1, 1, 1, 1, 1, 1, 1],
+        [4, 4, 4, 2, 2, 2, 2, 2, 2],
+    )
+    assert test.degraded == 3
+    assert [p.wear for p in worn] == [{"torso": 2}, {"torso": 1}]
+    # Left: jacket 6 - 2 = 4, vest 4 - 1 = 3: 4 + 3 // 2 = 5.
+    assert test.rating_after == 5
+
+
+def test_degradation_skips_a_layer_with_nothing_left_there() -> None:
+    # The vest first but worn to nothing at the torso: all 3 points come off the jacket.
+    test, worn = worn_after(
+        [{"garment": "vest", "wear": {"torso": 4}}, {"garment": "jacket"}],
+        [2, 1, 1, 1, 1, 1],
+        [4, 4, 4, 2, 2, 2, 2, 2, 2],
+    )
+    assert [p.wear for p in worn] == [{"torso": 4}, {"torso": 3}]
+    assert test.rating_after == 3
+
+
+def test_a_stopped_shot_wears_the_armour_by_the_weapons_level() -> None:
+    # Stopped (4 successes at 3 of the jacket's 6): M takes 1 point, no +1.
+    test, worn = worn_after([{"garment": "jacket"}], [3, 3, 3, 3, 1, 1], [])
+    assert (test.stopped, test.degraded) == (True, 1)
+    assert worn[0].wear == {"torso": 1}
+
+
+def test_a_light_hit_wears_nothing_when_stopped() -> None:
+    # 004 names M, S and D only: a stopped L hit takes nothing (choice).
+    body = make.attack(
+        weapon=make.weapon(damage_level="L"),
+        dice={"attack": hits(4), "armor:goon": [3, 3, 1, 1, 1, 1]},
+    )
+    target, _ = resolve(body)
+    assert only_hit(target).armor[0].degraded == 0
+
+
+def test_the_states_armour_wins_over_the_requests_after_the_first_hit() -> None:
+    # After one S penetrating hit on a lone jacket (3 points at the torso: 6 -> 3), a request
+    # carrying the fresh jacket again meets the worn one: 3 dice.
+    _, state = resolve(
+        make.attack(
+            dice={
+                "attack": hits(4),
+                "armor:goon": [1, 1, 1, 1, 1, 2],
+                "damage:goon": [4, 4, 4, 2, 2, 2, 2, 2, 2],
+            }
+        )
+    )
+    goon = state.actors["goon"]
+    assert goon.armor is not None and goon.armor[0].wear == {"torso": 3}
+    target, _ = resolve(make.attack(dice={"attack": hits(4)}), state, TurnState(phase=2))
+    assert only_hit(target).armor[0].rating == 3
+
+
+# --- Table 8: the dodge ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dodge", "weapon", "tn", "sources"),
+    [
+        ({}, {}, 4, []),
+        ({}, {"category": "shotgun", "area_effect": True}, 6, ["area effect attack"]),
+        ({"prone": True}, {}, 6, ["prone"]),
+        # Into cover: -2, +1 per full 2 m (0 m: 2; 3 m: 3; 4 m: 4; 9 m: 6).
+        ({"into_cover_m": 0}, {}, 2, ["dodge into cover 0 m away"]),
+        ({"into_cover_m": 3}, {}, 3, ["dodge into cover 3 m away"]),
+        ({"into_cover_m": 4}, {}, 4, ["dodge into cover 4 m away"]),
+        ({"into_cover_m": 9}, {}, 6, ["dodge into cover 9 m away"]),
+        # SR3 visibility, normal vision: full darkness 8 -> 4; minimal light 6 -> 3; partial
+        # light 2 -> 1; heavy smoke 6 + partial light 2 = 8 -> 4.
+        ({"visibility": {"light": "full_darkness"}}, {}, 8, None),
+        ({"visibility": {"light": "minimal"}}, {}, 7, None),
+        ({"visibility": {"light": "partial"}}, {}, 5, None),
+        ({"visibility": {"light": "partial", "obscurant": "heavy_smoke"}}, {}, 8, None),
+        # Thermographic (cyber) in full darkness: 4 -> 2.
+        ({"visibility": {"light": "full_darkness", "vision": "thermographic_cyber"}}, {}, 6, None),
+    ],
+)
+def test_table_8_dodge_modifiers(
+    dodge: dict[str, Any], weapon: dict[str, Any], tn: int, sources: list[str] | None
+) -> None:
+    body = make.attack(
+        weapon=make.weapon(**weapon),
+        target=make.target(
+            defender=make.defender(combat_pool=2), dodge={"combat_pool": 2, **dodge}
+        ),
+        dice={"attack": hits(4)},
+    )
+    target, _ = resolve(body)
+    assert target.dodge is not None
+    assert target.dodge.target_number == tn
+    if sources is not None:
+        assert [m.source for m in target.dodge.modifiers] == ["dodge", *sources]
+
+
+@pytest.mark.parametrize(("rounds", "extra"), [(3, 1), (5, 1), (6, 2), (9, 3), (10, 3)])
+def test_dodging_autofire_is_plus_one_per_three_rounds(rounds: int, extra: int) -> None:
+    body = whisper("FA", {"attack": hits(4, 7)}, rounds=rounds, dodge={"combat_pool": 2})
+    body["target"]["defender"]["combat_pool"] = 2
+    target, _ = resolve(body)
+    assert target.dodge is not None and target.dodge.target_number == 4 + extra
+
+
+def test_the_dodge_pool_is_the_dodge_skill_spent_like_the_combat_pool() -> None:
+    # Dodge skill 3: a Dodge Pool of 3. 1 Combat Pool die + 2 Dodge Pool dice: 3 dice; 1 and
+    # 1 left. Asking 2 more Dodge Pool dice is a 409 saying 1 is left.
+    defender = make.defender(combat_pool=2, dodge_skill=3)
+    body = make.attack(
+        target=make.target(defender=defender, dodge={"combat_pool": 1, "dodge_pool": 2}),
+        dice={"attack": hits(4), "dodge:goon": [2, 2, 2]},
+    )
+    resolution = run(body)
+    target = resolution.result.target
+    assert target is not None and target.dodge is not None and target.dodge.dice == 3
+    goon = state_of(resolution).actors["goon"]
+    assert (goon.pool_left, goon.dodge_left) == (1, 1)
+    spent = {(p.actor, p.pool): (p.spent, p.left) for p in resolution.result.combat_pool}
+    assert spent[("goon", "combat")] == (1, 1) and spent[("goon", "dodge")] == (2, 1)
+    body["target"]["dodge"] = {"dodge_pool": 2}
+    problem = refused(body, state_of(resolution))
+    assert (problem.status, problem.kind, problem.path) == (
+        409,
+        "dodge-pool-exhausted",
+        "$.target.dodge.dodge_pool",
+    )
+    assert "1 Dodge Pool dice left" in problem.detail
+
+
+def test_a_dodge_pool_without_a_dodge_skill_is_a_422() -> None:
+    body = make.attack(target=make.target(dodge={"dodge_pool": 1}), dice={"attack": hits(4)})
+    problem = refused(body)
+    assert (problem.status, problem.path) == (422, "$.target.dodge.dodge_pool")
+
+
+def test_the_attackers_combat_pool_is_spent_and_a_409_says_what_is_left() -> None:
+    # Pool 4 from the request: 3 dice committed, 1 left; then asking 2 is a 409.
+    body = make.attack(attacker=make.attacker(combat_pool=4), pool=3, dice={"attack": hits(4, 9)})
+    resolution = run(body)
+    assert resolution.result.attack is not None and resolution.result.attack.dice == 9
+    carter = state_of(resolution).actors["carter"]
+    assert carter.pool_left == 1
+    body["pool"] = 2
+    problem = refused(body, state_of(resolution))
+    assert (problem.status, problem.kind, problem.path) == (409, "combat-pool-exhausted", "$.pool")
+
+
+# --- automatic fire: round tiers, heavy weapons, groups of three ---------------------------------
+
+
+def test_autofire_rounds_past_the_compensation_each_need_one_more() -> None:
+    # An SMG without compensation, 4 rounds at Pete (walking: the base 4): 4, 5, 6, 7. Rolled
+    # against 7, so the 6 is rolled again (1): 7. Dice 4, 5, 6+1, and twos: round 1 has the 4,
+    # round 2 the 5, round 3 nothing in [6, 7): a miss, round 4 the 7. One success each:
+    # 3 hexes (directions chosen 1, 4, 1: head, torso, head).
+    body = whisper("FA", {"attack": [4, 5, 6, 2, 2, 2, 2, 1], "scatter:pete": [1, 4, 1]}, 4)
+    body["weapon"]["recoil_compensation"] = 0
+    resolution = run(body)
+    target = resolution.result.target
+    assert target is not None and resolution.result.attack is not None
+    assert resolution.result.attack.target_number == 4
+    assert [r.target_number for r in target.rounds] == [4, 5, 6, 7]
+    assert [r.successes for r in target.rounds] == [1, 1, 0, 1]
+    assert [r.outcome for r in target.rounds] == ["hit", "hit", "miss", "hit"]
+    assert [r.location for r in target.rounds] == ["head", "torso", None, "head"]
+
+
+def test_heavy_weapons_add_two_a_round() -> None:
+    # A light machine gun (heavy, 004: +2), no compensation, 3 rounds: 4, 6, 8.
+    body = whisper("FA", {"attack": hits(4, 7)}, 3)
+    body["weapon"] |= {"category": "light_machine_gun", "recoil_compensation": 0}
+    target, _ = resolve(body)
+    assert [r.target_number for r in target.rounds] == [4, 6, 8]
+
+
+def test_rounds_fired_earlier_in_the_phase_count_as_bullets_before() -> None:
+    # Two bursts of the Ingram (compensation 2) in one phase: the first 4, 4, 4; the second's
+    # bullets are the 4th to 6th: 4 + 1, + 2, + 3 (choice).
+    _, state = resolve(whisper("BF", {"attack": hits(4, 7)}))
+    target, _ = resolve(whisper("BF", {"attack": hits(4, 7)}), state)
+    assert [r.target_number for r in target.rounds] == [5, 6, 7]
+    # A new phase starts again.
+    target, _ = resolve(whisper("BF", {"attack": hits(4, 7)}), state, TurnState(phase=5))
+    assert [r.target_number for r in target.rounds] == [4, 4, 4]
+
+
+def test_a_second_semi_automatic_shot_in_a_phase_is_plus_one() -> None:
+    _, state = resolve(make.attack(dice={"attack": hits(4)}))
+    result = run(make.attack(dice={"attack": hits(4)}), state).result
+    assert result.attack is not None
+    assert ("recoil", 1) in [(m.source, m.value) for m in result.attack.modifiers]
+
+
+def test_rounds_at_one_location_meet_the_armour_in_threes_and_stopped_ones_make_one_stun_hit() -> (
+    None
+):
+    # The Ingram with compensation 3: 4 rounds at the base 4, seven fives: 7 successes each,
+    # no scatter, all on the torso. The plate (10/10): rounds 1-3 test together, 10 dice vs
+    # 7 - 10 -> 2, all twos: stopped (M soaks at 4); each stopped M round wears 1: 3 points,
+    # the plate 7 there. Round 4 alone: 7 dice vs 2, all ones: penetrates; damage 7 + 2 = 9
+    # dice of 2: 0 net, M: 1 + 1 = 2 more points, 5 left.
+    # Stun: the location that penetrating rounds reached rolls the stun and knock-back (3
+    # against 10 impact -> 2; Body 2, 2, 1, 1: 2 successes, M down to L, Table 4 M: knocked
+    # back 3 m); README: the 3 stopped rounds are one stun hit of 7 + 2 = 9 Power and M + 1 =
+    # S (3 rounds of 7M: 9S), Body at 9 - 10 -> 2: 1, 1, 1, 1, none: S, Table 4 S: knocked
+    # down. The worst: knocked down. Stun on the torso: L 1 + S 6 = 7 boxes.
+    body = whisper(
+        "FA",
+        {
+            "attack": [5] * 7,
+            "armor:pete": [2] * 10 + [1] * 7,
+            "damage:pete": [2] * 9,
+            "stun:pete": [2, 2, 1, 1, 1, 1, 1, 1],
+        },
+        4,
+        defender=make.defender(armor=[PLATE]),
+    )
+    body["weapon"]["recoil_compensation"] = 3
+    target, state = resolve(body)
+    hit = only_hit(target)
+    first, second = hit.armor
+    assert (first.rounds, first.test.dice, first.stopped, first.degraded) == (
+        [1, 2, 3],
+        10,
+        True,
+        3,
+    )
+    assert (second.rounds, second.test.dice, second.stopped, second.degraded) == ([4], 7, False, 2)
+    assert second.rating_after == 5
+    assert [d.round for d in hit.damage] == [4]
+    assert hit.stun is not None and hit.stopped_stun is not None
+    assert (hit.stun.level, hit.stun.knock_back, hit.stun.metres) == ("L", KB, 3)
+    stopped = hit.stopped_stun
+    assert (stopped.power, stopped.base_level, stopped.level, stopped.knock_back) == (
+        9,
+        "S",
+        "S",
+        KD,
+    )
+    assert (target.knock_back, target.knock_back_m) == (KD, 0)
+    assert monitor(state, "pete", "torso") == (3, 7)
+
+
+def test_a_fully_stopped_burst_rolls_no_separate_knock_back() -> None:
+    # 3 rounds all stopped by the plate: only README's stun hit (one Body roll), no stun and
+    # knock-back roll for penetrating rounds (none reached the torso).
+    body = whisper(
+        "BF",
+        {"attack": [5] * 7, "armor:pete": [2] * 10, "stun:pete": [2, 2, 2, 2]},
+        defender=make.defender(armor=[PLATE]),
+    )
+    target, _ = resolve(body)
+    hit = only_hit(target)
+    assert hit.stun is None and hit.stopped_stun is not None
+    # 4 successes: S down two levels: L; Table 4 row S, 4: knocked back 2 m.
+    assert (hit.stopped_stun.level, hit.stopped_stun.metres) == ("L", 2)
+    assert target.outcome == "stopped"
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+
+def test_an_attack_needs_a_target_or_suppression_not_both() -> None:
+    body = make.attack()
+    body["suppression"] = {
+        "area": [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 0, "y": 1}],
+        "bullets_per_m2": 2,
+    }
+    problem = refused(body)
+    assert (problem.status, problem.path) == (422, "$.suppression")
+    del body["target"], body["suppression"]
+    problem = refused(body)
+    assert (problem.status, problem.path) == (422, "$.target")
+
+
+def test_suppression_fire_goes_to_the_suppression_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.rules.sr3hl import suppression
+
+    seen: list[HLAttackRequest] = []
+
+    def fire(request: HLAttackRequest, *_: Any) -> Any:
+        seen.append(request)
+        return "zone"
+
+    monkeypatch.setattr(suppression, "fire", fire)
+    body = make.attack()
+    del body["target"]
+    body["suppression"] = {
+        "area": [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 0, "y": 1}],
+        "bullets_per_m2": 2,
+    }
+    request = msgspec.convert(body, HLAttackRequest)
+    assert HL.resolve_attack(request, HLState(), TurnState(), Dice(1)) == "zone"  # type: ignore[comparison-overlap]
+    assert seen == [request]
+    assert HL.dice_steps(request) == {}
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"mode": "FA"}, "$.mode"),
+        ({"rounds": 4}, "$.rounds"),
+        ({"weapon": make.weapon(ammo=0)}, "$.weapon.ammo"),
+        ({"target": make.target(id="carter")}, "$.target.id"),
+        ({"target": make.target(distance_m=61)}, "$.target.distance_m"),
+        ({"pool": 7, "attacker": make.attacker(combat_pool=9)}, "$.pool"),
+    ],
+)
+def test_bad_requests_are_422s_naming_the_field(change: dict[str, Any], path: str) -> None:
+    problem = refused(make.attack(**change))
+    assert (problem.status, problem.path) == (422, path)
+
+
+def test_the_attackers_wounds_come_from_its_monitors_and_a_worse_limb_in_use() -> None:
+    # Carter's torso at S (6 boxes): +3; his right arm at D (10) counts when he uses it: +4.
+    carter = HLActorState(
+        monitors={"torso": HLMonitor(physical=6), "right_arm": HLMonitor(physical=10)}
+    )
+    state = HLState(actors={"carter": carter})
+
+    def injury(limbs: list[str]) -> int | None:
+        result = run(
+            make.attack(attacker=make.attacker(limbs=limbs), dice={"attack": hits(4)}), state
+        ).result
+        assert result.attack is not None
+        return next(
+            (m.value for m in result.attack.modifiers if m.source.startswith("injury")), None
+        )
+
+    assert injury([]) == 3
+    assert injury(["right_hand", "right_arm"]) == 4
+
+
+# --- invariants -----------------------------------------------------------------------------------
+
+LOCATIONS = sorted(ROW)
+GARMENTS = sorted(TABLE_7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    shots=st.lists(
+        st.tuples(
+            st.sampled_from(["SA", "BF", "FA"]),
+            st.integers(1, 10),
+            st.integers(1, 20),
+            st.sampled_from(LEVELS),
+            st.sampled_from([None, *LOCATIONS]),
+            st.sampled_from(["standard", "armor_piercing", "gel"]),
+            st.booleans(),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    garments=st.lists(st.sampled_from(GARMENTS), max_size=4),
+    dodge_dice=st.integers(0, 3),
+)
+def test_properties_monitors_and_pools_stay_in_bounds_and_the_state_reads_back(
+    seed: int,
+    shots: list[tuple[str, int, int, str, str | None, str, bool, bool]],
+    garments: list[str],
+    dodge_dice: int,
+) -> None:
+    state = HLState()
+    for phase, (mode, rounds, power, level, called, ammo, area, stun) in enumerate(shots):
+        body = make.attack(
+            attacker=make.attacker(skill=8, combat_pool=6),
+            pool=1,
+            weapon=make.smg(
+                power=power,
+                damage_level=level,
+                ammo_kind=ammo,
+                area_effect=area,
+                damage_type="stun" if stun else "physical",
+            ),
+            mode=mode,
+            called_shot=called,
+            target=make.target(
+                defender=make.defender(
+                    combat_pool=3, dodge_skill=3, armor=[{"garment": g} for g in garments]
+                ),
+                # A dodge on the first shot only: the pools are not refreshed here.
+                dodge={"combat_pool": dodge_dice, "dodge_pool": dodge_dice} if phase == 0 else {},
+            ),
+            seed=seed,
+        )
+        if mode == "FA":
+            body["rounds"] = rounds
+        request = msgspec.convert(body, HLAttackRequest)
+        turn = TurnState(phase=phase + 1, combat_turn=phase + 1)
+        try:
+            first = HL.resolve_attack(request, state, turn, Dice(seed + phase))
+        except RuleViolation as problem:
+            # Only the ammunition (a burst of more rounds than the clip) may refuse here.
+            assert problem.path == "$.weapon.ammo"
+            break
+        again = HL.resolve_attack(request, state, turn, Dice(seed + phase))
+        # The same dice give the same result.
+        assert msgspec.json.encode(first.result) == msgspec.json.encode(again.result)
+        assert isinstance(first.state, HLState)
+        state = msgspec.json.decode(msgspec.json.encode(first.state), type=HLState)
+        for actor in state.actors.values():
+            assert actor.pool_left >= 0 and actor.dodge_left >= 0
+            for m in actor.monitors.values():
+                assert 0 <= m.physical <= 100 and 0 <= m.stun <= 10
+            for piece in actor.armor or []:
+                assert all(0 <= w <= 100 for w in piece.wear.values())
+        assert isinstance(first.result, HLAttackResult) and first.result.target is not None
+        for hit in first.result.target.hits:
+            for damage in hit.damage:
+                assert damage.dice >= 0

@@ -358,10 +358,10 @@ def _recovery(
 ) -> HLRecovery:
     """004, "Resolve Recovery Roll": Willpower against 2 + the injury modifier after the hit;
     Table 5's successes for the highest level the attack wrote on any monitor (stun or
-    physical); the weapon's base level when no damage got through (stopped, or staged below
-    Light)."""
+    physical); the weapon's base level when no damage got through (stopped, staged below
+    Light, or a stun weapon's damage all resisted)."""
     levels = [w.level for h in hits for w in h.wounds if w.level is not None]
-    if not any(d.level is not None for h in hits for d in h.damage):
+    if not levels or not any(d.level is not None for h in hits for d in h.damage):
         levels.append(t.weapon.damage_level)
     level = max(levels, key=tables.LEVELS.index)
     willpower = t.defender.willpower
