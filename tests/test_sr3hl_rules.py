@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.encounter import TurnState
+from schemas.initiative import Initiative, InitiativeEntry
 from schemas.sr3hl import (
     HLActorState,
     HLAttackRequest,
@@ -35,6 +36,7 @@ from schemas.sr3hl import (
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from service.rules.ruleset import Resolution
+from service.rules.sr3hl import suppression
 from tests import sr3hl_requests as make
 
 HL = RULESETS["sr3-hardlife"]
@@ -1217,8 +1219,6 @@ def test_an_attack_needs_a_target_or_suppression_not_both() -> None:
 
 
 def test_suppression_fire_goes_to_the_suppression_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    from service.rules.sr3hl import suppression
-
     seen: list[HLAttackRequest] = []
 
     def fire(request: HLAttackRequest, *_: Any) -> Any:
@@ -1354,3 +1354,24 @@ def test_properties_monitors_and_pools_stay_in_bounds_and_the_state_reads_back(
         for hit in first.result.target.hits:
             for damage in hit.damage:
                 assert damage.dice >= 0
+
+
+def test_a_failed_recovery_roll_with_the_services_initiative_passes_the_next_phase_by() -> None:
+    # The goon (score 12: phases in passes 1 and 2, SR3's -10 a pass) fails his recovery roll
+    # (the goon example's dice): the order marks his next phase lost, the state does not.
+    turn = TurnState(
+        initiative=Initiative(
+            entries=[
+                InitiativeEntry(actor="carter", score=15),
+                InitiativeEntry(actor="goon", score=12),
+            ],
+            current="carter",
+        )
+    )
+    resolution = run(
+        carter_at_the_goon(**{"stun:goon": [2, 2, 1, 1], "recovery:goon": [6, 2, 2, 2]}), turn=turn
+    )
+    assert resolution.turn is not None and resolution.turn.initiative is not None
+    lost = {e.actor: e.lost for e in resolution.turn.initiative.entries}
+    assert lost == {"carter": 0, "goon": 1}
+    assert state_of(resolution).actors["goon"].actions_lost == 0

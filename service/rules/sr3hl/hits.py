@@ -141,7 +141,7 @@ class _Target:
 
 
 def _armor_test(
-    t: _Target, location: Location, rounds: list[int], area: bool
+    t: _Target, location: Location, area: bool
 ) -> tuple[SR3Test, SR3Test | None, int, bool]:
     """004, "Determine Armour Resistance": the location's rating (area effects: the overall
     value) in dice, with dermal armour's; against Power - rating (armour-piercing: - half the
@@ -274,7 +274,7 @@ def _location(
     impact = t.impact_at(location, area)
     for start in range(0, len(rounds), tables.ARMOR_GROUP):
         group = rounds[start : start + tables.ARMOR_GROUP]
-        test, lacing, rating, stopped = _armor_test(t, location, [r.round for r in group], area)
+        test, lacing, rating, stopped = _armor_test(t, location, area)
         taken = 0
         if stopped:
             stopped_rounds.extend(group)
@@ -302,9 +302,8 @@ def _location(
                             None if area else location, "physical", weapon.damage_level, hurt.net
                         )
                 wounds.extend(written)
+                # The wound's level on the location's own monitor wears the armour there.
                 at_location = next((w.level for w in written if w.monitor == location), None)
-                if area:
-                    at_location = hurt.level
                 taken += _degrade(t, location, at_location, True, area)
         kind = sr3_damage.armor_kind(weapon)
         after = rating if area else armor.rating_at(t.worn, location, kind)
