@@ -1375,3 +1375,17 @@ def test_a_failed_recovery_roll_with_the_services_initiative_passes_the_next_pha
     lost = {e.actor: e.lost for e in resolution.turn.initiative.entries}
     assert lost == {"carter": 0, "goon": 1}
     assert state_of(resolution).actors["goon"].actions_lost == 0
+
+
+def test_the_next_round_scatters_from_where_the_last_landed_even_off_the_body() -> None:
+    # Two rounds of the Ingram with compensation 1 (both at 4), one success each (a 4 and
+    # twos): 3 hexes each. Round 1, direction 4 (down) from the torso centre, axial (2, 2):
+    # (2, 5), column 2 row 6, off the body; round 2 from there, direction 1 (up): (2, 2), the
+    # torso (choice: the aim walks on from an off-body hex).
+    body = whisper("FA", {"attack": [4, 2, 2, 2, 2, 2, 2], "scatter:pete": [4, 1]}, 2)
+    body["weapon"]["recoil_compensation"] = 1
+    target, _ = resolve(body)
+    assert [r.outcome for r in target.rounds] == ["off_body", "hit"]
+    assert [r.location for r in target.rounds] == [None, "torso"]
+    second = target.rounds[1].scatter
+    assert second is not None and (second.aim.q, second.aim.r) == (2, 5)

@@ -291,9 +291,7 @@ def _location(
                     if stun_weapon:
                         # 004, "Damage Test": Body resists stun damage at Power - impact,
                         # one level down per two successes.
-                        resist = t.body_roll(
-                            weapon.power, t.impact_at(location, area), "stun weapon power"
-                        )
+                        resist = t.body_roll(weapon.power, impact, "stun weapon power")
                         level = _level_down(hurt.level, resist.successes)
                         if level is not None:
                             written = t.wound(None if area else location, "stun", level, 0)
