@@ -170,6 +170,14 @@ def test_suppression_fire_takes_its_area_from_clicks_on_the_map(page: Page) -> N
     )
     page.get_by_label("Bullets per square metre").fill("2")
     page.locator("#weapon-modes-FA").check()
+    # 2 bullets on each of 36 m2 are 72 rounds: more than the 15 loaded, refused at the field.
+    with page.expect_response(lambda r: r.url.endswith("/attacks")) as answered:
+        page.get_by_role("button", name="Resolve attack").click()
+    assert answered.value.status == 422
+    assert answered.value.json()["path"] == "$.weapon.ammo"
+    expect(page.locator("#attack-error")).to_contain_text("72 rounds")
+    expect(page.get_by_label("Rounds loaded")).to_be_focused()
+    page.get_by_label("Rounds loaded").fill("100")
     with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
         page.get_by_role("button", name="Resolve attack").click()
     request = sent_body(sent.value)
@@ -179,6 +187,7 @@ def test_suppression_fire_takes_its_area_from_clicks_on_the_map(page: Page) -> N
         "area": [{"x": 10, "y": -3}, {"x": 16, "y": -3}, {"x": 16, "y": 3}, {"x": 10, "y": 3}],
     }
     assert "target" not in request and "called_shot" not in request
+    page.locator("#result .zone-result").wait_for()
     # Two corners are no area: refused at the field before anything is sent.
     area.fill("1 1; 2 2")
     page.get_by_role("button", name="Resolve attack").click()
@@ -240,7 +249,9 @@ def test_carters_shot_on_the_body_map_with_every_test_as_answered(page: Page) ->
     )
     assert (armor["soak"], armor["stopped"]) == (4, False)
     [damage] = hit["damage"]
-    assert (damage["dice"], damage["successes"], damage["net"], damage["level"]) == (10, 5, 2, "S")
+    # Six dice of 4 or more, two ones and a six: 6 - 2 + 1 = 5, less the armour's 3.
+    assert (damage["dice"], damage["successes"], damage["ones"], damage["sixes"]) == (10, 6, 2, 1)
+    assert (damage["armor_successes"], damage["net"], damage["level"]) == (3, 2, "S")
     stun = hit["stun"]
     assert (stun["resist"]["target_number"], stun["resist"]["successes"]) == (2, 2)
     assert (stun["level"], stun["knock_back"], stun["metres"]) == ("L", "knocked_back", 3)
@@ -348,7 +359,16 @@ def test_the_monitors_follow_every_hit_live_and_the_gm_rolls_what_is_due(
     # The GM rolls it from the panel; a player's console has no such button.
     expect(player.get_by_role("button", name="Recovery roll: goon-1")).to_be_hidden()
     roll = page.get_by_role("button", name="Recovery roll: goon-1")
-    answered = console.post_from(page, "/actions", roll.click)
+    # The goon was typed in (no sheet on the scene): its Willpower is typed beside the button.
+    page.get_by_label("Willpower of goon-1 (empty: the sheet's)").fill("4")
+    with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+        answered = console.post_from(page, "/actions", roll.click)
+    assert sent_body(sent.value) == {
+        "ruleset": "sr3-hardlife",
+        "actor": "goon-1",
+        "action": "recovery_roll",
+        "willpower": 4,
+    }
     assert answered["result"]["action"] == "recovery_roll"
     assert [d["step"] for d in answered["result"]["dice"]] == ["recovery:goon-1"]
     expect(page.locator("#result [data-kind=action]")).to_be_visible()

@@ -101,8 +101,10 @@ test("Carter's shot from the manual form: the card says where it landed and what
   assert.deepEqual(message.rolls.map((r) => r.dice[0].results.map((x) => x.result)), result.dice.map((d) => d.values));
 
   // The next shot meets the jacket the service kept, worn down at the torso (the form still
-  // says "jacket": the state's armour wins).
-  const again = await app.attack(carterToken, data, { ...form, dice: `attack: 6 6 5 5 4 4 4 2\ndodge:${g}: 5 4 2` });
+  // says "jacket": the state's armour wins). A second shot in the phase: SR3's recoil, TN 5;
+  // 7 dice of 5 or more less 2 dodged leave 5 net: no scatter, the torso again.
+  const again = await app.attack(carterToken, data, { ...form, dice: `attack: 6 6 6 6 5 5 5 2\ndodge:${g}: 5 4 2` });
+  assert.equal(again.result.attack.target_number, 5);
   const [next] = again.result.target.hits;
   assert.equal(next.location, "torso");
   assert.equal(next.armor[0].rating, hit.armor[0].rating_after);

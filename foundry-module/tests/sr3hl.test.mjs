@@ -154,7 +154,7 @@ test("a Hard Life card: where the round landed, the armour test that did not sto
   assert.match(plain, /ballistic armour 6 · armour test \(TN 3\) 3 \/ 6 \(6, 5, 3, 2, 1, 1\) · soak number 4 → penetrated · wears 3, 3 left/);
   assert.match(html, /data-stopped="false"/);
   // 10 dice (9 Power + 1, Table 3): 6 successes - 2 ones + 1 six = 5, less the armour's 3: 2 net, M -> S.
-  assert.match(plain, /Damage test, round 1: 10 dice \(\+1 Table 3\) \(1, 1, 2, 3, 4, 4, 4, 5, 5, 6\): 5 − 3 = 2 · stages \+1 → S/);
+  assert.match(plain, /Damage test, round 1: 10 dice \(\+1 Table 3\) \(1, 1, 2, 3, 4, 4, 4, 5, 5, 6\): 6 successes − 2 ones \+ 1 sixes − 3 armour = 2 · stages \+1 → S/);
   assert.match(plain, /Stun 4M: Body \(TN 4\) 2 \/ 4 → L stun · knocked back 3 m/);
   assert.match(plain, /torso: S physical \(0\) · \+6 boxes, 6 now \(S\)/);
   assert.match(plain, /trauma: S physical/);

@@ -39,7 +39,7 @@ export class MonitorsPanel {
 
   setRole(role) {
     this.role = role;
-    for (const button of this.list.querySelectorAll("button.gm-action")) button.hidden = role === "player";
+    for (const part of this.list.querySelectorAll(".gm-action")) part.hidden = role === "player";
   }
 
   // Reads the state again; only the newest read is shown when two cross.
@@ -78,18 +78,24 @@ export class MonitorsPanel {
     }
     if (state.actions_lost) due.push(`${state.actions_lost} action phase${state.actions_lost === 1 ? "" : "s"} lost`);
     item.appendChild(el("p", { class: "due", dataField: "due", text: due.length ? `${due.join("; ")}.` : "Nothing due." }));
-    const actions = el("div", { class: "row monitor-actions" });
-    if (state.recovery) actions.appendChild(this.actionButton(id, "recovery_roll", `Recovery roll: ${id}`));
+    // Both rolls read Willpower: the sheet's, or typed here for an actor the scene has no sheet of.
+    const willpower = el("input", { type: "number", id: `monitor-willpower-${id}`, min: 1, max: 30, inputmode: "numeric", class: "gm-action" });
+    const actions = el("div", { class: "row monitor-actions" },
+      el("label", { for: willpower.id, class: "gm-action", text: `Willpower of ${id} (empty: the sheet's)` }), willpower);
+    if (state.recovery) actions.appendChild(this.actionButton(id, "recovery_roll", `Recovery roll: ${id}`, willpower));
     if (state.consciousness_due || (c.deadly && !c.dead && !state.unconscious)) {
-      actions.appendChild(this.actionButton(id, "consciousness_test", `Consciousness test: ${id}`));
+      actions.appendChild(this.actionButton(id, "consciousness_test", `Consciousness test: ${id}`, willpower));
     }
-    if (actions.children.length) item.appendChild(actions);
+    if (actions.querySelector("button")) {
+      for (const part of actions.querySelectorAll(".gm-action")) part.hidden = this.role === "player";
+      item.appendChild(actions);
+    }
     item.appendChild(monitorTable(id, state.monitors || {}));
     item.appendChild(armorTable(id, state.armor));
     return item;
   }
 
-  actionButton(actor, action, label) {
+  actionButton(actor, action, label, willpower) {
     const button = el("button", { type: "button", class: "gm-action", dataAction: action, text: label });
     button.hidden = this.role === "player";
     button.addEventListener("click", async () => {
@@ -97,7 +103,9 @@ export class MonitorsPanel {
       this.alert.hidden = true;
       button.disabled = true;
       try {
-        const answer = await api.takeAction(session.id, session.token, { ruleset: "sr3-hardlife", actor, action });
+        const body = { ruleset: "sr3-hardlife", actor, action };
+        if (willpower.value.trim()) body.willpower = Number(willpower.value);
+        const answer = await api.takeAction(session.id, session.token, body);
         this.onAnswer(answer);
       } catch (problem) {
         this.alert.textContent = `Refused: ${problem.describe?.() || problem.message}`;
