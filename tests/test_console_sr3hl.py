@@ -478,3 +478,118 @@ def test_suppression_fire_is_a_polygon_zone_and_a_move_into_it_asks_for_its_test
         result["attack"]["successes"]
     )
     assert console.shown_dice(page) == console.answered_dice(result["dice"])
+
+
+def test_whispers_full_auto_draws_each_rounds_path_and_groups_the_locations(page: Page) -> None:
+    hardlife(page, "Whisper")
+    # 004's Whisper: 5 rounds of full auto from an Ingram (RC 2): rounds 1-3 at the base TN 4,
+    # the 4th at 5, the 5th at 6. Dice 4 4 4 4 5 5 6; Pete dodges at 4 + 1 (5 rounds: +1 per 3)
+    # with one die, 5: one success, which takes the highest die, the 6. Each die counts for the
+    # tier it reaches and the next does not: rounds 1-3 share the four 4s (4 successes: no
+    # scatter, the torso's aim hex (2, 2)); round 4 has the two 5s (2 successes: Table 1 scatters
+    # 2 hexes; the die 2 is up and right, (+1, -1) twice, from where round 3 landed: (3, 1) the
+    # torso, (4, 0) the left arm); round 5 has nothing left: a miss.
+    page.get_by_label("Weapon skill").fill("7")
+    page.get_by_label("Weapon id").fill("ingram")
+    page.get_by_label("Category").select_option("smg")
+    page.get_by_label("Power", exact=True).fill("7")
+    page.locator("#weapon-modes-SA").uncheck()
+    page.locator("#weapon-modes-FA").check()
+    page.get_by_label("Recoil compensation").fill("2")
+    page.get_by_label("Rounds loaded").fill("30")
+    page.get_by_label("Firing mode").select_option("FA")
+    page.get_by_label("Rounds fired (BF, FA)").fill("5")
+    console.place(page, "goon-1 x (m)", 4)
+    fill_target(page, {"Combat Pool dice to dodge": "1"})
+    given = {"attack": "4 4 4 4 5 5 6", "dodge:goon-1": "5", "scatter:goon-1": "2"}
+    console.give_dice(page, "#dice-steps", given)
+    with page.expect_request(lambda r: r.url.endswith("/attacks")) as sent:
+        result = console.resolve(page)["result"]
+    assert (sent_body(sent.value)["mode"], sent_body(sent.value)["rounds"]) == ("FA", 5)
+    target = result["target"]
+    assert result["rounds_fired"] == 5
+    assert (target["dodge"]["target_number"], target["dodge_successes"]) == (5, 1)
+    rounds = target["rounds"]
+    assert [r["target_number"] for r in rounds] == [4, 4, 4, 5, 6]
+    assert [r["successes"] for r in rounds] == [4, 4, 4, 2, 0]
+    assert [r["location"] for r in rounds] == ["torso", "torso", "torso", "left_arm", None]
+    fourth = rounds[3]["scatter"]
+    assert (fourth["aim"], fourth["hexes"], fourth["direction"]) == ({"q": 2, "r": 2}, 2, 2)
+    assert fourth["path"] == [{"q": 3, "r": 1}, {"q": 4, "r": 0}]
+    assert {h["location"]: h["rounds"] for h in target["hits"]} == {
+        "torso": [1, 2, 3],
+        "left_arm": [4],
+    }
+    on = '#result [data-target="goon-1"]'
+    # Every round in the table as answered; the 4th's path drawn through the hexes it crossed.
+    for r in rounds:
+        row = f'{on} [data-field=rounds] tr[data-round="{r["round"]}"]'
+        assert console.shown(page, f"{row} [data-field=target_number]") == str(r["target_number"])
+        assert console.shown(page, f"{row} [data-field=successes]") == str(r["successes"])
+        assert console.shown(page, f"{row} .outcome") == r["outcome"]
+    row = f'{on} [data-field=rounds] tr[data-round="4"]'
+    assert console.shown(page, f"{row} [data-field=landed]") == "left arm (4, 0)"
+    path = page.locator(f'{on} .body-map .round-path[data-round="4"] polyline.path')
+    points = [
+        tuple(float(n) for n in pair.split(","))
+        for pair in (path.get_attribute("points") or "").split()
+    ]
+    expected = [centre(2, 2), centre(3, 1), centre(4, 0)]
+    assert len(points) == len(expected)
+    for drawn, want in zip(points, expected, strict=True):
+        assert drawn == pytest.approx(want, abs=1e-3)
+    hit_locations = {
+        h.get_attribute("data-location") for h in page.locator(f"{on} .body-map .hex.hit").all()
+    }
+    assert hit_locations == {"torso", "left_arm"}
+    assert page.locator(f"{on} section.location-hit").count() == 2
+    torso = f'{on} section.location-hit[data-location="torso"]'
+    assert console.shown(page, f"{torso} h5").endswith("rounds 1, 2, 3")
+
+
+def test_a_deadly_head_shot_asks_for_the_consciousness_test_the_gm_rolls(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    hardlife(page, "Deadly")
+    # A called shot at the head (TN 4 + 4 = 8): eight 6s, each rolled again (Rule of Six) for 2s:
+    # totals of 8, eight successes; no dodge: 8 net, no scatter, the head (no armour there: the
+    # jacket covers no head row, Table 7). Damage: 9 + 2 (Table 3, 6+) = 11 dice; the head's
+    # own monitor stages it 4 more successes (Table 6), the trauma monitor as it is.
+    page.locator('#called-shot-map [data-location="head"]').first.click()
+    page.get_by_label("Weapon skill").fill("8")
+    console.place(page, "goon-1 x (m)", 4)
+    fill_target(page, {"Willpower": "4"})
+    # 11 damage dice, seven of 4 or more, no ones, one six: 7 + 1 = 8 successes: 4 stages on
+    # M: deadly, and the trauma monitor's deadly too.
+    given = {
+        "attack": "6 6 6 6 6 6 6 6 2 2 2 2 2 2 2 2",
+        "damage:goon-1": "6 5 5 5 4 4 4 3 2 2 2",
+    }
+    console.give_dice(page, "#dice-steps", given)
+    result = console.resolve(page)["result"]
+    target = result["target"]
+    assert (result["attack"]["target_number"], result["attack"]["successes"]) == (8, 8)
+    [hit] = target["hits"]
+    assert hit["location"] == "head"
+    [damage] = hit["damage"]
+    assert (damage["dice"], damage["net"], damage["level"]) == (11, 8, "D")
+    trauma = next(w for w in hit["wounds"] if w["monitor"] == "trauma" and w["track"] == "physical")
+    assert trauma["level"] == "D"
+    assert target["condition"]["deadly"] is True
+    goon = page.locator('#monitors-list li[data-actor="goon-1"]')
+    expect(goon.locator('tr[data-monitor="head"] [data-field=physical_level]')).to_have_text("D")
+    expect(goon.locator("p.condition")).to_contain_text("deadly: consciousness test due")
+    button = page.get_by_role("button", name="Consciousness test: goon-1")
+    page.get_by_label("Willpower of goon-1 (empty: the sheet's)").fill("4")
+    answered = console.post_from(page, "/actions", button.click)
+    tested = answered["result"]
+    assert tested["action"] == "consciousness_test"
+    [roll] = [d for d in tested["dice"] if d["step"] == "consciousness:goon-1"]
+    # Willpower 4: four dice, and each 6 short of the TN rolled again (Rule of Six).
+    assert len(roll["values"]) >= 4
+    # 004: no success, unconscious; one, free actions only; k, acts in k - 1 phases. The
+    # panel, read again after the action's event, says which the dice gave.
+    from_state = page.locator('#monitors-list li[data-actor="goon-1"] [data-field=due]')
+    expect(from_state).not_to_contain_text("consciousness test due")
+    shown = from_state.text_content() or ""
+    assert "unconscious" in shown or "free actions only" in shown or "more phase" in shown
