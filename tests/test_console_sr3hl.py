@@ -435,6 +435,11 @@ def test_suppression_fire_is_a_polygon_zone_and_a_move_into_it_asks_for_its_test
         page, url, encounter, "whisper", {"position": {"x": 30, "y": 8}, "sheet": goon}
     )
     page.locator('#map g[data-actor="whisper"]').wait_for()
+    # Every actor of the scene has its monitors listed, empty before anything hits it.
+    for actor in ("pete", "whisper"):
+        listed = page.locator(f'#monitors-list li[data-actor="{actor}"]')
+        expect(listed.locator('tr[data-monitor="trauma"] [data-field=physical]')).to_have_text("0")
+        expect(listed.locator("[data-field=armor]")).to_contain_text("not hit yet")
     page.get_by_label("Attacker (from the roster)").select_option("pete")
     page.get_by_label("Firing mode").select_option("suppression")
     for x, y in ((10, -3), (16, -3), (16, 3), (10, 3)):

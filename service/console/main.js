@@ -96,7 +96,7 @@ const initiative = new InitiativePanel({
   onForbidden: () => setRole("player"),
 });
 // Hard Life's monitors of every actor, live from the events.
-const monitors = new MonitorsPanel({ panel: $("monitors-panel"), session, onAnswer: onRoundAnswer });
+const monitors = new MonitorsPanel({ panel: $("monitors-panel"), session, onAnswer: onRoundAnswer, actors: () => roster.actors });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -387,6 +387,7 @@ function showResult(result, eventId, origin) {
 function setScene(actors) {
   map.setScene(actors);
   roster.setScene(actors);
+  monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
 }
@@ -401,6 +402,7 @@ function applySceneResult(result) {
   }
   map.applyScene(result);
   roster.applyScene(result);
+  monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
 }

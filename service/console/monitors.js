@@ -17,8 +17,11 @@ const MONITORS = ["trauma", ...LOCATIONS];
 export const MONITOR_EVENTS = new Set(["attack", "zone_test", "action", "advance", "state_edited", "initiative"]);
 
 export class MonitorsPanel {
-  // `onAnswer(answer)`: the answer to an action sent from here (shown as the page's result).
-  constructor({ panel, session, onAnswer }) {
+  // `onAnswer(answer)`: the answer to an action sent from here (shown as the page's result);
+  // `actors()`: the scene's actors, listed too before anything hit them.
+  constructor({ panel, session, onAnswer, actors = () => new Map() }) {
+    this.sceneActors = actors;
+    this.last = {};
     this.panel = panel;
     this.list = panel.querySelector("#monitors-list");
     this.status = panel.querySelector("#monitors-status");
@@ -33,6 +36,7 @@ export class MonitorsPanel {
   setRuleset(ruleset) {
     this.enabled = Boolean(ruleset?.hasMonitors);
     this.panel.hidden = !this.enabled;
+    this.last = {};
     this.list.replaceChildren();
     this.alert.hidden = true;
   }
@@ -57,11 +61,22 @@ export class MonitorsPanel {
     }
   }
 
-  show(actors) {
-    const ids = Object.keys(actors).sort();
-    this.status.textContent = ids.length ? `${ids.length} actor${ids.length === 1 ? "" : "s"} with a combat state.` : "Nobody has been hit or rolled yet.";
-    this.list.replaceChildren(...ids.map((id) => this.actorItem(id, actors[id])));
+  // Every actor of the encounter: those the combat state keeps, and the scene's others (their
+  // monitors empty until something hits them).
+  show(actors = this.last) {
+    this.last = actors;
+    const ids = [...new Set([...Object.keys(actors), ...this.sceneActors().keys()])].sort();
+    const kept = Object.keys(actors).length;
+    this.status.textContent = ids.length
+      ? `${ids.length} actor${ids.length === 1 ? "" : "s"}, ${kept} with a combat state.`
+      : "Nobody has been hit or rolled yet.";
+    this.list.replaceChildren(...ids.map((id) => this.actorItem(id, actors[id] || {})));
     this.panel.dataset.read = String(this.reads);
+  }
+
+  // The scene changed (an actor added or taken off): the list follows without a read.
+  sceneChanged() {
+    if (this.enabled) this.show();
   }
 
   actorItem(id, state) {
