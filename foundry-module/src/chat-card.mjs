@@ -408,6 +408,24 @@ export function hlAttackCard(result, { nameOf = (id) => id, title = null } = {})
   };
 }
 
+/**
+ * A move into (or in) a Hard Life suppression zone (a scene event whose `must_test` names the
+ * zones): a card with each zone's Zone test button for that actor (004: anyone entering or
+ * moving in the area suffers its attack).
+ */
+export function zonePromptCard(result, { nameOf = (id) => id } = {}) {
+  return {
+    ruleset: "sr3hl",
+    kind: "zone_prompt",
+    title: "FIREFIGHT.HL.MustTestTitle",
+    actor: result.actor,
+    actorName: nameOf(result.actor),
+    zonePrompts: result.must_test.map((zone) => ({ zone, actor: result.actor })),
+    targets: [],
+    dice: [],
+  };
+}
+
 /** A Hard Life zone test (kind "sr3_hardlife_zone_test"): the zone's Table 9 attack, then the rounds that hit as an attack's. */
 export function hlZoneTestCard(result, { nameOf = (id) => id } = {}) {
   return {
@@ -605,6 +623,10 @@ export function cardForResult(result, options = {}) {
       return hlAttackCard(result, options);
     case "sr3_hardlife_zone_test":
       return hlZoneTestCard(result, options);
+    case "scene":
+      // Only Hard Life's zones attack whoever moves in them; the other rulesets test once, from
+      // the zone's own card.
+      return options.ruleset === "sr3-hardlife" && result.must_test?.length ? zonePromptCard(result, options) : null;
     case "sr4_zone_test":
       return zoneTestCard(result, options);
     case "advance":

@@ -413,7 +413,7 @@ export class FirefightApp {
     const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
     const cardAuthor = author ?? request?.author ?? null;
     const revealHidden = this.onlyGMsRead(mode, cardAuthor ?? this.game.user?.id);
-    const card = cardForEvent(event, { nameOf: (id) => this.nameOf(id, { revealHidden }) });
+    const card = cardForEvent(event, { ruleset, nameOf: (id) => this.nameOf(id, { revealHidden }) });
     if (!card) return null;
     const content = await this.env.renderTemplate(CARD_TEMPLATE, card);
     const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));

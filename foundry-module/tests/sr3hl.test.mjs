@@ -226,3 +226,22 @@ test("every label the Hard Life dialog and card build resolves in en.json", asyn
   for (const key of ["none", "knocked_down", "knocked_back"]) assert.notEqual(localize(`FIREFIGHT.HL.KnockBack.${key}`), `FIREFIGHT.HL.KnockBack.${key}`);
   assert.equal(localize("FIREFIGHT.Ruleset.sr3_hardlife"), "Shadowrun 3, Hard Life (sr3-hardlife)");
 });
+
+test("a move into a Hard Life zone posts its Zone test button; the button sends the token's defender", async () => {
+  const moved = { kind: "scene", change: "moved", actor: "tokGoon00000001", must_test: ["tokCarter000001-1"] };
+  assert.equal(cardForEvent({ id: "m", encounter: "enc", result: moved }, { ruleset: "sr5" }), null, "the other rulesets test from the zone's own card");
+  assert.equal(cardForEvent({ id: "m", encounter: "enc", result: { ...moved, must_test: [] } }, { ruleset: "sr3-hardlife" }), null);
+  const card = cardForEvent({ id: "m", encounter: "enc", result: moved }, { ruleset: "sr3-hardlife", nameOf: (id) => (id === "tokGoon00000001" ? "Security goon" : id) });
+  const html = await makeRenderTemplate()(CARD_TEMPLATE, card);
+  assert.match(text(html), /Into suppression fire Security goon Moved into tokCarter000001-1: its attack \(004, Tables 9 and 10\)\. Zone test/);
+  assert.match(html, /data-firefight-action="zone-test" data-zone="tokCarter000001-1" data-actor="tokGoon00000001"/);
+
+  const tested = { event_id: "5-0", result: { ...fixture("sr3hl-attack.json").result, kind: "sr3_hardlife_zone_test" }, state: {} };
+  const { app, calls, goon } = await playing({ answers: { "POST /v1/encounters/enc1/zones/tokCarter000001-1/tests": tested } });
+  await goon.setFlag(MODULE_ID, "manual.sr3-hardlife", { body: 5, willpower: 4, armor: "vest" });
+  await app.zoneTest("tokCarter000001-1", "tokGoon00000001");
+  assert.deepEqual(calls.at(-1).body, {
+    ruleset: "sr3-hardlife", actor: "tokGoon00000001",
+    defender: { body: 5, quickness: 5, intelligence: 4, willpower: 4, armor: [{ garment: "vest" }] },
+  });
+});
