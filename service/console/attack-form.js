@@ -296,7 +296,9 @@ export class AttackForm {
       this.map.remove(AIM);
     }
     this.ruleset.showOptions?.(options, this.map);
+    // A ruleset without areas (or a new encounter's) draws none: clicks go to the aim point.
     if (this.ruleset.zoneArea) this.refreshArea();
+    else this.map.setAreaDrawing(null);
   }
 
   // The area of a zone drawn by clicks on the map (each click a corner), kept in its text field.
