@@ -148,7 +148,12 @@ def test_the_called_shot_is_picked_on_the_served_body_map_by_keyboard(page: Page
     request = sent_body(sent.value)
     assert request["ruleset"] == "sr3-hardlife" and request["called_shot"] == "head"
     assert request["target"]["defender"]["armor"] == [{"garment": "jacket"}]
-    assert request["target"]["dodge"] == {"combat_pool": 0, "dodge_pool": 0, "prone": False}
+    assert request["target"]["dodge"] == {
+        "combat_pool": 0,
+        "dodge_pool": 0,
+        "prone": False,
+        "visibility": {"vision": "normal", "light": "full", "obscurant": "none"},
+    }
     assert "suppression" not in request
 
 
@@ -598,3 +603,21 @@ def test_a_deadly_head_shot_asks_for_the_consciousness_test_the_gm_rolls(page: P
     expect(from_state).not_to_contain_text("consciousness test due")
     shown = from_state.text_content() or ""
     assert "unconscious" in shown or "free actions only" in shown or "more phase" in shown
+
+
+def test_after_a_hard_life_encounter_a_map_click_moves_the_aim_point_again(
+    page: Page, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    hardlife(page, "Areas")
+    page.get_by_label("Firing mode").select_option("suppression")
+    click_map(page, 10, -3)
+    expect(page.get_by_label("Suppressed area (corners x y; …, m)")).to_have_value("10 -3")
+    page.locator("#leave").click()
+    console.create_encounter(page, ruleset="sr5", name="No areas")
+    console.sr5_assault_rifle_on_suppressive(page)
+    click_map(page, 20, 4)
+    # The click put SR5's aim point there: no area is drawn any more.
+    expect(page.locator("#map polygon.draft-area, #map polyline.draft-area")).to_have_count(0)
+    assert console.shown_position(page, "aim point") == ("20", "4")

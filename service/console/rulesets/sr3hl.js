@@ -112,6 +112,10 @@ const DODGE = [
   pool("dodge.dodge_pool", "Dodge Pool dice to dodge"),
   { key: "dodge.into_cover_m", label: "Dodges into cover this far (m)", type: "number", min: 0, max: 100, optional: true },
   { key: "dodge.prone", label: "Dodges prone", type: "checkbox" },
+  // Table 8: how well the dodger sees the attacker (half the visibility table's modifier).
+  { key: "dodge.visibility.vision", label: "Dodger's vision", type: "select", options: ["normal", "low_light_natural", "low_light_cyber", "thermographic_natural", "thermographic_cyber", "ultrasound"] },
+  { key: "dodge.visibility.light", label: "Light where the attacker is", type: "select", options: ["full", "partial", "minimal", "full_darkness", "glare"] },
+  { key: "dodge.visibility.obscurant", label: "In the air between them", type: "select", options: ["none", "mist", "light_smoke", "heavy_smoke", "thermal_smoke"] },
   pool("resist", "Combat Pool dice to Body (stun)"),
 ];
 
