@@ -331,7 +331,7 @@ def test_carters_shot_on_the_body_map_with_every_test_as_answered(page: Page) ->
 
 
 def test_the_monitors_follow_every_hit_live_and_the_gm_rolls_what_is_due(
-    page: Page, browser: Browser
+    page: Page, browser: Browser, url: str
 ) -> None:
     from playwright.sync_api import expect
 
@@ -377,6 +377,23 @@ def test_the_monitors_follow_every_hit_live_and_the_gm_rolls_what_is_due(
     assert answered["result"]["action"] == "recovery_roll"
     assert [d["step"] for d in answered["result"]["dice"]] == ["recovery:goon-1"]
     expect(page.locator("#result [data-kind=action]")).to_be_visible()
+    # The GM heals the torso by hand (PUT .../state, what the table decided): both consoles
+    # follow the state_edited event.
+    encounter = page.locator("#info-id").inner_text()
+    headers = {"Authorization": f"Bearer {console.gm_token(page)}"}
+    combat = page.request.get(f"{url}/v1/encounters/{encounter}", headers=headers).json()["combat"]
+    combat["actors"]["goon-1"]["monitors"]["torso"] = {"stun": 1}
+    edited = page.request.put(
+        f"{url}/v1/encounters/{encounter}/state",
+        headers=headers,
+        data={"combat": combat, "reason": "first aid"},
+    )
+    assert edited.ok, edited.text()
+    for seen in (page, player):
+        torso = seen.locator('#monitors-list li[data-actor="goon-1"] tr[data-monitor="torso"]')
+        expect(torso.locator("[data-field=physical]")).to_have_text("0")
+        expect(torso.locator("[data-field=physical_level]")).to_have_text("—")
+        expect(torso.locator("[data-field=stun]")).to_have_text("1")
     player.close()
 
 
