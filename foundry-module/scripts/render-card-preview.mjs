@@ -17,7 +17,10 @@ const NAMES = { sam: "Sam", alpha: "Ares Alpha", "goon-1": "Halloweener", lee: "
 export async function renderPreview(fixturePath = join(ROOT, "tests", "fixtures", "sr5-attack-bf.json")) {
   const fixture = JSON.parse(readFileSync(fixturePath, "utf8"));
   const event = fixture.result ? { id: fixture.event_id, encounter: "preview", result: fixture.result } : fixture;
-  const card = cardForEvent(event, { nameOf: (id) => NAMES[id] ?? id });
+  // A Hard Life card draws the body map the service serves (its fixture, for the preview).
+  const hardLife = String(event.result?.kind ?? "").startsWith("sr3_hardlife");
+  const bodyMap = hardLife ? JSON.parse(readFileSync(join(ROOT, "tests", "fixtures", "sr3hl-body-map.json"), "utf8")) : null;
+  const card = cardForEvent(event, { nameOf: (id) => NAMES[id] ?? id, bodyMap });
   const html = await makeRenderTemplate()(CARD_TEMPLATE, card);
   const css = readFileSync(join(ROOT, "styles", "firefight.css"), "utf8");
   return `<!doctype html>

@@ -353,8 +353,44 @@ function hlLocation(hit) {
   };
 }
 
+const SQRT3 = Math.sqrt(3);
+// A hex's centre (schemas/sr3hl.py, BodyHex: x = 1.5 q, y = sqrt(3) (r + q / 2)), for hexes off
+// the body too.
+const hexCentre = (h) => ({ x: 1.5 * h.q, y: SQRT3 * (h.r + h.q / 2) });
+const fixed = (n) => Math.round(n * 1000) / 1000;
+
+/**
+ * The body map the service serves (GET /v1/rulesets/sr3-hardlife, `body_map`) as a small SVG's
+ * data: each hex's polygon (marked when a round hit its location), each round's path from its aim
+ * point through the hexes it scattered, and where it landed. Null without a body map.
+ */
+export function hlBodyMapSvg(bodyMap, rounds) {
+  if (!bodyMap?.hexes?.length) return null;
+  const struck = new Set(rounds.map((r) => r.location).filter(Boolean));
+  const scattered = rounds.filter((r) => r.scatter);
+  const all = [...bodyMap.hexes, ...scattered.flatMap((r) => [r.scatter.aim, ...r.scatter.path].map(hexCentre))];
+  const xs = all.map((p) => p.x);
+  const ys = all.map((p) => p.y);
+  const minX = Math.min(...xs) - 1.2;
+  const minY = Math.min(...ys) - 1.2;
+  const corners = ({ x, y }) => [0, 1, 2, 3, 4, 5].map((k) => `${fixed(x + 0.95 * Math.cos((Math.PI / 3) * k))},${fixed(y + 0.95 * Math.sin((Math.PI / 3) * k))}`).join(" ");
+  return {
+    viewBox: `${fixed(minX)} ${fixed(minY)} ${fixed(Math.max(...xs) + 1.2 - minX)} ${fixed(Math.max(...ys) + 1.2 - minY)}`,
+    hexes: bodyMap.hexes.map((h) => ({ location: h.location, points: corners(h), hit: struck.has(h.location) })),
+    paths: scattered.map((r) => {
+      const points = [r.scatter.aim, ...r.scatter.path].map(hexCentre);
+      const end = hexCentre(r.scatter.landed);
+      return {
+        round: r.round,
+        points: points.map((p) => `${fixed(p.x)},${fixed(p.y)}`).join(" "),
+        cx: fixed(end.x), cy: fixed(end.y), offBody: !r.scatter.location,
+      };
+    }),
+  };
+}
+
 /** One Hard Life target (HLTargetResult): its tests, each round, each location hit, the recovery roll. */
-function hlTarget(t, nameOf) {
+function hlTarget(t, nameOf, bodyMap = null) {
   const c = t.condition ?? {};
   return {
     ...targetHeader(t, nameOf),
@@ -367,6 +403,7 @@ function hlTarget(t, nameOf) {
       dodgeSuccesses: t.dodge_successes,
       netSuccesses: t.net_successes,
       rounds: t.rounds.map(hlRound),
+      bodyMap: hlBodyMapSvg(bodyMap, t.rounds),
       locations: t.hits.map(hlLocation),
       knockBack: hlKnockBack(t.knock_back, t.knock_back_m),
       recovery: t.recovery
@@ -390,7 +427,7 @@ function hlPools(pools, nameOf) {
 }
 
 /** A Hard Life attack result (kind "sr3_hardlife_attack") as card data: where each round landed, what the armour did, the wounds, knock-back and recovery. */
-export function hlAttackCard(result, { nameOf = (id) => id, title = null } = {}) {
+export function hlAttackCard(result, { nameOf = (id) => id, title = null, bodyMap = null } = {}) {
   const s = result.suppression;
   return {
     ...attackHeader("sr3hl", result, nameOf, title),
@@ -400,7 +437,7 @@ export function hlAttackCard(result, { nameOf = (id) => id, title = null } = {})
     roundsFired: result.rounds_fired,
     ammoLeft: result.ammo_left,
     attackTest: sr3Test(result.attack),
-    targets: result.target ? [hlTarget(result.target, nameOf)] : [],
+    targets: result.target ? [hlTarget(result.target, nameOf, bodyMap)] : [],
     suppression: s ? { id: s.zone.id, bulletsPerM2: s.bullets_per_m2, area: s.area_m2, lasts: s.zone.lasts } : null,
     combatPool: hlPools(result.combat_pool, nameOf),
     dice: dieRows(result.dice, "sr3"),
@@ -427,7 +464,7 @@ export function zonePromptCard(result, { nameOf = (id) => id } = {}) {
 }
 
 /** A Hard Life zone test (kind "sr3_hardlife_zone_test"): the zone's Table 9 attack, then the rounds that hit as an attack's. */
-export function hlZoneTestCard(result, { nameOf = (id) => id } = {}) {
+export function hlZoneTestCard(result, { nameOf = (id) => id, bodyMap = null } = {}) {
   return {
     ruleset: "sr3hl",
     sr3hl: true,
@@ -437,7 +474,7 @@ export function hlZoneTestCard(result, { nameOf = (id) => id } = {}) {
     actorName: nameOf(result.actor),
     zone: result.zone,
     attackTest: sr3Test(result.attack),
-    targets: [hlTarget(result.target, nameOf)],
+    targets: [hlTarget(result.target, nameOf, bodyMap)],
     combatPool: hlPools(result.combat_pool, nameOf),
     dice: dieRows(result.dice, "sr3"),
     seed: result.seed,

@@ -87,6 +87,11 @@ export class FirefightClient {
     return this.request("GET", "/readyz");
   }
 
+  /** GET /v1/rulesets/{ruleset}: what it supports, and the data a client draws with (Hard Life's body map). */
+  ruleset(id) {
+    return this.request("GET", `/v1/rulesets/${encodeURIComponent(id)}`);
+  }
+
   createEncounter(adminKey, { ruleset, name = "" }) {
     return this.request("POST", "/v1/encounters", { token: adminKey, body: { ruleset, name }, idempotent: true });
   }

@@ -406,6 +406,22 @@ export class FirefightApp {
    * acting user chose (`rollMode`, `author`), else as their last request said, else as this
    * user's roll mode says.
    */
+  /**
+   * The body map a ruleset's cards draw (GET /v1/rulesets/{ruleset}: Hard Life's), read once per
+   * service; null when it cannot be read (the card then lists the locations only).
+   */
+  async bodyMapOf(ruleset) {
+    const key = `${this.settings().serviceUrl} ${ruleset}`;
+    this.bodyMaps ??= new Map();
+    if (!this.bodyMaps.has(key)) {
+      this.bodyMaps.set(key, this.client().ruleset(ruleset).then((detail) => detail?.body_map ?? null, () => {
+        this.bodyMaps.delete(key);
+        return null;
+      }));
+    }
+    return this.bodyMaps.get(key);
+  }
+
   async postCard(event, ruleset, { rollMode = null, author = null } = {}) {
     if (this.game.messages?.find?.((m) => m.flags?.[MODULE_ID]?.eventId === event.id)) return null;
     const actorId = event.result?.attacker ?? event.result?.actor ?? null;
@@ -413,7 +429,8 @@ export class FirefightApp {
     const mode = rollModeOr(rollMode ?? request?.rollMode, this.userRollMode());
     const cardAuthor = author ?? request?.author ?? null;
     const revealHidden = this.onlyGMsRead(mode, cardAuthor ?? this.game.user?.id);
-    const card = cardForEvent(event, { ruleset, nameOf: (id) => this.nameOf(id, { revealHidden }) });
+    const bodyMap = ruleset === "sr3-hardlife" ? await this.bodyMapOf(ruleset) : null;
+    const card = cardForEvent(event, { ruleset, bodyMap, nameOf: (id) => this.nameOf(id, { revealHidden }) });
     if (!card) return null;
     const content = await this.env.renderTemplate(CARD_TEMPLATE, card);
     const rolls = rollsForDice(diceOfResult(event.result), card.ruleset ?? ruleset).map((data) => this.env.Roll.fromData(data));

@@ -8,7 +8,7 @@ import {
   DialogV2, fixture, FormDataExtended, localize, makeActor, makeChatMessage, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll, stubDocument,
 } from "./foundry-stubs.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
-import { CARD_TEMPLATE, cardForEvent } from "../src/chat-card.mjs";
+import { CARD_TEMPLATE, cardForEvent, hlBodyMapSvg } from "../src/chat-card.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
 import { HL_MANUAL_DEFAULTS, hlAttackRequest, hlFromManual, parseArea, parseHlArmor } from "../src/sr3hl-requests.mjs";
 import { mergeManual } from "../src/requests.mjs";
@@ -244,4 +244,38 @@ test("a move into a Hard Life zone posts its Zone test button; the button sends 
     ruleset: "sr3-hardlife", actor: "tokGoon00000001",
     defender: { body: 5, quickness: 5, intelligence: 4, willpower: 4, armor: [{ garment: "vest" }] },
   });
+});
+
+test("the card draws the service's body map: the hexes hit, and each round's path to where it landed", async () => {
+  const bodyMap = fixture("sr3hl-body-map.json");
+  const { result } = fixture("sr3hl-attack.json");
+  const svg = hlBodyMapSvg(bodyMap, result.target.rounds);
+  assert.equal(svg.hexes.length, bodyMap.hexes.length);
+  const torso = bodyMap.hexes.filter((h) => h.location === "torso").length;
+  assert.equal(svg.hexes.filter((h) => h.hit).length, torso, "every torso hex, and only those");
+  assert.ok(svg.hexes.filter((h) => h.hit).every((h) => h.location === "torso"));
+  // The round aimed at and landed on (2, 2): x = 1.5 q = 3, y = sqrt(3) (r + q / 2) = 3 sqrt(3).
+  const [path] = svg.paths;
+  assert.deepEqual([path.round, path.points, path.cx, path.cy, path.offBody], [1, "3,5.196", 3, 5.196, false]);
+  // A round that scattered 3 hexes right (direction 3, (+1, 0)) from (2, 2) off the body.
+  const off = hlBodyMapSvg(bodyMap, [{ round: 1, location: null, scatter: { aim: { q: 2, r: 2 }, path: [{ q: 3, r: 2 }, { q: 4, r: 2 }, { q: 5, r: 2 }], landed: { q: 5, r: 2 }, location: null } }]);
+  assert.deepEqual([off.paths[0].points, off.paths[0].cx, off.paths[0].offBody], ["3,5.196 4.5,6.062 6,6.928 7.5,7.794", 7.5, true]);
+  assert.equal(off.hexes.filter((h) => h.hit).length, 0);
+  assert.equal(hlBodyMapSvg(null, result.target.rounds), null);
+
+  // The app reads the body map once per service and draws it on every Hard Life card.
+  const { app, calls } = await playing({ answers: { "GET /v1/rulesets/sr3-hardlife": { id: "sr3-hardlife", body_map: bodyMap } } });
+  const first = await app.postCard({ id: "1-0", encounter: "enc1", result }, "sr3-hardlife");
+  const second = await app.postCard({ id: "2-0", encounter: "enc1", result }, "sr3-hardlife");
+  assert.equal(calls.filter((c) => c.path === "/v1/rulesets/sr3-hardlife").length, 1);
+  for (const message of [first, second]) {
+    assert.match(message.content, /<svg class="firefight-hl-body-map" viewBox="[-\d. ]+" role="img" aria-label="The body map: where each round landed"/);
+    assert.equal((message.content.match(/firefight-hl-hex--hit/g) ?? []).length, torso);
+    assert.match(message.content, /<g class="firefight-hl-path" data-round="1"><polyline points="3,5.196"><\/polyline><circle class="" cx="3" cy="5.196" r="0.45"><\/circle><\/g>/);
+  }
+  // Without it (an older service), the card lists the locations only.
+  const { app: older } = await playing();
+  const plain = await older.postCard({ id: "3-0", encounter: "enc1", result }, "sr3-hardlife");
+  assert.doesNotMatch(plain.content, /<svg/);
+  assert.match(plain.content, /firefight-hl-location/);
 });
