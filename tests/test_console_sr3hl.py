@@ -569,6 +569,12 @@ def test_whispers_full_auto_draws_each_rounds_path_and_groups_the_locations(page
         h.get_attribute("data-location") for h in page.locator(f"{on} .body-map .hex.hit").all()
     }
     assert hit_locations == {"torso", "left_arm"}
+    # One label per hex landed on: rounds 1-3 on (2, 2), the 4th on (4, 0).
+    labels = page.locator(f"{on} .body-map text.round-label")
+    assert {
+        (labels.nth(i).get_attribute("data-landed"), labels.nth(i).text_content())
+        for i in range(labels.count())
+    } == {("2,2", "1, 2, 3"), ("4,0", "4")}
     assert page.locator(f"{on} section.location-hit").count() == 2
     torso = f'{on} section.location-hit[data-location="torso"]'
     assert console.shown(page, f"{torso} h5").endswith("rounds 1, 2, 3")

@@ -85,10 +85,19 @@ export function drawBodyMap(bodyMap, { hits = new Map(), picked = null, rounds =
     }
     const end = centre(s.landed);
     g.appendChild(svgElement("circle", { class: `landed${s.location ? "" : " off-body"}`, "data-landed": key(s.landed), cx: end.x.toFixed(3), cy: end.y.toFixed(3), r: 0.45 }));
-    const text = svgElement("text", { x: (end.x + 0.5).toFixed(3), y: (end.y - 0.4).toFixed(3), class: "round-label" });
-    text.textContent = String(round.round);
-    g.appendChild(text);
     paths.appendChild(g);
+  }
+  // One label per hex landed on, naming every round that landed there ("1, 2, 3").
+  const landedOn = new Map();
+  for (const round of rounds.filter((r) => r.scatter)) {
+    const at = key(round.scatter.landed);
+    landedOn.set(at, { hex: round.scatter.landed, rounds: [...(landedOn.get(at)?.rounds || []), round.round] });
+  }
+  for (const [at, { hex, rounds: numbers }] of landedOn) {
+    const end = centre(hex);
+    const text = svgElement("text", { x: (end.x + 0.5).toFixed(3), y: (end.y - 0.4).toFixed(3), class: "round-label", "data-landed": at });
+    text.textContent = numbers.join(", ");
+    paths.appendChild(text);
   }
   svg.appendChild(paths);
   return svg;
