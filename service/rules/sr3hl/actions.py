@@ -35,6 +35,8 @@ ACTIONS: tuple[str, ...] = get_args(HLActionName)
 # The rolls the rules call for take no room in the phase (they are not the actor's choice).
 _ROLLS = able.ROLLS
 _MAX_CONSCIOUS_PHASES = 10
+# The state's bound on the combat turn a test stands for (schemas/sr3hl.py, tested_turn).
+_MAX_COMBAT_TURN = 1_000_000
 
 
 def recovery_step(actor_id: str) -> str:
@@ -179,7 +181,7 @@ def _consciousness(
     if left == 0:
         # 004: "If the character has taken their last action that round already then treat
         # this roll as the roll for the next round."
-        for_turn = turn.combat_turn + 1
+        for_turn = min(turn.combat_turn + 1, _MAX_COMBAT_TURN)
         effects.append(
             f"{request.actor} has no phase left this combat turn: the test stands "
             f"for combat turn {for_turn}"
