@@ -17,6 +17,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schemas.common import Point, Zone
 from schemas.encounter import AdvanceRequest, TurnState
@@ -481,3 +483,50 @@ def test_the_scene_gives_the_rolls_their_willpower() -> None:
     assert (
         HL.fill_action(HLActionRequest(actor="ripley", action="observe"), scene).willpower is None
     )
+
+
+# --- the state stays readable ----------------------------------------------------------------
+
+_STEP = st.one_of(
+    st.tuples(st.just("advance"), st.sampled_from(["action_phase", "combat_turn"])),
+    st.tuples(st.just("act"), st.sampled_from(["recovery_roll", "consciousness_test", "take_aim"])),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(_STEP, max_size=40),
+    dice=st.lists(st.integers(min_value=1, max_value=6), min_size=200, max_size=200),
+)
+def test_any_run_of_the_turn_leaves_a_state_that_reads_back(
+    steps: list[tuple[str, str]], dice: list[int]
+) -> None:
+    """Whatever the rolls and moments, the state written stays within its bounds (a state out
+    of them could not be read back) and the condition keeps to the monitors."""
+    actor = msgspec.structs.replace(
+        able.after_hit(hurt(**RIPLEY)), recovery=HLRecoveryDue(level="D"), actions_lost=4
+    )
+    state = HLState(actors={"ripley": actor})
+    turn = TurnState(combat_turn=999_999)
+    rolled = iter(dice)
+    for kind, name in steps:
+        if kind == "advance":
+            turn = (
+                phase_of("ripley", turn.phase + 1)
+                if name == "action_phase"
+                else TurnState(combat_turn=min(turn.combat_turn + 1, 1_000_000), phase=turn.phase)
+            )
+            state = advance(state, name, turn, "ripley" if name == "action_phase" else None)
+            continue
+        request = HLActionRequest(actor="ripley", action=name, willpower=6)  # type: ignore[arg-type]
+        given = {
+            f"{step}:ripley": [next(rolled) for _ in range(12)]
+            for step in ("recovery", "consciousness")
+        }
+        try:
+            state = HL.resolve_action(request, state, turn, Dice(0, given)).state  # type: ignore[assignment]
+        except RuleViolation as refused:
+            assert refused.status in (409, 422)
+    encoded = msgspec.json.encode(state)
+    assert msgspec.json.decode(encoded, type=HLState) == state
+    assert state.actors["ripley"].condition == condition.condition(RIPLEY, 4)  # type: ignore[arg-type]
