@@ -238,3 +238,172 @@ async def test_the_rolls_take_willpower_from_the_sheet(client: Any) -> None:
     assert status == 201, answer
     assert answer["result"]["recovery"]["test"]["dice"] == 2
     assert answer["result"]["recovery"]["passed"] is True
+
+
+# --- attacks by names from the scene ---------------------------------------------------------
+
+HK45 = {
+    "id": "hk45",
+    "category": "heavy_pistol",
+    "power": 9,
+    "damage_level": "M",
+    "modes": ["SA"],
+    "ammo": 10,
+}
+
+
+async def scene_of_two(client: Any, **fields: Any) -> str:
+    """Carter (skill 6, the HK .45 with 10 rounds) at (0, 0); the goon (Body 4, Willpower 4, a
+    jacket) at (3, 4), in partial cover."""
+    encounter = await new_encounter(client, ruleset=RULESET, **fields)
+    base = f"/v1/encounters/{encounter}/actors"
+    carter = {
+        "position": {"x": 0, "y": 0},
+        "sheet": {"ruleset": RULESET, "skill": 6, "willpower": 5, "weapons": [HK45]},
+    }
+    goon = {
+        "position": {"x": 3, "y": 4},
+        "posture": {"cover": "partial"},
+        "sheet": {"ruleset": RULESET, "body": 4, "willpower": 4, "armor": [{"garment": "jacket"}]},
+    }
+    for actor_id, actor in (("carter", carter), ("goon", goon)):
+        response = await client.put(f"{base}/{actor_id}", json=actor)
+        assert response.status in (200, 201), await response.text()
+    return encounter
+
+
+NAMED = {"attacker": "carter", "weapon": "hk45", "mode": "SA", "target": {"id": "goon"}, "seed": 3}
+
+
+async def test_an_attack_by_names_is_filled_from_the_scene(client: Any) -> None:
+    encounter = await scene_of_two(client)
+    status, answer = await post(client, encounter, "attacks", NAMED)
+    assert status == 201, answer
+    result = answer["result"]
+    # 3-4-5: 5 m, short range for a heavy pistol (002): base target number 4; the goon's
+    # partial cover from its posture (SR3 +4); walking, as the scene knows no standing still
+    # (SR3: no modifier, where stationary would be -1): 4 + 4 = 8.
+    assert result["target"]["range"] == "short"
+    assert {m["source"]: m["value"] for m in result["attack"]["modifiers"]} == {
+        "range (short), standard vision": 4,
+        "cover (partial)": 4,
+    }
+    assert result["attack"]["target_number"] == 8
+    assert result["attack"]["dice"] == 6  # Carter's skill from the sheet, no pool
+    # The scene's gun holds what the attack left: 10 - 1.
+    carter = await (await client.get(f"/v1/encounters/{encounter}/actors/carter")).json()
+    assert carter["sheet"]["weapons"][0]["ammo"] == 9
+
+
+async def test_an_attack_in_a_lost_phase_is_refused(client: Any) -> None:
+    encounter = await scene_of_two(client, combat=combat(carter={"actions_lost": 1}))
+    status, answer = await post(
+        client, encounter, "advance", {"to": "action_phase", "actor": "carter"}
+    )
+    assert "carter loses this action phase (recovery roll failed)" in answer["result"]["effects"]
+    status, problem = await post(client, encounter, "attacks", NAMED)
+    assert (status, problem["type"].rsplit("/", 1)[-1], problem["path"]) == (
+        409,
+        "action-lost",
+        "$.attacker",
+    )
+    # Its next phase is its own again.
+    await post(client, encounter, "advance", {"to": "action_phase", "actor": "carter"})
+    status, answer = await post(client, encounter, "attacks", NAMED)
+    assert status == 201, answer
+
+
+# 004, "Damage Test" and "Resolve Recovery Roll": Carter's HK .45 at the goon, by names (skill 7
+# on Carter's sheet; the goon's sheet: Body 4, Willpower 4, Combat Pool 5, a jacket; 4 m away,
+# stationary: 4 - 1 = 3). The document's numbers with the dice the rules tests choose: 7
+# successes, 2 dodged, 5 net: the torso; the jacket's 3 successes do not stop it (soak 4);
+# 5 damage successes less 3: S. Body 2, 2, 1, 1 at 2: the stun L; Willpower 6, 2, 2, 2
+# against 2 + 3 (S) + 1 (L) = 6: 1 success of S's 3, failed.
+GOON_DICE = {
+    "attack": [6] * 7,
+    "dodge:goon": [5, 5, 1],
+    "armor:goon": [3, 3, 3, 1, 1, 1],
+    "damage:goon": [1, 1, 2, 3, 4, 4, 4, 5, 5, 6],
+    "stun:goon": [2, 2, 1, 1],
+    "recovery:goon": [6, 2, 2, 2],
+}
+AT_THE_GOON = {
+    "attacker": "carter",
+    "weapon": "hk45",
+    "mode": "SA",
+    "target": {"id": "goon", "movement": "stationary", "dodge": {"combat_pool": 3}},
+    "dice": GOON_DICE,
+}
+
+
+async def goon_scene(client: Any) -> str:
+    encounter = await new_encounter(client, ruleset=RULESET)
+    base = f"/v1/encounters/{encounter}/actors"
+    carter = {
+        "position": {"x": 0, "y": 0},
+        "sheet": {"ruleset": RULESET, "body": 5, "skill": 7, "weapons": [HK45]},
+    }
+    goon = {
+        "position": {"x": 0, "y": 4},
+        "sheet": {
+            "ruleset": RULESET,
+            "body": 4,
+            "willpower": 4,
+            "combat_pool": 5,
+            "skill": 4,
+            "armor": [{"garment": "jacket"}],
+            "weapons": [HK45],
+        },
+    }
+    for actor_id, actor in (("carter", carter), ("goon", goon)):
+        response = await client.put(f"{base}/{actor_id}", json=actor)
+        assert response.status in (200, 201), await response.text()
+    return encounter
+
+
+async def test_the_goons_failed_recovery_roll_the_services_initiative_passes_him_by(
+    client: Any,
+) -> None:
+    encounter = await goon_scene(client)
+    body = {"actors": [{"actor": "carter", "score": 20}, {"actor": "goon", "score": 12}]}
+    assert (await post(client, encounter, "initiative", body))[0] == 201
+    status, answer = await post(client, encounter, "attacks", AT_THE_GOON)
+    assert status == 201, answer
+    recovery = answer["result"]["target"]["recovery"]
+    assert (recovery["test"]["target_number"], recovery["needed"], recovery["passed"]) == (
+        6,
+        3,
+        False,
+    )
+    # Carter's phase ends: the goon's (12) is passed by; pass 2 (10 off): Carter at 10.
+    status, answer = await post(client, encounter, "advance", {"to": "action_phase"})
+    assert status == 201, answer
+    assert "goon has given this phase up (taken ahead)" in answer["result"]["effects"]
+    turn = answer["result"]["turn"]
+    assert (turn["initiative_pass"], turn["action_phase"]) == (2, "carter")
+
+
+async def test_the_goons_failed_recovery_roll_with_the_vtts_initiative(client: Any) -> None:
+    encounter = await goon_scene(client)
+    status, answer = await post(client, encounter, "attacks", AT_THE_GOON)
+    assert status == 201, answer
+    assert (await actor_state(client, encounter, "goon"))["actions_lost"] == 1
+    status, answer = await post(
+        client, encounter, "advance", {"to": "action_phase", "actor": "goon"}
+    )
+    assert "goon loses this action phase (recovery roll failed)" in answer["result"]["effects"]
+    back = {"attacker": "goon", "weapon": "hk45", "mode": "SA", "target": {"id": "carter"}}
+    status, problem = await post(client, encounter, "attacks", back)
+    assert (status, problem["type"].rsplit("/", 1)[-1], problem["path"]) == (
+        409,
+        "recovery-roll-due",
+        "$.attacker",
+    )
+    # The roll again, with the sheet's Willpower 4 against 6: 6, 6, 6 (each reaching 6 at
+    # once): 3 successes, passed; the phase stays lost.
+    again = {"actor": "goon", "action": "recovery_roll", "dice": {"recovery:goon": [6, 6, 6, 1]}}
+    status, answer = await post(client, encounter, "actions", again)
+    assert status == 201, answer
+    assert answer["result"]["recovery"]["passed"] is True
+    status, problem = await post(client, encounter, "attacks", back)
+    assert (status, problem["type"].rsplit("/", 1)[-1]) == (409, "action-lost")
