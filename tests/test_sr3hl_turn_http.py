@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests import test_sr3hl_rules as rules
 from tests.test_api import new_encounter
 
 RULESET = "sr3-hardlife"
@@ -407,3 +408,29 @@ async def test_the_goons_failed_recovery_roll_with_the_vtts_initiative(client: A
     assert answer["result"]["recovery"]["passed"] is True
     status, problem = await post(client, encounter, "attacks", back)
     assert (status, problem["type"].rsplit("/", 1)[-1]) == (409, "action-lost")
+
+
+async def test_ripleys_three_wounds_then_her_consciousness_test(client: Any) -> None:
+    """004, "Taking Damage" and "Death and Injury" end to end: the three shots of the rules
+    tests (tests/test_sr3hl_rules.py, each in a phase of its own), her recovery rolls passed
+    with Willpower 5 (all sixes; the third at 2 + 4 + 3 = 9 re-rolls each 6, 6 + 3 = 9), then
+    the test the deadly trauma monitor asks for: 2 successes at 10, one more phase."""
+    encounter = await new_encounter(client, ruleset=RULESET)
+    shots = [
+        (rules.ripley_shot("right_leg", "M", [6, 6, 6, 6]), [6] * 5),
+        (rules.ripley_shot("vitals", "M", [6, 6, 6, 6]), [6] * 5),
+        (rules.ripley_shot(None, "S", [1, 1, 1, 1]), [6] * 5 + [3] * 5),
+    ]
+    for shot, recovery in shots:
+        await post(client, encounter, "advance", {"to": "action_phase", "actor": "carter"})
+        shot["dice"]["recovery:ripley"] = recovery
+        status, answer = await post(client, encounter, "attacks", shot)
+        assert status == 201, answer
+        assert answer["result"]["target"]["recovery"]["passed"] is True
+    ripley = await actor_state(client, encounter)
+    assert ripley["monitors"]["trauma"] == {"physical": 10, "stun": 6}
+    assert ripley["consciousness_due"] is True
+    status, answer = await roll(client, encounter, "consciousness_test", [6, 5, 6, 3, 1, 4, 5])
+    assert status == 201, answer
+    test = answer["result"]["consciousness"]
+    assert (test["test"]["target_number"], test["test"]["successes"], test["phases"]) == (10, 2, 1)
