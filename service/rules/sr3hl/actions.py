@@ -27,7 +27,9 @@ from schemas.sr3hl import (
 from service.rules import initiative
 from service.rules.dice import Dice
 from service.rules.ruleset import NO_COST, ActionCost, InitiativeRules, Resolution, RuleViolation
+from service.rules.sr3 import actions as sr3_actions
 from service.rules.sr3 import attack as sr3_attack
+from service.rules.sr3 import pool
 from service.rules.sr3 import tables as sr3_tables
 from service.rules.sr3hl import able, condition, suppression, tables
 
@@ -80,8 +82,7 @@ def dice_steps(request: HLActionRequest) -> dict[str, int]:
 def _kind(action: str) -> str:
     if action in _ROLLS:
         return "a roll the rules call for (no room in the phase)"
-    kind = sr3_tables.ACTION_KINDS.get(action)
-    return f"{kind} action" if kind is not None else "an action the tables do not name"
+    return sr3_actions.kind_of(action)
 
 
 def _willpower(request: HLActionRequest) -> int:
@@ -235,32 +236,14 @@ def resolve_action(
     elif request.action == "consciousness_test":
         after, result = _consciousness(request, actor, turn, dice)
     else:
-        effects = [f"{request.action.replace('_', ' ')}: {_kind(request.action)}"]
-        if request.action == "take_aim":
-            aims = min(actor.aims + 1, sr3_tables.MAX_AIMS)
-            effects.append(
-                f"aiming: {aims} simple action{'' if aims == 1 else 's'} so far (-1 each to "
-                "the next shot's target number, at most half the skill)"
-            )
-            after = msgspec.structs.replace(actor, aims=aims)
-        elif actor.aims:
-            effects.append(f"aim lost ({actor.aims} simple actions of aiming)")
-            after = msgspec.structs.replace(actor, aims=0)
-        else:
-            effects.append("changes no ranged-combat state")
-            after = actor
+        after, effects = sr3_actions.aimed(actor, request.action)
+        effects = [f"{request.action.replace('_', ' ')}: {_kind(request.action)}", *effects]
         result = ActionResult(actor=request.actor, action=request.action, effects=effects)
     if dice.rolls:
         result = msgspec.structs.replace(result, dice=dice.rolls, seed=dice.seed)
     if after is not actor:
         state = msgspec.structs.replace(state, actors={**state.actors, request.actor: after})
     return Resolution(result=result, state=state, actor=request.actor, turn=turn_after)
-
-
-def _phase_over(actor: HLActorState) -> HLActorState:
-    if not actor.rounds_in_phase and not actor.targets_in_phase:
-        return actor
-    return msgspec.structs.replace(actor, rounds_in_phase=0, targets_in_phase=[])
 
 
 def _phase_begins(
@@ -291,13 +274,14 @@ def _combat_turn(
     """A new combat turn: every pool refreshes (SR3 p. 103; the Dodge Pool "acts like other
     pools", 004); at deadly the consciousness test is due again (004: "At the end of each turn
     this test is repeated"), unless the last one was made for this turn."""
-    changes: dict[str, Any] = {}
-    if actor.combat_pool is not None and actor.pool_left != actor.combat_pool:
+    refreshed = pool.refreshed(actor)
+    if refreshed is not actor:
         effects.append(
-            f"{actor_id}: Combat Pool refreshed to {actor.combat_pool} ({actor.pool_left} were "
-            "left)"
+            f"{actor_id}: Combat Pool refreshed to {refreshed.pool_left} ({actor.pool_left} "
+            "were left)"
         )
-        changes["pool_left"] = actor.combat_pool
+        actor = refreshed
+    changes: dict[str, Any] = {}
     if actor.dodge_pool is not None and actor.dodge_left != actor.dodge_pool:
         effects.append(
             f"{actor_id}: Dodge Pool refreshed to {actor.dodge_pool} ({actor.dodge_left} were left)"
@@ -335,7 +319,7 @@ def on_advance(
     for actor_id, actor in state.actors.items():
         after = actor
         if request.to != "action_phase" or request.actor == actor_id:
-            after = _phase_over(after)
+            after = sr3_actions.phase_over(after)
             if after is not actor:
                 effects.append(f"{actor_id}: recoil and targets count afresh in a new phase")
         if request.to == "action_phase" and request.actor == actor_id:
