@@ -14,6 +14,7 @@ up, then clockwise.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -33,6 +34,7 @@ from schemas.sr3hl import (
     HLZoneTestRequest,
     HLZoneTestResult,
 )
+from scripts import body_map_svg
 from service.rules import RULESETS, RuleViolation, geometry
 from service.rules.dice import Dice
 from service.rules.sr3hl import body, suppression
@@ -601,3 +603,9 @@ def test_non_convex_areas_hold_only_what_is_inside_them() -> None:
     assert geometry.area(ell) == 4.0
     assert not geometry.crosses_itself(ell)
     assert geometry.crosses_itself([(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)])
+
+
+def test_the_docs_draw_the_body_map_the_service_serves() -> None:
+    # docs/rulesets/sr3-hardlife.md's drawing: `make docs-images` redraws it from body.py.
+    drawn = Path(__file__).parent.parent / "docs" / "img" / "sr3-hardlife-body-map.svg"
+    assert drawn.read_text(encoding="utf-8") == body_map_svg.draw(body.body_map())
