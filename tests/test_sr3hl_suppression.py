@@ -609,3 +609,17 @@ def test_the_docs_draw_the_body_map_the_service_serves() -> None:
     # docs/rulesets/sr3-hardlife.md's drawing: `make docs-images` redraws it from body.py.
     drawn = Path(__file__).parent.parent / "docs" / "img" / "sr3-hardlife-body-map.svg"
     assert drawn.read_text(encoding="utf-8") == body_map_svg.draw(body.body_map())
+
+
+def test_the_docs_examples_fire_and_test_as_the_docs_say() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "rulesets" / "sr3-hardlife.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in page.split("```json\n")[1:]]
+    fired_body, tested_body = (msgspec.json.decode(b.encode()) for b in blocks[:2])
+    fired_body.pop("ruleset")
+    result, state = suppress(**fired_body)
+    # 6 bullets x 1 m² = 6 rounds, 32 - 6 = 26 left.
+    assert (result.rounds_fired, result.ammo_left) == (6, 26)
+    tested_body.pop("ruleset")
+    tested, _ = zone_test(state, **{**tested_body, "dice": {"suppression:whisper": MISS6}})
+    # Short range (8 m, an SMG), no cover, Pete unhurt: TN 4; no die reached it.
+    assert (tested.attack.target_number, tested.target.outcome) == (4, "miss")
