@@ -39,6 +39,7 @@ from service.rules import RULESETS, RuleViolation, geometry
 from service.rules.dice import Dice
 from service.rules.sr3hl import body, suppression
 from service.rules.sr3hl.suppression import Incoming
+from tests.test_api import new_encounter
 
 HL = RULESETS["sr3-hardlife"]
 MISS6 = [3, 3, 3, 3, 3, 3]  # six dice, no success at any target number of 4 or more
@@ -623,3 +624,88 @@ def test_the_docs_examples_fire_and_test_as_the_docs_say() -> None:
     tested, _ = zone_test(state, **{**tested_body, "dice": {"suppression:whisper": MISS6}})
     # Short range (8 m, an SMG), no cover, Pete unhurt: TN 4; no die reached it.
     assert (tested.attack.target_number, tested.target.outcome) == (4, "miss")
+
+
+# --- through HTTP -------------------------------------------------------------------------------
+
+
+async def _post(client: Any, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    response = await client.post(path, json=body)
+    return response.status, await response.json()
+
+
+async def test_suppression_fire_over_http_from_the_zone_to_its_end(make_client: Any) -> None:
+    client = await make_client()
+    encounter = await new_encounter(client, ruleset="sr3-hardlife")
+    base = f"/v1/encounters/{encounter}"
+    # An L round a corner (4 m², as above), 2 bullets per m²: 8 rounds.
+    ell = [
+        {"x": 0, "y": 0},
+        {"x": 3, "y": 0},
+        {"x": 3, "y": 1},
+        {"x": 1, "y": 1},
+        {"x": 1, "y": 2},
+        {"x": 0, "y": 2},
+    ]
+    fired = {
+        "ruleset": "sr3-hardlife",
+        "attacker": PETE,
+        "weapon": SMG,
+        "mode": "FA",
+        "suppression": {"area": ell, "bullets_per_m2": 2},
+    }
+    status, answer = await _post(client, f"{base}/attacks", fired)
+    assert status == 201, answer
+    assert answer["result"]["kind"] == "sr3_hardlife_attack"
+    assert (answer["result"]["rounds_fired"], answer["result"]["ammo_left"]) == (8, 32 - 8)
+    zones = (await (await client.get(f"{base}/zones")).json())["zones"]
+    assert [(z["id"], z["shape"], z["hits"]) for z in zones] == [("zone-1", "polygon", 2)]
+
+    # Whisper comes on the scene outside it, steps into the L's notch (outside: no test), then
+    # into the L.
+    whisper = {"position": {"x": 5.0, "y": 5.0}, "sheet": {"ruleset": "sr3-hardlife", "body": 4}}
+    response = await client.put(f"{base}/actors/whisper", json=whisper)
+    assert response.status == 200, await response.text()
+    status, moved = await _post(
+        client, f"{base}/actors/whisper/move", {"position": {"x": 2, "y": 1.5}}
+    )
+    assert status == 200, moved
+    assert moved["result"].get("must_test", []) == []
+    status, moved = await _post(
+        client, f"{base}/actors/whisper/move", {"position": {"x": 0.5, "y": 1.5}}
+    )
+    assert status == 200, moved
+    assert moved["result"]["must_test"] == ["zone-1"]
+
+    # The zone test: 2 dice against 4 at short range; one 5: one round; 3 + 4 = 7, the vitals,
+    # with a 6 of accuracy (no scatter).
+    test = {
+        "ruleset": "sr3-hardlife",
+        "actor": "whisper",
+        "defender": WHISPER,
+        "distance_m": 8,
+        "dice": {
+            "suppression:whisper": [5, 2],
+            "location:whisper": [3, 4],
+            "accuracy:whisper": [6],
+        },
+    }
+    status, tested = await _post(client, f"{base}/zones/zone-1/tests", test)
+    assert status == 201, tested
+    result = tested["result"]
+    assert result["kind"] == "sr3_hardlife_zone_test"
+    assert (result["attack"]["target_number"], result["attack"]["successes"]) == (4, 1)
+    [round_] = result["target"]["rounds"]
+    assert (round_["outcome"], round_["location"]) == ("hit", "vitals")
+    # Beyond an SMG's 150 m the fire does not reach: a problem naming the field.
+    status, problem = await _post(
+        client, f"{base}/zones/zone-1/tests", {**test, "distance_m": 151, "dice": {}}
+    )
+    assert status == 422 and problem["path"] == "$.distance_m"
+
+    # Pete's next action phase begins: his zone ends.
+    status, advanced = await _post(
+        client, f"{base}/advance", {"to": "action_phase", "actor": "pete"}
+    )
+    assert status == 201, advanced
+    assert (await (await client.get(f"{base}/zones")).json())["zones"] == []
