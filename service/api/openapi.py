@@ -389,7 +389,7 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
     parameters: list[dict[str, Any]] = []
     # Path ids are any string here; an actor's or a player's is checked by the route as the ids
     # of bodies are (a 400 naming `actor` or `player`), as the description says.
-    for name in ("encounter", "zone", "actor", "player"):
+    for name in ("ruleset", "encounter", "zone", "actor", "player"):
         if "{" + name + "}" in op.path:
             parameters.append(
                 {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
