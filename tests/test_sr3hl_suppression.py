@@ -19,6 +19,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schemas.common import Point, Zone
 from schemas.encounter import TurnState
@@ -28,6 +30,7 @@ from schemas.sr3hl import (
     HLAttackRequest,
     HLAttackResult,
     HLMonitor,
+    HLRound,
     HLState,
     HLWeapon,
     HLZoneState,
@@ -462,6 +465,36 @@ def test_a_round_that_scatters_off_the_body_misses() -> None:
     rolled = Dice(1, {"scatter:whisper": [3]})
     [round_] = suppression.placed("whisper", [Incoming(1, "left_hand", 2)], 0, 4, rolled)
     assert round_.outcome == "off_body"
+
+
+@given(
+    rounds=st.integers(min_value=0, max_value=12),
+    dodge_successes=st.integers(min_value=0, max_value=8),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+@settings(max_examples=200, deadline=None)
+def test_every_round_is_dodged_or_lands_somewhere_and_the_same_dice_land_it_the_same(
+    rounds: int, dodge_successes: int, seed: int
+) -> None:
+    def land() -> list[HLRound]:
+        rolled = Dice(seed)
+        return suppression.placed(
+            "whisper", suppression.incoming("whisper", rounds, rolled), dodge_successes, 4, rolled
+        )
+
+    placed = land()
+    assert placed == land()
+    assert [r.round for r in placed] == list(range(1, rounds + 1))
+    for r in placed:
+        assert r.successes >= 0
+        if r.outcome == "dodged":
+            assert r.scatter is None and r.location is None
+        else:
+            assert r.scatter is not None
+            assert r.scatter.hexes == body.scatter_hexes(r.successes)
+            assert len(r.scatter.path) == r.scatter.hexes
+            assert r.location == body.location_at(r.scatter.landed)
+            assert (r.outcome == "hit") == (r.location is not None)
 
 
 # --- the whole zone test (hits.struck and dodge.dodge, helper A's) -----------------------------
