@@ -410,6 +410,11 @@ class HLLocationHit(msgspec.Struct, frozen=True, gc=False):
     damage: list[HLDamageTest]
     stun: HLStun | None
     wounds: list[HLWound]
+    # Autofire rounds the armour stopped there, summed into one stun hit (README: Power + 1 and
+    # half a level per extra round) and resisted with one Body roll; Table 4 by its level.
+    stopped_stun: HLStun | None = None
+    # An area effect (004, "Taking Damage"): the overall armour, every monitor alike.
+    area_effect: bool = False
 
 
 class HLCondition(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):

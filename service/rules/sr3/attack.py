@@ -6,13 +6,16 @@ for the attacker's sight, the situation modifiers, the dodge, and the damage res
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 import msgspec
 
 from schemas.common import Modifier
 from schemas.encounter import TurnState
 from schemas.sr3 import (
+    AttackerMovement,
+    FiringMode,
+    Sight,
     SR3ActorState,
     SR3AttackRequest,
     SR3AttackResult,
@@ -20,6 +23,8 @@ from schemas.sr3 import (
     SR3State,
     SR3TargetResult,
     SR3Test,
+    SR3Visibility,
+    SR3Weapon,
 )
 from service.rules.dice import Dice
 from service.rules.ruleset import Resolution, RuleViolation
@@ -27,6 +32,50 @@ from service.rules.sr3 import damage, pool, tables
 from service.rules.sr3.tables import RangeBand
 
 ATTACK_STEP = "attack"
+
+
+class Shooter(Protocol):
+    """What the shot's rules read of the attacker (SR3's and the rulesets built on it)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def skill(self) -> int: ...
+    @property
+    def strength(self) -> int | None: ...
+
+
+class FireOrder(Protocol):
+    """What the shot's rules read of an attack request: SR3AttackRequest, and the requests of
+    the rulesets built on SR3 (Hard Life's, whose target may be absent and whose called shot
+    names a location: any true value is a called shot)."""
+
+    @property
+    def attacker(self) -> Shooter: ...
+    @property
+    def weapon(self) -> SR3Weapon: ...
+    @property
+    def mode(self) -> FiringMode: ...
+    @property
+    def rounds(self) -> int | None: ...
+    @property
+    def pool(self) -> int: ...
+    @property
+    def sight(self) -> Sight: ...
+    @property
+    def indirect(self) -> bool: ...
+    @property
+    def movement(self) -> AttackerMovement: ...
+    @property
+    def melee_opponents(self) -> int: ...
+    @property
+    def blind_fire(self) -> bool: ...
+    @property
+    def called_shot(self) -> object: ...
+    @property
+    def second_firearm(self) -> bool: ...
+    @property
+    def visibility(self) -> SR3Visibility: ...
 
 
 def dodge_step(target_id: str) -> str:
@@ -63,10 +112,10 @@ def test(dice: Dice, step: str, count: int, pool_dice: int, modifiers: list[Modi
     )
 
 
-def range_band(request: SR3AttackRequest) -> RangeBand:
-    """002, "WEAPON RANGE TABLE": the band the distance falls in (an impact projectile's bands
-    are multiples of Strength)."""
-    weapon, distance = request.weapon, request.target.distance_m
+def range_band(request: FireOrder, distance: float) -> RangeBand:
+    """002, "WEAPON RANGE TABLE": the band the target's distance falls in (an impact
+    projectile's bands are multiples of Strength)."""
+    weapon = request.weapon
     bands = tables.RANGE_BANDS[weapon.category]
     strength = 1
     if bands.per_strength:
@@ -98,7 +147,7 @@ def range_band(request: SR3AttackRequest) -> RangeBand:
     )
 
 
-def base_modifiers(request: SR3AttackRequest, band: RangeBand) -> list[Modifier]:
+def base_modifiers(request: FireOrder, band: RangeBand) -> list[Modifier]:
     """002, "RANGED ATTACK TARGET NUMBERS": the band's number in the row of the attacker's
     sight (the parentheses for launch weapons); indirect fire: standard vision's launch
     numbers, with a smartlink-2's -1 its only modifier."""
@@ -119,10 +168,9 @@ def base_modifiers(request: SR3AttackRequest, band: RangeBand) -> list[Modifier]
     return [Modifier(f"range ({band}{weapon_kind}), {sight}", row.target_number(band, launch))]
 
 
-def visibility(request: SR3AttackRequest) -> Modifier | None:
+def visibility(seen: SR3Visibility) -> Modifier | None:
     """SR3 visibility: the light's and the obscurant's rows in the vision's column, added;
     half in melee (rounded down)."""
-    seen = request.visibility
     value = (
         tables.VISIBILITY[seen.light][seen.vision] + tables.VISIBILITY[seen.obscurant][seen.vision]
     )
@@ -135,14 +183,14 @@ def visibility(request: SR3AttackRequest) -> Modifier | None:
     return Modifier(f"visibility ({', '.join(conditions)}; {seen.vision} vision{melee})", value)
 
 
-def rounds_of(request: SR3AttackRequest) -> int:
+def rounds_of(request: FireOrder) -> int:
     mode = tables.FIRING_MODES[request.mode]
     if request.mode == "FA":
         return request.rounds if request.rounds is not None else mode.rounds
     return mode.rounds
 
 
-def recoil(request: SR3AttackRequest, rounds_before: int, rounds: int) -> SR3Recoil:
+def recoil(request: FireOrder, rounds_before: int, rounds: int) -> SR3Recoil:
     """SR3 modifiers, "Recoil": +1 a round fired earlier in the phase, and bursts and full auto
     their own rounds too; compensation takes that away; heavy weapons double what is left."""
     mode = tables.FIRING_MODES[request.mode]
@@ -162,22 +210,26 @@ def recoil(request: SR3AttackRequest, rounds_before: int, rounds: int) -> SR3Rec
 
 
 def situation_modifiers(
-    request: SR3AttackRequest,
-    recoil_now: SR3Recoil,
+    request: FireOrder,
+    cover: str,
+    target_movement: str,
+    wounds: Modifier | None,
+    recoil_modifier: int,
     targets_in_phase: int,
     aims: int,
 ) -> list[Modifier]:
-    """Every SR3 situation modifier that applies, in the order the result lists them."""
-    target, attacker = request.target, request.attacker
+    """Every SR3 situation modifier that applies, in the order the result lists them (the
+    attacker's wounds as the ruleset counts them)."""
+    attacker = request.attacker
     modifiers = []
-    if recoil_now.modifier:
-        modifiers.append(Modifier("recoil", recoil_now.modifier))
+    if recoil_modifier:
+        modifiers.append(Modifier("recoil", recoil_modifier))
     # The scene's full cover is blind fire; blind fire is the worse and they do not add.
-    if request.blind_fire or target.cover == "full":
+    if request.blind_fire or cover == "full":
         modifiers.append(Modifier("blind fire", tables.BLIND_FIRE))
-    elif tables.COVER[target.cover]:
-        modifiers.append(Modifier(f"cover ({target.cover})", tables.COVER[target.cover]))
-    shown = visibility(request)
+    elif tables.COVER[cover]:
+        modifiers.append(Modifier(f"cover ({cover})", tables.COVER[cover]))
+    shown = visibility(request.visibility)
     if shown is not None:
         modifiers.append(shown)
     if targets_in_phase > 1:
@@ -187,9 +239,9 @@ def situation_modifiers(
                 tables.MULTIPLE_TARGETS * (targets_in_phase - 1),
             )
         )
-    if tables.TARGET_MOVEMENT[target.movement]:
+    if tables.TARGET_MOVEMENT[target_movement]:
         modifiers.append(
-            Modifier(f"target {target.movement}", tables.TARGET_MOVEMENT[target.movement])
+            Modifier(f"target {target_movement}", tables.TARGET_MOVEMENT[target_movement])
         )
     if tables.ATTACKER_MOVEMENT[request.movement]:
         modifiers.append(
@@ -205,8 +257,8 @@ def situation_modifiers(
                 tables.MELEE_PER_OPPONENT * request.melee_opponents,
             )
         )
-    if tables.WOUNDS[attacker.wounds]:
-        modifiers.append(Modifier(f"wounds ({attacker.wounds})", tables.WOUNDS[attacker.wounds]))
+    if wounds is not None:
+        modifiers.append(wounds)
     if request.second_firearm:
         modifiers.append(Modifier("second firearm", tables.SECOND_FIREARM))
     aimed = min(aims, attacker.skill // tables.AIM_SKILL_DIVISOR)
@@ -217,7 +269,15 @@ def situation_modifiers(
     return modifiers
 
 
-def _validate(request: SR3AttackRequest) -> None:
+def wounds(level: str) -> Modifier | None:
+    """README (SR3 modifiers, "Attacker Wounded"): the attacker's wound level."""
+    value = tables.WOUNDS[level]
+    return Modifier(f"wounds ({level})", value) if value else None
+
+
+def validate_fire(request: FireOrder) -> None:
+    """The weapon can fire as asked: its mode, its rounds, its ammunition, indirect fire, the
+    Combat Pool dice the attack adds."""
     weapon = request.weapon
     if request.mode not in weapon.modes:
         raise RuleViolation(
@@ -241,8 +301,6 @@ def _validate(request: SR3AttackRequest) -> None:
             "indirect fire is for launch weapons (grenade and missile launchers)",
             path="$.indirect",
         )
-    if request.target.id == request.attacker.id:
-        raise RuleViolation("an attacker does not shoot itself", path="$.target.id")
     if tables.ATTACK_POOL_AT_MOST_SKILL and request.pool > request.attacker.skill:
         raise RuleViolation(
             f"an attack adds at most as many Combat Pool dice as the skill "
@@ -250,6 +308,12 @@ def _validate(request: SR3AttackRequest) -> None:
             path="$.pool",
             kind="too-many-pool-dice",
         )
+
+
+def _validate(request: SR3AttackRequest) -> None:
+    validate_fire(request)
+    if request.target.id == request.attacker.id:
+        raise RuleViolation("an attacker does not shoot itself", path="$.target.id")
 
 
 def _in_phase(actor: SR3ActorState, turn: TurnState) -> SR3ActorState:
@@ -265,7 +329,7 @@ def resolve_attack(
 ) -> Resolution[SR3AttackResult]:
     _validate(request)
     attacker, weapon, target = request.attacker, request.weapon, request.target
-    band = range_band(request)
+    band = range_band(request, target.distance_m)
     rounds = rounds_of(request)
     actors = dict(state.actors)
 
@@ -312,7 +376,15 @@ def resolve_attack(
     recoil_now = recoil(request, shooter.rounds_in_phase, rounds)
     modifiers = [
         *base_modifiers(request, band),
-        *situation_modifiers(request, recoil_now, len(targets_seen), shooter.aims),
+        *situation_modifiers(
+            request,
+            target.cover,
+            target.movement,
+            wounds(attacker.wounds),
+            recoil_now.modifier,
+            len(targets_seen),
+            shooter.aims,
+        ),
     ]
     attack = test(dice, ATTACK_STEP, attacker.skill + request.pool, request.pool, modifiers)
     shooter = pool.spend(shooter, request.pool)

@@ -7,12 +7,28 @@ request sets it; refreshed when a combat turn begins; every test says the dice i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 import msgspec
 
 from schemas.sr3 import SR3ActorState, SR3Armor, SR3ArmorPiece, SR3PoolSpent
+from schemas.sr3hl import HLActorState
 from service.rules.ruleset import RuleViolation
 from service.rules.sr3 import tables
+
+
+class PoolKeeper(Protocol):
+    """An actor state that keeps a Combat Pool as SR3 does (SR3ActorState, and the states of
+    the rulesets built on SR3)."""
+
+    @property
+    def combat_pool(self) -> int | None: ...
+    @property
+    def pool_left(self) -> int: ...
+
+
+# The states whose pools these functions count and spend (msgspec's replace keeps the type).
+K = TypeVar("K", SR3ActorState, HLActorState)
 
 
 def layered(ratings: Sequence[int]) -> int:
@@ -63,7 +79,7 @@ def pool_size(
     return max(0, base - armor.pool_penalty)
 
 
-def counted(actor: SR3ActorState, size: int | None) -> SR3ActorState:
+def counted(actor: K, size: int | None) -> K:
     """The actor with its pool counted: the size the request gives (the dice left never more
     than it), or as the state has it."""
     if size is None:
@@ -73,9 +89,7 @@ def counted(actor: SR3ActorState, size: int | None) -> SR3ActorState:
     return msgspec.structs.replace(actor, combat_pool=size, pool_left=min(actor.pool_left, size))
 
 
-def check_commit(
-    actor_id: str, actor: SR3ActorState, asked: int, path: str, needs_path: str
-) -> None:
+def check_commit(actor_id: str, actor: PoolKeeper, asked: int, path: str, needs_path: str) -> None:
     """Asking for more Combat Pool dice than are left is a 409 saying how many remain."""
     if asked == 0:
         return
@@ -96,19 +110,19 @@ def check_commit(
         )
 
 
-def spend(actor: SR3ActorState, dice: int) -> SR3ActorState:
+def spend(actor: K, dice: int) -> K:
     if dice == 0:
         return actor
     return msgspec.structs.replace(actor, pool_left=max(0, actor.pool_left - dice))
 
 
-def spent(actor_id: str, actor: SR3ActorState, dice: int) -> SR3PoolSpent | None:
+def spent(actor_id: str, actor: PoolKeeper, dice: int) -> SR3PoolSpent | None:
     if actor.combat_pool is None:
         return None
     return SR3PoolSpent(actor=actor_id, spent=dice, left=actor.pool_left)
 
 
-def refreshed(actor: SR3ActorState) -> SR3ActorState:
+def refreshed(actor: K) -> K:
     if actor.combat_pool is None or actor.pool_left == actor.combat_pool:
         return actor
     return msgspec.structs.replace(actor, pool_left=actor.combat_pool)

@@ -1,23 +1,40 @@
 """What the rounds that reached one target do to it (004: armour resistance per location in
 groups of three, the damage test per penetrating round, the stun and knock-back, the monitors,
 armour degradation, the recovery roll). Shared by attacks (attack.py) and suppression fire's
-zone tests (suppression.py). TO BE WRITTEN (helper A)."""
+zone tests (suppression.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgspec
+
+from schemas.common import Modifier
+from schemas.sr3 import SR3Test
 from schemas.sr3hl import (
     HLActorState,
+    HLArmorPiece,
+    HLArmorTest,
+    HLDamageTest,
     HLDefender,
     HLLocationHit,
+    HLMonitor,
     HLRecovery,
+    HLRecoveryDue,
     HLRound,
+    HLStun,
     HLWeapon,
+    HLWound,
+    Location,
+    MonitorName,
 )
 from service.rules.dice import Dice
-from service.rules.sr3hl.tables import KnockBack
+from service.rules.ruleset import RuleViolation
+from service.rules.sr3 import attack as sr3_attack
+from service.rules.sr3 import damage as sr3_damage
+from service.rules.sr3hl import armor, condition, tables
+from service.rules.sr3hl.tables import DamageLevel, KnockBack
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +50,332 @@ class Struck:
     knock_back_m: int
     # The target failed its recovery roll: it loses its next action phase.
     loses_action: bool
+    # Combat Pool dice the target's first Body roll took (`resist`; 0 when none was rolled).
+    resist_spent: int = 0
+
+
+def armor_step(target_id: str) -> str:
+    return f"armor:{target_id}"
+
+
+def lacing_step(target_id: str) -> str:
+    return f"lacing:{target_id}"
+
+
+def damage_step(target_id: str) -> str:
+    return f"damage:{target_id}"
+
+
+def stun_step(target_id: str) -> str:
+    return f"stun:{target_id}"
+
+
+def recovery_step(target_id: str) -> str:
+    return f"recovery:{target_id}"
+
+
+def accuracy(successes: int) -> Modifier:
+    """004, Table 3 (README: 0 net, a tie, takes -4): the damage dice the round's net successes
+    add or take away."""
+    if successes > max(tables.DAMAGE_DICE):
+        value = tables.DAMAGE_DICE_FROM_SIX
+    else:
+        value = tables.DAMAGE_DICE[max(successes, 0)]
+    return Modifier(f"accuracy ({max(successes, 0)} net successes)", value)
+
+
+def _level_down(level: DamageLevel, successes: int) -> DamageLevel | None:
+    """004: Body takes the level down one per two successes (None: below Light)."""
+    index = tables.LEVELS.index(level) - successes // tables.SUCCESSES_PER_STAGE
+    return tables.LEVELS[index] if index >= 0 else None
+
+
+def _level_up(level: DamageLevel, levels: int) -> DamageLevel:
+    return tables.LEVELS[min(tables.LEVELS.index(level) + levels, len(tables.LEVELS) - 1)]
+
+
+def _worse(a: tuple[KnockBack, int], b: tuple[KnockBack, int]) -> tuple[KnockBack, int]:
+    """Knocked down is worse than knocked back, more metres worse than fewer."""
+
+    def rank(k: tuple[KnockBack, int]) -> int:
+        return 1000 if k[0] == "knocked_down" else k[1]
+
+    return b if rank(b) > rank(a) else a
+
+
+@dataclass(slots=True)
+class _Target:
+    """The target while its rounds are resolved (the state it ends in is built from it)."""
+
+    target_id: str
+    defender: HLDefender
+    weapon: HLWeapon
+    dice: Dice
+    worn: list[HLArmorPiece]
+    monitors: dict[MonitorName, HLMonitor]
+    resist: int
+    resist_spent: int = 0
+
+    def body_roll(self, power: int, impact: int, source: str) -> SR3Test:
+        """Body (+ the committed Combat Pool dice, on the first Body roll of the attack only:
+        **choice**) against power - impact, never below 2 (step stun:<target>)."""
+        extra = self.resist if self.resist_spent == 0 else 0
+        self.resist_spent = max(self.resist_spent, extra)
+        modifiers = [Modifier(source, power)]
+        if impact:
+            modifiers.append(Modifier("impact armour", -impact))
+        return sr3_attack.test(
+            self.dice, stun_step(self.target_id), self.defender.body + extra, extra, modifiers
+        )
+
+    def wound(
+        self, location: Location | None, track: condition.Track, level: DamageLevel, successes: int
+    ) -> list[HLWound]:
+        self.monitors, wounds = condition.wounded(self.monitors, location, track, level, successes)
+        return wounds
+
+    def impact_at(self, location: Location, area: bool) -> int:
+        if area:
+            return armor.overall(self.worn).impact
+        return armor.rating_at(self.worn, location, "impact")
+
+
+def _armor_test(
+    t: _Target, location: Location, area: bool
+) -> tuple[SR3Test, SR3Test | None, int, bool]:
+    """004, "Determine Armour Resistance": the location's rating (area effects: the overall
+    value) in dice, with dermal armour's; against Power - rating (armour-piercing: - half the
+    rating, rounded down); bone lacing's own dice kept apart."""
+    weapon, defender = t.weapon, t.defender
+    kind = sr3_damage.armor_kind(weapon)
+    if area:
+        value = armor.overall(t.worn)
+        rating = value.ballistic if kind == "ballistic" else value.impact
+    else:
+        rating = armor.rating_at(t.worn, location, kind)
+    piercing = weapon.ammo_kind == "armor_piercing"
+    counted = rating // tables.ARMOR_PIERCING_DIVISOR if piercing else rating
+    modifiers = [Modifier("power", weapon.power)]
+    if counted:
+        modifiers.append(
+            Modifier(
+                f"{kind} armour" + (" (halved, armour-piercing)" if piercing else ""), -counted
+            )
+        )
+    count = rating + defender.dermal_armor
+    test = sr3_attack.test(t.dice, armor_step(t.target_id), count, 0, modifiers)
+    lacing = None
+    lacing_rating = getattr(defender.bone_lacing, kind) if defender.bone_lacing is not None else 0
+    if lacing_rating:
+        lacing = sr3_attack.test(
+            t.dice,
+            lacing_step(t.target_id),
+            lacing_rating,
+            0,
+            [Modifier("power", weapon.power), Modifier(f"bone lacing ({kind})", -lacing_rating)],
+        )
+    stopped = test.successes >= tables.SOAK[weapon.damage_level]
+    return test, lacing, rating, stopped
+
+
+def _damage_test(t: _Target, round_: HLRound, armor_successes: int) -> HLDamageTest:
+    """004, "Damage Test": Power dice + Table 3's against 4 (no Rule of Six), ones take one off
+    and sixes add one, less the armour successes; every two net stage the base level."""
+    weapon = t.weapon
+    bonus = accuracy(round_.successes)
+    count = max(0, weapon.power + bonus.value)
+    totals = t.dice.roll(damage_step(t.target_id), count)
+    successes = sum(1 for v in totals if v >= tables.DAMAGE_TARGET_NUMBER)
+    ones, sixes = totals.count(1), totals.count(6)
+    net = successes - ones + sixes - armor_successes
+    level, overflow = condition.staged(weapon.damage_level, net)
+    return HLDamageTest(
+        round=round_.round,
+        dice=count,
+        accuracy=bonus,
+        totals=totals,
+        successes=successes,
+        ones=ones,
+        sixes=sixes,
+        armor_successes=armor_successes,
+        net=net,
+        stages=condition.stages(net),
+        level=level,
+        overflow=overflow,
+    )
+
+
+def _stun_and_knock_back(
+    t: _Target, location: Location, area: bool, impact: int
+) -> tuple[HLStun, list[HLWound]]:
+    """004, "Resolve Stun and Knock-back": half the Power (rounded down) less the impact
+    armour there, the weapon's base level (README) taken down one per two Body successes;
+    Table 4's row by the base level, its column by the successes before staging."""
+    base = t.weapon.damage_level
+    power = t.weapon.power // tables.STUN_POWER_DIVISOR
+    resist = t.body_roll(power, impact, "stun power (half the weapon's)")
+    return _stun_result(t, location, area, power, base, resist)
+
+
+def _stun_result(
+    t: _Target, location: Location, area: bool, power: int, base: DamageLevel, resist: SR3Test
+) -> tuple[HLStun, list[HLWound]]:
+    level = _level_down(base, resist.successes)
+    row = tables.KNOCK_BACK[base]
+    effect, metres = row[min(resist.successes, len(row) - 1)]
+    wounds = t.wound(None if area else location, "stun", level, 0) if level else []
+    stun = HLStun(
+        location=location,
+        power=power,
+        base_level=base,
+        resist=resist,
+        level=level,
+        knock_back=effect,
+        metres=metres,
+    )
+    return stun, wounds
+
+
+def _degrade(
+    t: _Target, location: Location, level: DamageLevel | None, penetrated: bool, area: bool
+) -> int:
+    """004, "Armour Degradation": 1 moderate, 2 serious, 3 deadly (light: 0, **choice**), +1
+    when the round penetrated; area effects wear no one location (**choice**)."""
+    if area:
+        return 0
+    points = (tables.DEGRADATION[level] if level is not None else 0) + (
+        tables.DEGRADATION_PENETRATED if penetrated else 0
+    )
+    t.worn, taken = armor.degraded(t.worn, location, points)
+    return taken
+
+
+def _by_location(rounds: Sequence[HLRound]) -> list[tuple[Location, list[HLRound]]]:
+    found: dict[Location, list[HLRound]] = {}
+    for r in rounds:
+        if r.outcome == "hit" and r.location is not None:
+            found.setdefault(r.location, []).append(r)
+    return list(found.items())
+
+
+def _location(
+    t: _Target, location: Location, rounds: list[HLRound], autofire: bool
+) -> HLLocationHit:
+    weapon = t.weapon
+    area = weapon.area_effect
+    stun_weapon = weapon.damage_type == "stun"
+    skips_stun = stun_weapon or weapon.ammo_kind == "gel"
+    armor_tests: list[HLArmorTest] = []
+    damage_tests: list[HLDamageTest] = []
+    wounds: list[HLWound] = []
+    stopped_rounds: list[HLRound] = []
+    penetrated_any = False
+    # The stun rolls meet the impact armour as it was when the rounds struck (**choice**).
+    impact = t.impact_at(location, area)
+    for start in range(0, len(rounds), tables.ARMOR_GROUP):
+        group = rounds[start : start + tables.ARMOR_GROUP]
+        test, lacing, rating, stopped = _armor_test(t, location, area)
+        taken = 0
+        if stopped:
+            stopped_rounds.extend(group)
+            for _ in group:
+                taken += _degrade(t, location, weapon.damage_level, False, area)
+        else:
+            penetrated_any = True
+            armor_successes = test.successes + (lacing.successes if lacing else 0)
+            for r in group:
+                hurt = _damage_test(t, r, armor_successes)
+                damage_tests.append(hurt)
+                written: list[HLWound] = []
+                if hurt.level is not None:
+                    if stun_weapon:
+                        # 004, "Damage Test": Body resists stun damage at Power - impact,
+                        # one level down per two successes.
+                        resist = t.body_roll(weapon.power, impact, "stun weapon power")
+                        level = _level_down(hurt.level, resist.successes)
+                        if level is not None:
+                            written = t.wound(None if area else location, "stun", level, 0)
+                    else:
+                        written = t.wound(
+                            None if area else location, "physical", weapon.damage_level, hurt.net
+                        )
+                wounds.extend(written)
+                # The wound's level on the location's own monitor wears the armour there.
+                at_location = next((w.level for w in written if w.monitor == location), None)
+                taken += _degrade(t, location, at_location, True, area)
+        kind = sr3_damage.armor_kind(weapon)
+        after = rating if area else armor.rating_at(t.worn, location, kind)
+        armor_tests.append(
+            HLArmorTest(
+                location=location,
+                rounds=[r.round for r in group],
+                armor=kind,
+                rating=rating,
+                dermal_dice=t.defender.dermal_armor,
+                armor_piercing=weapon.ammo_kind == "armor_piercing",
+                test=test,
+                lacing=lacing,
+                soak=tables.SOAK[weapon.damage_level],
+                stopped=stopped,
+                degraded=taken,
+                rating_after=after,
+            )
+        )
+    stun: HLStun | None = None
+    stopped_stun: HLStun | None = None
+    if not skips_stun:
+        if not autofire or penetrated_any:
+            stun, written = _stun_and_knock_back(t, location, area, impact)
+            wounds.extend(written)
+        if autofire and stopped_rounds:
+            # README: a stopped burst is one stun hit, Power + 1 and half a level per extra
+            # round (3 rounds of 7M: 9S), resisted with one Body roll at that Power - impact.
+            extra = len(stopped_rounds) - 1
+            power = weapon.power + extra
+            level = _level_up(weapon.damage_level, extra // 2)
+            resist = t.body_roll(power, impact, "stopped rounds' power")
+            stopped_stun, written = _stun_result(t, location, area, power, level, resist)
+            wounds.extend(written)
+    return HLLocationHit(
+        location=location,
+        rounds=[r.round for r in rounds],
+        armor=armor_tests,
+        damage=damage_tests,
+        stun=stun,
+        wounds=wounds,
+        stopped_stun=stopped_stun,
+        area_effect=area,
+    )
+
+
+def _recovery(
+    t: _Target,
+    hits: list[HLLocationHit],
+    path: str,
+) -> HLRecovery:
+    """004, "Resolve Recovery Roll": Willpower against 2 + the injury modifier after the hit;
+    Table 5's successes for the highest level the attack wrote on any monitor (stun or
+    physical); the weapon's base level when no damage got through (stopped, staged below
+    Light, or a stun weapon's damage all resisted)."""
+    levels = [w.level for h in hits for w in h.wounds if w.level is not None]
+    if not levels or not any(d.level is not None for h in hits for d in h.damage):
+        levels.append(t.weapon.damage_level)
+    level = max(levels, key=tables.LEVELS.index)
+    willpower = t.defender.willpower
+    if willpower is None:
+        raise RuleViolation(
+            "a hit target makes a recovery roll with Willpower (004): give the defender's "
+            "willpower",
+            path=f"{path}.willpower",
+            kind="willpower-needed",
+        )
+    modifiers = [Modifier("recovery", tables.RECOVERY_TARGET_NUMBER)]
+    injury = condition.injury_modifier(t.monitors)
+    if injury:
+        modifiers.append(Modifier("injury", injury))
+    test = sr3_attack.test(t.dice, recovery_step(t.target_id), willpower, 0, modifiers)
+    needed = tables.RECOVERY_NEEDED[level]
+    return HLRecovery(level=level, needed=needed, test=test, passed=test.successes >= needed)
 
 
 def struck(
@@ -43,8 +386,60 @@ def struck(
     victim: HLActorState,
     dice: Dice,
     resist: int = 0,
+    autofire: bool | None = None,
+    path: str = "$.target.defender",
 ) -> Struck:
     """The rounds of `rounds` whose outcome is "hit" (each with its location and successes
     after the dodge) resolved against `target_id` wearing `victim`'s armour (or `defender`'s,
-    the first time); steps armor:, lacing:, damage:, stun:, recovery:<target_id>."""
-    raise NotImplementedError
+    the first time); steps armor:, lacing:, damage:, stun:, recovery:<target_id>.
+
+    `autofire` (default: more than one round in `rounds`): the stopped rounds of a location
+    become README's one stun hit, and only a location that penetrating rounds reached rolls
+    the stun and knock-back; a single shot rolls it, stopped or not. `resist`: Combat Pool
+    dice added to the first Body roll (the caller has checked they are left). `path`: the
+    defender in the request (a missing Willpower is a 422 naming it)."""
+    t = _Target(
+        target_id=target_id,
+        defender=defender,
+        weapon=weapon,
+        dice=dice,
+        worn=list(victim.armor if victim.armor is not None else defender.armor),
+        monitors=dict(victim.monitors),
+        resist=resist,
+    )
+    by_location = _by_location(rounds)
+    if autofire is None:
+        autofire = len(rounds) > 1
+    hits = [_location(t, loc, rs, autofire) for loc, rs in by_location]
+    knock: tuple[KnockBack, int] = ("none", 0)
+    for hit in hits:
+        for stun in (hit.stun, hit.stopped_stun):
+            if stun is not None:
+                knock = _worse(knock, (stun.knock_back, stun.metres))
+    recovery = _recovery(t, hits, path) if hits else None
+    after = condition.condition(t.monitors, defender.body)
+    due = victim.recovery
+    if recovery is not None and not recovery.passed:
+        if due is None or tables.LEVELS.index(recovery.level) > tables.LEVELS.index(due.level):
+            due = HLRecoveryDue(level=recovery.level)
+    actor = msgspec.structs.replace(
+        victim,
+        body=defender.body,
+        monitors=t.monitors,
+        armor=t.worn if hits else victim.armor,
+        condition=after,
+        recovery=due,
+        consciousness_due=victim.consciousness_due
+        or (after.deadly and not victim.condition.deadly),
+    )
+    if t.resist_spent:
+        actor = msgspec.structs.replace(actor, pool_left=max(0, actor.pool_left - t.resist_spent))
+    return Struck(
+        hits=hits,
+        actor=actor,
+        recovery=recovery,
+        knock_back=knock[0],
+        knock_back_m=knock[1],
+        loses_action=recovery is not None and not recovery.passed,
+        resist_spent=t.resist_spent,
+    )
