@@ -236,7 +236,8 @@ def test_the_action_is_the_firing_modes() -> None:
             },
             "$.suppression.area",
         ),
-        ({"target": {"id": "whisper", "distance_m": 5, "defender": WHISPER}}, "$.target"),
+        # Aimed at a target and suppressing an area at once (attack.py names the order).
+        ({"target": {"id": "whisper", "distance_m": 5, "defender": WHISPER}}, "$.suppression"),
         ({"pool": 2}, "$.pool"),
         ({"rounds": 6}, "$.rounds"),
     ],
@@ -351,6 +352,19 @@ def test_a_zone_test_names_a_live_zone_and_not_its_own_shooter() -> None:
     assert (caught.status, caught.kind) == (404, "zone-not-found")
     caught = refused_test(actor="pete")
     assert (caught.status, caught.path) == (422, "$.actor")
+
+
+def test_more_pool_dice_than_are_left_is_a_conflict_before_anything_is_rolled() -> None:
+    # Whisper's Combat Pool is 6: a dodge of 7, or a dodge of 4 and 3 for Body, ask too many.
+    caught = refused_test(dodge={"combat_pool": 7})
+    assert (caught.status, caught.path) == (409, "$.dodge.combat_pool")
+    caught = refused_test(dodge={"combat_pool": 4}, resist=3)
+    assert (caught.status, caught.path) == (409, "$.resist")
+    # 004, "Dodging": the Dodge Pool is as many dice as the dodge skill (2 here), none without it.
+    caught = refused_test(defender={**WHISPER, "dodge_skill": 2}, dodge={"dodge_pool": 3})
+    assert (caught.status, caught.path) == (409, "$.dodge.dodge_pool")
+    caught = refused_test(dodge={"dodge_pool": 1})
+    assert (caught.status, caught.kind) == (422, "dodge-pool-unknown")
 
 
 # --- the rounds on their own: Table 10, the dodge off each round, scatter ----------------------
@@ -609,6 +623,34 @@ def test_a_tie_scatters_four_hexes_and_takes_four_damage_dice() -> None:
     assert (damage.accuracy.value, damage.dice) == (-4, 7 - 4)
 
 
+def test_the_rounds_that_land_wound_the_tester_and_stay_on_its_monitors() -> None:
+    # One round at the vitals (3 + 4), accuracy 4: no scatter; Whisper wears nothing. The damage
+    # test (004, Table 3 at 4 net: +0): 7 dice, 4 4 4 succeed, the 1 takes one off: 2
+    # successes, M staged to S. The vitals' monitor gets 2 + 2 (Table 6) = 4: two stages, D,
+    # 10 boxes; the trauma monitor 2 + 0: S, 6 boxes.
+    result, state = zone_test(
+        dice={
+            "suppression:whisper": [4, 3, 3, 3, 3, 3],
+            "location:whisper": [3, 4],
+            "accuracy:whisper": [4],
+            "damage:whisper": [4, 4, 4, 1, 2, 3, 3],
+        }
+    )
+    [hit] = result.target.hits
+    [damage] = hit.damage
+    assert (damage.dice, damage.successes, damage.ones, damage.net, damage.level) == (
+        7,
+        3,
+        1,
+        3 - 1,
+        "S",
+    )
+    monitors = state.actors["whisper"].monitors
+    assert (monitors["vitals"].physical, monitors["trauma"].physical) == (10, 6)
+    assert result.target.condition.deadly
+    msgspec.json.decode(msgspec.json.encode(state), type=HLState)
+
+
 def test_good_cover_needs_the_rule_of_six() -> None:
     # 4 + 8 = 12: a 6 re-rolled to 6 makes 12 (a success), a 6 re-rolled to 5 makes 11.
     result, _ = zone_test(
@@ -702,12 +744,12 @@ async def test_suppression_fire_over_http_from_the_zone_to_its_end(make_client: 
     status, moved = await _post(
         client, f"{base}/actors/whisper/move", {"position": {"x": 2, "y": 1.5}}
     )
-    assert status == 200, moved
+    assert status == 201, moved
     assert moved["result"].get("must_test", []) == []
     status, moved = await _post(
         client, f"{base}/actors/whisper/move", {"position": {"x": 0.5, "y": 1.5}}
     )
-    assert status == 200, moved
+    assert status == 201, moved
     assert moved["result"]["must_test"] == ["zone-1"]
 
     # The zone test: 2 dice against 4 at short range; one 5: one round; 3 + 4 = 7, the vitals,

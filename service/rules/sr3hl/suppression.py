@@ -437,6 +437,19 @@ def resolve_zone_test(
             path="$.actor",
         )
     modifiers, band = table_9(live, request)
+    actors = dict(state.actors)
+    before = actors.get(actor_id)
+    # The pools counted, and the dodge's and the Body roll's dice checked before anything is
+    # rolled (409 when more are asked than are left).
+    victim = dodge.check(
+        actor_id,
+        request.defender,
+        before or HLActorState(),
+        request.dodge,
+        "$.dodge",
+        "$.defender",
+        resist=request.resist,
+    )
     tn = max(sr3_tables.MINIMUM_TARGET_NUMBER, sum(m.value for m in modifiers))
     roll = dice.target_number_test(suppression_step(actor_id), live.bullets_per_m2, tn)
     attack = SR3Test(
@@ -448,9 +461,6 @@ def resolve_zone_test(
         successes=roll.successes,
         rule_of_one=roll.all_ones,
     )
-    actors = dict(state.actors)
-    before = actors.get(actor_id)
-    victim = before or HLActorState()
     rounds_in = incoming(actor_id, attack.successes, dice)
 
     # One dodge for all the rounds that hit (004: +1 to its target number per 3 of them).
@@ -475,10 +485,22 @@ def resolve_zone_test(
     knock_back_m = 0
     notes: list[str] = []
     turn_after = None
+    resist_spent = 0
     if any(r.outcome == "hit" for r in rounds):
+        # The rounds are automatic fire's (groups of three, stopped rounds summed), whatever
+        # mode fired them.
         done = hits.struck(
-            actor_id, request.defender, live.weapon, rounds, victim, dice, resist=request.resist
+            actor_id,
+            request.defender,
+            live.weapon,
+            rounds,
+            victim,
+            dice,
+            request.resist,
+            autofire=True,
+            path="$.defender",
         )
+        resist_spent = done.resist_spent
         location_hits, victim, recovery = done.hits, done.actor, done.recovery
         knock_back, knock_back_m = done.knock_back, done.knock_back_m
         if done.loses_action:
@@ -486,28 +508,23 @@ def resolve_zone_test(
                 actor_id, victim, turn, sr3_tables.INITIATIVE
             )
             notes.append(note)
-    if before is not None or victim != HLActorState():
+    if (
+        location_hits
+        or victim.combat_pool is not None
+        or victim.dodge_pool is not None
+        or before is not None
+    ):
         actors[actor_id] = victim
 
+    # As attacks report them (attack.py): each pool the state knows, with what this spent.
     spent = []
-    if dodge_test is not None:
-        asked = request.dodge
-        if asked.combat_pool:
-            spent.append(
-                HLPoolSpent(
-                    actor=actor_id, pool="combat", spent=asked.combat_pool, left=victim.pool_left
-                )
-            )
-        if asked.dodge_pool:
-            spent.append(
-                HLPoolSpent(
-                    actor=actor_id, pool="dodge", spent=asked.dodge_pool, left=victim.dodge_left
-                )
-            )
-    if request.resist and any(h.stun is not None for h in location_hits):
-        spent.append(
-            HLPoolSpent(actor=actor_id, pool="combat", spent=request.resist, left=victim.pool_left)
-        )
+    asked = request.dodge if dodge_test is not None else None
+    if victim.combat_pool is not None:
+        used = (asked.combat_pool if asked else 0) + resist_spent
+        spent.append(HLPoolSpent(actor_id, "combat", used, victim.pool_left))
+    if victim.dodge_pool is not None:
+        used = asked.dodge_pool if asked else 0
+        spent.append(HLPoolSpent(actor_id, "dodge", used, victim.dodge_left))
     first = rounds_in[0].location if rounds_in else body.DEFAULT_AIM_LOCATION
     result = HLZoneTestResult(
         actor=actor_id,
