@@ -709,8 +709,11 @@ async def _post(client: Any, path: str, body: dict[str, Any]) -> tuple[int, Any]
     return response.status, await response.json()
 
 
-async def test_suppression_fire_over_http_from_the_zone_to_its_end(make_client: Any) -> None:
-    client = await make_client()
+@pytest.mark.parametrize("redis", [False, True], ids=["memory", "redis"])
+async def test_suppression_fire_over_http_from_the_zone_to_its_end(
+    make_client: Any, redis: bool
+) -> None:
+    client = await make_client(redis=redis)
     encounter = await new_encounter(client, ruleset="sr3-hardlife")
     base = f"/v1/encounters/{encounter}"
     # An L round a corner (4 m², as above), 2 bullets per m²: 8 rounds.
