@@ -126,6 +126,13 @@ async def client(make_client: AppFactory, store_kind: str) -> Any:
 
 
 @pytest.fixture
+async def memory_client(make_client: AppFactory) -> Any:
+    """The app on the embedded store alone: for the many table rows that test the rules, not
+    the store."""
+    return await make_client()
+
+
+@pytest.fixture
 async def anonymous(make_client: AppFactory, store_kind: str) -> Any:
     """A client that sends no credentials of its own."""
     return await make_client(

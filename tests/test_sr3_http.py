@@ -500,11 +500,6 @@ async def test_the_rulesets_list_and_the_contract_show_sr3(client: Any) -> None:
 # --- every table row through HTTP (the embedded store: the rows test the rules, not the store) ---
 
 
-@pytest.fixture
-async def memory_client(make_client: Any) -> Any:
-    return await make_client()
-
-
 async def _target_number(client: Any, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     encounter = await new_encounter(client, ruleset="sr3")
     response = await _attack(client, encounter, body)

@@ -40,7 +40,11 @@ from service.rules.sr3hl import suppression
 from tests import sr3hl_requests as make
 
 HL = RULESETS["sr3-hardlife"]
-NO_ARMOR = make.defender(armor=[])
+
+
+def no_armor() -> dict[str, Any]:
+    """A goon without armour (a new dict each time: tests change what they are given)."""
+    return make.defender(armor=[])
 
 
 def hits(k: int, dice: int = 6) -> list[int]:
@@ -230,7 +234,9 @@ def whisper(
         attacker=make.attacker(id="whisper", skill=7),
         weapon=ingram(),
         mode=mode,
-        target=make.target(**{"id": "pete", "movement": "walking", "defender": NO_ARMOR, **fields}),
+        target=make.target(
+            **{"id": "pete", "movement": "walking", "defender": no_armor(), **fields}
+        ),
         dice=dice,
     )
     if rounds is not None:
@@ -334,7 +340,7 @@ def called_at(location: str, k: int, **fields: Any) -> dict[str, Any]:
     body = make.attack(
         sight="smartlink",
         called_shot=location,
-        target=make.target(defender=NO_ARMOR),
+        target=make.target(defender=no_armor()),
         **fields,
     )
     body.setdefault("dice", {})["attack"] = hits(k)
@@ -483,7 +489,7 @@ def test_table_3_damage_dice_by_net_successes(net: int, dice: int) -> None:
 def test_table_3_seven_net_successes_add_two_dice_as_six_do() -> None:
     body = make.attack(
         attacker=make.attacker(skill=7),
-        target=make.target(defender=NO_ARMOR),
+        target=make.target(defender=no_armor()),
         dice={"attack": hits(7, 7), "damage:goon": [2] * 11},
     )
     target, _ = resolve(body)
@@ -510,7 +516,7 @@ def test_damage_test_ones_and_sixes_and_staging(
     damage_dice: list[int], net: int, level: str | None
 ) -> None:
     body = make.attack(
-        target=make.target(defender=NO_ARMOR),
+        target=make.target(defender=no_armor()),
         dice={"attack": hits(4), "damage:goon": damage_dice},
     )
     target, state = resolve(body)

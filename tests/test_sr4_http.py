@@ -16,11 +16,6 @@ from tests.sr4_cases import CASES, MISS8, miss
 from tests.test_api import PROBLEM, new_encounter
 
 
-@pytest.fixture
-async def memory_client(make_client: Any) -> Any:
-    return await make_client()
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     memory_client: Any, case: Case
