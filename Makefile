@@ -62,6 +62,7 @@ bench-sustained: $(TEST_STAMP)
 # module's chat card rendered from its template.
 docs-images: $(TEST_STAMP)
 	bash scripts/ensure-chromium
+	$(BIN)/python -m scripts.body_map_svg
 	$(BIN)/python -m tests.console_screenshot
 	$(BIN)/python -m tests.console_screenshot_sr3hl
 	cd foundry-module && npm ci --no-audit --no-fund && node scripts/render-card-preview.mjs ../.card-preview.html

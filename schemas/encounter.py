@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from schemas.common import Id, Name, Request, Zone
+from schemas.common import DiceRoll, Id, Name, Request, Zone
 from schemas.d100 import (
     D100ActionName,
     D100ActionRequest,
@@ -37,6 +37,8 @@ from schemas.sr3hl import (
     HLAttackAsk,
     HLAttackRequest,
     HLAttackResult,
+    HLConsciousness,
+    HLRecovery,
     HLState,
     HLZoneTestAsk,
     HLZoneTestRequest,
@@ -229,6 +231,11 @@ class ActionResult(msgspec.Struct, tag="action", tag_field="kind", gc=False):
     # What the moments the action moved the turn through set off (a held action: SR4's timed
     # grenades).
     went_off: list[TimedResult] = []
+    # Hard Life's recovery roll and consciousness test, and the dice an action rolled.
+    recovery: HLRecovery | None = None
+    consciousness: HLConsciousness | None = None
+    dice: list[DiceRoll] = []
+    seed: int | None = None
 
 
 class AdvanceRequest(Request):

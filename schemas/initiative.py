@@ -106,6 +106,9 @@ class InitiativeEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, g
     # Action phases it has given up ahead (SR4 full defense declared outside its own phase):
     # the next ones that come to it pass it by.
     lost: Annotated[int, msgspec.Meta(ge=0, le=MAX_LOST_PHASES)] = 0
+    # The modifier came from the wounds the combat state keeps (Hard Life's monitors), not
+    # from the roll or the sheet: rolled again, it is read off the state again.
+    modifier_from_state: bool = False
 
 
 class Initiative(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):

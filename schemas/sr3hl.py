@@ -401,6 +401,17 @@ class HLRecovery(msgspec.Struct, frozen=True, gc=False):
     passed: bool
 
 
+class HLConsciousness(msgspec.Struct, frozen=True, gc=False):
+    """004, "Death and Injury": Willpower against 3 + injury modifiers at deadly. 0 successes:
+    unconscious; 1: conscious, free actions only; k: acts normally in k - 1 phases this combat
+    turn (`phases`), or the next (`for_turn`) when it has no phase left in this one."""
+
+    test: SR3Test
+    conscious: bool
+    phases: int
+    for_turn: int
+
+
 class HLLocationHit(msgspec.Struct, frozen=True, gc=False):
     """Everything the rounds that reached one location did there."""
 
@@ -539,6 +550,13 @@ class HLActorState(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=Tru
     consciousness_due: bool = False
     # A failed consciousness test (004: no further rolls).
     unconscious: bool = False
+    # The combat turn the consciousness test standing is for (004: a test made after the last
+    # phase of a turn is the next turn's).
+    tested_turn: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] | None = None
+    # The action phase (TurnState.phase) the actor may not act in (a lost action), and the one
+    # its consciousness test lets it act in.
+    phase_lost: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] | None = None
+    phase_granted: Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)] | None = None
 
 
 class HLZoneState(msgspec.Struct, forbid_unknown_fields=True, gc=False):

@@ -10,6 +10,7 @@ need state the HTTP tests of the turn, tests/test_sr3hl_turn.py, build through t
 
 from __future__ import annotations
 
+import copy
 import inspect
 import itertools
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 
 from schemas.encounter import TurnState
 from schemas.sr3hl import HLAttackRequest, HLState
-from service.rules import RULESETS
+from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from tests import test_sr3hl_rules as rules
 from tests.test_api import new_encounter
@@ -35,7 +36,7 @@ def _gathered() -> dict[str, dict[str, Any]]:
 
     def recording(body: dict[str, Any], state: Any = None, turn: Any = None) -> Any:
         if state is None and turn is None and "suppression" not in body:
-            found.setdefault(f"{name}#{len(found)}", body)
+            found.setdefault(f"{name}#{len(found)}", copy.deepcopy(body))
         return original(body, state, turn)
 
     rules.run = recording  # type: ignore[assignment]
@@ -109,7 +110,14 @@ async def _answers_as_resolved(client: Any, body: dict[str, Any]) -> None:
     body = {**body, "seed": SEED}
     encounter = await new_encounter(client, ruleset="sr3-hardlife", dice_policy="any")
     response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
-    expected, actors = resolved(body)
+    try:
+        expected, actors = resolved(body)
+    except RuleViolation as refused:
+        # A refused shot is refused over HTTP the same way: the status, the kind and the field.
+        assert response.status == refused.status, await response.text()
+        problem = await response.json()
+        assert (problem["type"].rsplit("/", 1)[-1], problem["path"]) == (refused.kind, refused.path)
+        return
     assert response.status == 201, await response.text()
     assert (await response.json())["result"] == expected
     view = await (await client.get(f"/v1/encounters/{encounter}")).json()

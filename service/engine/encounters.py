@@ -459,7 +459,9 @@ class Encounters:
             name=request.name,
             created_at=self._clock(),
             turn=TurnState(),
-            combat=request.combat if request.combat is not None else ruleset.new_state(),
+            combat=ruleset.settled(request.combat)
+            if request.combat is not None
+            else ruleset.new_state(),
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
             dice_policy=request.dice_policy,
         )
@@ -728,7 +730,11 @@ class Encounters:
                     kind="zone-without-test",
                     status=409,
                 )
-            request = loaded.ruleset.fill_zone_test(request, loaded.state.scene)
+            request = loaded.ruleset.fill_zone_test(
+                request, loaded.state.scene, zone_id, loaded.state.combat
+            )
+        if body_type == "action_type":
+            request = loaded.ruleset.fill_action(request, loaded.state.scene)
         fired = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
         after = _spent(loaded.ruleset, request, what, fired)
@@ -856,11 +862,13 @@ class Encounters:
             turn = current.state.turn
             if request.actors:
                 _check_initiative_dice(request.dice, [a.actor for a in request.actors])
-                entries = initiative.roll_entries(rules, request.actors, current.state.scene, dice)
+                entries = initiative.roll_entries(
+                    rules, request.actors, current.state.scene, dice, combat=current.state.combat
+                )
             else:
                 before = [e.actor for e in (turn.initiative.entries if turn.initiative else [])]
                 _check_initiative_dice(request.dice, before)
-                entries = initiative.roll_again(turn, rules, dice)
+                entries = initiative.roll_again(turn, rules, dice, current.state.combat)
             turn, crossings, effects = initiative.start(turn, rules, entries)
             state, more, went_off = _crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
@@ -881,7 +889,9 @@ class Encounters:
 
         def roll(current: _Loaded, dice: Dice) -> Resolution[Any]:
             _check_initiative_dice(request.dice, [a.actor for a in request.actors])
-            entries = initiative.roll_entries(rules, request.actors, current.state.scene, dice)
+            entries = initiative.roll_entries(
+                rules, request.actors, current.state.scene, dice, combat=current.state.combat
+            )
             turn, effects = initiative.join(current.state.turn, entries)
             if len(turn.initiative.entries if turn.initiative else []) > self._max_actors:
                 raise LimitExceeded(f"a combat turn orders at most {self._max_actors} actors")
@@ -982,10 +992,13 @@ class Encounters:
                 if getattr(edit, name) is not None
             ]
             result = StateEditResult(changed=changed, reason=edit.reason)
+            # What the ruleset derives from the state the GM wrote is worked out again (Hard
+            # Life: a healed actor is no longer "dead").
+            combat = ruleset.settled(edit.combat) if edit.combat is not None else None
             state = msgspec.structs.replace(
                 current.state,
                 turn=edit.turn or current.state.turn,
-                combat=edit.combat or current.state.combat,
+                combat=combat or current.state.combat,
                 dice_policy=edit.dice_policy or current.state.dice_policy,
             )
             return Resolution(result=result, state=state.combat), state

@@ -13,7 +13,7 @@ engine can let the ruleset do what those moments do to the combat state (`Rulese
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -60,11 +60,18 @@ def _conflict(detail: str, kind: str = "initiative-conflict", path: str | None =
 
 
 def _filled(
-    rules: InitiativeRules, roll: InitiativeRoll, scene: Mapping[str, SceneActor]
+    rules: InitiativeRules,
+    roll: InitiativeRoll,
+    scene: Mapping[str, SceneActor],
+    from_state: int | None = None,
 ) -> InitiativeRoll:
-    """What the roll leaves out, from the actor's sheet on the scene (what it gives wins)."""
+    """What the roll leaves out, from the actor's sheet on the scene (what it gives wins); a
+    roll without `modifier` takes `from_state` (the wounds the combat state keeps, Hard Life)
+    when there is one, else the sheet's."""
     actor = scene.get(roll.actor)
     sheet = actor.sheet if actor is not None else None
+    if roll.modifier is None and from_state is not None:
+        roll = msgspec.structs.replace(roll, modifier=from_state)
     if sheet is None:
         return roll if roll.modifier is not None else msgspec.structs.replace(roll, modifier=0)
     found = {
@@ -83,10 +90,12 @@ def roll_entries(
     scene: Mapping[str, SceneActor],
     dice: Dice,
     path: str = "$.actors",
+    combat: Any = None,
 ) -> list[InitiativeEntry]:
     """Each actor's score: as given, or the ruleset's base + modifier + its initiative dice
     (step `initiative:<actor id>`; SR4: the hits of base + modifier dice), in the order of
-    `rolls`."""
+    `rolls`. A roll without `modifier` takes the wounds the ruleset reads off the `combat`
+    state (`InitiativeRules.state_modifier`), else the sheet's."""
     entries: list[InitiativeEntry] = []
     seen: set[str] = set()
     for index, asked in enumerate(rolls):
@@ -96,7 +105,12 @@ def roll_entries(
                 f"{asked.actor} rolls initiative once a combat turn", path=f"{here}.actor"
             )
         seen.add(asked.actor)
-        roll = _filled(rules, asked, scene)
+        from_state = (
+            rules.state_modifier(combat, asked.actor)
+            if asked.modifier is None and combat is not None
+            else None
+        )
+        roll = _filled(rules, asked, scene, from_state)
         passes = (roll.passes or 1) if rules.passes == "count" else None
         if roll.score is not None:
             ties = _ties(rules, roll, None)
@@ -127,6 +141,7 @@ def roll_entries(
                 initiative_dice=count,
                 modifier=modifier,
                 passes=passes,
+                modifier_from_state=from_state is not None,
             )
         )
     return entries
@@ -150,9 +165,12 @@ def _rolled_score(
     return base + modifier + sum(dice.roll(step(actor), count or rules.default_dice))
 
 
-def roll_again(turn: TurnState, rules: InitiativeRules, dice: Dice) -> list[InitiativeEntry]:
+def roll_again(
+    turn: TurnState, rules: InitiativeRules, dice: Dice, combat: Any = None
+) -> list[InitiativeEntry]:
     """Everyone of the last combat turn rolled again from what their rolls were made of, with
-    the tie-breakers they had."""
+    the tie-breakers they had; a modifier that came from the combat state's wounds is read off
+    `combat` again (they may have changed since)."""
     initiative = turn.initiative
     if initiative is None or not initiative.entries:
         raise RuleViolation(
@@ -172,16 +190,23 @@ def roll_again(turn: TurnState, rules: InitiativeRules, dice: Dice) -> list[Init
             path="$.actors",
             kind="initiative-incomplete",
         )
-    return [
-        msgspec.structs.replace(
-            e,
-            score=_rolled_score(rules, e.actor, e.base or 0, e.modifier, e.initiative_dice, dice),
-            acted=False,
-            holding=False,
-            lost=0,
+    again: list[InitiativeEntry] = []
+    for e in initiative.entries:
+        modifier = e.modifier
+        if e.modifier_from_state and combat is not None:
+            now = rules.state_modifier(combat, e.actor)
+            modifier = now if now is not None else 0
+        again.append(
+            msgspec.structs.replace(
+                e,
+                score=_rolled_score(rules, e.actor, e.base or 0, modifier, e.initiative_dice, dice),
+                modifier=modifier,
+                acted=False,
+                holding=False,
+                lost=0,
+            )
         )
-        for e in initiative.entries
-    ]
+    return again
 
 
 def ordered(entries: Iterable[InitiativeEntry]) -> list[InitiativeEntry]:
@@ -250,6 +275,19 @@ def _phases_left(entry: InitiativeEntry, rules: InitiativeRules, pass_number: in
     else:
         phases = 1 if entry.score > 0 and not entry.acted else 0
     return phases - entry.lost
+
+
+def phases_left(turn: TurnState, rules: InitiativeRules, actor: str) -> int | None:
+    """The action phases `actor` still has in this combat turn (the one under way included
+    when it is its own), less those given up ahead; None when the service runs no initiative
+    or the actor is not in it."""
+    initiative = running(turn)
+    if initiative is None:
+        return None
+    entry = next((e for e in initiative.entries if e.actor == actor), None)
+    if entry is None:
+        return None
+    return max(0, _phases_left(entry, rules, turn.initiative_pass))
 
 
 def lose_next_phase(turn: TurnState, rules: InitiativeRules, actor: str) -> TurnState | None:

@@ -93,6 +93,9 @@ class InitiativeRules:
     budgets: tuple[ActionsUsed, ...]
     # What the actor's sheet takes off (or adds to) a roll that gives no `modifier`: its wounds.
     sheet_modifier: Callable[[Any], int] = lambda sheet: 0
+    # What the combat state takes off a roll that gives no `modifier`, for the actor of that
+    # id (Hard Life: the wounds on its monitors); None: the state says nothing, the sheet's.
+    state_modifier: Callable[[Any, str], int | None] = lambda combat, actor: None
     # The action that holds (delays) the acting actor's phase until later in the pass.
     hold_action: str = "delay_action"
     default_dice: int = 1
@@ -154,8 +157,26 @@ class Ruleset(Protocol):
         """The zone test body as a client may send it when the scene fills parts in."""
         ...
 
-    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
-        """The zone test the rules resolve, filled from the testing actor on the scene."""
+    def fill_zone_test(
+        self,
+        asked: Any,
+        scene: Mapping[str, SceneActor],
+        zone_id: str | None = None,
+        combat: Any = None,
+    ) -> Any:
+        """The zone test the rules resolve, filled from the testing actor on the scene (and
+        from the live zone `zone_id` of the `combat` state: where its shooter stood)."""
+        ...
+
+    def fill_action(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        """The action the rules resolve, what it leaves out filled from the acting actor on
+        the scene (Hard Life: the Willpower of its rolls); most rulesets take it as asked."""
+        ...
+
+    def settled(self, state: Any) -> CombatState:
+        """A combat state the GM wrote (PUT .../state, or an encounter created with one), with
+        what the ruleset derives from the rest worked out again (Hard Life: each actor's
+        condition from its monitors); most rulesets keep it as written."""
         ...
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:

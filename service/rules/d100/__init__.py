@@ -67,7 +67,14 @@ class D100Ruleset(NothingTimed):
 
     zone_test_ask_type = D100ZoneTestAsk
 
-    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> D100ZoneTestRequest:
+    def fill_zone_test(
+        self,
+        asked: Any,
+        scene: Mapping[str, SceneActor],
+        zone_id: str | None = None,
+        combat: Any = None,
+    ) -> D100ZoneTestRequest:
+        del zone_id, combat
         return scene_fill.fill_zone_test(asked, scene)
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
@@ -78,6 +85,13 @@ class D100Ruleset(NothingTimed):
     attacker_steps = frozenset({"attack", "bonus", "location", "suppression"})
     sheet_type = D100Sheet
     zone_test_type = D100ZoneTestRequest
+
+    def fill_action(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        del scene
+        return asked
+
+    def settled(self, state: Any) -> CombatState:
+        return state  # type: ignore[no-any-return]
 
     def new_state(self) -> CombatState:
         return D100State()

@@ -51,7 +51,14 @@ class SR3Ruleset(NothingTimed):
 
     zone_test_ask_type = SR3ZoneTestRequest
 
-    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR3ZoneTestRequest:
+    def fill_zone_test(
+        self,
+        asked: Any,
+        scene: Mapping[str, SceneActor],
+        zone_id: str | None = None,
+        combat: Any = None,
+    ) -> SR3ZoneTestRequest:
+        del zone_id, combat
         raise scene_fill.no_zones()
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
@@ -62,6 +69,13 @@ class SR3Ruleset(NothingTimed):
     attacker_steps = frozenset({"attack"})
     sheet_type = SR3Sheet
     zone_test_type = SR3ZoneTestRequest
+
+    def fill_action(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        del scene
+        return asked
+
+    def settled(self, state: Any) -> CombatState:
+        return state  # type: ignore[no-any-return]
 
     def new_state(self) -> CombatState:
         return SR3State()

@@ -7,45 +7,58 @@ counted when the shot is fired); any other action ends it. The rest say they cha
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import msgspec
 
 from schemas.encounter import ActionResult, AdvanceRequest
 from schemas.sr3 import SR3ActionRequest, SR3ActorState, SR3State
+from schemas.sr3hl import HLActorState
 from service.rules.sr3 import pool, tables
 
 ACTIONS = ("other", *tables.ACTION_KINDS)
 
 
-def _kind(action: str) -> str:
+# The states whose aim and recoil these functions keep (SR3's, and those of the rulesets built
+# on SR3; msgspec's replace keeps the type).
+K = TypeVar("K", SR3ActorState, HLActorState)
+
+
+def kind_of(action: str) -> str:
     kind = tables.ACTION_KINDS.get(action)
     return f"{kind} action" if kind is not None else "an action the tables do not name"
 
 
-def resolve_action(request: SR3ActionRequest, state: SR3State) -> tuple[ActionResult, SR3State]:
-    actor = state.actors.get(request.actor, SR3ActorState())
-    effects = [f"{request.action.replace('_', ' ')}: {_kind(request.action)}"]
-    if request.action == "take_aim":
+def aimed(actor: K, action: str) -> tuple[K, list[str]]:
+    """What an action does to the aim: take_aim builds it (at most MAX_AIMS counted), any other
+    action ends it."""
+    if action == "take_aim":
         aims = min(actor.aims + 1, tables.MAX_AIMS)
-        effects.append(
+        effect = (
             f"aiming: {aims} simple action{'' if aims == 1 else 's'} so far (-1 each to the "
             "next shot's target number, at most half the skill)"
         )
-        after = msgspec.structs.replace(actor, aims=aims)
-    elif actor.aims:
-        effects.append(f"aim lost ({actor.aims} simple actions of aiming)")
-        after = msgspec.structs.replace(actor, aims=0)
-    else:
-        effects.append("changes no ranged-combat state")
-        after = actor
+        return msgspec.structs.replace(actor, aims=aims), [effect]
+    if actor.aims:
+        effect = f"aim lost ({actor.aims} simple actions of aiming)"
+        return msgspec.structs.replace(actor, aims=0), [effect]
+    return actor, ["changes no ranged-combat state"]
+
+
+def resolve_action(request: SR3ActionRequest, state: SR3State) -> tuple[ActionResult, SR3State]:
+    actor = state.actors.get(request.actor, SR3ActorState())
+    after, effects = aimed(actor, request.action)
+    effects = [f"{request.action.replace('_', ' ')}: {kind_of(request.action)}", *effects]
+    result = ActionResult(actor=request.actor, action=request.action, effects=effects)
     if after is actor:
-        return ActionResult(actor=request.actor, action=request.action, effects=effects), state
+        return result, state
     actors = dict(state.actors)
     actors[request.actor] = after
-    result = ActionResult(actor=request.actor, action=request.action, effects=effects)
     return result, SR3State(actors=actors)
 
 
-def _phase_over(actor: SR3ActorState) -> SR3ActorState:
+def phase_over(actor: K) -> K:
+    """Recoil and targets count per action phase: a new one starts them again."""
     if not actor.rounds_in_phase and not actor.targets_in_phase:
         return actor
     return msgspec.structs.replace(actor, rounds_in_phase=0, targets_in_phase=[])
@@ -60,7 +73,7 @@ def on_advance(request: AdvanceRequest, state: SR3State) -> tuple[SR3State, list
     for actor_id, actor in state.actors.items():
         after = actor
         if request.to != "action_phase" or request.actor == actor_id:
-            after = _phase_over(after)
+            after = phase_over(after)
             if after is not actor:
                 effects.append(f"{actor_id}: recoil and targets count afresh in a new phase")
         if request.to == "combat_turn":

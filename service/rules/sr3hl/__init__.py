@@ -25,7 +25,7 @@ from schemas.sr3hl import (
 from service.rules.dice import Dice
 from service.rules.ruleset import EarlierAttack, NothingTimed, Resolution
 from service.rules.sr3 import tables as sr3_tables
-from service.rules.sr3hl import actions, attack, body, suppression
+from service.rules.sr3hl import able, actions, attack, body, suppression
 from service.rules.sr3hl import scene as scene_fill
 
 # Every dice step (all d6); ":<id>" is the target's (an attack) or the testing actor's (a zone
@@ -67,8 +67,21 @@ class HardLifeRuleset(NothingTimed):
 
     zone_test_ask_type = HLZoneTestAsk
 
-    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> HLZoneTestRequest:
-        return scene_fill.fill_zone_test(asked, scene)
+    def fill_zone_test(
+        self,
+        asked: Any,
+        scene: Mapping[str, SceneActor],
+        zone_id: str | None = None,
+        combat: Any = None,
+    ) -> HLZoneTestRequest:
+        zone = combat.zones.get(zone_id) if isinstance(combat, HLState) and zone_id else None
+        return scene_fill.fill_zone_test(asked, scene, zone)
+
+    def fill_action(self, asked: HLActionRequest, scene: Mapping[str, SceneActor]) -> Any:
+        return scene_fill.fill_action(asked, scene)
+
+    def settled(self, state: HLState) -> CombatState:
+        return able.settled(state)
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)

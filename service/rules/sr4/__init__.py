@@ -60,7 +60,14 @@ class SR4Ruleset:
 
     zone_test_ask_type = SR4ZoneTestAsk
 
-    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR4ZoneTestRequest:
+    def fill_zone_test(
+        self,
+        asked: Any,
+        scene: Mapping[str, SceneActor],
+        zone_id: str | None = None,
+        combat: Any = None,
+    ) -> SR4ZoneTestRequest:
+        del zone_id, combat
         return scene_fill.fill_zone_test(asked, scene)
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
@@ -71,6 +78,13 @@ class SR4Ruleset:
     attacker_steps = frozenset({"attack", "reroll", "suppression", "scatter"})
     sheet_type = SR4Sheet
     zone_test_type = SR4ZoneTestRequest
+
+    def fill_action(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        del scene
+        return asked
+
+    def settled(self, state: Any) -> CombatState:
+        return state  # type: ignore[no-any-return]
 
     def new_state(self) -> CombatState:
         return SR4State()

@@ -54,7 +54,14 @@ class SR5Ruleset(NothingTimed):
 
     zone_test_ask_type = SR5ZoneTestAsk
 
-    def fill_zone_test(self, asked: Any, scene: Mapping[str, SceneActor]) -> SR5ZoneTestRequest:
+    def fill_zone_test(
+        self,
+        asked: Any,
+        scene: Mapping[str, SceneActor],
+        zone_id: str | None = None,
+        combat: Any = None,
+    ) -> SR5ZoneTestRequest:
+        del zone_id, combat
         return scene_fill.fill_zone_test(asked, scene)
 
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
@@ -65,6 +72,13 @@ class SR5Ruleset(NothingTimed):
     # and the suppression test.
     attacker_steps = frozenset({"attack", "second_chance", "suppression"})
     sheet_type = SR5Sheet
+
+    def fill_action(self, asked: Any, scene: Mapping[str, SceneActor]) -> Any:
+        del scene
+        return asked
+
+    def settled(self, state: Any) -> CombatState:
+        return state  # type: ignore[no-any-return]
 
     def new_state(self) -> CombatState:
         return SR5State()
