@@ -397,7 +397,6 @@ function renderRounds(t) {
   for (const r of t.rounds) {
     if (r.location) hits.set(r.location, [...(hits.get(r.location) || []), r.round]);
   }
-  const bodyMap = moduleBodyMap();
   if (bodyMap) {
     const description = t.rounds.map((r) => `round ${r.round}: ${r.location ? words(r.location) : r.outcome}`).join("; ");
     section.appendChild(drawBodyMap(bodyMap, { hits, rounds: t.rounds, label: `Body map of ${t.target}: ${description || "no rounds"}` }));
@@ -422,8 +421,6 @@ function renderRounds(t) {
   section.appendChild(table);
   return section;
 }
-
-const moduleBodyMap = () => bodyMap;
 
 function cell(value, field) {
   return el("td", { class: "num", dataField: field, text: value === null || value === undefined ? "—" : String(value) });
