@@ -231,6 +231,9 @@ class HLSuppressionOrder(Request):
 
     area: Annotated[list[Point], msgspec.Meta(min_length=3, max_length=16)]
     bullets_per_m2: Annotated[int, msgspec.Meta(ge=1, le=50)]
+    # Where the shooter fires from: the zone keeps it, and a zone test filled from the scene
+    # counts Table 9's range from it (else from where the shooter stands then).
+    origin: Point | None = None
 
 
 class HLAttackRequest(Request, tag="sr3-hardlife", tag_field="ruleset"):

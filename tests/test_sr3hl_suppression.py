@@ -284,6 +284,14 @@ def test_the_shooters_injury_modifier_is_kept_with_the_zone() -> None:
     assert state.zones["zone-1"].injury_modifier == 4
 
 
+def test_the_zone_keeps_where_its_shooter_fired_from() -> None:
+    order = {"area": SQUARE, "bullets_per_m2": 6, "origin": {"x": 0, "y": -30}}
+    _, state = suppress(suppression=order)
+    assert state.zones["zone-1"].origin == Point(x=0, y=-30)
+    _, state = suppress()
+    assert state.zones["zone-1"].origin is None
+
+
 def test_the_zone_ends_when_its_shooters_next_combat_phase_begins() -> None:
     _, state = suppress()
     _, state = suppress(state, attacker={**PETE, "id": "carter"})
@@ -781,9 +789,40 @@ async def test_suppression_fire_over_http_from_the_zone_to_its_end(
     )
     assert status == 422 and problem["path"] == "$.distance_m"
 
+    # Filled from the scene: Whisper at (0.5, 1.5), Pete on no square of it; without an origin
+    # the distance is unknown (a 422 naming it).
+    by_name = {"actor": "whisper", "dice": {"suppression:whisper": [3, 3]}}
+    status, problem = await _post(client, f"{base}/zones/zone-1/tests", by_name)
+    assert (status, problem["path"]) == (422, "$.distance_m")
+
     # Pete's next action phase begins: his zone ends.
     status, advanced = await _post(
         client, f"{base}/advance", {"to": "action_phase", "actor": "pete"}
     )
     assert status == 201, advanced
     assert (await (await client.get(f"{base}/zones")).json())["zones"] == []
+
+
+async def test_a_zone_test_by_name_counts_the_range_from_where_the_shooter_fired(
+    memory_client: Any,
+) -> None:
+    client = memory_client
+    encounter = await new_encounter(client, ruleset="sr3-hardlife")
+    base = f"/v1/encounters/{encounter}"
+    # Pete fired from 30 m south of the square; he is not on the scene.
+    order = {"area": SQUARE, "bullets_per_m2": 2, "origin": {"x": 0.0, "y": -30.0}}
+    fired = {"attacker": PETE, "weapon": SMG, "mode": "FA", "suppression": order}
+    status, answer = await _post(client, f"{base}/attacks", fired)
+    assert status == 201, answer
+    whisper = {
+        "position": {"x": 0.5, "y": 0.5},
+        "sheet": {"ruleset": "sr3-hardlife", "body": 4, "willpower": 4},
+    }
+    response = await client.put(f"{base}/actors/whisper", json=whisper)
+    assert response.status == 200, await response.text()
+    test = {"actor": "whisper", "dice": {"suppression:whisper": [3, 3]}}
+    status, tested = await _post(client, f"{base}/zones/zone-1/tests", test)
+    assert status == 201, tested
+    # hypot(0.5, 30.5) = 30.5 m: an SMG's medium band (11-40 m, 002): 4 + 1.
+    assert tested["result"]["target"]["range"] == "medium"
+    assert tested["result"]["attack"]["target_number"] == 5

@@ -192,6 +192,7 @@ def fire(
         bullets_per_m2=order.bullets_per_m2,
         weapon=kept_weapon,
         injury_modifier=injury,
+        origin=order.origin,
     )
     actors = dict(state.actors)
     in_phase = shooter.phase == turn.phase
