@@ -434,3 +434,58 @@ async def test_ripleys_three_wounds_then_her_consciousness_test(client: Any) -> 
     assert status == 201, answer
     test = answer["result"]["consciousness"]
     assert (test["test"]["target_number"], test["test"]["successes"], test["phases"]) == (10, 2, 1)
+
+
+# --- suppression fire and its zone test by names -------------------------------------------
+
+SMG = {
+    "id": "smg",
+    "category": "smg",
+    "power": 7,
+    "damage_level": "M",
+    "modes": ["SA", "BF", "FA"],
+    "ammo": 30,
+}
+SQUARE = [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 1, "y": 1}, {"x": 0, "y": 1}]
+
+
+async def test_suppression_fire_and_its_zone_test_are_filled_from_the_scene(client: Any) -> None:
+    encounter = await new_encounter(client, ruleset=RULESET)
+    base = f"/v1/encounters/{encounter}/actors"
+    pete = {
+        "position": {"x": 0, "y": 0},
+        "sheet": {"ruleset": RULESET, "skill": 5, "weapons": [SMG]},
+    }
+    whisper = {
+        "position": {"x": 18, "y": 24},
+        "posture": {"cover": "partial"},
+        "sheet": {"ruleset": RULESET, "body": 4, "willpower": 4},
+    }
+    for actor_id, actor in (("pete", pete), ("whisper", whisper)):
+        response = await client.put(f"{base}/{actor_id}", json=actor)
+        assert response.status in (200, 201), await response.text()
+    fire = {
+        "attacker": "pete",
+        "weapon": "smg",
+        "mode": "FA",
+        "suppression": {"area": SQUARE, "bullets_per_m2": 6},
+    }
+    status, answer = await post(client, encounter, "attacks", fire)
+    assert status == 201, answer
+    zone = answer["result"]["suppression"]["zone"]["id"]
+    # 1 m² at 6 bullets: the scene's gun holds 30 - 6.
+    sheet = (await (await client.get(f"{base}/pete")).json())["sheet"]
+    assert sheet["weapons"][0]["ammo"] == 24
+    # Whisper 18-24-30 m from Pete: an SMG's medium range (002: 11-40 m), Table 9 +1; partial
+    # cover from his posture +2: 4 + 2 + 1 = 7. No die reaches it: no round hits.
+    test = {"actor": "whisper", "dice": {"suppression:whisper": [1, 2, 2, 3, 4, 5]}}
+    status, answer = await post(client, encounter, f"zones/{zone}/tests", test)
+    assert status == 201, answer
+    attack = answer["result"]["attack"]
+    assert attack["target_number"] == 7
+    assert {m["source"]: m["value"] for m in attack["modifiers"]} == {
+        "suppression fire": 4,
+        "cover (partial)": 2,
+        "range (medium)": 1,
+    }
+    assert attack["successes"] == 0

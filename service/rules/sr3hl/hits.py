@@ -33,7 +33,7 @@ from service.rules.dice import Dice
 from service.rules.ruleset import RuleViolation
 from service.rules.sr3 import attack as sr3_attack
 from service.rules.sr3 import damage as sr3_damage
-from service.rules.sr3hl import armor, condition, tables
+from service.rules.sr3hl import able, armor, condition, tables
 from service.rules.sr3hl.tables import DamageLevel, KnockBack
 
 
@@ -429,9 +429,8 @@ def struck(
         armor=t.worn if hits else victim.armor,
         condition=after,
         recovery=due,
-        consciousness_due=victim.consciousness_due
-        or (after.deadly and not victim.condition.deadly),
     )
+    actor = able.after_hit(actor)
     if t.resist_spent:
         actor = msgspec.structs.replace(actor, pool_left=max(0, actor.pool_left - t.resist_spent))
     return Struck(
