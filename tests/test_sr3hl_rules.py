@@ -160,7 +160,7 @@ def test_the_goons_stun_and_knock_back_and_his_failed_recovery_roll() -> None:
     assert (stun.knock_back, stun.metres) == ("knocked_back", 3)
     assert (target.knock_back, target.knock_back_m) == ("knocked_back", 3)
     # Recovery (README: Willpower, the rule; the example rolls Body): 2 + S physical 3 + L stun
-    # 1 = 6; he took S, so Table 5 needs 3 (the example's "threshold of 2" is the slip the lead
+    # 1 = 6; he took S, so Table 5 needs 3 (the example's "threshold of 2" is a slip, as the docs
     # names); 1 success fails either way.
     recovery = target.recovery
     assert recovery is not None
@@ -777,7 +777,7 @@ TABLE_7: dict[str, dict[str, tuple[int, int]]] = {
     "form_fitting_2": {r: (4, 1) for r in ("torso", "vitals", "groin", "thighs")},
     "form_fitting_3": {r: (4, 1) for r in ("torso", "vitals", "groin", "arms", "thighs", "legs")},
 }
-# 004 Table 7, "Overall" (the helmet's "+1": +1/+1 after layering, the lead's reading).
+# 004 Table 7, "Overall" (the helmet's "+1": +1/+1 after layering, a **choice** in the docs).
 OVERALL: dict[str, tuple[int, int]] = {
     "clothing": (3, 0),
     "jacket": (5, 3),

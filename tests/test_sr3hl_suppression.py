@@ -519,7 +519,7 @@ def test_every_round_is_dodged_or_lands_somewhere_and_the_same_dice_land_it_the_
             assert (r.outcome == "hit") == (r.location is not None)
 
 
-# --- the whole zone test (hits.struck and dodge.dodge, helper A's) -----------------------------
+# --- the whole zone test (hits.struck and dodge.dodge) -----------------------------------------
 
 
 def test_pete_suppresses_whisper_004s_example() -> None:

@@ -103,7 +103,7 @@ def fire(
     request: HLAttackRequest, state: HLState, turn: TurnState, dice: Dice
 ) -> Resolution[HLAttackResult]:
     """Suppression fire (request.suppression set, no target): the zone it makes. attack.py
-    (helper A) calls this for every request with `suppression`. Nothing is rolled now: each
+    calls this for every request with `suppression`. Nothing is rolled now: each
     zone test rolls the bullets per square metre (004)."""
     order = request.suppression
     if order is None:
@@ -227,7 +227,7 @@ def fire(
 
 def end_zones_of(state: HLState, shooter: str) -> HLState:
     """004: suppression fire lasts until the start of the shooter's next combat phase (called
-    by actions.on_advance, helper B)."""
+    by actions.on_advance)."""
     kept = {zid: z for zid, z in state.zones.items() if z.zone.shooter != shooter}
     if len(kept) == len(state.zones):
         return state
