@@ -22,6 +22,7 @@ from service.rules.dice import Dice, check_given
 from service.rules.ruleset import EarlierAttack, Resolution, Ruleset, RuleViolation
 from tests import d100_requests as d100
 from tests import sr3_requests as sr3
+from tests import sr3hl_requests as hl
 from tests import sr4_requests as sr4
 from tests import sr5_requests as sr5
 
@@ -318,11 +319,65 @@ SR4_SCENARIOS: dict[str, list[Step]] = {
     ],
 }
 
+HL_GOON = hl.defender(quickness=4, intelligence=3, dodge_skill=2)
+HL_SCENARIOS: dict[str, list[Step]] = {
+    "a shot, then full auto at the worn jacket, and the recovery roll": [
+        _attack(
+            hl.attack(
+                attacker=hl.attacker(quickness=5, intelligence=4, willpower=4),
+                pool=2,
+                target=hl.target(defender=HL_GOON, dodge={"combat_pool": 1, "dodge_pool": 1}),
+            )
+        ),
+        _attack(
+            hl.attack(
+                weapon=hl.smg(recoil_compensation=1),
+                mode="FA",
+                rounds=6,
+                target=hl.target(defender=HL_GOON, dodge={"dodge_pool": 1}),
+            )
+        ),
+        _action({"actor": "goon", "action": "recovery_roll", "willpower": 4}),
+    ],
+    "a called shot at the head with armour-piercing rounds": [
+        _attack(
+            hl.attack(
+                weapon=hl.weapon(ammo_kind="armor_piercing"),
+                called_shot="head",
+                target=hl.target(defender=hl.defender(armor=[hl.jacket(), {"garment": "helmet"}])),
+            )
+        ),
+    ],
+    "suppression fire and a zone test": [
+        _attack(
+            {
+                "attacker": hl.attacker(),
+                "weapon": hl.smg(),
+                "mode": "FA",
+                "suppression": {
+                    "area": [
+                        {"x": 0, "y": 0},
+                        {"x": 2, "y": 0},
+                        {"x": 2, "y": 2},
+                        {"x": 0, "y": 2},
+                    ],
+                    "bullets_per_m2": 3,
+                },
+            }
+        ),
+        _zone_test(
+            "zone-1",
+            {"actor": "goon", "defender": HL_GOON, "distance_m": 12, "dodge": {"dodge_pool": 2}},
+        ),
+    ],
+}
+
 SCENARIOS = {
     "sr5": SR5_SCENARIOS,
     "d100": D100_SCENARIOS,
     "sr3": SR3_SCENARIOS,
     "sr4": SR4_SCENARIOS,
+    "sr3-hardlife": HL_SCENARIOS,
 }
 
 

@@ -55,6 +55,9 @@ def test_the_record_covers_every_ruleset_every_kind_of_step_and_wide_seeds() -> 
         ("sr4", "attack"),
         ("sr4", "action"),
         ("sr4", "zone_test"),
+        ("sr3-hardlife", "attack"),
+        ("sr3-hardlife", "action"),
+        ("sr3-hardlife", "zone_test"),
     }
     seeds = {s["seed"] for s in scenarios} | {r["seed"] for r in RECORDED["raw"]}
     assert {0, 1, 2**63 - 1} <= seeds
