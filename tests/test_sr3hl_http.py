@@ -1,11 +1,14 @@
-"""Every Hard Life shot of tests/test_sr3hl_rules.py through the HTTP API: each attack those
-tests resolve from a fresh encounter (its table rows, its rules, 004's worked examples, with
-their given dice) is sent as a VTT sends it and must answer exactly the result the rules core
-resolves, and leave the same state; 004's worked examples also on Redis and the cluster.
+"""Every Hard Life shot of tests/test_sr3hl_rules.py and every zone test of
+tests/test_sr3hl_suppression.py through the HTTP API: each attack those tests resolve from a
+fresh encounter (their table rows, their rules, 004's worked examples, with their given dice) is
+sent as a VTT sends it and must answer exactly what the rules core resolves, and leave the same
+state (or be refused the same way); each zone test against the zone Pete's suppression fire
+leaves, fired over HTTP first; 004's worked examples also on Redis and the cluster.
 
 The bodies are gathered by running the rule tests' own functions with their parameters while
-`run` records what it resolves (only those that start from an empty state and turn: the rest
-need state the HTTP tests of the turn, tests/test_sr3hl_turn.py, build through the API).
+their `run` and `zone_test` record what they resolve (only those from an empty state and turn,
+or the plain zone: the rest need state that tests/test_sr3hl_turn_http.py builds through the
+API).
 """
 
 from __future__ import annotations
@@ -13,35 +16,45 @@ from __future__ import annotations
 import copy
 import inspect
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import pytest
 
 from schemas.encounter import TurnState
-from schemas.sr3hl import HLAttackRequest, HLState
+from schemas.sr3hl import HLAttackRequest, HLState, HLZoneTestRequest
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from tests import test_sr3hl_rules as rules
+from tests import test_sr3hl_suppression as suppression
 from tests.test_api import new_encounter
 
 HL = RULESETS["sr3-hardlife"]
 SEED = 20261201
 
 
-def _gathered() -> dict[str, dict[str, Any]]:
-    """Every body the rule tests resolve from an empty state, by the test that sent it."""
+def _gathered(
+    module: Any, recorder: str, keep: Callable[[dict[str, Any], dict[str, Any]], bool]
+) -> dict[str, dict[str, Any]]:
+    """Every body `module`'s tests hand to its `recorder` function that `keep` accepts (the
+    body and the other arguments), by the test that sent it."""
     found: dict[str, dict[str, Any]] = {}
-    original = rules.run
+    original = getattr(module, recorder)
+    name = ""
 
-    def recording(body: dict[str, Any], state: Any = None, turn: Any = None) -> Any:
-        if state is None and turn is None and "suppression" not in body:
+    def recording(*args: Any, **fields: Any) -> Any:
+        bound = inspect.signature(original).bind(*args, **fields)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        body = arguments.get("body") or arguments.get("fields") or {}
+        if keep(copy.deepcopy(body), arguments):
             found.setdefault(f"{name}#{len(found)}", copy.deepcopy(body))
-        return original(body, state, turn)
+        return original(*args, **fields)
 
-    rules.run = recording  # type: ignore[assignment]
+    setattr(module, recorder, recording)
     try:
-        for name, test in inspect.getmembers(rules, inspect.isfunction):
+        for name, test in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("test_") or getattr(test, "hypothesis", None) is not None:
                 continue
             marks = [m for m in getattr(test, "pytestmark", []) if m.name == "parametrize"]
@@ -58,18 +71,33 @@ def _gathered() -> dict[str, dict[str, Any]]:
                 grids.append([dict(zip(names, v, strict=True)) for v in values])
             given = {n for grid in grids for n in grid[0]} if grids else set()
             if wanted - given:
-                continue  # needs a fixture (monkeypatch): not a plain rule case
+                continue  # needs a fixture (monkeypatch, a client): not a plain rule case
             for combo in itertools.product(*grids) if grids else [()]:
                 arguments: dict[str, Any] = {}
                 for part in combo:
                     arguments.update(part)
                 test(**arguments)
     finally:
-        rules.run = original  # type: ignore[assignment]
+        setattr(module, recorder, original)
     return found
 
 
-BODIES = _gathered()
+BODIES = _gathered(
+    rules,
+    "run",
+    lambda body, given: (
+        given["state"] is None and given["turn"] is None and "suppression" not in body
+    ),
+)
+# Zone tests against the zone Pete's suppression fire leaves when unhurt (zone_state()'s): an
+# injured shooter's rows need its wounds, which tests/test_sr3hl_suppression.py checks there.
+ZONE_TESTS = _gathered(
+    suppression,
+    "zone_test",
+    lambda body, given: (
+        given["state"] in (None, suppression.zone_state()) and given["zone"] == "zone-1"
+    ),
+)
 EXAMPLES = {
     k: v
     for k, v in BODIES.items()
@@ -134,3 +162,41 @@ async def test_each_shot_answers_over_http_as_the_rules_core_resolves_it(
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 async def test_the_worked_examples_answer_over_http_on_every_store(client: Any, name: str) -> None:
     await _answers_as_resolved(client, EXAMPLES[name])
+
+
+def test_the_suppression_tests_give_the_http_tests_their_zone_tests() -> None:
+    for table in ("table_9", "table_10", "pete", "dodge", "tie", "cover"):
+        assert any(table in name for name in ZONE_TESTS), table
+
+
+@pytest.mark.parametrize("name", sorted(ZONE_TESTS))
+async def test_each_zone_test_answers_over_http_as_the_rules_core_resolves_it(
+    memory_client: Any, name: str
+) -> None:
+    # Pete's suppression fire over HTTP makes the zone the rules test against; the zone test
+    # then answers as resolve_zone_test does against it (or is refused the same way).
+    fields = ZONE_TESTS[name]
+    encounter = await new_encounter(memory_client, ruleset="sr3-hardlife", dice_policy="any")
+    fired = {
+        "attacker": suppression.PETE,
+        "weapon": suppression.SMG,
+        "mode": "FA",
+        "suppression": {"area": suppression.SQUARE, "bullets_per_m2": 6},
+    }
+    response = await memory_client.post(f"/v1/encounters/{encounter}/attacks", json=fired)
+    assert response.status == 201, await response.text()
+    body = {"actor": "whisper", "defender": suppression.WHISPER, "distance_m": 8, **fields}
+    body["seed"] = SEED
+    response = await memory_client.post(f"/v1/encounters/{encounter}/zones/zone-1/tests", json=body)
+    request = msgspec.convert(body, HLZoneTestRequest)
+    try:
+        resolution = HL.resolve_zone_test(
+            "zone-1", request, suppression.zone_state(), TurnState(), Dice(SEED, request.dice)
+        )
+    except RuleViolation as refused:
+        assert response.status == refused.status, await response.text()
+        problem = await response.json()
+        assert problem["path"] == refused.path
+        return
+    assert response.status == 201, await response.text()
+    assert (await response.json())["result"] == msgspec.to_builtins(resolution.result)
