@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from schemas.scene import SceneActor
+from schemas.scene import Posture, SceneActor
 from schemas.sr3 import SR3Attacker, SR3AttackRequest, SR3Defender, SR3Sheet, SR3Target
 from service.rules.ruleset import RuleViolation
 from service.rules.scene import actor_of, distance_m, sheet_of, weapon_of
@@ -53,7 +53,16 @@ def _target(scene: Mapping[str, SceneActor], attacker: str, asked: Any) -> SR3Ta
     if asked.defender is None:
         actor = actor_of(scene, asked.id, f"{path}.defender")
         given["defender"] = _defender(asked.id, actor, f"{path}.defender")
-    named = scene.get(asked.id)
+    posture_filled(scene, asked.id, given)
+    return SR3Target(**given)
+
+
+def posture_filled(
+    scene: Mapping[str, SceneActor], target_id: str, given: dict[str, Any]
+) -> Posture | None:
+    """The target's cover and movement from its posture on the scene, where the request leaves
+    them out (`given` is the target's fields, filled in place); the posture, if any."""
+    named = scene.get(target_id)
     posture = named.posture if named is not None else None
     if given["cover"] is None:
         given["cover"] = posture.cover if posture is not None else "none"
@@ -61,7 +70,7 @@ def _target(scene: Mapping[str, SceneActor], attacker: str, asked: Any) -> SR3Ta
         # The scene knows running, not walking from standing: a target not running walks.
         running = posture is not None and posture.running
         given["movement"] = "running" if running else "walking"
-    return SR3Target(**given)
+    return posture
 
 
 def fill_attack(asked: Any, scene: Mapping[str, SceneActor]) -> SR3AttackRequest:

@@ -25,6 +25,7 @@ from schemas.sr3hl import (
 )
 from service.rules.ruleset import RuleViolation
 from service.rules.scene import actor_of, distance_m, sheet_of, weapon_of
+from service.rules.sr3 import scene as sr3_scene
 from service.rules.sr3hl import able
 
 # Table 9 knows partial (+2) and good (+8) cover; an actor in full cover on the scene takes
@@ -74,14 +75,7 @@ def _target(scene: Mapping[str, SceneActor], attacker: str, asked: Any) -> HLTar
     if asked.defender is None:
         actor = actor_of(scene, asked.id, f"{path}.defender")
         given["defender"] = defender_of(asked.id, actor, f"{path}.defender")
-    named = scene.get(asked.id)
-    posture = named.posture if named is not None else None
-    if given["cover"] is None:
-        given["cover"] = posture.cover if posture is not None else "none"
-    if given["movement"] is None:
-        # The scene knows running, not walking from standing: a target not running walks.
-        running = posture is not None and posture.running
-        given["movement"] = "running" if running else "walking"
+    posture = sr3_scene.posture_filled(scene, asked.id, given)
     if posture is not None and posture.prone and not asked.dodge.prone:
         # 004, Table 8: a prone target dodges at +2.
         given["dodge"] = msgspec.structs.replace(asked.dodge, prone=True)
