@@ -10,53 +10,18 @@ the decisions of rules-sources/README.md."""
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests import console_browser as console
+from tests.test_console import browser, page, url
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-IN_CI = os.environ.get("CI") == "true"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    missing = console.chromium_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(missing)
-        pytest.skip(missing)
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        launched = console.launch(playwright)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    with console.serve() as served:
-        yield served
-
-
-@pytest.fixture
-def page(browser: Browser, url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    console.open_console(opened, url)
-    yield opened
-    context.close()
-    assert errors == [], f"the page threw: {errors}"
+# The browser, the served console and a fresh page: tests/test_console.py's own.
+__all__ = ["browser", "page", "url"]
 
 
 def sent_body(request: Any) -> dict[str, Any]:
