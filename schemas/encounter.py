@@ -258,6 +258,10 @@ class StateEdit(Request):
     combat: CombatState | None = None
     dice_policy: DicePolicy | None = None
     reason: Name = ""
+    # The encounter's version the edit was made on (`GET`'s `version`): when given and the
+    # encounter is at another, the edit is refused (409 `state-changed`) and nothing is written,
+    # so a read-modify-write never overwrites a change that landed in between.
+    version: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class StateEditResult(msgspec.Struct, tag="state_edit", tag_field="kind", gc=False):

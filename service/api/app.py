@@ -41,6 +41,7 @@ from service.engine import (
     IdempotencyConflict,
     IdempotencyInProgress,
     LimitExceeded,
+    StateChanged,
     StateLimitExceeded,
     StoreContention,
     StoredStateInvalid,
@@ -259,6 +260,11 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     except StateLimitExceeded as error:
         return problem_response(
             ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
+    except StateChanged as error:
+        return problem_response(
+            ProblemError(409, "state-changed", "State changed", str(error), "$.version"),
+            request_id,
         )
     except StoreContention as error:
         return problem_response(

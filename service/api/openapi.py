@@ -59,9 +59,11 @@ PROBLEMS: dict[int, str] = {
     401: "No credential, or one that is not valid here (see WWW-Authenticate)",
     403: "The credential's role may not do this (only the GM may)",
     404: "No such encounter (it may have expired), or no such actor in the scene",
-    409: "A request with this Idempotency-Key is still running (retry in a moment), or the "
+    409: "A request with this Idempotency-Key is still running (retry in a moment), the "
     "stored state does not fit this version's bounds (`path` says where; the GM reads it with "
-    "GET and replaces it with PUT .../state)",
+    "GET and replaces it with PUT .../state), a PUT .../state whose `version` the encounter "
+    "has moved past (`state-changed`: nothing written; read it again), or what the rules do "
+    "not allow in this state of the fight",
     410: "The encounter has ended; its events stay readable a while",
     408: "The body did not all arrive within the body timeout; the connection is closed",
     413: "The body is larger than the service accepts",
@@ -224,7 +226,9 @@ OPERATIONS = (
     Operation(
         "put",
         "/v1/encounters/{encounter}/state",
-        "Set the turn, the combat state or both by hand (GM): a correction at the table.",
+        "Set the turn, the combat state or both by hand (GM): a correction at the table. With "
+        "`version` (GET's), it is written only on that version: on any other, 409 "
+        "`state-changed` and nothing is written.",
         request=StateEdit,
         response=StateEditOutcome,
         status=201,

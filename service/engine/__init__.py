@@ -9,6 +9,7 @@ from service.engine.errors import (
     IdempotencyConflict,
     IdempotencyInProgress,
     LimitExceeded,
+    StateChanged,
     StoreContention,
     Unauthorized,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "IdempotencyConflict",
     "IdempotencyInProgress",
     "LimitExceeded",
+    "StateChanged",
     "StateLimitExceeded",
     "StoreContention",
     "StoredStateInvalid",

@@ -88,6 +88,7 @@ from service.engine.errors import (
     EncounterNotFound,
     IdempotencyConflict,
     LimitExceeded,
+    StateChanged,
     StoreContention,
 )
 from service.engine.events import AttackEvents, event_json, for_players
@@ -985,7 +986,23 @@ class Encounters:
                 kind="wrong-ruleset",
             )
 
+        if edit.version is not None and admitted.version != edit.version:
+            # This process's copy may be older than the one the GM read (another replica wrote
+            # since): only the store says whether the encounter really moved on.
+            document, _ = await self._document(admitted.encounter_id, fresh=True)
+            admitted = self._admitted(
+                admitted.encounter_id,
+                document,
+                admitted.credential,
+                admitted.needed,
+                ended_ok=False,
+            )
+
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
+            # Checked on every attempt: after a lost compare-and-set the state starts from a
+            # newer version, so an edit made on the old one is refused, never written over it.
+            if edit.version is not None and current.version != edit.version:
+                raise StateChanged(edit.version, current.version)
             changed = [
                 name
                 for name in ("turn", "combat", "dice_policy")

@@ -12,6 +12,7 @@ __all__ = [
     "IdempotencyConflict",
     "IdempotencyInProgress",
     "LimitExceeded",
+    "StateChanged",
     "StoreContention",
     "Unauthorized",
 ]
@@ -31,6 +32,19 @@ class EncounterEnded(LookupError):
 
 class LimitExceeded(ValueError):
     """The request would take the encounter past one of the service's limits (422)."""
+
+
+class StateChanged(RuntimeError):
+    """An edit made on a version of the state the encounter has moved past (409): written, it
+    would undo what changed in between."""
+
+    def __init__(self, asked: int, now: int) -> None:
+        super().__init__(
+            f"the encounter is at version {now}, not {asked}: it changed since it was read; "
+            "read it again (GET) and make the edit on that"
+        )
+        self.asked = asked
+        self.now = now
 
 
 class StoreContention(RuntimeError):
