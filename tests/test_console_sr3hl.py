@@ -16,6 +16,7 @@ import pytest
 
 from tests import console_browser as console
 from tests.test_console import browser, page, url
+from tests.test_sr3hl_rules import carter_at_the_goon, ripley_shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -609,3 +610,165 @@ def test_after_a_hard_life_encounter_a_map_click_moves_the_aim_point_again(
     # The click put SR5's aim point there: no area is drawn any more.
     expect(page.locator("#map polygon.draft-area, #map polyline.draft-area")).to_have_count(0)
     assert console.shown_position(page, "aim point") == ("20", "4")
+
+
+# --- the GM's edits in the monitors panel -----------------------------------------------------
+
+
+def ripleys_leg_shot() -> dict[str, Any]:
+    """004's Ripley, shot 1 (tests/test_sr3hl_rules.py): the right leg M (3 boxes); trauma 0 - 2
+    successes (Table 6's shift), one stage down: L (1 box). Body 6, 6, 6, 6: no stun. Her
+    recovery roll, Willpower 5 against 2 + 1 (trauma L) = 3, rolls five 1s: none of M's 2
+    (Table 5), so it stands."""
+    body = ripley_shot("right_leg", "M", [6, 6, 6, 6])
+    body["dice"]["recovery:ripley"] = [1, 1, 1, 1, 1]
+    return body
+
+
+def api(page: Page, url: str, method: str, path: str, body: Any = None) -> Any:
+    """The service's answer to one call with the GM's token, as a VTT or a script makes it."""
+    headers = {"Authorization": f"Bearer {console.gm_token(page)}"}
+    encounter = page.locator("#info-id").inner_text()
+    response = page.request.fetch(
+        f"{url}/v1/encounters/{encounter}{path}", method=method, headers=headers, data=body
+    )
+    assert response.ok, response.text()
+    return response.json()
+
+
+def open_edit(page: Page, actor: str) -> None:
+    """Opens an actor's edit controls with the keyboard (its summary focused, Enter)."""
+    from playwright.sync_api import expect
+
+    summary = page.locator(f'#monitors-list li[data-actor="{actor}"] [data-field=edit] summary')
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_label(f"Physical boxes of {actor}")).to_be_visible()
+
+
+def set_trauma(page: Page, actor: str, physical: int) -> Any:
+    """Types the trauma monitor's physical boxes and presses Enter; returns the PUT's response."""
+    page.get_by_label(f"Monitor of {actor}").select_option("trauma")
+    field = page.get_by_label(f"Physical boxes of {actor}")
+    field.fill(str(physical))
+    with page.expect_response(
+        lambda r: r.url.endswith("/state") and r.request.method == "PUT"
+    ) as answer:
+        field.press("Enter")
+    return answer.value
+
+
+def test_the_gm_heals_the_trauma_monitor_in_the_panel_and_the_condition_follows(
+    page: Page, browser: Browser, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    hardlife(page, "Heal")
+    player = player_page(browser, console.player_link(page))
+    api(page, url, "POST", "/attacks", ripleys_leg_shot())
+    ripley = page.locator('#monitors-list li[data-actor="ripley"]')
+    trauma = ripley.locator('tr[data-monitor="trauma"]')
+    expect(trauma.locator("[data-field=physical]")).to_have_text("1")
+    expect(ripley.locator('tr[data-monitor="right_leg"] [data-field=physical]')).to_have_text("3")
+    # Trauma L: +1 to target numbers, -1 initiative (the leg is a limb: not counted unless used).
+    expect(ripley.locator("p.condition")).to_have_text("TN modifier +1; initiative modifier -1.")
+    expect(ripley.locator("[data-field=due]")).to_contain_text("recovery roll due (against M)")
+    # A player's console shows the monitors and no edit.
+    seen = player.locator('#monitors-list li[data-actor="ripley"]')
+    expect(seen.locator('tr[data-monitor="trauma"] [data-field=physical]')).to_have_text("1")
+    expect(seen.locator("[data-field=edit]")).to_be_hidden()
+    expect(player.get_by_role("button", name="Set monitor: ripley")).to_have_count(0)
+
+    read = api(page, url, "GET", "")
+    open_edit(page, "ripley")
+    # The picked monitor's boxes now, to change from.
+    expect(page.get_by_label("Physical boxes of ripley")).to_have_value("1")
+    expect(page.get_by_label("Stun boxes of ripley")).to_have_value("0")
+    response = set_trauma(page, "ripley", 0)
+    assert response.status == 201, response.text()
+    sent = sent_body(response.request)
+    # The state as read, on its version, with only Ripley's trauma monitor gone.
+    assert sent["version"] == read["version"] == 2
+    expected = read["combat"]["actors"]["ripley"]
+    expected["monitors"] = {"right_leg": {"physical": 3}}
+    actors = {**read["combat"]["actors"], "ripley": expected}
+    assert sent["combat"] == {**read["combat"], "actors": actors}
+    # The service settles the condition from the monitors it now keeps: no primary location
+    # and no trauma wounded, so no modifier; the panel shows what it says, on both consoles.
+    assert api(page, url, "GET", "")["combat"]["actors"]["ripley"].get("condition", {}) == {}
+    for on in (page, player):
+        shown = on.locator('#monitors-list li[data-actor="ripley"]')
+        expect(shown.locator('tr[data-monitor="trauma"] [data-field=physical]')).to_have_text("0")
+        expect(shown.locator("p.condition")).to_have_text("TN modifier 0; initiative modifier 0.")
+    expect(page.locator("#monitors-edited")).to_have_text(
+        "Written: ripley's trauma monitor set to 0 physical, 0 stun (version 3)."
+    )
+    # The edit stays open across the reads; the standing recovery roll is cleared by keyboard.
+    clear = page.get_by_role("button", name="Clear recovery roll: ripley")
+    clear.focus()
+    with page.expect_response(lambda r: r.url.endswith("/state")) as answered:
+        page.keyboard.press("Enter")
+    assert answered.value.status == 201
+    assert "recovery" not in sent_body(answered.value.request)["combat"]["actors"]["ripley"]
+    due = page.locator('#monitors-list li[data-actor="ripley"] [data-field=due]')
+    expect(due).not_to_contain_text("recovery roll")
+    # The phase the failed roll lost is the turn's, not the roll's: it stays lost.
+    expect(due).to_have_text("1 action phase lost.")
+    expect(page.get_by_role("button", name="Clear recovery roll: ripley")).to_have_count(0)
+    # Heal all: every monitor empty.
+    with page.expect_response(lambda r: r.url.endswith("/state")) as answered:
+        page.get_by_role("button", name="Heal all monitors: ripley").click()
+    assert answered.value.status == 201
+    right_leg = page.locator('#monitors-list li[data-actor="ripley"] tr[data-monitor="right_leg"]')
+    expect(right_leg.locator("[data-field=physical]")).to_have_text("0")
+    player.close()
+
+
+def test_an_attack_between_the_panels_read_and_its_edit_makes_the_edit_a_409(
+    page: Page, url: str
+) -> None:
+    from playwright.sync_api import Route, expect
+
+    hardlife(page, "Race")
+    api(page, url, "POST", "/attacks", ripleys_leg_shot())
+    trauma = page.locator('#monitors-list li[data-actor="ripley"] tr[data-monitor="trauma"]')
+    expect(trauma.locator("[data-field=physical]")).to_have_text("1")
+    open_edit(page, "ripley")
+    # Carter's shot at the goon lands after the panel read the state (version 2) and before
+    # its edit arrives: the edit is sent on version 2, the encounter is at 3.
+    shots: list[Any] = []
+    goons_shot = carter_at_the_goon(**{"stun:goon": [2, 2, 1, 1], "recovery:goon": [6, 2, 2, 2]})
+
+    def race(route: Route) -> None:
+        if route.request.method == "PUT" and not shots:
+            shots.append(api(page, url, "POST", "/attacks", goons_shot))
+        route.continue_()
+
+    page.route("**/state", race)
+    response = set_trauma(page, "ripley", 0)
+    page.unroute("**/state")
+    assert shots and sent_body(response.request)["version"] == 2
+    assert response.status == 409
+    assert response.json()["path"] == "$.version"
+    alert = page.locator("#monitors-error")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("Not written: the encounter changed since the monitors were read")
+    expect(alert).to_contain_text("version 3, not 2")
+    # Nothing was lost: the goon's wound (Carter's shot: torso S, 6 boxes; trauma 6) is kept,
+    # Ripley's trauma is as it was, and the panel read it again.
+    state = api(page, url, "GET", "")
+    assert state["version"] == 3
+    goon = state["combat"]["actors"]["goon"]["monitors"]
+    assert (goon["torso"]["physical"], goon["trauma"]["physical"]) == (6, 6)
+    assert state["combat"]["actors"]["ripley"]["monitors"]["trauma"] == {"physical": 1}
+    shown = page.locator('#monitors-list li[data-actor="goon"] tr[data-monitor="torso"]')
+    expect(shown.locator("[data-field=physical]")).to_have_text("6")
+    expect(trauma.locator("[data-field=physical]")).to_have_text("1")
+    # Made again on what the panel now shows, the edit is written and the goon keeps his wound.
+    response = set_trauma(page, "ripley", 0)
+    assert response.status == 201, response.text()
+    assert sent_body(response.request)["version"] == 3
+    expect(alert).to_be_hidden()
+    state = api(page, url, "GET", "")
+    assert "trauma" not in state["combat"]["actors"]["ripley"]["monitors"]
+    assert state["combat"]["actors"]["goon"]["monitors"] == {**goon}

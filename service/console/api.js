@@ -88,6 +88,13 @@ export const takeAction = (id, token, body) =>
 export const testZone = (id, token, zone, body) =>
   call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
 
+// The GM's edit of the combat state (PUT .../state), made on the `version` it was read at: the
+// service refuses it (409 `state-changed`) if anything changed the encounter since.
+export const editState = (id, token, body) =>
+  call("PUT", `${encounterPath(id)}/state`, { token, body, idempotent: true });
+
+export const problemType = (error) => String(error?.problem?.type || "").split("/").pop();
+
 // The scene: its actors, set whole by the GM, moved by whoever controls them.
 export const getActors = async (id, token) =>
   (await call("GET", `${encounterPath(id)}/actors`, { token })).actors;

@@ -2,7 +2,10 @@
 // location's and the trauma monitor's boxes, what they mean (the service's `condition`), what is
 // due (a recovery roll, a consciousness test) and the armour it wears with its wear. Read from
 // `GET /v1/encounters/{id}` (the combat state) when the page joins and after every event that can
-// change it; the GM rolls what is due from here (POST .../actions).
+// change it; the GM rolls what is due from here (POST .../actions), and sets or heals a monitor,
+// clears the armour's wear and clears a standing recovery roll or unconsciousness: each a
+// PUT .../state of the combat state as last read, that one actor changed, with the `version` it
+// was read at, so an attack that landed in between makes it a 409 (read again, never written over).
 
 import * as api from "./api.js";
 import { armorName, conditionText, LOCATIONS } from "./rulesets/sr3hl.js";
@@ -13,6 +16,10 @@ const words = (text) => String(text).replaceAll("_", " ");
 const LEVEL_BOXES = [["D", 10], ["S", 6], ["M", 3], ["L", 1]];
 const levelOf = (boxes) => LEVEL_BOXES.find(([, at]) => boxes >= at)?.[0] || "—";
 const MONITORS = ["trauma", ...LOCATIONS];
+// The bounds of a monitor's boxes (schemas/sr3hl.py Boxes; stun past the track's 10 boxes
+// overflows into physical, service/rules/sr3hl/condition.py, so no monitor keeps more).
+const MAX_PHYSICAL = 100;
+const MAX_STUN = 10;
 // Events after which the monitors may have changed.
 export const MONITOR_EVENTS = new Set(["attack", "zone_test", "action", "advance", "state_edited", "initiative"]);
 
@@ -26,19 +33,28 @@ export class MonitorsPanel {
     this.list = panel.querySelector("#monitors-list");
     this.status = panel.querySelector("#monitors-status");
     this.alert = panel.querySelector("#monitors-error");
+    this.edited = panel.querySelector("#monitors-edited");
     this.session = session;
     this.onAnswer = onAnswer;
     this.enabled = false;
     this.role = "gm";
     this.reads = 0;
+    // The combat state and its version as last read: what an edit starts from.
+    this.read = null;
+    // Per actor, what the GM's edit controls showed (open, the monitor picked): kept across the
+    // reads that follow every event.
+    this.editing = new Map();
   }
 
   setRuleset(ruleset) {
     this.enabled = Boolean(ruleset?.hasMonitors);
     this.panel.hidden = !this.enabled;
     this.last = {};
+    this.read = null;
+    this.editing = new Map();
     this.list.replaceChildren();
     this.alert.hidden = true;
+    this.edited.textContent = "";
   }
 
   setRole(role) {
@@ -55,6 +71,7 @@ export class MonitorsPanel {
     try {
       const view = await api.getEncounter(session.id, session.token);
       if (read !== this.reads) return;
+      this.read = { combat: view.combat, version: view.version };
       this.show(view.combat?.actors || {});
     } catch (error) {
       if (read === this.reads) this.status.textContent = `The monitors could not be read: ${error.describe?.() || error.message}`;
@@ -107,7 +124,108 @@ export class MonitorsPanel {
     }
     item.appendChild(monitorTable(id, state.monitors || {}));
     item.appendChild(armorTable(id, state.armor));
+    item.appendChild(this.editControls(id, state));
     return item;
+  }
+
+  // The GM's edits of one actor. Each is sent on the state as last read (`this.read`).
+  editControls(id, state) {
+    const editing = this.editing.get(id) || { open: false, monitor: "trauma" };
+    const details = el("details", { class: "gm-action monitor-edit", dataField: "edit" },
+      el("summary", { text: `Edit ${id}: monitors, armour, what is due` }));
+    details.open = editing.open;
+    details.hidden = this.role === "player";
+    details.addEventListener("toggle", () => this.editing.set(id, { ...(this.editing.get(id) || editing), open: details.open }));
+
+    const monitors = state.monitors || {};
+    const picked = el("select", { id: `monitor-pick-${id}` },
+      MONITORS.map((name) => el("option", { value: name, text: words(name), selected: name === editing.monitor })));
+    const physical = el("input", { type: "number", id: `monitor-physical-${id}`, min: 0, max: MAX_PHYSICAL, step: 1, required: true, inputmode: "numeric" });
+    const stun = el("input", { type: "number", id: `monitor-stun-${id}`, min: 0, max: MAX_STUN, step: 1, required: true, inputmode: "numeric" });
+    // The boxes the picked monitor has now, to change from.
+    const fill = () => {
+      physical.value = String(monitors[picked.value]?.physical || 0);
+      stun.value = String(monitors[picked.value]?.stun || 0);
+    };
+    fill();
+    picked.addEventListener("change", () => {
+      this.editing.set(id, { open: details.open, monitor: picked.value });
+      fill();
+    });
+    const set = el("form", { class: "row monitor-set", dataEdit: "monitor" },
+      el("label", { for: picked.id, text: `Monitor of ${id}` }), picked,
+      el("label", { for: physical.id, text: `Physical boxes of ${id}` }), physical,
+      el("label", { for: stun.id, text: `Stun boxes of ${id}` }), stun,
+      el("button", { type: "submit", text: `Set monitor: ${id}` }));
+    set.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = picked.value;
+      const boxes = { physical: Number(physical.value), stun: Number(stun.value) };
+      this.edit(id, set.querySelector("button"), `${id}'s ${words(name)} monitor set to ${boxes.physical} physical, ${boxes.stun} stun`,
+        (actor) => ({ ...actor, monitors: withMonitor(actor.monitors, name, boxes) }));
+    });
+    details.appendChild(set);
+
+    const buttons = el("div", { class: "row monitor-clear" });
+    const button = (label, edit, said, change) => {
+      const made = el("button", { type: "button", dataEdit: edit, text: label });
+      made.addEventListener("click", () => this.edit(id, made, said, change));
+      buttons.appendChild(made);
+    };
+    if (Object.keys(monitors).length) {
+      button(`Heal all monitors: ${id}`, "heal-all", `${id}'s monitors healed`, (actor) => without(actor, "monitors"));
+    }
+    const pieces = state.armor || [];
+    const worn = (piece) => Object.values(piece.wear || {}).some((points) => points > 0);
+    pieces.forEach((piece, index) => {
+      if (!worn(piece)) return;
+      button(`Clear wear: ${armorName(piece)} (piece ${index + 1} of ${id})`, `wear-${index}`, `the wear of ${id}'s ${armorName(piece)} cleared`,
+        (actor) => ({ ...actor, armor: actor.armor.map((p, i) => (i === index ? without(p, "wear") : p)) }));
+    });
+    if (pieces.filter(worn).length > 1) {
+      button(`Clear all wear: ${id}`, "wear-all", `the wear of all ${id}'s armour cleared`,
+        (actor) => ({ ...actor, armor: actor.armor.map((p) => without(p, "wear")) }));
+    }
+    if (state.recovery) {
+      button(`Clear recovery roll: ${id}`, "recovery", `${id}'s recovery roll cleared`, (actor) => without(actor, "recovery"));
+    }
+    if (state.unconscious) {
+      button(`Clear unconsciousness: ${id}`, "unconscious", `${id} no longer unconscious`, (actor) => without(actor, "unconscious"));
+    }
+    if (buttons.childElementCount) details.appendChild(buttons);
+    return details;
+  }
+
+  // PUT .../state: the combat state as last read, `actor` changed by `change`, on the version it
+  // was read at. A 409 `state-changed` (something happened since) writes nothing: the panel reads
+  // again and says so, and the GM makes the edit again on what it shows.
+  async edit(actor, control, said, change) {
+    const session = this.session();
+    if (!session || !this.read) return;
+    const { combat, version } = this.read;
+    const actors = { ...(combat.actors || {}) };
+    actors[actor] = change(structuredClone(actors[actor] || {}));
+    this.alert.hidden = true;
+    this.edited.textContent = "";
+    control.disabled = true;
+    let outcome = null;
+    try {
+      const answer = await api.editState(session.id, session.token, {
+        version,
+        combat: { ...combat, actors },
+        reason: said,
+      });
+      outcome = `Written: ${said} (version ${answer.changes?.version ?? version + 1}).`;
+    } catch (problem) {
+      this.alert.textContent = problem.status === 409 && api.problemType(problem) === "state-changed"
+        ? `Not written: the encounter changed since the monitors were read (${problem.message}). They have been read again: check ${actor} and make the edit again.`
+        : `Refused: ${problem.describe?.() || problem.message}`;
+      this.alert.hidden = false;
+    } finally {
+      control.disabled = false;
+    }
+    if (outcome) this.edited.textContent = outcome;
+    await this.refresh();
   }
 
   actionButton(actor, action, label, willpower) {
@@ -131,6 +249,17 @@ export class MonitorsPanel {
     });
     return button;
   }
+}
+
+const without = (object, key) => {
+  const { [key]: _, ...rest } = object;
+  return rest;
+};
+
+// A monitor set to these boxes; one at nothing left out (as the service keeps it).
+function withMonitor(monitors = {}, name, boxes) {
+  const rest = without(monitors, name);
+  return boxes.physical || boxes.stun ? { ...rest, [name]: boxes } : rest;
 }
 
 function monitorTable(id, monitors) {
