@@ -772,3 +772,68 @@ def test_an_attack_between_the_panels_read_and_its_edit_makes_the_edit_a_409(
     state = api(page, url, "GET", "")
     assert "trauma" not in state["combat"]["actors"]["ripley"]["monitors"]
     assert state["combat"]["actors"]["goon"]["monitors"] == {**goon}
+
+
+def test_the_gm_clears_the_armours_wear_and_unconsciousness_in_the_panel(
+    page: Page, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    hardlife(page, "Repairs")
+    # The goon as the table left him: unconscious (a failed consciousness test) with the head at
+    # D (10 boxes), his jacket worn 3 on the torso and 1 on the left arm, his helmet 2 on the head.
+    goon = {
+        "body": 4,
+        "unconscious": True,
+        "monitors": {"head": {"physical": 10}},
+        "armor": [
+            {"garment": "jacket", "wear": {"torso": 3, "left_arm": 1}},
+            {"garment": "helmet", "wear": {"head": 2}},
+        ],
+    }
+    api(
+        page,
+        url,
+        "PUT",
+        "/state",
+        {"combat": {"ruleset": "sr3-hardlife", "actors": {"goon": goon}}},
+    )
+    item = page.locator('#monitors-list li[data-actor="goon"]')
+    jacket = item.locator('[data-field=armor] tr[data-piece="0"] [data-field=wear]')
+    helmet = item.locator('[data-field=armor] tr[data-piece="1"] [data-field=wear]')
+    expect(jacket).to_have_text("torso 3, left arm 1")
+    expect(helmet).to_have_text("head 2")
+    expect(item.locator("[data-field=due]")).to_contain_text("unconscious")
+    open_edit(page, "goon")
+
+    def edit(button: str) -> dict[str, Any]:
+        with page.expect_response(lambda r: r.url.endswith("/state")) as answered:
+            page.get_by_role("button", name=button).click()
+        assert answered.value.status == 201, answered.value.text()
+        sent: dict[str, Any] = sent_body(answered.value.request)["combat"]["actors"]["goon"]
+        return sent
+
+    # The pieces as the service keeps them (every field written out).
+    jacket_kept, helmet_kept = api(page, url, "GET", "")["combat"]["actors"]["goon"]["armor"]
+    assert (jacket_kept["wear"], helmet_kept["wear"]) == ({"torso": 3, "left_arm": 1}, {"head": 2})
+    unworn = [{k: v for k, v in p.items() if k != "wear"} for p in (jacket_kept, helmet_kept)]
+    # One piece: the helmet's wear cleared, the jacket's kept.
+    sent = edit("Clear wear: helmet (piece 2 of goon)")
+    assert sent["armor"] == [jacket_kept, unworn[1]]
+    expect(helmet).to_have_text("none")
+    expect(jacket).to_have_text("torso 3, left arm 1")
+    # All of it.
+    sent = edit("Clear all wear: goon")
+    assert sent["armor"] == unworn
+    expect(jacket).to_have_text("none")
+    expect(page.get_by_role("button", name="Clear all wear: goon")).to_have_count(0)
+    # Unconsciousness cleared: the head is still at D, deadly on a primary location, so the
+    # service's settled state asks for the consciousness test again (004, "Death and Injury").
+    sent = edit("Clear unconsciousness: goon")
+    assert "unconscious" not in sent
+    due = item.locator("[data-field=due]")
+    expect(due).not_to_contain_text("unconscious")
+    expect(due).to_contain_text("consciousness test due")
+    state = api(page, url, "GET", "")["combat"]["actors"]["goon"]
+    assert state.get("unconscious", False) is False and state["consciousness_due"] is True
+    expect(page.get_by_role("button", name="Consciousness test: goon")).to_be_visible()

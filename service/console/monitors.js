@@ -182,7 +182,7 @@ export class MonitorsPanel {
       button(`Clear wear: ${armorName(piece)} (piece ${index + 1} of ${id})`, `wear-${index}`, `the wear of ${id}'s ${armorName(piece)} cleared`,
         (actor) => ({ ...actor, armor: actor.armor.map((p, i) => (i === index ? without(p, "wear") : p)) }));
     });
-    if (pieces.filter(worn).length > 1) {
+    if (pieces.some(worn)) {
       button(`Clear all wear: ${id}`, "wear-all", `the wear of all ${id}'s armour cleared`,
         (actor) => ({ ...actor, armor: actor.armor.map((p) => without(p, "wear")) }));
     }
