@@ -48,7 +48,7 @@ from service.engine import (
     Unauthorized,
 )
 from service.engine.access import Permission
-from service.rules import RULESETS, Ruleset, RuleViolation, initiative
+from service.rules import RULESETS, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import DiceError
 from service.store import (
     EncounterStore,
@@ -584,6 +584,41 @@ async def attack(request: web.Request) -> web.Response:
     return _answer(await encounters.attack(*await _change_arguments(request, "play")))
 
 
+def _samples(request: web.Request) -> int:
+    """`?samples=`: a sampled preview's sample size, within the service's bounds."""
+    asked = request.query.get("samples")
+    if asked is None:
+        return odds.DEFAULT_SAMPLES
+    if (
+        not asked.isascii()
+        or not asked.isdigit()
+        or not (odds.MIN_SAMPLES <= int(asked) <= odds.MAX_SAMPLES)
+    ):
+        raise ProblemError(
+            400,
+            "validation",
+            "Invalid request",
+            f"samples is a whole number from {odds.MIN_SAMPLES} to {odds.MAX_SAMPLES}, "
+            f"not {asked[:32]!r}",
+            "samples",
+        )
+    return int(asked)
+
+
+async def attack_odds(request: web.Request) -> web.Response:
+    samples = _samples(request)
+    admitted, body, _ = await _change_arguments(request, "play")
+    return _json_response(await request.app[ENCOUNTERS].attack_odds(admitted, body, samples))
+
+
+async def zone_test_odds(request: web.Request) -> web.Response:
+    samples = _samples(request)
+    admitted, body, _ = await _change_arguments(request, "play")
+    zone_id = request.match_info["zone"]
+    encounters = request.app[ENCOUNTERS]
+    return _json_response(await encounters.zone_test_odds(admitted, zone_id, body, samples))
+
+
 async def action(request: web.Request) -> web.Response:
     encounters = request.app[ENCOUNTERS]
     return _answer(await encounters.action(*await _change_arguments(request, "play")))
@@ -926,6 +961,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/v1/encounters/{encounter}", get_encounter)
     app.router.add_delete("/v1/encounters/{encounter}", delete_encounter)
     app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
+    app.router.add_post("/v1/encounters/{encounter}/attacks/odds", attack_odds)
     app.router.add_post("/v1/encounters/{encounter}/actions", action)
     app.router.add_post("/v1/encounters/{encounter}/advance", advance)
     app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
@@ -936,6 +972,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_delete("/v1/encounters/{encounter}/initiative/actors/{actor}", leave_initiative)
     app.router.add_get("/v1/encounters/{encounter}/zones", zones)
     app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
+    app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests/odds", zone_test_odds)
     app.router.add_get("/v1/encounters/{encounter}/actors", list_actors)
     app.router.add_get("/v1/encounters/{encounter}/actors/{actor}", get_actor)
     app.router.add_put("/v1/encounters/{encounter}/actors/{actor}", put_actor)

@@ -39,7 +39,9 @@ from schemas.encounter import (
     ZoneTestOutcome,
 )
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
+from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import ActorList, ActorMove, ActorPatch, ActorSheet, PlayerBinding, SceneActor
+from service.rules import odds
 
 VERSION = "0.1.0"
 _REF = "#/components/schemas/{name}"
@@ -87,6 +89,8 @@ class Operation:
     response: Any = None
     status: int = 200
     query_after: bool = False
+    # Takes `?samples=`: the sample size of a sampled odds preview.
+    query_samples: bool = False
     # Every problem status the operation can answer (application/problem+json).
     errors: tuple[int, ...] = ()
     auth: Auth | None = None
@@ -150,6 +154,17 @@ OPERATIONS = (
         errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/attacks/odds",
+        "The odds of an attack before its dice: the same body, answered as a distribution per "
+        "target on the encounter as it stands; nothing is rolled, stored or published.",
+        request=AttackAsk,
+        response=AttackOdds,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        query_samples=True,
     ),
     Operation(
         "post",
@@ -255,6 +270,16 @@ OPERATIONS = (
         errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/zones/{zone}/tests/odds",
+        "The odds of a zone test before its dice, as the attack's odds.",
+        request=ZoneTestAsk,
+        response=ZoneTestOdds,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        query_samples=True,
     ),
     Operation(
         "get",
@@ -406,6 +431,21 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
                 "required": False,
                 "description": "An event id: only events after it (empty: from the first).",
                 "schema": {"type": "string", "pattern": AFTER_PATTERN},
+            }
+        )
+    if op.query_samples:
+        parameters.append(
+            {
+                "name": "samples",
+                "in": "query",
+                "required": False,
+                "description": "How many resolutions a sampled preview draws (Hard Life's "
+                f"automatic fire); default {odds.DEFAULT_SAMPLES}. Exact odds ignore it.",
+                "schema": {
+                    "type": "integer",
+                    "minimum": odds.MIN_SAMPLES,
+                    "maximum": odds.MAX_SAMPLES,
+                },
             }
         )
     if op.idempotent:

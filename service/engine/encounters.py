@@ -58,6 +58,7 @@ from schemas.initiative import (
     InitiativeView,
     TimedResult,
 )
+from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import (
     ActorList,
     ActorMove,
@@ -94,7 +95,7 @@ from service.engine.errors import (
 from service.engine.events import AttackEvents, event_json, for_players
 from service.engine.keys import Keys
 from service.engine.scene import ActorNotFound
-from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative
+from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import Dice, check_given
 from service.rules.ruleset import InitiativeRules
 from service.rules.scene import with_ammo
@@ -689,23 +690,12 @@ class Encounters:
 
         return resolve
 
-    async def _play(
-        self,
-        admitted: Admitted,
-        event_type: EventType,
-        body_type: str,
-        body: bytes,
-        key: str | None,
-        steps: Callable[[Ruleset, Any], Mapping[str, int]],
-        play: Callable[[Ruleset, Any, EncounterState, Dice, Any], Resolution[Any]],
-        outcome_type: Callable[..., Outcome],
-        scope: bytes = b"",
-        zone_id: str | None = None,
-    ) -> Answer:
-        """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
-        (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
-        ruleset_id = admitted.envelope.ruleset
-        request = self._ruleset_decoders[body_type][ruleset_id].decode(body)
+    def _asked(
+        self, admitted: Admitted, body_type: str, body: bytes, zone_id: str | None
+    ) -> tuple[_Loaded, Any]:
+        """The encounter as loaded, and the request decoded as its ruleset's `body_type` and
+        filled in from the scene (and the live zone `zone_id`), as the rules resolve it."""
+        request = self._ruleset_decoders[body_type][admitted.envelope.ruleset].decode(body)
         loaded = self._loaded(admitted)
         # The scene as the request finds it fills in what it names or leaves out.
         if body_type == "attack_ask_type":
@@ -736,19 +726,45 @@ class Encounters:
             )
         if body_type == "action_type":
             request = loaded.ruleset.fill_action(request, loaded.state.scene)
+        return loaded, request
+
+    @staticmethod
+    def _check_acts_for(admitted: Admitted, current: _Loaded, request: Any) -> None:
+        """A player's token acts only for the actors it is bound to."""
+        if admitted.role == "gm":
+            return
+        acting, path = players.acting_actor(request)
+        player = player_of(admitted.role)
+        if player is not None:
+            players.check_acts_for(current.state, player, acting, path)
+
+    async def _play(
+        self,
+        admitted: Admitted,
+        event_type: EventType,
+        body_type: str,
+        body: bytes,
+        key: str | None,
+        steps: Callable[[Ruleset, Any], Mapping[str, int]],
+        play: Callable[[Ruleset, Any, EncounterState, Dice, Any], Resolution[Any]],
+        outcome_type: Callable[..., Outcome],
+        scope: bytes = b"",
+        zone_id: str | None = None,
+    ) -> Answer:
+        """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
+        (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
+        ruleset_id = admitted.envelope.ruleset
+        loaded, request = self._asked(admitted, body_type, body, zone_id)
         fired = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
         after = _spent(loaded.ruleset, request, what, fired)
         check_given(request.dice, steps(loaded.ruleset, request))
 
         def check_player(current: _Loaded) -> None:
-            if admitted.role == "gm":
-                return
-            acting, path = players.acting_actor(request)
-            player = player_of(admitted.role)
-            if player is not None:
-                players.check_acts_for(current.state, player, acting, path)
-            if current.state.dice_policy == "own":
+            self._check_acts_for(admitted, current, request)
+            if admitted.role != "gm" and current.state.dice_policy == "own":
+                acting, _ = players.acting_actor(request)
+                player = player_of(admitted.role)
                 players.check_dice(current.state, current.ruleset, player, acting, request.dice)
 
         check_player(loaded)
@@ -786,6 +802,57 @@ class Encounters:
                 request, state.combat, state.turn, dice
             ),
             AttackOutcome,
+        )
+
+    def _preview(
+        self, admitted: Admitted, body_type: str, body: bytes, zone_id: str | None = None
+    ) -> tuple[_Loaded, Any, int]:
+        """An odds preview's encounter and request, filled in as the request itself would be,
+        and the seed of its sampling (the request's, so a sampled answer can be had again).
+        Nothing is rolled: given dice would make the odds those of dice already thrown."""
+        loaded, request = self._asked(admitted, body_type, body, zone_id)
+        if request.dice:
+            raise RuleViolation(
+                "odds are of dice not yet rolled: leave out the given dice",
+                path="$.dice",
+                kind="dice-given",
+            )
+        self._check_acts_for(admitted, loaded, request)
+        return loaded, request, request.seed if request.seed is not None else odds.SEED
+
+    async def attack_odds(
+        self, admitted: Admitted, body: bytes, samples: int = odds.DEFAULT_SAMPLES
+    ) -> AttackOdds:
+        """The attack's odds on the encounter as it stands (nothing changes, no event)."""
+        loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
+        # In a thread: a sampled preview (Hard Life's automatic fire) takes a while of CPU, and
+        # the event loop keeps serving the table meanwhile.
+        return await asyncio.to_thread(
+            loaded.ruleset.attack_odds,
+            request,
+            loaded.state.combat,
+            loaded.state.turn,
+            seed,
+            samples,
+        )
+
+    async def zone_test_odds(
+        self,
+        admitted: Admitted,
+        zone_id: str,
+        body: bytes,
+        samples: int = odds.DEFAULT_SAMPLES,
+    ) -> ZoneTestOdds:
+        """The zone test's odds for the actor in (or entering) live zone `zone_id`."""
+        loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
+        return await asyncio.to_thread(
+            loaded.ruleset.zone_test_odds,
+            zone_id,
+            request,
+            loaded.state.combat,
+            loaded.state.turn,
+            seed,
+            samples,
         )
 
     async def action(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:

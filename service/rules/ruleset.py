@@ -22,6 +22,7 @@ from schemas.encounter import (
     ZoneTestResult,
 )
 from schemas.initiative import ActionKind, ActionsUsed, TimedResult
+from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr3hl import BodyMap
 from service.rules.dice import Dice
@@ -212,6 +213,16 @@ class Ruleset(Protocol):
         self, request: Any, state: Any, turn: TurnState, dice: Dice
     ) -> Resolution[AttackResult]: ...
 
+    def attack_odds(
+        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
+    ) -> AttackOdds:
+        """The attack as `resolve_attack` would resolve it on this state, as a distribution
+        instead of a roll (service/rules/odds.py, docs/odds.md): it builds the same tests with
+        the same modifiers and refuses what `resolve_attack` refuses, with nothing rolled and
+        nothing changed. What is too large to enumerate is sampled: `samples` resolutions of a
+        generator seeded with `seed`, said in the answer's `sampling`."""
+        ...
+
     def action_dice_steps(self, request: Any) -> dict[str, int]:
         """Every step the action may roll (most roll none), with its die's sides."""
         ...
@@ -250,6 +261,19 @@ class Ruleset(Protocol):
         dice: Dice,
     ) -> Resolution[ZoneTestResult]:
         """The test of one actor in, entering or moving in a zone."""
+        ...
+
+    def zone_test_odds(
+        self,
+        zone_id: str,
+        request: Any,
+        state: Any,
+        turn: TurnState,
+        seed: int,
+        samples: int,
+    ) -> ZoneTestOdds:
+        """The zone test as `resolve_zone_test` would resolve it, as a distribution (as
+        `attack_odds`)."""
         ...
 
     def on_advance(

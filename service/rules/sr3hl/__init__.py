@@ -10,6 +10,7 @@ from typing import Any
 
 from schemas.common import Zone
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
+from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr3hl import (
     HLActionRequest,
@@ -25,7 +26,7 @@ from schemas.sr3hl import (
 from service.rules.dice import Dice
 from service.rules.ruleset import EarlierAttack, NothingTimed, Resolution
 from service.rules.sr3 import tables as sr3_tables
-from service.rules.sr3hl import able, actions, attack, body, suppression
+from service.rules.sr3hl import able, actions, attack, body, odds, suppression
 from service.rules.sr3hl import scene as scene_fill
 
 # Every dice step (all d6); ":<id>" is the target's (an attack) or the testing actor's (a zone
@@ -103,6 +104,22 @@ class HardLifeRuleset(NothingTimed):
         self, request: HLAttackRequest, state: HLState, turn: TurnState, dice: Dice
     ) -> Resolution[HLAttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
+
+    def attack_odds(
+        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
+    ) -> AttackOdds:
+        return odds.attack_odds(request, state, turn, seed, samples)
+
+    def zone_test_odds(
+        self,
+        zone_id: str,
+        request: Any,
+        state: Any,
+        turn: TurnState,
+        seed: int,
+        samples: int,
+    ) -> ZoneTestOdds:
+        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: HLActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)

@@ -7,6 +7,7 @@ from typing import Any
 
 from schemas.common import Zone
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
+from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr5 import (
     SR5ActionRequest,
@@ -21,7 +22,7 @@ from schemas.sr5 import (
 )
 from service.rules.dice import Dice
 from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
-from service.rules.sr5 import actions, attack, suppression, tables
+from service.rules.sr5 import actions, attack, odds, suppression, tables
 from service.rules.sr5 import scene as scene_fill
 
 
@@ -109,6 +110,22 @@ class SR5Ruleset(NothingTimed):
     ) -> Resolution[SR5ZoneTestResult]:
         result, after = suppression.zone_test(zone_id, request, state, turn, dice)
         return Resolution(result=result, state=after, actor=request.actor)
+
+    def attack_odds(
+        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
+    ) -> AttackOdds:
+        return odds.attack_odds(request, state, turn, seed, samples)
+
+    def zone_test_odds(
+        self,
+        zone_id: str,
+        request: Any,
+        state: Any,
+        turn: TurnState,
+        seed: int,
+        samples: int,
+    ) -> ZoneTestOdds:
+        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: SR5ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)
