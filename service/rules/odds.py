@@ -112,6 +112,15 @@ EXTRA_OF_A_SIX = _extra_hits_of_a_six()
 _EXTRA_OF_A_HIT = tuple((0.5 if k == 0 else 0.0) + 0.5 * p for k, p in enumerate(EXTRA_OF_A_SIX))
 
 
+def _trimmed(dist: Dist) -> Dist:
+    """The distribution without its tail of chances too small to matter (below 1e-18 each):
+    exploding sixes would otherwise carry 20 values more per die."""
+    last = len(dist) - 1
+    while last > 0 and dist[last] < 1e-18:
+        last -= 1
+    return dist[: last + 1]
+
+
 @lru_cache(maxsize=1024)
 def pool(dice: int, edition: Edition, explode: bool = False) -> PoolOdds:
     """The hits of a d6 pool of `dice` dice, and when it glitches (dice.py's `count_pool`: the
@@ -145,7 +154,7 @@ def pool(dice: int, edition: Edition, explode: bool = False) -> PoolOdds:
     extra: Dist = (1.0,)  # what h hits of the first roll add: _EXTRA_OF_A_HIT convolved h times
     for hits in range(dice + 1):
         if hits:
-            extra = convolve(extra, _EXTRA_OF_A_HIT)
+            extra = _trimmed(convolve(extra, _EXTRA_OF_A_HIT))
         for more, p in enumerate(extra):
             total[hits + more] += first[hits] * p
             total_glitch[hits + more] += first_glitch[hits] * p
