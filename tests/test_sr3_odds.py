@@ -60,6 +60,13 @@ def the_target(body: dict[str, Any], state: SR3State | None = None) -> TargetOdd
     return target
 
 
+def resolved(request: SR3AttackRequest, state: SR3State, seed: int) -> SR3AttackResult:
+    """The attack rolled with server dice from `seed`, through the ruleset's resolve_attack."""
+    result = SR3.resolve_attack(request, state, TurnState(), Dice(seed)).result
+    assert isinstance(result, SR3AttackResult)
+    return result
+
+
 def observed(result: SR3AttackResult) -> Observed:
     """One resolution in the odds' terms: the result's outcome, net successes (after the
     dodge), damage key and the Rule of One (sr3's glitch and critical glitch)."""
@@ -211,9 +218,7 @@ def test_the_odds_match_many_seeds_of_resolve(body: dict[str, Any], state: SR3St
     answer = preview(body, state)
     (target,) = answer.targets
     request = msgspec.convert(body, SR3AttackRequest)
-    results = [
-        SR3.resolve_attack(request, state, TurnState(), Dice(seed)).result for seed in range(SEEDS)
-    ]
+    results = [resolved(request, state, seed) for seed in range(SEEDS)]
     seen = [observed(result) for result in results]
     check_target(target, seen)
     touched = sum(o.outcome in ("hit", "resisted") for o in seen)
@@ -409,7 +414,7 @@ def test_the_odds_read_the_tests_resolve_builds() -> None:
     """The preview's target numbers are those of the resolved attack on the same state."""
     for _, body, state in STATISTICAL:
         request = msgspec.convert(body, SR3AttackRequest)
-        result = SR3.resolve_attack(request, state, TurnState(), Dice(3)).result
+        result = resolved(request, state, 3)
         notes = preview(body, state).notes
         assert f"against target number {result.attack.target_number} (" in notes[0]
         text = ", ".join(
