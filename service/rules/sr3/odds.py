@@ -47,13 +47,18 @@ def attack_odds(
         built.resist_dice, attack.target_number(built.resist_modifiers)
     ).successes
     weapon = request.weapon
+    # The level depends on the successes left less the resistance's alone: staged once each.
+    ends = {
+        net_successes: damage.staged(weapon.damage_level, built.level_modifiers, net_successes)
+        for net_successes in range(1 - len(resisted), len(net))
+    }
     overflow = 0.0
     for left, p_left in enumerate(net):
         if left == 0 or p_left == 0.0:
             continue
         for successes, p_resisted in enumerate(resisted):
             p = p_left * p_resisted
-            ended = damage.staged(weapon.damage_level, built.level_modifiers, left - successes)
+            ended = ends[left - successes]
             if ended.level is None:
                 tally.add(p, "resisted", net=left)
                 continue
