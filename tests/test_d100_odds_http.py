@@ -14,6 +14,7 @@ from service.rules import RULESETS
 from service.rules import odds as shared
 from tests import d100_requests as make
 from tests.test_api import new_encounter
+from tests.test_scene_attacks import on_scene
 
 D100 = RULESETS["d100"]
 
@@ -110,3 +111,33 @@ async def test_odds_refuse_as_the_attack_does(memory_client: Any) -> None:
     given = await client.post(f"{base}/attacks/odds", json=make.attack(dice={"attack": [1]}))
     assert given.status == 422
     assert (await given.json())["path"] == "$.dice"
+
+
+async def test_odds_by_names_read_the_scene_as_the_attack_does(memory_client: Any) -> None:
+    vex = {
+        "position": {"x": 0.0, "y": 0.0},
+        "sheet": {
+            "ruleset": "d100",
+            "marksmanship": 50,
+            "recoil_control": 3,
+            "weapons": [make.weapon()],
+        },
+    }
+    goon = {
+        "position": {"x": 0.0, "y": 40.0},
+        "sheet": {"ruleset": "d100", "defense": 30, "passive_defense": 20, "armor": 3},
+    }
+    base = await on_scene(memory_client, "d100", vex=vex, **{"goon-1": goon})
+    named = {"attacker": "vex", "weapon": "smg", "shot_rate": 2, "targets": [{"id": "goon-1"}]}
+    response = await memory_client.post(f"{base}/attacks/odds", json=named)
+    assert response.status == 200, await response.text()
+    # The body that carries every number the scene fills in: 40 m, the sheets, the positions.
+    explicit = make.attack(
+        shot_rate=2,
+        attacker=make.attacker(position={"x": 0, "y": 0}),
+        targets=[make.target(distance_m=40, defender=make.defender(position={"x": 0, "y": 40}))],
+    )
+    assert await response.json() == _core_attack_odds(explicit, D100State())
+    # Nothing was fired: the gun keeps its rounds.
+    scene = await (await memory_client.get(f"{base}/actors/vex")).json()
+    assert scene["sheet"]["weapons"][0]["ammo"] == 30
