@@ -283,10 +283,27 @@ def test_the_odds_match_many_resolutions(body: dict[str, Any], state: Any) -> No
 def test_the_four_target_split_gives_each_its_share_and_pushes_past_the_limit() -> None:
     body = STATISTICAL[6][1]
     odds = attack_odds(body)
-    # 7 Agility + 8 skill + 4 Edge - (6 rounds - (1 + 2 + 2) compensation) recoil = 18 dice,
-    # 4 and 5 each (goon-2 and goon-4 the larger shares); nothing caps their hits.
-    shares = [len(t.net_hits) for t in odds.targets]
-    assert all(n > 2 for n in shares)
+    # 7 Agility + 8 skill + 4 Edge - (6 rounds - (1 + 2 + 2) compensation) recoil = 18 dice:
+    # 4 each, 5 for goon-2 and goon-4 (the larger shares). goon-1, 20 m off (short range), has
+    # the odds of a single pushed attack of 4 dice against Reaction 3 + Intuition 3 - 5 (FA).
+    alone = make.attack(
+        mode="FA",
+        weapon=RIFLE,
+        attacker={**STRONG, "agility": 1, "skill": 1, "wound_modifier": -1},
+        edge="push_the_limit",
+        targets=[make.target(id="goon-1", distance_m=20)],
+    )
+    (single,) = attack_odds(alone).targets
+    split = odds.targets[0]
+    assert (split.outcomes, split.net_hits, split.damage) == (
+        single.outcomes,
+        single.net_hits,
+        single.damage,
+    )
+    assert (split.glitch, split.critical_glitch) == (single.glitch, single.critical_glitch)
+    # goon-4's armor 15 exceeds DV 9 + net up to 5 net hits: stun, physical past them (3b).
+    assert {track for (_, track) in damage_of(odds.targets[3])} == {None, "stun", "physical"}
+    assert {track for (_, track) in damage_of(odds.targets[0])} == {None, "physical"}
     assert all(any("Push the Limit" in note for note in t.notes) for t in odds.targets)
     assert any("independent" in note for note in odds.notes)
 
