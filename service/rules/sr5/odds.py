@@ -52,6 +52,17 @@ def _damage(soak: SoakTest) -> list[tuple[DamageKey, float]]:
     return list(by_key.items())
 
 
+def _add_hits(tally: Tally, net: dict[int, float], damage: dict[DamageKey, float]) -> None:
+    """The hits, as Tally.add would add each (outcome, net, damage) case: the tally keeps each
+    of the three apart, so each is added up apart (a case per net hit and soak roll would be
+    hundreds of calls with Push the Limit's long tail)."""
+    tally.outcomes["hit"] = tally.outcomes.get("hit", 0.0) + sum(net.values())
+    for k, p in net.items():
+        tally.net[k] = tally.net.get(k, 0.0) + p
+    for key, p in damage.items():
+        tally.damage[key] = tally.damage.get(key, 0.0) + p
+
+
 def _percent(p: float) -> str:
     return f"{p:.0%}" if p >= 0.01 else "under 1%"
 
@@ -61,14 +72,17 @@ def _target_odds(request: SR5AttackRequest, tests: TargetTests) -> TargetOdds:
     rolled = odds.pool(tests.attack_pool, EDITION, tests.pushed)
     attack = _through(rolled.hits, tests.attack_hits)
     defense = _through(odds.pool(tests.defense_pool, EDITION).hits, tests.defense_hits)
-    tally = Tally(target=tests.target.id, touched=HIT, grazed=GRAZE)
+    # Misses and grazes have no net hits and no damage; each hit's net hits make its damage.
+    # Summed here case by case, and handed to the tally once per outcome, net and damage.
+    others: dict[str, float] = {}
     net: dict[int, float] = {}
     for attack_hits, pa in enumerate(attack):
         if pa <= 0.0:
             continue
         if attack_hits == 0:
             # No hits, no attack: the defender rolls nothing.
-            tally.add(pa, outcome_of(0, 0))
+            outcome = outcome_of(0, 0)
+            others[outcome] = others.get(outcome, 0.0) + pa
             continue
         for defense_hits, pd in enumerate(defense):
             outcome = outcome_of(attack_hits, defense_hits)
@@ -76,10 +90,15 @@ def _target_odds(request: SR5AttackRequest, tests: TargetTests) -> TargetOdds:
                 k = attack_hits - defense_hits
                 net[k] = net.get(k, 0.0) + pa * pd
             else:
-                tally.add(pa * pd, outcome)
-    for k, pk in sorted(net.items()):
+                others[outcome] = others.get(outcome, 0.0) + pa * pd
+    damage: dict[DamageKey, float] = {}
+    for k, pk in net.items():
         for key, p in _damage(damage_test(request, tests.target, k)):
-            tally.add(pk * p, "hit", k, key)
+            damage[key] = damage.get(key, 0.0) + pk * p
+    tally = Tally(target=tests.target.id, touched=HIT, grazed=GRAZE)
+    for name, p in others.items():
+        tally.add(p, name)
+    _add_hits(tally, net, damage)
     # The attack test's glitch is judged on the dice first rolled, whatever follows.
     tally.glitch = rolled.glitch
     tally.critical_glitch = rolled.critical_glitch
