@@ -34,7 +34,7 @@ from tests import sr5_requests as make
 from tests.odds_check import Observed, check_probability, check_target
 
 SR5 = RULESETS["sr5"]
-SEEDS = 6000
+SEEDS = 10000
 F = Fraction
 NO_DAMAGE = (0, None, None, None)
 
