@@ -516,9 +516,7 @@ class Harm:
         )
 
 
-def harm_of(
-    request: SR4AttackRequest, target: SR4Target, burst_dv: int, choke: str | None
-) -> Harm:
+def harm_of(request: SR4AttackRequest, target: SR4Target, burst_dv: int, choke: str | None) -> Harm:
     weapon = gun_of(request, target)
     name, load = ammunition(request)
     dv_modifiers = [Modifier("weapon", weapon.damage)]
@@ -1085,9 +1083,7 @@ def roll_throw(
     defense = None
     if target is not None and test.hits > 0:
         defense = test_of(
-            dice.pool(
-                f"defense:{target.id}", throw.defense_pool, EDITION, explode=target.edge
-            )
+            dice.pool(f"defense:{target.id}", throw.defense_pool, EDITION, explode=target.edge)
         )
         actors[target.id] = defended(throw.defender)
     return grenades.GrenadeAttack(
