@@ -266,6 +266,22 @@ def test_an_airburst_grenade_on_everyone_it_may_reach_matches_resolve() -> None:
     assert [t.target for t in answer.targets] == ["goon", "pal"]
 
 
+def test_where_a_wide_scatter_lands_decides_whom_the_blast_reaches() -> None:
+    # Three scatter dice and a high explosive grenade's -2 per metre: pal, off the line of the
+    # throw near scatter direction 2 (60 degrees clockwise), is reached mostly when it goes
+    # that way; each direction is its own landing.
+    body = throw(
+        grenade={"type": "high_explosive", "airburst": True, "scatter_dice": 3},
+        bystanders=[
+            {"id": "goon", "position": {"x": 0, "y": 8}, "body": 3, "impact_armor": 2},
+            {"id": "pal", "position": {"x": 4, "y": 11}, "body": 4, "impact_armor": 0},
+        ],
+    )
+    answer = check_against_resolve(body)
+    pal = next(t for t in answer.targets if t.target == "pal")
+    assert 0.05 < pal.hit < 0.6
+
+
 def test_a_high_explosive_blast_with_a_wall_that_may_fall_matches_resolve() -> None:
     body = throw(
         grenade={"type": "high_explosive", "airburst": True},
