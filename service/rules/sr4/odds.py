@@ -43,7 +43,8 @@ TOUCHED = frozenset({"hit"})
 GRAZED = frozenset({"graze"})
 DamageKey = tuple[int, str | None, str | None, str | None]
 # A blast is enumerated landing by landing, barrier outcome by barrier outcome, actor by actor;
-# past this many exposures (or barriers left to chance) it is sampled instead (docs/odds.md).
+# past this many exposures (about a second of geometry), or more barriers left to chance, it is
+# sampled instead (docs/odds.md).
 MAX_EXPOSURES = 40_000
 MAX_UNCERTAIN_WALLS = 8
 
@@ -374,9 +375,36 @@ def _airburst(
     aimed_id = request.targets[0].id if request.targets else None
     tallies = {actor.id: Tally(actor.id, TOUCHED, GRAZED) for actor in actors}
     places = {actor.id: (actor.position.x, actor.position.y) for actor in actors}
-    any_hit = 0.0
-    exposures = 0
+    # First every landing's barrier outcomes (cheap), to know what enumerating costs.
+    cases: list[tuple[_Landing, list[tuple[list[Any], float]]]] = []
     for one in landings:
+        if one.scatter.dud:
+            cases.append((one, []))
+            continue
+        centre = (one.scatter.landed.x, one.scatter.landed.y)
+        walls = grenades.tested_walls(
+            centre,
+            numbers,
+            one.scatter.extra_dv,
+            list(places.values()),
+            request.barriers,
+            request.confined,
+        )
+        settled = _wall_outcomes(walls, request.confined)
+        if settled is None:
+            return _sampled(
+                request, state, turn, (seed, samples), (test, net, aimed), notes, "barriers"
+            )
+        cases.append((one, settled))
+    exposures = sum(len(settled) for _, settled in cases) * len(actors)
+    if exposures > MAX_EXPOSURES:
+        return _sampled(
+            request, state, turn, (seed, samples), (test, net, aimed), notes, "landings"
+        )
+    # Per actor: the chance of each (DV, track, soak pool) it may take, soaked at the end.
+    taken: dict[str, dict[tuple[int, str, int | None], float]] = {a.id: {} for a in actors}
+    any_hit = 0.0
+    for one, settled in cases:
         if one.scatter.dud:
             for tally in tallies.values():
                 tally.outcomes["miss"] = tally.outcomes.get("miss", 0.0) + one.p
@@ -384,23 +412,10 @@ def _airburst(
             continue
         centre = (one.scatter.landed.x, one.scatter.landed.y)
         extra = one.scatter.extra_dv
-        walls = grenades.tested_walls(
-            centre, numbers, extra, list(places.values()), request.barriers, request.confined
-        )
-        settled = _wall_outcomes(walls, request.confined)
-        if settled is None:
-            return _sampled(
-                request, state, turn, (seed, samples), (test, net, aimed), notes, "barriers"
-            )
         for standing, p_walls in settled:
             p = one.p * p_walls
             reached = False
             for actor in actors:
-                exposures += 1
-                if exposures > MAX_EXPOSURES:
-                    return _sampled(
-                        request, state, turn, (seed, samples), (test, net, aimed), notes, "landings"
-                    )
                 tally = tallies[actor.id]
                 found = grenades.exposure(
                     actor, places[actor.id], numbers, extra, centre, standing, request.confined
@@ -411,10 +426,14 @@ def _airburst(
                     continue
                 reached = True
                 tally.outcomes["hit"] = tally.outcomes.get("hit", 0.0) + p
-                for key, q in _soaked(found.dv, found.track, found.soak_pool):
-                    _add(tally, key, p * q)
+                dose = (found.dv, found.track, found.soak_pool)
+                taken[actor.id][dose] = taken[actor.id].get(dose, 0.0) + p
             if reached:
                 any_hit += p
+    for actor_id, doses in taken.items():
+        for (dv, track, pool), p in doses.items():
+            for key, q in _soaked(dv, track, pool):
+                _add(tallies[actor_id], key, p * q)
     targets = []
     for actor in actors:
         tally = tallies[actor.id]
@@ -470,7 +489,7 @@ def _wall_outcomes(
             ([*w, grenades.standing(wall_test.wall, holds, confined)], p * (q if holds else 1 - q))
             for w, p in ways
             for holds in (True, False)
-            if (q if holds else 1 - q) > 0.0
+            if (q if holds else 1 - q) > odds.NEGLIGIBLE
         ]
     return ways
 
