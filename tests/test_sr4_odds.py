@@ -154,17 +154,24 @@ CASES: dict[str, Callable[[], tuple[dict[str, Any], SR4State, TurnState]]] = {
         SR4State(),
         TurnState(),
     ),
+    "gel rounds: stun against impact armour": lambda: (
+        make.attack(ammo="gel"),
+        SR4State(),
+        TurnState(),
+    ),
     "grazing ties with a contact effect": lambda: (
         make.attack(grazing=True, weapon=make.weapon(contact_effect="poison")),
         SR4State(),
         TurnState(),
     ),
-    "the second narrow burst of the phase (-3 recoil)": lambda: (
-        make.attack(weapon=make.RIFLE, mode="BF", burst="narrow"),
+    "the second narrow burst of the phase (-3 recoil), its DV not compared with armour": lambda: (
+        make.attack(
+            weapon=make.RIFLE, mode="BF", burst="narrow", targets=[make.target(defender=ARMORED)]
+        ),
         after(make.attack(weapon=make.RIFLE, mode="BF"), turn=TurnState(phase=2)),
         TurnState(phase=2),
     ),
-    "a wide long burst two rounds short, heavy pistol Edge vs Edge": lambda: (
+    "a wide long burst two rounds short, Edge on both sides": lambda: (
         make.attack(
             attacker=make.attacker(skill=6),
             weapon={**make.RIFLE, "modes": ["FA"], "ammo": 4},
@@ -533,6 +540,16 @@ def test_the_second_shot_of_the_phase_is_one_die_short() -> None:
     assert odds_of(make.attack(), state, TurnState(phase=4)) == odds_of(
         make.attack(), SR4State(), turn
     )
+
+
+def test_a_second_target_in_the_phase_takes_minus_2() -> None:
+    # 001, "Multiple Targets": -2 for the second target, and -1 for the second SA shot: the
+    # odds at goon-2 are those of a first shot with 3 dice fewer.
+    turn = TurnState(phase=1)
+    state = after(make.attack(dice={"attack": MISS8}), turn=turn)
+    other = make.attack(targets=[make.target(id="goon-2")])
+    fewer = make.attack(attacker=make.attacker(agility=1), targets=[make.target(id="goon-2")])
+    assert odds_of(other, state, turn).targets[0] == odds_of(fewer, SR4State(), turn).targets[0]
 
 
 def test_an_earlier_defense_and_full_defense_change_the_defense() -> None:
