@@ -192,6 +192,19 @@ def damage_count(totals: Sequence[int]) -> tuple[int, int, int, int]:
     return successes, ones, sixes, successes - ones + sixes
 
 
+def impact_at(worn: Sequence[HLArmorPiece], location: Location, area: bool) -> int:
+    """The impact rating a Body roll at `location` meets (area effects: the overall value)."""
+    if area:
+        return armor.overall(worn).impact
+    return armor.rating_at(worn, location, "impact")
+
+
+def worn_by(victim: HLActorState, defender: HLDefender) -> list[HLArmorPiece]:
+    """The armour the target wears: the state's (worn down) from its first hit on, else the
+    request's."""
+    return list(victim.armor if victim.armor is not None else defender.armor)
+
+
 @dataclass(slots=True)
 class _Target:
     """The target while its rounds are resolved (the state it ends in is built from it)."""
@@ -225,9 +238,7 @@ class _Target:
         return wounds
 
     def impact_at(self, location: Location, area: bool) -> int:
-        if area:
-            return armor.overall(self.worn).impact
-        return armor.rating_at(self.worn, location, "impact")
+        return impact_at(self.worn, location, area)
 
 
 def _armor_test(
@@ -463,7 +474,7 @@ def struck(
         defender=defender,
         weapon=weapon,
         dice=dice,
-        worn=list(victim.armor if victim.armor is not None else defender.armor),
+        worn=worn_by(victim, defender),
         monitors=dict(victim.monitors),
         resist=resist,
     )
