@@ -301,7 +301,13 @@ def resolve_attack(
 ) -> Resolution[HLAttackResult]:
     if request.suppression is not None and request.target is None:
         return suppression.fire(request, state, turn, dice)
-    built = build_attack(request, state, turn)
+    return roll_attack(request, state, turn, build_attack(request, state, turn), dice)
+
+
+def roll_attack(
+    request: HLAttackRequest, state: HLState, turn: TurnState, built: AttackBuild, dice: Dice
+) -> Resolution[HLAttackResult]:
+    """The aimed attack `built` (build_attack of the same request, state and turn) rolled."""
     target, band, rounds, autofire = built.target, built.band, built.rounds, built.autofire
     attacker, weapon = request.attacker, request.weapon
     defender = target.defender

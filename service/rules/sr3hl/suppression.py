@@ -473,7 +473,20 @@ def resolve_zone_test(
 ) -> Resolution[HLZoneTestResult]:
     """004, "Suppression Fire": the attack of the zone on one actor who entered it or moved in
     it."""
-    built = build_zone_test(zone_id, request, state)
+    return roll_zone_test(
+        zone_id, request, state, turn, build_zone_test(zone_id, request, state), dice
+    )
+
+
+def roll_zone_test(
+    zone_id: str,
+    request: HLZoneTestRequest,
+    state: HLState,
+    turn: TurnState,
+    built: ZoneTestBuild,
+    dice: Dice,
+) -> Resolution[HLZoneTestResult]:
+    """The zone test `built` (build_zone_test of the same zone, request and state) rolled."""
     live, modifiers, band, tn = built.live, built.modifiers, built.band, built.target_number
     actor_id = request.actor
     actors = dict(state.actors)
