@@ -400,9 +400,9 @@ def test_the_damage_test_counts_ones_and_sixes() -> None:
 
 def test_a_light_shot_staged_by_three_damage_dice() -> None:
     """Power 1, Light, no armour, 30 attack dice at 3 (6+ net but about once in 10^8: Table 3's
-    +2, three dice): the
-    count stages Light by two (004): -3 or -2 is below Light (1/216 + 3 * 2/216), -1 to 1 L,
-    2-3 M, 4-5 S, 6 D (three sixes, 1/216); the torso has no bonus or shift."""
+    +2, three dice): every two of the count stage Light one level (004): -3 or -2 is below
+    Light (1/216 + 3 * 2/216), -1 to 1 L, 2-3 M, 4-5 S, 6 D (three sixes, 1/216); the torso has
+    no bonus or shift."""
     body = r.attack(
         attacker=r.attacker(skill=30),
         weapon=r.weapon(power=1, damage_level="L"),
