@@ -206,6 +206,12 @@ def test_a_single_shot_is_exact_against_many_seeds_of_resolve(name: str) -> None
     assert answer.any_hit == target.hit and answer.damage_mean == target.damage_mean
     assert target.hit == sum(o.p for o in target.outcomes if o.outcome in ("hit", "stopped"))
     assert target.graze == 0.0
+    # Table 6: where there is no damage shift (head, vitals, torso, groin) a wound on the
+    # location is the damage test's own level, so it reaches the trauma monitor too; a test
+    # staged below Light writes nothing, whatever the location's bonus.
+    for d in target.damage:
+        if d.location in ("head", "vitals", "torso", "groin"):
+            assert d.boxes > 0, d
 
 
 def test_a_single_shot_answers_fast() -> None:
@@ -213,7 +219,25 @@ def test_a_single_shot_answers_fast() -> None:
     # that fails if the single shot were sampled by mistake.
     import time
 
-    body = SINGLE_SHOTS["stun weapon"][0]
+    # The largest pools the request allows on every test: 60 attack dice, 60 dodge dice, a
+    # stun weapon of Power 30 against 30 dermal and lacing dice and Body 30 with 30 pool dice.
+    body = r.attack(
+        attacker=r.attacker(skill=30, combat_pool=30),
+        pool=30,
+        weapon=r.weapon(damage_type="stun", power=30),
+        target=r.target(
+            defender=r.defender(
+                combat_pool=60,
+                dodge_skill=30,
+                body=30,
+                dermal_armor=30,
+                bone_lacing={"ballistic": 30, "impact": 30},
+                armor=[{"garment": "full_suit"}, r.jacket()],
+            ),
+            dodge={"combat_pool": 30, "dodge_pool": 30},
+            resist=30,
+        ),
+    )
     start = time.perf_counter()
     odds_of(body)
     assert time.perf_counter() - start < 1.0

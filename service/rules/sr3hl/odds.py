@@ -168,11 +168,19 @@ def _single_shot(request: HLAttackRequest, built: attack.AttackBuild) -> TargetO
 
     knock_down = knock_back = 0.0
     skips_stun = stun_weapon or weapon.ammo_kind == "gel"
+    # What a shot does at a location depends on its net successes only through Table 3's dice.
+    at: dict[tuple[Location, int], list[tuple[float, str, DamageKey]]] = {}
+    knocked: dict[Location, tuple[float, float]] = {}
     for (n, location), p in landed.items():
-        for q, outcome, key in _at_location(request, built, worn, location, n, track):
+        _, dice = hits.damage_dice(weapon, n)
+        if (location, dice) not in at:
+            at[(location, dice)] = _at_location(request, built, worn, location, dice, track)
+        for q, outcome, key in at[(location, dice)]:
             tally.add(p * q, outcome, net=n, damage=key, locations=[location])
         if not skips_stun:
-            down, back = _knock_back(request, built, worn, location)
+            if location not in knocked:
+                knocked[location] = _knock_back(request, built, worn, location)
+            down, back = knocked[location]
             knock_down += p * down
             knock_back += p * back
     if not skips_stun:
@@ -186,10 +194,10 @@ def _at_location(
     built: attack.AttackBuild,
     worn: list[HLArmorPiece],
     location: Location,
-    net: int,
+    dice: int,
     track: condition.Track,
 ) -> list[tuple[float, str, DamageKey]]:
-    """What one shot with `net` successes does at `location` (hits._location for one round):
+    """What one shot with `dice` damage dice does at `location` (hits._location for one round):
     stopped by the armour, or the damage test's wound."""
     weapon = request.weapon
     defender = built.target.defender
@@ -199,44 +207,54 @@ def _at_location(
     lacing: tuple[float, ...] = (1.0,)
     if built_armor.lacing_count:
         lacing = _test(built_armor.lacing_count, built_armor.lacing_modifiers)
-    _, dice = hits.damage_dice(weapon, net)
-    low, damage = damage_test(dice)
-    body_dist: tuple[float, ...] = (1.0,)
-    if weapon.damage_type == "stun":
-        impact = hits.impact_at(worn, location, area)
-        body_dist = _test(
-            defender.body + built.target.resist,
-            hits.body_modifiers(weapon.power, impact, "stun weapon power"),
-        )
+    stopped = sum(armor_dist[built_armor.soak :])
     found: dict[tuple[str, DamageKey], float] = {}
 
     def add(p: float, outcome: str, key: DamageKey) -> None:
-        found[(outcome, key)] = found.get((outcome, key), 0.0) + p
+        if p > 0.0:
+            found[(outcome, key)] = found.get((outcome, key), 0.0) + p
 
-    for s, ps in enumerate(armor_dist):
-        if s >= built_armor.soak:
-            add(ps, "stopped", odds.NO_DAMAGE)
+    add(stopped, "stopped", odds.NO_DAMAGE)
+    # The damage test's count less the armour's and the lacing's successes (the shots that
+    # penetrated: fewer armour successes than the soak number).
+    low, damage = damage_test(dice)
+    less_lacing = odds.convolve(damage, lacing[::-1])
+    low -= len(lacing) - 1
+    counted: dict[int, float] = {}
+    for armor_successes, pa in enumerate(armor_dist[: built_armor.soak]):
+        for i, p in enumerate(less_lacing):
+            value = low + i - armor_successes
+            counted[value] = counted.get(value, 0.0) + pa * p
+    if weapon.damage_type != "stun":
+        for value, p in counted.items():
+            if condition.staged(weapon.damage_level, value)[0] is None:
+                # Staged below Light: no wound, whatever the location's bonus (hits._location).
+                add(p, "hit", odds.NO_DAMAGE)
+            else:
+                add(p, "hit", _wound_key(track, weapon.damage_level, value, location, area))
+        return [(p, outcome, key) for (outcome, key), p in found.items()]
+    # A stun weapon: Body resists the damage test's level (the attack's first Body roll).
+    by_level: dict[tables.DamageLevel | None, float] = {}
+    for value, p in counted.items():
+        level, _ = condition.staged(weapon.damage_level, value)
+        by_level[level] = by_level.get(level, 0.0) + p
+    impact = hits.impact_at(worn, location, area)
+    body_dist = _test(
+        defender.body + built.target.resist,
+        hits.body_modifiers(weapon.power, impact, "stun weapon power"),
+    )
+    for level, p in by_level.items():
+        if level is None:
+            add(p, "hit", odds.NO_DAMAGE)
             continue
-        for lace, pl in enumerate(lacing):
-            for i, pdmg in enumerate(damage):
-                p = ps * pl * pdmg
-                if p == 0.0:
-                    continue
-                counted = low + i - s - lace
-                level, _ = condition.staged(weapon.damage_level, counted)
-                if level is None:
-                    add(p, "hit", odds.NO_DAMAGE)
-                elif weapon.damage_type == "stun":
-                    for b, pb in enumerate(body_dist):
-                        resisted = hits.level_down(level, b)
-                        key = (
-                            odds.NO_DAMAGE
-                            if resisted is None
-                            else _wound_key(track, resisted, 0, location, area)
-                        )
-                        add(p * pb, "hit", key)
-                else:
-                    add(p, "hit", _wound_key(track, weapon.damage_level, counted, location, area))
+        for b, pb in enumerate(body_dist):
+            resisted = hits.level_down(level, b)
+            key = (
+                odds.NO_DAMAGE
+                if resisted is None
+                else _wound_key(track, resisted, 0, location, area)
+            )
+            add(p * pb, "hit", key)
     return [(p, outcome, key) for (outcome, key), p in found.items()]
 
 
