@@ -169,13 +169,15 @@ def _single_shot(request: HLAttackRequest, built: attack.AttackBuild) -> TargetO
     knock_down = knock_back = 0.0
     skips_stun = stun_weapon or weapon.ammo_kind == "gel"
     # What a shot does at a location depends on its net successes only through Table 3's dice.
-    at: dict[tuple[Location, int], list[tuple[float, str, DamageKey]]] = {}
+    outcomes_at: dict[tuple[Location, int], list[tuple[float, str, DamageKey]]] = {}
     knocked: dict[Location, tuple[float, float]] = {}
     for (n, location), p in landed.items():
         _, dice = hits.damage_dice(weapon, n)
-        if (location, dice) not in at:
-            at[(location, dice)] = _at_location(request, built, worn, location, dice, track)
-        for q, outcome, key in at[(location, dice)]:
+        if (location, dice) not in outcomes_at:
+            outcomes_at[(location, dice)] = _at_location(
+                request, built, worn, location, dice, track
+            )
+        for q, outcome, key in outcomes_at[(location, dice)]:
             tally.add(p * q, outcome, net=n, damage=key, locations=[location])
         if not skips_stun:
             if location not in knocked:
