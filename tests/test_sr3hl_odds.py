@@ -206,9 +206,9 @@ def test_a_single_shot_is_exact_against_many_seeds_of_resolve(name: str) -> None
     assert answer.any_hit == target.hit and answer.damage_mean == target.damage_mean
     assert target.hit == sum(o.p for o in target.outcomes if o.outcome in ("hit", "stopped"))
     assert target.graze == 0.0
-    # Table 6: where there is no damage shift (head, vitals, torso, groin) a wound on the
-    # location is the damage test's own level, so it reaches the trauma monitor too; a test
-    # staged below Light writes nothing, whatever the location's bonus.
+    # Table 6: where there is no damage shift (head, vitals, torso, groin) the trauma monitor
+    # takes the damage test's own level, so every wound there adds boxes to it; a test staged
+    # below Light writes nothing, whatever the location's bonus.
     for d in target.damage:
         if d.location in ("head", "vitals", "torso", "groin"):
             assert d.boxes > 0, d

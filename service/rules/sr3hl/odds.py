@@ -6,8 +6,9 @@ dodge, the net successes' scatter on the body map (a d6 direction), the armour t
 location it lands on, the damage test and its staging on the location's and the trauma monitor.
 Per-bullet automatic fire and suppression fire's zone tests are too many paths to enumerate
 (each round's own target number, the dodge off the highest dice, scatter chained from round to
-round, armour in groups of three): they are a seeded Monte Carlo of resolve_attack and
-resolve_zone_test themselves.
+round, armour in groups of three): they are a seeded Monte Carlo of the ruleset's own roll
+(roll_attack, roll_zone_test: resolve_attack and resolve_zone_test less their build, which is
+made once).
 
 The damage key (schemas/odds.py): boxes added to the trauma monitor by the damage tests' wounds
 (every round's added up), the track of the weapon's damage, the level of the highest wound on a
@@ -71,8 +72,8 @@ def _percent(p: float) -> str:
 def _knock_back_note(down: float, back: float, exact: bool) -> str:
     how = "" if exact else " (sampled)"
     return (
-        f"Knock-back{how}: knocked down {_percent(down)}, knocked back {_percent(back)} "
-        "(a Body roll at each location hit, even when the armour stops the shot)."
+        f"Knock-back{how} (004, Table 4): knocked down {_percent(down)}, knocked back "
+        f"{_percent(back)}; the Body roll is made even when the armour stops the shot."
     )
 
 
