@@ -528,6 +528,10 @@ REFUSED: dict[str, tuple[dict[str, Any], HLState]] = {
         r.attack(target=r.target(defender={"body": 4, "armor": []})),
         HLState(),
     ),
+    "no willpower, full auto": (
+        r.attack(weapon=r.smg(), mode="FA", target=r.target(defender={"body": 4})),
+        HLState(),
+    ),
     "suppression with a pool": (
         {
             "attacker": zone_tests.PETE,

@@ -387,10 +387,8 @@ def attack_odds(
             ],
         )
     built = attack.build_attack(request, state, turn)
-    if built.count > 0:
-        # resolve_attack refuses a hit on a target without Willpower (its recovery roll).
-        hits.check_willpower(built.target.defender, "$.target.defender")
     if built.autofire:
+        # A sample that hits a target without Willpower is refused as resolve refuses it.
         target, what = _sampled_attack(request, state, turn, built, seed, samples)
         return AttackOdds(
             ruleset=RULESET,
@@ -402,6 +400,9 @@ def attack_odds(
             sampling=odds.sampling(what, samples, seed, [target]),
         )
     target = _single_shot(request, built)
+    if target.hit > 0:
+        # resolve_attack refuses a hit on a target without Willpower (its recovery roll).
+        hits.check_willpower(built.target.defender, "$.target.defender")
     return AttackOdds(
         ruleset=RULESET,
         attacker=request.attacker.id,
