@@ -187,6 +187,12 @@ def _rounds(
     return rounds
 
 
+def is_clean_miss(successes: int, dodged: int) -> bool:
+    """004, "Resolve Dodge Test": a clean miss when the dodge's successes exceed the attack's
+    (README: a tie is no clean miss; it scatters 4)."""
+    return successes > 0 and dodged > successes
+
+
 def _without_highest(totals: Sequence[int], taken: int) -> list[int]:
     """004, "Automatic fire": the dodge's successes take the attacker's highest dice first."""
     kept = sorted(totals, reverse=True)[taken:]
@@ -348,7 +354,7 @@ def roll_attack(
         )
     dodged = dodge_test.successes if dodge_test is not None else 0
     aim_location, aim = built.aim_location, built.aim
-    clean_miss = attack.successes > 0 and dodged > attack.successes
+    clean_miss = is_clean_miss(attack.successes, dodged)
     if attack.successes == 0 or clean_miss:
         shots = [
             HLRound(

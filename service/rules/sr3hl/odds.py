@@ -147,7 +147,7 @@ def _single_shot(request: HLAttackRequest, built: attack.AttackBuild) -> TargetO
             tally.add(pa, "miss")
             continue
         for d, pd in enumerate(dodged):
-            if d > a:
+            if attack.is_clean_miss(a, d):
                 tally.add(pa * pd, "dodged")
             else:
                 net[a - d] = net.get(a - d, 0.0) + pa * pd
