@@ -168,7 +168,7 @@ export class AttackForm {
 
   // The request by names: the service fills the shooter, its gun, the targets' distances and
   // defenders from the scene; the zone's geometry still comes from the map.
-  readByNames() {
+  readByNames({ dice: withDice = true } = {}) {
     const options = readFields(this.fields, this.ruleset.options, "option");
     if (!this.zoneMode && !this.ruleset.aimsAtPoint?.(options) && !this.pick.targets.length) {
       throw new FieldError(this.sceneTargets.querySelector("input") || this.sceneAttacker, "Pick a target from the scene");
@@ -188,6 +188,7 @@ export class AttackForm {
     if (body.targets) body.targets = this.pick.targets.map((id) => ({ id }));
     // Suppressive fire without bystanders takes everyone else on the scene.
     delete body.bystanders;
+    if (!withDice) return body;
     const dice = readDice(this.diceStepsContainer);
     if (Object.keys(dice).length) body.dice = dice;
     return body;
@@ -371,9 +372,10 @@ export class AttackForm {
     return this.safeRead(this.fields, this.ruleset.weapon, "weapon");
   }
 
-  // The request body, or a FieldError naming the input to fix.
-  read() {
-    if (this.byNames) return this.readByNames();
+  // The request body, or a FieldError naming the input to fix; `dice: false` leaves out the
+  // given dice (an odds preview is of dice not yet rolled).
+  read({ dice: withDice = true } = {}) {
+    if (this.byNames) return this.readByNames({ dice: withDice });
     const attacker = readFields(this.fields, this.ruleset.attacker, "attacker");
     const weapon = readFields(this.fields, this.ruleset.weapon, "weapon");
     const options = readFields(this.fields, this.ruleset.options, "option");
@@ -390,6 +392,7 @@ export class AttackForm {
     } catch (error) {
       throw new FieldError(this.modeSelect, error.message);
     }
+    if (!withDice) return body;
     const dice = readDice(this.diceStepsContainer);
     if (Object.keys(dice).length) body.dice = dice;
     return body;
