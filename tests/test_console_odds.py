@@ -14,7 +14,7 @@ from tests import console_browser as console
 from tests.test_console import browser, page, url
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, Request, Route
+    from playwright.sync_api import Page, Request
 
 # The browser, the served console and a fresh page: tests/test_console.py's own.
 __all__ = ["browser", "page", "url"]
@@ -67,8 +67,8 @@ def shown_after(page: Page, answered: int) -> None:
     page.wait_for_function(
         """([selector, answered]) => {
             const panel = document.querySelector(selector);
-            return Number(panel.dataset.answered || 0) > answered && !panel.hasAttribute("aria-busy")
-                && panel.dataset.pending === undefined;
+            return Number(panel.dataset.answered || 0) > answered
+                && !panel.hasAttribute("aria-busy") && panel.dataset.pending === undefined;
         }""",
         arg=[PANEL, answered],
     )
@@ -119,7 +119,12 @@ def check_panel_shows(page: Page, odds: dict[str, Any]) -> None:
             bar = drawn.nth(i)
             assert bar.get_attribute("data-boxes") == str(boxes)
             assert math.isclose(float(bar.get_attribute("data-p") or "nan"), bars[boxes])
-            assert bar.locator("text.boxes").text_content() == str(boxes)
+            title = bar.locator("title").text_content() or ""
+            assert title.startswith(f"{boxes} boxes: "), title
+            assert same_percent(title.removeprefix(f"{boxes} boxes: "), bars[boxes]), title
+        # The first and the last bar are labelled with their boxes below.
+        assert drawn.first.locator("text.boxes").text_content() == str(min(bars))
+        assert drawn.last.locator("text.boxes").text_content() == str(max(bars))
         # The chart's text alternative says every bar.
         chart = on.locator("svg.odds-chart")
         assert chart.get_attribute("role") == "img"
@@ -168,7 +173,8 @@ def test_the_odds_change_live_and_the_preview_changes_nothing(page: Page, url: s
     before = encounter_view(page, url, encounter)
     first = log.last()[2]
 
-    # Push the Limit: the sixes explode and the limit goes; the odds are asked again.
+    # Push the Limit (Sam has 3 Edge): the sixes explode and the limit goes; asked again.
+    page.locator("#attacker-edge").fill("3")
     page.locator("#options summary").click()
     seen = answered(page)
     page.locator("#option-edge").select_option("push_the_limit")
@@ -187,12 +193,15 @@ def test_the_odds_change_live_and_the_preview_changes_nothing(page: Page, url: s
     assert covered["targets"][0]["hit"] < pushed["targets"][0]["hit"]
     check_panel_shows(page, covered)
 
-    # A second target: the whole attack's line, with the service's numbers.
+    # A burst at a second target: the whole attack's line, with the service's numbers.
+    page.locator("#weapon-modes-BF").check()
+    page.get_by_label("Firing mode").select_option("BF")
     seen = answered(page)
     page.get_by_role("button", name="Add target").click()
     shown_after(page, seen)
     _, status, split = log.last()
-    assert status == 200 and len(split["targets"]) == 2
+    assert status == 200, split
+    assert len(split["targets"]) == 2
     check_panel_shows(page, split)
     whole = page.locator(f"{PANEL} [data-field=whole]")
     expect(whole).to_be_visible()
@@ -203,9 +212,27 @@ def test_the_odds_change_live_and_the_preview_changes_nothing(page: Page, url: s
 
     # All that asking changed nothing: the same version, no event.
     after = encounter_view(page, url, encounter)
-    assert (after["version"], after["last_event_id"]) == (before["version"], before["last_event_id"])
+    assert after["version"] == before["version"]
+    assert after["last_event_id"] == before["last_event_id"]
     assert after["combat"] == before["combat"]
     assert page.locator("#feed li").count() == 1, "only the encounter's creation"
+
+
+# The page's fetch, wrapped: once armed, the next odds request goes out at once but its answer
+# is handed to the page only when the test releases it.
+HOLD_NEXT_ODDS = """() => {
+    const real = window.fetch;
+    window.heldOdds = null;
+    window.holdOdds = true;
+    window.fetch = (url, init) => {
+        const answer = real(url, init);
+        if (!window.holdOdds || !String(url).endsWith("/attacks/odds")) return answer;
+        window.holdOdds = false;
+        return new Promise((resolve, reject) => {
+            window.heldOdds = { release: () => answer.then(resolve, reject) };
+        });
+    };
+}"""
 
 
 def test_an_answer_to_an_older_request_never_overwrites_a_newer_one(page: Page) -> None:
@@ -214,19 +241,13 @@ def test_an_answer_to_an_older_request_never_overwrites_a_newer_one(page: Page) 
     log = OddsLog(page)
     console.create_encounter(page, name="Stale odds")
     shown_after(page, 0)
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if not held:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route("**/attacks/odds", hold_the_first)
-    # The first change's request is held back by the network...
-    with page.expect_request(lambda r: r.url.endswith("/attacks/odds")):
-        page.locator("#target-1-cover").select_option("good")
-    assert held
+    page.locator("#attacker-edge").fill("3")
+    shown_after(page, 0)
+    # The first change's answer is held back on its way...
+    page.evaluate(HOLD_NEXT_ODDS)
+    page.locator("#target-1-cover").select_option("good")
+    page.wait_for_function("() => window.heldOdds !== null")
+    older_request = log.requests[-1]
     # ... the second change's is answered, and shown.
     seen = answered(page)
     page.locator("#options summary").click()
@@ -237,15 +258,14 @@ def test_an_answer_to_an_older_request_never_overwrites_a_newer_one(page: Page) 
     shown = page.locator(PANEL).get_attribute("data-shown")
     # The older answer arrives last: it is read, and dropped.
     seen = answered(page)
-    held[0].fulfill(response=held[0].fetch())
+    page.evaluate("() => window.heldOdds.release()")
     shown_after(page, seen)
-    older_body, _, older = log.answer(held[0].request)
+    older_body, _, older = log.answer(older_request)
     assert older_body["targets"][0]["cover"] == "good"
     assert older_body.get("edge") != "push_the_limit"
     assert older["targets"][0]["hit"] != newer["targets"][0]["hit"]
     expect(page.locator(PANEL)).to_have_attribute("data-shown", shown or "")
     check_panel_shows(page, newer)
-    page.unroute("**/attacks/odds")
 
 
 def test_a_refused_body_shows_the_problem_in_the_panel_not_as_an_error(page: Page) -> None:
@@ -255,6 +275,7 @@ def test_a_refused_body_shows_the_problem_in_the_panel_not_as_an_error(page: Pag
     console.create_encounter(page, name="Refused odds")
     shown_after(page, 0)
     # The heavy pistol's extreme range is 50 m: at 400 m the service refuses the attack.
+    page.get_by_label("Map width (m)").select_option("1000")
     seen = answered(page)
     console.place(page, "goon-1 x (m)", 400)
     shown_after(page, seen)
@@ -327,6 +348,9 @@ def test_a_zone_test_shows_its_odds_before_it_is_rolled(page: Page, url: str) ->
     more_armour = changed.value.json()
     assert more_armour["target"]["damage_mean"] < odds["target"]["damage_mean"]
     page.wait_for_function(
-        "mean => Number(document.querySelector('#zone-test-odds [data-field=damage_mean]')?.dataset.value) === mean",
+        """mean => {
+            const shown = document.querySelector("#zone-test-odds [data-field=damage_mean]");
+            return Number(shown?.dataset.value) === mean;
+        }""",
         arg=more_armour["target"]["damage_mean"],
     )

@@ -23,7 +23,10 @@ export function damageBars(damage) {
   return [...bars.entries()].sort(([a], [b]) => a - b).map(([boxes, p]) => ({ boxes, p }));
 }
 
-const BAR = { width: 22, gap: 5, height: 48, top: 12, label: 12 };
+// Bars of up to 28 px (a few outcomes), narrower for a long tail (Push the Limit's exploding
+// sixes) so the chart stays within 300 px; every bar keeps its number in its title, and about
+// 14 of them are labelled below.
+const CHART = { width: 300, slot: 28, height: 48, top: 12, label: 12, labels: 14 };
 
 /**
  * What odds-panel.hbs draws from an AttackOdds or a ZoneTestOdds (schemas/odds.py), in this
@@ -36,22 +39,28 @@ export function oddsView(answer, { localize, nameOf = (id) => id }) {
   const targets = list.map((t) => {
     const bars = damageBars(t.damage);
     const highest = Math.max(...bars.map((b) => b.p), 0) || 1;
+    const slot = Math.min(CHART.slot, CHART.width / Math.max(1, bars.length));
+    const width = Math.max(2, Math.round(slot * 0.8 * 10) / 10);
+    const every = Math.ceil(bars.length / CHART.labels);
+    const round = (n) => Math.round(n * 10) / 10;
     const drawn = bars.map((bar, index) => {
-      const height = Math.max(1, Math.round((bar.p / highest) * BAR.height * 10) / 10);
-      const x = BAR.gap + index * (BAR.width + BAR.gap);
+      const height = Math.max(1, round((bar.p / highest) * CHART.height));
+      const x = round(index * slot + (slot - width) / 2);
       return {
         boxes: bar.boxes,
         p: bar.p,
         percent: percent(bar.p),
-        share: `${Math.round(bar.p * 100)}%`,
+        // The share above a bar where there is room for it; the number of boxes below every few.
+        share: slot >= 22 ? `${Math.round(bar.p * 100)}%` : null,
+        labelled: index % every === 0 || index === bars.length - 1,
         none: bar.boxes === 0,
         x,
-        y: BAR.top + BAR.height - height,
-        width: BAR.width,
+        y: round(CHART.top + CHART.height - height),
+        width,
         height,
-        middle: x + BAR.width / 2,
-        shareY: BAR.top + BAR.height - height - 2,
-        labelY: BAR.top + BAR.height + BAR.label - 2,
+        middle: round(x + width / 2),
+        shareY: round(CHART.top + CHART.height - height - 2),
+        labelY: CHART.top + CHART.height + CHART.label - 2,
         title: localize(unitKey, { boxes: bar.boxes, percent: percent(bar.p) }),
       };
     });
@@ -70,8 +79,8 @@ export function oddsView(answer, { localize, nameOf = (id) => id }) {
       criticalGlitch: t.critical_glitch > 0 ? percent(t.critical_glitch) : null,
       bars: drawn,
       chart: {
-        width: drawn.length * (BAR.width + BAR.gap) + BAR.gap,
-        height: BAR.top + BAR.height + BAR.label,
+        width: Math.ceil(drawn.length * slot),
+        height: CHART.top + CHART.height + CHART.label,
         // The chart's text alternative: every bar in words.
         label: localize("FIREFIGHT.Odds.Chart", { name, bars: drawn.map((b) => b.title).join(", ") }),
       },

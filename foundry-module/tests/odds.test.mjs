@@ -92,7 +92,7 @@ function assertShows(panel, odds) {
     const bars = [...article.matchAll(/data-boxes="(\d+)" data-p="([^"]+)"/g)].map((m) => ({ boxes: Number(m[1]), p: Number(m[2]) }));
     assert.deepEqual(bars, damageBars(t.damage));
     // The chart's text alternative names every bar.
-    const label = /<svg role="img" aria-label="([^"]*)"/.exec(article)[1];
+    const label = /<svg role="img" aria-label="([^"]*)"/.exec(article)[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">");
     for (const bar of bars) assert.ok(label.includes(`${bar.boxes} boxes: ${percent(bar.p)}`), label);
   }
 }
@@ -123,8 +123,8 @@ for (const generation of [12, 13]) {
       assert.ok(pushed.answer.targets[0].hit > first.answer.targets[0].hit, "exploding sixes hit more");
       assertShows(panelOf(dialog), pushed.answer);
 
-      // 400 m is beyond the rifle's extreme range: the service refuses, the panel says why.
-      dialog.change(`distance.${GOON}`, 400);
+      // 1000 m is beyond the assault rifle's extreme range: the service refuses, the panel says why.
+      dialog.change(`distance.${GOON}`, 1000);
       await preview.settled();
       const refused = log.asked.at(-1);
       assert.ok(refused.status >= 400 && refused.status < 500, JSON.stringify(refused.answer));
@@ -173,13 +173,23 @@ test("an odds answer that comes after a newer one is dropped", async () => {
 
 test("a dialog that cannot make an attack asks for no odds and says what is missing", async () => {
   const { app, samToken, log } = await table({ generation: 12 });
-  // Sam targets nobody: the SR5 attack needs a target (or suppressive fire).
+  // Sam targets nobody: an SR5 attack needs a target (or suppressive fire).
   app.game.user.targets = new Set();
   DialogV2.respond(async (dialog) => {
     await app.oddsPreview.settled();
     const panel = panelOf(dialog);
-    assert.equal(panel.dataset.state, log.asked.length ? "refused" : "incomplete");
-    assert.match(panel.innerHTML, /<p class="hint">(No odds|Odds once the dialog makes an attack): /);
+    assert.equal(panel.dataset.state, "incomplete");
+    assert.equal(panel.innerHTML, '<p class="hint">Odds once the dialog makes an attack: target at least one token.</p>');
+    assert.equal(log.asked.length, 0);
+    // Suppressive fire needs no target: its odds come (a zone, no target to hit).
+    dialog.change("mode", "suppressive");
+    await app.oddsPreview.settled();
+    assert.equal(log.asked.length, 1);
+    const zone = log.asked[0];
+    assert.equal(zone.status, 200, JSON.stringify(zone.answer));
+    assert.deepEqual(zone.answer.targets, []);
+    assert.match(panel.innerHTML, /<p class="hint">No target to hit\.<\/p>/);
+    for (const note of zone.answer.notes) assert.ok(panel.innerHTML.includes(note.replace(/'/g, "&#x27;")), note);
     return null;
   });
   await app.openAttackDialog(samToken);

@@ -12,9 +12,11 @@ const AIM = "aim point";
 
 export class AttackForm {
   // `scene()`: the scene's actors by id; `playable()`: the ids this page may attack with;
-  // `onPick(attacker, targets)`: the picks changed.
-  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {} }) {
+  // `onPick(attacker, targets)`: the picks changed; `onTargets()`: a typed-in target was added
+  // or removed.
+  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {}, onTargets = () => {} }) {
     this.fields = fields;
+    this.onTargets = onTargets;
     this.scene = scene;
     this.playable = playable;
     this.onPick = onPick;
@@ -272,6 +274,7 @@ export class AttackForm {
     }
     this.refreshDistances();
     this.refreshDiceSteps();
+    this.onTargets();
   }
 
   onModeChange() {

@@ -63,6 +63,7 @@ const form = new AttackForm({
     roster.showPicked(attacker, targets);
     odds.schedule();
   },
+  onTargets: () => odds.schedule(),
 });
 // The attack's odds, live as the form changes: the body it would send, without given dice.
 const odds = new OddsPanel({

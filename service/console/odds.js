@@ -35,29 +35,40 @@ function svgElement(name, attributes = {}, text = null) {
   return element;
 }
 
-const BAR = { width: 26, gap: 6, height: 64, label: 14, top: 14 };
+// Bars of up to 32 px (a few outcomes), narrower for a long tail (Push the Limit's exploding
+// sixes) so the chart stays within 360 px; every bar keeps its number in its title, and about 16
+// of them are labelled below.
+const CHART = { width: 360, slot: 32, height: 64, top: 14, label: 14, labels: 16 };
 
 // The damage distribution as bars, with its text alternative (the same numbers in words).
 function damageChart(target, unit) {
   const bars = damageBars(target.damage);
   const highest = Math.max(...bars.map((bar) => bar.p), 0) || 1;
-  const width = bars.length * (BAR.width + BAR.gap) + BAR.gap;
-  const height = BAR.top + BAR.height + BAR.label;
+  const slot = Math.min(CHART.slot, CHART.width / Math.max(1, bars.length));
+  const barWidth = Math.max(2, Math.round(slot * 0.8 * 10) / 10);
+  const every = Math.ceil(bars.length / CHART.labels);
+  const width = Math.ceil(bars.length * slot);
+  const height = CHART.top + CHART.height + CHART.label;
   const words = bars.map((bar) => `${bar.boxes} ${unit}: ${percent(bar.p)}`).join(", ");
   const svg = svgElement("svg", {
     class: "odds-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     "aria-label": `Damage to ${target.target}: ${words}`,
   });
   bars.forEach((bar, index) => {
-    const x = BAR.gap + index * (BAR.width + BAR.gap);
-    const tall = Math.max(1, (bar.p / highest) * BAR.height);
+    const x = index * slot + (slot - barWidth) / 2;
+    const middle = x + barWidth / 2;
+    const tall = Math.max(1, (bar.p / highest) * CHART.height);
     const group = svgElement("g", { class: bar.boxes === 0 ? "bar none" : "bar", "data-boxes": bar.boxes, "data-p": bar.p });
     group.append(
       svgElement("title", {}, `${bar.boxes} ${unit}: ${percent(bar.p)}`),
-      svgElement("rect", { x, y: BAR.top + BAR.height - tall, width: BAR.width, height: tall }),
-      svgElement("text", { class: "share", x: x + BAR.width / 2, y: BAR.top + BAR.height - tall - 3, "text-anchor": "middle" }, `${Math.round(bar.p * 100)}%`),
-      svgElement("text", { class: "boxes", x: x + BAR.width / 2, y: height - 2, "text-anchor": "middle" }, String(bar.boxes)),
+      svgElement("rect", { x, y: CHART.top + CHART.height - tall, width: barWidth, height: tall }),
     );
+    if (slot >= 24) {
+      group.appendChild(svgElement("text", { class: "share", x: middle, y: CHART.top + CHART.height - tall - 3, "text-anchor": "middle" }, `${Math.round(bar.p * 100)}%`));
+    }
+    if (index % every === 0 || index === bars.length - 1) {
+      group.appendChild(svgElement("text", { class: "boxes", x: middle, y: height - 2, "text-anchor": "middle" }, String(bar.boxes)));
+    }
     svg.appendChild(group);
   });
   return el("figure", { class: "odds-damage" }, svg, el("figcaption", { text: unit === "damage" ? "Damage points" : "Boxes of damage" }));
@@ -131,14 +142,17 @@ export class OddsPanel {
     this.answered = 0;
   }
 
+  // A change waits `delay` for the next one; the panel says a request is due meanwhile.
   schedule() {
     clearTimeout(this.timer);
+    this.panel.dataset.pending = "true";
     this.timer = setTimeout(() => this.refresh(), this.delay);
   }
 
   // The form went away (the zone test closed, the encounter left): nothing more is shown.
   stop() {
     clearTimeout(this.timer);
+    delete this.panel.dataset.pending;
     this.sent += 1;
     this.panel.removeAttribute("aria-busy");
     this.set("idle", "");
@@ -151,6 +165,8 @@ export class OddsPanel {
   }
 
   async refresh() {
+    clearTimeout(this.timer);
+    delete this.panel.dataset.pending;
     let body;
     try {
       body = this.read();
