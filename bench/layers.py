@@ -7,7 +7,11 @@ contention plays no part.
 
 It ends with the rules core's targets (issue 12): SR5 single-target resolutions per second of
 one core, and the dice draw against a frozen copy of the draw before issue 12 (a
-random.Random(seed) per Dice, randint per die), timed in the same run.
+random.Random(seed) per Dice, randint per die), timed in the same run; and issue 16's odds
+previews, each beside the attack it previews: an SR5 single-target preview under 5 ms, a
+four-target split with Push the Limit under 50 ms, in the rules core (caches cold: the first
+preview of its pools) and through the engine on the embedded store (wall time, its thread hop
+included).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import msgspec
 import redis.asyncio as aioredis
 import structlog
 
-from bench.load import attack_body
+from bench.load import AMMO, WEAPON_RC, attack_body
 from bench.server import REDIS_TIMEOUT_S
 from bench.servers import require_loopback
 from bench.targets import Target, report
@@ -36,10 +40,12 @@ from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
 from service.config import Config
 from service.engine import Encounters
 from service.logs import configure_logging
+from service.rules import odds
 from service.rules.d100 import D100Ruleset
 from service.rules.dice import Dice
 from service.rules.sr5 import SR5Ruleset
 from service.store import MemoryStore, RedisStore
+from tests import sr5_requests
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 LAYER_KEY = "firefight-bench:layers"
@@ -202,6 +208,73 @@ SR5_RESOLUTIONS_PER_S = 50_000
 RULES_SPEED_UP = 50_000 / 29_000
 
 
+# Issue 16: a four-target full-auto split with Push the Limit (Agility 7 + skill 8 + Edge 4 = 19
+# dice, no recoil with RC 30: shares of 5, 5, 5 and 4 dice, every six exploding), the targets at
+# short, medium and long range, one prone, one in good cover.
+SPLIT_ATTACK = sr5_requests.attack(
+    attacker=sr5_requests.attacker(id="layers", agility=7, skill=8, strength=5, edge=4),
+    weapon=sr5_requests.weapon(
+        id="ak-97", category="assault_rifle", modes=["SA", "BF", "FA"], ammo=AMMO, rc=WEAPON_RC
+    ),
+    mode="FA",
+    edge="push_the_limit",
+    targets=[
+        sr5_requests.target(id="goon-1", distance_m=20),
+        sr5_requests.target(id="goon-2", distance_m=60, cover="good"),
+        sr5_requests.target(id="goon-3", distance_m=200, prone=True),
+        sr5_requests.target(id="goon-4", distance_m=30),
+    ],
+)
+# Issue 16: "an SR5 single-target preview answers in under 5 ms on this machine; a four-target
+# split with Push the Limit in under 50 ms".
+SINGLE_PREVIEW_MS = 5.0
+SPLIT_PREVIEW_MS = 50.0
+
+
+def _odds_us(count: int, request: SR5AttackRequest, cold: bool) -> float:
+    """The rules core's preview of `request`: `cold` empties the pool distributions' cache
+    before every call, so each pays for its pools as the first preview of them does."""
+    ruleset, state, turn = SR5Ruleset(), SR5State(), TurnState()
+
+    def run(n: int) -> None:
+        for _ in range(n):
+            if cold:
+                odds.pool.cache_clear()
+            ruleset.attack_odds(request, state, turn, odds.SEED, odds.DEFAULT_SAMPLES)
+
+    return _per_call_us(count, run)
+
+
+def _resolve_us(count: int, request: SR5AttackRequest) -> float:
+    ruleset, state, turn = SR5Ruleset(), SR5State(), TurnState()
+
+    def run(n: int) -> None:
+        for i in range(n):
+            ruleset.resolve_attack(request, state, turn, Dice(i))
+
+    return _per_call_us(count, run)
+
+
+SINGLE = "sr5 single-target attack (resolve_attack)"
+SPLIT = "sr5 four-target split with Push the Limit (resolve_attack)"
+
+
+def odds_figures(count: int) -> dict[str, float]:
+    """Each preview beside the attack it previews, in the same run (CPU µs per call)."""
+    single = msgspec.json.decode(attack_body("layers", 7), type=SR5AttackRequest)
+    split = msgspec.convert(SPLIT_ATTACK, SR5AttackRequest)
+    # A cold preview costs some milliseconds: fewer calls keep the run short.
+    fewer = max(1, count // 10)
+    return {
+        SINGLE: _resolve_us(count, single),
+        f"{SINGLE}: its odds preview": _odds_us(count, single, cold=False),
+        f"{SINGLE}: its odds preview, caches cold": _odds_us(fewer, single, cold=True),
+        SPLIT: _resolve_us(count, split),
+        f"{SPLIT}: its odds preview": _odds_us(fewer, split, cold=False),
+        f"{SPLIT}: its odds preview, caches cold": _odds_us(fewer, split, cold=True),
+    }
+
+
 def _log_line_us(count: int) -> float:
     """The one JSON log line request_context writes per request, to /dev/null."""
     with open(os.devnull, "w") as sink:
@@ -260,6 +333,110 @@ async def _engine_us(encounters: Encounters, count: int) -> float:
         await encounters.end(await encounters.admit(created.id, gm, "gm"))
 
 
+async def _engine_odds_us(encounters: Encounters, count: int) -> dict[str, float]:
+    """Encounters.admit then .attack_odds, as the handler calls them, for each preview beside
+    Encounters.attack: wall-clock µs per call (the preview runs in a thread, and a player waits
+    for the wall clock), sequential, best of 3 rounds. The previews ask a fresh encounter; the
+    attacks are timed alone, each followed by an untimed action that resets the recoil."""
+    encoder = msgspec.json.Encoder()
+
+    async def new_encounter(name: str) -> tuple[str, str]:
+        answer = await encounters.create(
+            encoder.encode(EncounterCreate(ruleset="sr5", name=name)), LAYERS_ADMIN_KEY, None
+        )
+        created = msgspec.json.decode(answer.body, type=EncounterCreated)
+        return created.id, created.tokens.gm
+
+    shooting, previewing = await new_encounter("layers-attacks"), await new_encounter("layers-odds")
+    reset = encoder.encode(SR5ActionRequest(actor="layers", action="other"))
+
+    async def attacks(body: bytes, n: int) -> float:
+        encounter, gm = shooting
+        spent = 0.0
+        for _ in range(n):
+            started = time.perf_counter()
+            await encounters.attack(await encounters.admit(encounter, gm, "play"), body)
+            spent += time.perf_counter() - started
+            await encounters.action(await encounters.admit(encounter, gm, "play"), reset)
+        return spent
+
+    async def previews(body: bytes, n: int) -> float:
+        encounter, gm = previewing
+        started = time.perf_counter()
+        for _ in range(n):
+            await encounters.attack_odds(await encounters.admit(encounter, gm, "play"), body)
+        return time.perf_counter() - started
+
+    async def best(run: Callable[[bytes, int], Awaitable[float]], body: bytes) -> float:
+        n = max(1, count // 10)
+        return min([await run(body, n) for _ in range(REPEATS)]) / n * 1e6
+
+    single = attack_body("layers", 7)
+    split = msgspec.json.encode({**SPLIT_ATTACK, "seed": 7})
+    try:
+        return {
+            "engine single-target attack, embedded store (wall)": await best(attacks, single),
+            "engine single-target odds preview, embedded store (wall)": await best(
+                previews, single
+            ),
+            "engine four-target split attack, embedded store (wall)": await best(attacks, split),
+            "engine four-target split odds preview, embedded store (wall)": await best(
+                previews, split
+            ),
+        }
+    finally:
+        for encounter, gm in (shooting, previewing):
+            await encounters.end(await encounters.admit(encounter, gm, "gm"))
+
+
+def odds_targets(figures: dict[str, float]) -> list[Target]:
+    """Issue 16's two marks, each preview in milliseconds with its ratio to the attack it
+    previews, measured in the same run."""
+
+    def preview(name: str, us: float, base_us: float, base: str, mark: float) -> Target:
+        return Target(
+            name, us / 1000, mark, "at_most", unit="ms", against=f"{us / base_us:.1f}x {base}"
+        )
+
+    targets = [
+        preview(
+            "sr5 single-target odds preview, rules core, caches cold",
+            figures[f"{SINGLE}: its odds preview, caches cold"],
+            figures[SINGLE],
+            "its attack's resolution, same run",
+            SINGLE_PREVIEW_MS,
+        ),
+        preview(
+            "sr5 four-target split with Push the Limit, odds preview, rules core, caches cold",
+            figures[f"{SPLIT}: its odds preview, caches cold"],
+            figures[SPLIT],
+            "its attack's resolution, same run",
+            SPLIT_PREVIEW_MS,
+        ),
+    ]
+    engine = "engine single-target odds preview, embedded store (wall)"
+    if engine in figures:
+        targets.append(
+            preview(
+                "sr5 single-target odds preview through the engine",
+                figures[engine],
+                figures["engine single-target attack, embedded store (wall)"],
+                "the engine's attack, same run",
+                SINGLE_PREVIEW_MS,
+            )
+        )
+        targets.append(
+            preview(
+                "sr5 four-target split with Push the Limit, odds preview through the engine",
+                figures["engine four-target split odds preview, embedded store (wall)"],
+                figures["engine four-target split attack, embedded store (wall)"],
+                "the engine's attack, same run",
+                SPLIT_PREVIEW_MS,
+            )
+        )
+    return targets
+
+
 async def _incr_us(redis_url: str, count: int) -> float:
     """One redis-py command round trip, as the baseline server makes it."""
     client = aioredis.Redis.from_url(
@@ -306,10 +483,12 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
         "the turn, stored and read back": _turn_us(count, 0),
         "the same, the service running a 50-actor initiative": _turn_us(count, 50),
     }
+    figures.update(odds_figures(count))
     memory = MemoryStore()
     figures["engine attack, embedded store"] = await _engine_us(
         Encounters(memory, LAYERS_ADMIN_KEY), count
     )
+    figures.update(await _engine_odds_us(Encounters(memory, LAYERS_ADMIN_KEY), count))
     await memory.close()
     if redis_url is not None:
         store = RedisStore(redis_url)
@@ -323,6 +502,16 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
     return figures
 
 
+async def _run_odds(count: int) -> dict[str, float]:
+    figures = odds_figures(count)
+    memory = MemoryStore()
+    try:
+        figures.update(await _engine_odds_us(Encounters(memory, LAYERS_ADMIN_KEY), count))
+    finally:
+        await memory.close()
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.layers", description=__doc__)
     parser.add_argument("--count", type=int, default=5000, help="calls per layer")
@@ -333,6 +522,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-redis", action="store_true", help="skip the Redis layers")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--only-odds",
+        action="store_true",
+        help="only issue 16's odds previews beside their attacks (core and engine)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 1_000_000:
         parser.error("--count must be between 1 and 1000000")
@@ -340,23 +534,31 @@ def main(argv: list[str] | None = None) -> int:
         require_loopback(args.redis_url)
     except ValueError as error:
         parser.error(str(error))
-    figures = asyncio.run(_run(None if args.no_redis else args.redis_url, args.count))
-    targets = rules_targets(args.count, figures["sr5 rules (resolve_attack)"])
+    if args.only_odds:
+        figures = asyncio.run(_run_odds(args.count))
+        targets = odds_targets(figures)
+    else:
+        figures = asyncio.run(_run(None if args.no_redis else args.redis_url, args.count))
+        targets = rules_targets(args.count, figures["sr5 rules (resolve_attack)"])
+        targets += odds_targets(figures)
+    rulesets = [] if args.only_odds else ["sr5", "d100"]
     if args.json:
         layers = {name: round(us, 1) for name, us in figures.items()}
         rates = {
-            "sr5 resolutions/s per core": round(1e6 / figures["sr5 rules (resolve_attack)"]),
-            "d100 resolutions/s per core": round(1e6 / figures["d100 rules (resolve_attack)"]),
+            f"{ruleset} resolutions/s per core": round(
+                1e6 / figures[f"{ruleset} rules (resolve_attack)"]
+            )
+            for ruleset in rulesets
         }
         marks = {t.name: {"value": t.value, "mark": t.mark, "met": t.met} for t in targets}
         print(json.dumps({**layers, **rates, "targets": marks}, indent=2))
         return 0
     width = max(map(len, figures))
-    print(f"{'layer'.ljust(width)}  CPU µs/call")
+    print(f"{'layer'.ljust(width)}  CPU µs/call (wall where it says so)")
     for name, us in figures.items():
         print(f"{name.ljust(width)}  {us:11.1f}")
     print()
-    for ruleset in ("sr5", "d100"):
+    for ruleset in rulesets:
         per_s = 1e6 / figures[f"{ruleset} rules (resolve_attack)"]
         print(f"{ruleset} rules core: {per_s:,.0f} single-target resolutions/s per core")
     report(targets)

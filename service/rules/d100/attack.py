@@ -8,6 +8,7 @@ core.py. Choices where the chapter is silent: docs/rulesets/d100.md.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import msgspec
 
@@ -224,95 +225,179 @@ def _target_modifiers(
     return band, modifiers
 
 
-def _resolve_target(
-    request: D100AttackRequest,
-    state: D100State,
-    target: D100Target,
-    share: int,
-    band: str,
-    modifiers: list[Modifier],
-    dice: Dice,
-) -> D100TargetResult:
-    attack = core.test(dice, attack_step(request, target.id), share + core.total(modifiers))
+@dataclass(frozen=True, slots=True)
+class AttackBuild:
+    """The whole attack before any die is rolled: its cost, the state it is rolled on (the
+    action points spent, the shooter's own zones ended) and its Success Target, divided."""
+
+    cost: tables.ShotRateCost
+    state: D100State
+    modifiers: list[Modifier]
+    success_target: int
+    # Each target's part of the Success Target ("Multi-Target Fire"); none for suppressive fire.
+    shares: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class TargetBuild:
+    """One target's tests before any die is rolled."""
+
+    target: D100Target
+    step: str
+    share: int
+    band: str
+    modifiers: list[Modifier]
+    # The attack test's Success Target at this target: its share and its own modifiers.
+    success_target: int
+    # Every test the defender makes here takes these (Active and Passive Defense).
+    test_modifiers: list[Modifier]
+    # The Active Defense test's Success Target; None: the defender rolls none.
+    defense: int | None
+    damage: core.DamageBuild
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressionBuild:
+    """The suppressive fire test before its die is rolled."""
+
+    order: D100ZoneOrder
+    modifiers: list[Modifier]
+    success_target: int
+
+
+def build_attack(request: D100AttackRequest, state: D100State) -> AttackBuild:
+    """Every refusal of the attack and everything it rolls against, nothing rolled: `resolve`
+    rolls on it, the odds (odds.py) count on it."""
+    cost = check(request)
+    attacker = request.attacker.id
+    path = "$.suppressive" if request.suppressive is not None else "$.shot_rate"
+    state = core.spend(state, attacker, cost.action_points, path)
+    # Attacking ends the shooter's suppressive fire.
+    state = core.end_zones_of(state, attacker)
+    if request.suppressive is not None and len(state.zones) >= MAX_ZONES:
+        raise RuleViolation(
+            f"an encounter holds at most {MAX_ZONES} suppression zones at once",
+            path="$.suppressive",
+            kind="limit-exceeded",
+        )
+    whole = _whole_attack(request, state)
+    success_target = core.total(whole)
+    shares = []
+    if request.suppressive is None:
+        shares = split(
+            success_target,
+            [t.share_percent if t.share_percent is not None else 100 for t in request.targets],
+        )
+    return AttackBuild(cost, state, whole, success_target, shares)
+
+
+def build_target(request: D100AttackRequest, built: AttackBuild, index: int) -> TargetBuild:
+    """The tests at target `index`: its range band may refuse it (a target out of range)."""
+    target = request.targets[index]
+    share = built.shares[index]
+    band, modifiers = _target_modifiers(request, index, target)
     defender = target.defender
     test_modifiers = [
         *core.named(defender.test_modifiers),
-        *core.suppression_modifiers(state, defender.position),
+        *core.suppression_modifiers(built.state, defender.position),
     ]
-    defense = None
-    # An attack that fails is a miss: the defender rolls (and is charged) no defense.
-    if attack.success and defender.defense is not None:
-        defense = core.test(
-            dice, f"defense:{target.id}", defender.defense + core.total(test_modifiers)
-        )
-    net_hits = attack.hits - (defense.hits if defense is not None else 0)
-    # README: ties go to the defender.
-    hit = attack.success and net_hits > 0
-    damage = None
-    if hit:
-        weapon = request.weapon
-        # Hot bonus dice: they count on a successful test only, so they are rolled on a hit.
-        bonus_dice = weapon.bonus_dice * (
-            tables.BOTH_BARRELS_BONUS_DICE if request.both_barrels else 1
-        )
-        damage = core.damage(
-            dice,
-            target.id,
+    weapon = request.weapon
+    # "Double-Barreled Shotguns": the bonus dice doubled, nothing else.
+    bonus_dice = weapon.bonus_dice * (tables.BOTH_BARRELS_BONUS_DICE if request.both_barrels else 1)
+    return TargetBuild(
+        target=target,
+        step=attack_step(request, target.id),
+        share=share,
+        band=band,
+        modifiers=modifiers,
+        success_target=share + core.total(modifiers),
+        test_modifiers=test_modifiers,
+        defense=(
+            defender.defense + core.total(test_modifiers) if defender.defense is not None else None
+        ),
+        damage=core.build_damage(
             flat=weapon.damage,
             bonus_dice=bonus_dice,
             bonus_die=weapon.bonus_die,
-            net_hits=net_hits,
             armor_penetration=weapon.armor_penetration,
             defender=defender,
             test_modifiers=test_modifiers,
             location=target.location,
-        )
+        ),
+    )
+
+
+def build_suppression(request: D100AttackRequest, built: AttackBuild) -> SuppressionBuild:
+    """ "Suppressive Fire": Marksmanship to the centre of the circle, with its range band."""
+    order = request.suppressive
+    assert order is not None
+    distance = math.hypot(order.center.x - order.origin.x, order.center.y - order.origin.y)
+    modifiers = [
+        *built.modifiers,
+        _range_modifier(request.weapon, distance, "$.suppressive.center")[1],
+    ]
+    if order.visibility:
+        modifiers.append(Modifier("visibility", order.visibility))
+    modifiers.extend(core.named(order.modifiers))
+    return SuppressionBuild(order, modifiers, core.total(modifiers))
+
+
+def _roll_target(build: TargetBuild, dice: Dice) -> D100TargetResult:
+    target = build.target
+    attack = core.test(dice, build.step, build.success_target)
+    defense = None
+    # An attack that fails is a miss: the defender rolls (and is charged) no defense.
+    if attack.success and build.defense is not None:
+        defense = core.test(dice, f"defense:{target.id}", build.defense)
+    net_hits = core.net_hits(attack.hits, defense.hits if defense is not None else 0)
+    hit = core.hits_home(attack.success, net_hits)
+    damage = None
+    if hit:
+        # Hot bonus dice: they count on a successful test only, so they are rolled on a hit.
+        damage = core.damage(dice, target.id, build.damage, net_hits)
     return D100TargetResult(
         target=target.id,
         outcome="hit" if hit else "miss",
-        range_band=band,
+        range_band=build.band,
         share_percent=target.share_percent if target.share_percent is not None else 100,
-        share=share,
-        modifiers=modifiers,
+        share=build.share,
+        modifiers=build.modifiers,
         attack=attack,
         defense=defense,
-        defense_modifiers=test_modifiers if defense is not None else [],
+        defense_modifiers=build.test_modifiers if defense is not None else [],
         net_hits=max(net_hits, 0) if attack.success else 0,
         damage=damage,
     )
 
 
-def _suppressive_fire(
-    request: D100AttackRequest,
-    order: D100ZoneOrder,
-    state: D100State,
-    whole: list[Modifier],
-    dice: Dice,
-) -> tuple[D100ZoneResult, D100State]:
-    """ "Suppressive Fire": a Marksmanship test to the centre; its hits set the zone's strength,
-    and a failure makes no zone."""
-    distance = math.hypot(order.center.x - order.origin.x, order.center.y - order.origin.y)
-    modifiers = [*whole, _range_modifier(request.weapon, distance, "$.suppressive.center")[1]]
-    if order.visibility:
-        modifiers.append(Modifier("visibility", order.visibility))
-    modifiers.extend(core.named(order.modifiers))
-    test = core.test(dice, SUPPRESSION_STEP, core.total(modifiers))
-    if not test.success:
-        return D100ZoneResult(zone=None, test=test, modifiers=modifiers, affected=[]), state
-    made = state.zones_made + 1
+def zone_of(request: D100AttackRequest, state: D100State, hits: int) -> Zone:
+    """The circle a successful suppressive fire test makes, of its hits."""
+    order = request.suppressive
+    assert order is not None
     shooter = request.attacker.id
-    zone = Zone(
-        id=f"zone-{made}",
+    return Zone(
+        id=f"zone-{state.zones_made + 1}",
         shooter=shooter,
         shape="circle",
-        hits=test.hits,
-        penalty=tables.SUPPRESSION_PENALTY_PER_HIT * test.hits,
+        hits=hits,
+        penalty=tables.SUPPRESSION_PENALTY_PER_HIT * hits,
         kind="suppressive fire",
         lasts=f"until the start of {shooter}'s next turn, or until {shooter} moves, attacks "
         "or does anything beyond a free action",
         center=Point(x=order.center.x, y=order.center.y),
         radius_m=tables.SUPPRESSION_DIAMETER_M / 2,
     )
+
+
+def _suppressive_fire(
+    request: D100AttackRequest, build: SuppressionBuild, state: D100State, dice: Dice
+) -> tuple[D100ZoneResult, D100State]:
+    """ "Suppressive Fire": its hits set the zone's strength, and a failure makes no zone."""
+    modifiers = build.modifiers
+    test = core.test(dice, SUPPRESSION_STEP, build.success_target)
+    if not test.success:
+        return D100ZoneResult(zone=None, test=test, modifiers=modifiers, affected=[]), state
+    zone = zone_of(request, state, test.hits)
     weapon = request.weapon
     live = dict(state.zones)
     live[zone.id] = D100ZoneState(
@@ -322,7 +407,7 @@ def _suppressive_fire(
         bonus_die=weapon.bonus_die,
         armor_penetration=weapon.armor_penetration,
     )
-    after = msgspec.structs.replace(state, zones=live, zones_made=made)
+    after = msgspec.structs.replace(state, zones=live, zones_made=state.zones_made + 1)
     affected = []
     for bystander in request.bystanders:
         here = core.zones_at(after, bystander.position)
@@ -343,32 +428,18 @@ def _suppressive_fire(
 def resolve_attack(
     request: D100AttackRequest, state: D100State, dice: Dice
 ) -> Resolution[D100AttackResult]:
-    cost = check(request)
+    built = build_attack(request, state)
+    state = built.state
     attacker = request.attacker.id
-    path = "$.suppressive" if request.suppressive is not None else "$.shot_rate"
-    state = core.spend(state, attacker, cost.action_points, path)
-    # Attacking ends the shooter's suppressive fire.
-    state = core.end_zones_of(state, attacker)
-    if request.suppressive is not None and len(state.zones) >= MAX_ZONES:
-        raise RuleViolation(
-            f"an encounter holds at most {MAX_ZONES} suppression zones at once",
-            path="$.suppressive",
-            kind="limit-exceeded",
-        )
-    whole = _whole_attack(request, state)
-    success_target = core.total(whole)
     targets: list[D100TargetResult] = []
     zone = None
     if request.suppressive is not None:
-        zone, state = _suppressive_fire(request, request.suppressive, state, whole, dice)
+        zone, state = _suppressive_fire(request, build_suppression(request, built), state, dice)
     else:
-        shares = split(
-            success_target,
-            [t.share_percent if t.share_percent is not None else 100 for t in request.targets],
-        )
-        for index, (target, share) in enumerate(zip(request.targets, shares, strict=True)):
-            band, modifiers = _target_modifiers(request, index, target)
-            targets.append(_resolve_target(request, state, target, share, band, modifiers, dice))
+        # Each target built, then rolled, in turn.
+        for index in range(len(request.targets)):
+            targets.append(_roll_target(build_target(request, built, index), dice))
+    cost = built.cost
     result = D100AttackResult(
         attacker=attacker,
         weapon=request.weapon.id,
@@ -378,8 +449,8 @@ def resolve_attack(
         action_points_spent=state.actors[attacker].action_points_spent,
         rounds_fired=cost.rounds,
         ammo_left=request.weapon.ammo - cost.rounds,
-        success_target=success_target,
-        modifiers=whole,
+        success_target=built.success_target,
+        modifiers=built.modifiers,
         targets=targets,
         zone=zone,
         dice=dice.rolls,

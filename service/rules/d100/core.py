@@ -4,7 +4,8 @@ zone tests and actions (rules-sources/README.md, "d100"; 003_e47222605a1f2969.tx
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import msgspec
 
@@ -36,6 +37,16 @@ def test(dice: Dice, step: str, success_target: int) -> D100Test:
     roll = dice.d100(step)
     got = hits(success_target, roll)
     return D100Test(success_target, roll, got > 0, got)
+
+
+def net_hits(attack_hits: int, defense_hits: int) -> int:
+    return attack_hits - defense_hits
+
+
+def hits_home(attack_success: bool, net: int) -> bool:
+    """README: a successful attack hits with more hits than the defense; ties go to the
+    defender."""
+    return attack_success and net > 0
 
 
 def total(modifiers: Sequence[Modifier]) -> int:
@@ -72,47 +83,89 @@ def suppression_modifiers(state: D100State, point: Point | None) -> list[Modifie
     return [Modifier(f"suppression ({zone.zone.id}, {zone.zone.hits} hits)", zone.zone.penalty)]
 
 
-def damage(
-    dice: Dice,
-    subject: str,
+@dataclass(frozen=True, slots=True)
+class DamageBuild:
+    """Everything a hit's damage needs but the dice: the weapon's parts, the defender's Passive
+    Defense test and armour (README: flat + bonus hits + net hits, less one per Passive Defense
+    hit, then the armour at the hit location less the armour penetration, not below 0)."""
+
+    flat: int
+    bonus_dice: int
+    bonus_die: int
+    armor_penetration: int
+    # The Passive Defense test's Success Target; None: the defender has none, it is not rolled.
+    passive_defense: int | None
+    # The location the request gives (a called shot); None: the d10 table decides.
+    location: Location | None
+    armor: int
+    armor_by_location: Mapping[Location, int]
+
+    def armor_at(self, location: Location) -> int:
+        return self.armor_by_location.get(location, self.armor)
+
+    def effective_armor(self, location: Location) -> int:
+        return max(0, self.armor_at(location) - self.armor_penetration)
+
+
+def build_damage(
     flat: int,
     bonus_dice: int,
     bonus_die: int,
-    net_hits: int,
     armor_penetration: int,
     defender: D100Defender,
     test_modifiers: Sequence[Modifier],
     location: Location | None,
-) -> D100Damage:
-    """README: flat + bonus hits + net hits, less one per Passive Defense hit, then the armour
-    at the hit location less the armour penetration (not below 0)."""
-    bonus = dice.roll(f"bonus:{subject}", bonus_dice, bonus_die)
+) -> DamageBuild:
     passive = None
     if defender.passive_defense is not None:
-        passive = test(
-            dice,
-            f"passive_defense:{subject}",
-            defender.passive_defense + total(test_modifiers),
-        )
-    passive_hits = passive.hits if passive is not None else 0
-    dealt = max(0, flat + sum(bonus) + net_hits - passive_hits)
-    if location is None:
-        location = tables.HIT_LOCATIONS[dice.roll(f"location:{subject}", 1, tables.LOCATION_DIE)[0]]
-    armor = defender.armor_by_location.get(location, defender.armor)
-    effective = max(0, armor - armor_penetration)
-    return D100Damage(
+        passive = defender.passive_defense + total(test_modifiers)
+    return DamageBuild(
         flat=flat,
         bonus_dice=bonus_dice,
+        bonus_die=bonus_die,
+        armor_penetration=armor_penetration,
+        passive_defense=passive,
+        location=location,
+        armor=defender.armor,
+        armor_by_location=defender.armor_by_location,
+    )
+
+
+def damage_points(before_passive: int, passive_hits: int) -> int:
+    """README: one point less per Passive Defense hit, never below 0."""
+    return max(0, before_passive - passive_hits)
+
+
+def wound(points: int, effective_armor: int) -> int:
+    """What gets through the armour, never below 0."""
+    return max(0, points - effective_armor)
+
+
+def damage(dice: Dice, subject: str, build: DamageBuild, net_hits: int) -> D100Damage:
+    """A hit's damage, rolled: the bonus dice, Passive Defense, the hit location."""
+    bonus = dice.roll(f"bonus:{subject}", build.bonus_dice, build.bonus_die)
+    passive = None
+    if build.passive_defense is not None:
+        passive = test(dice, f"passive_defense:{subject}", build.passive_defense)
+    passive_hits = passive.hits if passive is not None else 0
+    dealt = damage_points(build.flat + sum(bonus) + net_hits, passive_hits)
+    location = build.location
+    if location is None:
+        location = tables.HIT_LOCATIONS[dice.roll(f"location:{subject}", 1, tables.LOCATION_DIE)[0]]
+    effective = build.effective_armor(location)
+    return D100Damage(
+        flat=build.flat,
+        bonus_dice=build.bonus_dice,
         bonus_hits=sum(bonus),
         net_hits=net_hits,
         passive_defense=passive,
         passive_defense_hits=passive_hits,
         damage=dealt,
         location=location,
-        armor=armor,
-        armor_penetration=armor_penetration,
+        armor=build.armor_at(location),
+        armor_penetration=build.armor_penetration,
         effective_armor=effective,
-        wound=max(0, dealt - effective),
+        wound=wound(dealt, effective),
     )
 
 

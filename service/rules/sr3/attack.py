@@ -6,6 +6,7 @@ for the attacker's sight, the situation modifiers, the dodge, and the damage res
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 import msgspec
@@ -17,6 +18,7 @@ from schemas.sr3 import (
     FiringMode,
     Sight,
     SR3ActorState,
+    SR3Armor,
     SR3AttackRequest,
     SR3AttackResult,
     SR3Recoil,
@@ -324,14 +326,43 @@ def _in_phase(actor: SR3ActorState, turn: TurnState) -> SR3ActorState:
     return msgspec.structs.replace(actor, phase=turn.phase, rounds_in_phase=0, targets_in_phase=[])
 
 
-def resolve_attack(
-    request: SR3AttackRequest, state: SR3State, turn: TurnState, dice: Dice
-) -> Resolution[SR3AttackResult]:
+@dataclass(frozen=True, slots=True)
+class BuiltAttack:
+    """An attack's tests as built before a die is rolled: every refusal made, the state read
+    (recoil, aim, targets this phase, the Combat Pools), every modifier list and dice count.
+    `resolve_attack` rolls them; the odds (odds.py) compute their distributions."""
+
+    band: RangeBand
+    rounds: int
+    # The attacker's and the target's states with their pools counted (the attacker's in
+    # this phase), before the attack spends anything.
+    shooter: SR3ActorState
+    victim: SR3ActorState
+    # The target's layered armour.
+    armor: SR3Armor
+    # The targets of the phase, this one included.
+    targets_seen: list[str]
+    recoil: SR3Recoil
+    attack_dice: int
+    attack_modifiers: list[Modifier]
+    # The dodge (rolled only against an attack with successes, and with dice committed).
+    dodge_dice: int
+    dodge_modifiers: list[Modifier]
+    # The damage resistance test (rolled only when successes are left after the dodge).
+    resist_dice: int
+    resist_modifiers: list[Modifier]
+    power_modifiers: list[Modifier]
+    level_modifiers: list[Modifier]
+    armor_kind: damage.ArmorKind
+
+
+def build_attack(request: SR3AttackRequest, state: SR3State, turn: TurnState) -> BuiltAttack:
+    """Everything of the attack that rolls no die (docs/odds.md: the odds build the same)."""
     _validate(request)
     attacker, weapon, target = request.attacker, request.weapon, request.target
     band = range_band(request, target.distance_m)
     rounds = rounds_of(request)
-    actors = dict(state.actors)
+    actors = state.actors
 
     # The Combat Pools: counted from the request, and no test asks for more than is left.
     attacker_armor = pool.armor_of(attacker.armor, attacker.quickness)
@@ -386,20 +417,57 @@ def resolve_attack(
             shooter.aims,
         ),
     ]
-    attack = test(dice, ATTACK_STEP, attacker.skill + request.pool, request.pool, modifiers)
+
+    # The dodge: TN 4, + 1 per three rounds of a burst or full auto.
+    dodge_modifiers = [Modifier("dodge", tables.DODGE_TARGET_NUMBER)]
+    autofire_points = rounds // tables.DODGE_ROUNDS_PER_POINT if request.mode in ("BF", "FA") else 0
+    if autofire_points:
+        dodge_modifiers.append(Modifier(f"{rounds} rounds of autofire", autofire_points))
+
+    # The damage resistance test: Body + pool dice against Power less armour.
+    power_bonus, level_modifiers = damage.autofire(request.mode, rounds)
+    power_modifiers = [Modifier("weapon", weapon.power), *power_bonus]
+    kind = damage.armor_kind(weapon)
+    power = sum([m.value for m in power_modifiers])
+    return BuiltAttack(
+        band=band,
+        rounds=rounds,
+        shooter=shooter,
+        victim=victim,
+        armor=armor,
+        targets_seen=targets_seen,
+        recoil=recoil_now,
+        attack_dice=attacker.skill + request.pool,
+        attack_modifiers=modifiers,
+        dodge_dice=target.dodge,
+        dodge_modifiers=dodge_modifiers,
+        resist_dice=defender.body + target.resist,
+        resist_modifiers=damage.resistance_modifiers(power, kind, armor),
+        power_modifiers=power_modifiers,
+        level_modifiers=level_modifiers,
+        armor_kind=kind,
+    )
+
+
+def resolve_attack(
+    request: SR3AttackRequest, state: SR3State, turn: TurnState, dice: Dice
+) -> Resolution[SR3AttackResult]:
+    built = build_attack(request, state, turn)
+    attacker, weapon, target = request.attacker, request.weapon, request.target
+    rounds = built.rounds
+    shooter, victim, armor = built.shooter, built.victim, built.armor
+    actors = dict(state.actors)
+
+    attack = test(dice, ATTACK_STEP, built.attack_dice, request.pool, built.attack_modifiers)
     shooter = pool.spend(shooter, request.pool)
 
     # The dodge: its successes take away the attack's.
     dodge = None
     dodge_successes = 0
-    if attack.successes > 0 and target.dodge > 0:
-        dodge_modifiers = [Modifier("dodge", tables.DODGE_TARGET_NUMBER)]
-        autofire_points = (
-            rounds // tables.DODGE_ROUNDS_PER_POINT if request.mode in ("BF", "FA") else 0
+    if attack.successes > 0 and built.dodge_dice > 0:
+        dodge = test(
+            dice, dodge_step(target.id), built.dodge_dice, target.dodge, built.dodge_modifiers
         )
-        if autofire_points:
-            dodge_modifiers.append(Modifier(f"{rounds} rounds of autofire", autofire_points))
-        dodge = test(dice, dodge_step(target.id), target.dodge, target.dodge, dodge_modifiers)
         dodge_successes = dodge.successes
         victim = pool.spend(victim, target.dodge)
     net = max(0, attack.successes - dodge_successes)
@@ -412,26 +480,26 @@ def resolve_attack(
     elif net == 0:
         outcome = "dodged"
     else:
-        power_bonus, level_modifiers = damage.autofire(request.mode, rounds)
-        power_modifiers = [Modifier("weapon", weapon.power), *power_bonus]
-        kind = damage.armor_kind(weapon)
-        power = sum([m.value for m in power_modifiers])
         resist = test(
-            dice,
-            resist_step(target.id),
-            defender.body + target.resist,
-            target.resist,
-            damage.resistance_modifiers(power, kind, armor),
+            dice, resist_step(target.id), built.resist_dice, target.resist, built.resist_modifiers
         )
         victim = pool.spend(victim, target.resist)
-        hurt = damage.damage(weapon, power_modifiers, level_modifiers, kind, armor, resist, net)
+        hurt = damage.damage(
+            weapon,
+            built.power_modifiers,
+            built.level_modifiers,
+            built.armor_kind,
+            armor,
+            resist,
+            net,
+        )
         outcome = "hit" if hurt.level is not None else "resisted"
 
     actors[attacker.id] = msgspec.structs.replace(
         shooter,
         phase=turn.phase,
         rounds_in_phase=min(shooter.rounds_in_phase + rounds, tables.MAX_ROUNDS_IN_PHASE),
-        targets_in_phase=targets_seen[-tables.MAX_TARGETS_REMEMBERED :],
+        targets_in_phase=built.targets_seen[-tables.MAX_TARGETS_REMEMBERED :],
         aims=0,
     )
     if victim.combat_pool is not None or target.id in actors:
@@ -456,11 +524,11 @@ def resolve_attack(
         rounds_fired=rounds,
         ammo_left=weapon.ammo - rounds,
         attack=attack,
-        recoil=recoil_now,
+        recoil=built.recoil,
         target=SR3TargetResult(
             target=target.id,
             outcome=outcome,
-            range=band,
+            range=built.band,
             attack_successes=attack.successes,
             dodge=dodge,
             dodge_successes=dodge_successes,

@@ -3,6 +3,7 @@ against Power less armour, and staged by the net successes (tables.py names each
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, cast
 
 from schemas.common import Modifier
@@ -52,6 +53,28 @@ def stages(net_successes: int) -> int:
     return -((-net_successes) // tables.SUCCESSES_PER_STAGE)
 
 
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """Where the level ends: None below Light (no damage), the stages the net successes made,
+    and the stages past Deadly (the level stays Deadly)."""
+
+    level: DamageLevel | None
+    stages: int
+    overflow: int
+
+
+def staged(base_level: str, level_modifiers: list[Modifier], net_successes: int) -> Staged:
+    """The final level from the weapon's, the levels autofire adds and the staging of the net
+    successes (attack successes the dodge left, less the resistance successes)."""
+    stage = stages(net_successes)
+    index = tables.LEVELS.index(base_level) + sum([m.value for m in level_modifiers]) + stage
+    top = len(tables.LEVELS) - 1
+    level: DamageLevel | None = (
+        None if index < 0 else cast(DamageLevel, tables.LEVELS[min(index, top)])
+    )
+    return Staged(level=level, stages=stage, overflow=max(0, index - top))
+
+
 def damage(
     weapon: SR3Weapon,
     power_modifiers: list[Modifier],
@@ -61,19 +84,10 @@ def damage(
     resist: SR3Test,
     attack_net: int,
 ) -> SR3Damage:
-    """The final level from the weapon's, the levels autofire adds and the staging; staged
-    below Light is no damage, past Deadly is overflow (the level stays Deadly)."""
+    """The damage of a hit: the level staged (`staged`), its boxes and track."""
     power = sum([m.value for m in power_modifiers])
     net = attack_net - resist.successes
-    staged = stages(net)
-    index = (
-        tables.LEVELS.index(weapon.damage_level) + sum([m.value for m in level_modifiers]) + staged
-    )
-    top = len(tables.LEVELS) - 1
-    overflow = max(0, index - top)
-    level: DamageLevel | None = (
-        None if index < 0 else cast(DamageLevel, tables.LEVELS[min(index, top)])
-    )
+    ended = staged(weapon.damage_level, level_modifiers, net)
     return SR3Damage(
         power=power,
         base_level=weapon.damage_level,
@@ -83,9 +97,9 @@ def damage(
         armor_rating=armor.ballistic if kind == "ballistic" else armor.impact,
         resist=resist,
         net_successes=net,
-        stages=staged,
-        level=level,
-        boxes=tables.BOXES[level] if level is not None else 0,
+        stages=ended.stages,
+        level=ended.level,
+        boxes=tables.BOXES[ended.level] if ended.level is not None else 0,
         track=weapon.damage_type,
-        overflow=overflow,
+        overflow=ended.overflow,
     )

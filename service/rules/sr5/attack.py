@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -21,11 +22,12 @@ from schemas.sr5 import (
     SR5TargetResult,
     SR5Test,
     SR5Weapon,
+    SR5ZoneOrder,
 )
 from service.rules.dice import HIT_MINIMUM, Dice, Edition, PoolRoll, count_pool
 from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
-from service.rules.sr5.defense import full_defense, resist, test_of
+from service.rules.sr5.defense import SoakTest, full_defense, resist, soak_test, test_of
 from service.rules.sr5.environment import environment
 from service.rules.sr5.tables import RangeBand
 
@@ -356,13 +358,10 @@ def ammunition(
     return "custom", tables.Ammunition(dv=load.dv, ap=load.ap, damage_type=load.damage_type)
 
 
-def _damage(
-    request: SR5AttackRequest,
-    target: SR5Target,
-    net_hits: int,
-    dice: Dice,
-    soak_rolled: SR5Test | None = None,
-) -> SR5Damage:
+def _damage_parts(
+    request: SR5AttackRequest, target: SR5Target, net_hits: int
+) -> tuple[list[Modifier], int, str]:
+    """The guide, 3b: the gun's DV with its ammunition and the net hits, its AP and damage."""
     weapon = gun(request, target)
     name, load = ammunition(request, target)
     dv_modifiers = [Modifier("weapon", weapon.damage)]
@@ -370,8 +369,30 @@ def _damage(
         dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
     dv_modifiers.append(Modifier("net hits", net_hits))
     ap = load.ap if load.replaces_ap else weapon.ap + load.ap
-    damage_type = load.damage_type or weapon.damage_type
-    return resist(dv_modifiers, ap, damage_type, target, dice, soak_rolled)
+    return dv_modifiers, ap, load.damage_type or weapon.damage_type
+
+
+def damage_test(request: SR5AttackRequest, target: SR5Target, net_hits: int) -> SoakTest:
+    """The damage of a hit with `net_hits`, and the soak test it makes of the target."""
+    return soak_test(*_damage_parts(request, target, net_hits), target)
+
+
+def _damage(
+    request: SR5AttackRequest,
+    target: SR5Target,
+    net_hits: int,
+    dice: Dice,
+    soak_rolled: SR5Test | None = None,
+) -> SR5Damage:
+    return resist(*_damage_parts(request, target, net_hits), target, dice, soak_rolled)
+
+
+def outcome_of(attack_hits: int, defense_hits: int) -> Literal["hit", "graze", "miss"]:
+    """The guide, 3a: no hits is no attack; more hits than the defense hit, a tie grazes (the
+    defender wins ties: contact, no damage), fewer miss."""
+    if attack_hits == 0 or attack_hits < defense_hits:
+        return "miss"
+    return "hit" if attack_hits > defense_hits else "graze"
 
 
 def _contact(request: SR5AttackRequest, target: SR5Target, outcome: str) -> tuple[bool, str | None]:
@@ -382,7 +403,52 @@ def _contact(request: SR5AttackRequest, target: SR5Target, outcome: str) -> tupl
     return touched, (contact_effect if touched and contact_effect else None)
 
 
-def _resolve_target(
+@dataclass(frozen=True, slots=True)
+class TargetTests:
+    """One target's tests as the attack builds them, before a die is rolled: what
+    `resolve_attack` rolls and `odds.attack_odds` turns into distributions."""
+
+    target: SR5Target
+    share: int
+    band: RangeBand
+    step: str
+    attack_modifiers: list[Modifier]
+    attack_pool: int
+    # The hits that count: up to the limit of the gun that shoots at this target, all of them
+    # with Push the Limit (the guide: "unless you spend edge"), whose sixes explode.
+    limit: int
+    pushed: bool
+    defender: SR5ActorState
+    defense_modifiers: list[Modifier]
+    defense_pool: int
+    defense_limit: int | None
+
+    def attack_hits(self, rolled: int) -> int:
+        return rolled if self.pushed else min(rolled, self.limit)
+
+    def defense_hits(self, rolled: int) -> int:
+        return rolled if self.defense_limit is None else min(rolled, self.defense_limit)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackTests:
+    """The whole attack, built and checked, before a die is rolled."""
+
+    mode: tables.FiringMode
+    # The encounter after the shooter fired (its zones ended, its recoil, aims and phase).
+    state: SR5State
+    recoil: SR5Recoil
+    modifiers: list[Modifier]
+    pool: int
+    limit_modifiers: list[Modifier]
+    limit: int
+    targets: list[TargetTests]
+    # Suppressive fire: the zone's order, its DV, AP and damage type.
+    zone_order: SR5ZoneOrder | None = None
+    zone_damage: tuple[int, int, str] | None = None
+
+
+def _target_tests(
     request: SR5AttackRequest,
     target: SR5Target,
     index: int,
@@ -391,8 +457,7 @@ def _resolve_target(
     mode: tables.FiringMode,
     defender: SR5ActorState,
     range_shift: bool,
-    dice: Dice,
-) -> SR5TargetResult:
+) -> TargetTests:
     band = range_band(
         gun(request, target).category, target.distance_m, f"$.targets[{index}].distance_m"
     )
@@ -400,54 +465,62 @@ def _resolve_target(
     bonus, defense_limit = full_defense(
         target, f"$.targets[{index}].defender", defender.full_defense
     )
-    pushed = request.edge == "push_the_limit"
-    attack = dice.pool(
-        attack_step(request, target.id), _total(attack_modifiers), EDITION, explode=pushed
-    )
-    # Pushing the limit ignores it (the guide: "unless you spend edge").
-    attack_hits = attack.hits if pushed else min(attack.hits, limit)
     defense_modifiers = _defense_modifiers(request, target, mode, defender.defenses, bonus)
+    return TargetTests(
+        target=target,
+        share=share,
+        band=band,
+        step=attack_step(request, target.id),
+        attack_modifiers=attack_modifiers,
+        attack_pool=_total(attack_modifiers),
+        limit=limit,
+        pushed=request.edge == "push_the_limit",
+        defender=defender,
+        defense_modifiers=defense_modifiers,
+        defense_pool=_total(defense_modifiers),
+        defense_limit=defense_limit,
+    )
+
+
+def _resolve_target(request: SR5AttackRequest, tests: TargetTests, dice: Dice) -> SR5TargetResult:
+    target = tests.target
+    attack = dice.pool(tests.step, tests.attack_pool, EDITION, explode=tests.pushed)
+    attack_hits = tests.attack_hits(attack.hits)
     damage = None
-    outcome: Literal["hit", "graze", "miss"]
     if attack_hits == 0:
         # No hits, no attack: the defender has nothing to roll against.
-        defense = PoolRoll(_total(defense_modifiers), (), 0, 0, False, False)
-        outcome = "miss"
+        defense = PoolRoll(tests.defense_pool, (), 0, 0, False, False)
     else:
-        defense = dice.pool(f"defense:{target.id}", _total(defense_modifiers), EDITION)
-        if defense_limit is not None and defense.hits > defense_limit:
-            defense = msgspec.structs.replace(defense, hits=defense_limit)
-        if attack_hits > defense.hits:
-            outcome = "hit"
-            damage = _damage(request, target, attack_hits - defense.hits, dice)
-        elif attack_hits == defense.hits:
-            outcome = "graze"  # contact, no damage: the defender wins ties
-        else:
-            outcome = "miss"
+        defense = dice.pool(f"defense:{target.id}", tests.defense_pool, EDITION)
+        if tests.defense_hits(defense.hits) != defense.hits:
+            defense = msgspec.structs.replace(defense, hits=tests.defense_hits(defense.hits))
+    outcome = outcome_of(attack_hits, defense.hits)
+    if outcome == "hit":
+        damage = _damage(request, target, attack_hits - defense.hits, dice)
     contact, contact_effect = _contact(request, target, outcome)
     return SR5TargetResult(
         target=target.id,
         outcome=outcome,
-        range=band,
-        share=share,
-        attack_modifiers=attack_modifiers,
+        range=tests.band,
+        share=tests.share,
+        attack_modifiers=tests.attack_modifiers,
         attack=test_of(attack),
         attack_hits_before_limit=attack.hits,
         attack_hits=attack_hits,
         defense_hits=defense.hits,
         net_hits=max(0, attack_hits - defense.hits),
         defense=test_of(defense),
-        defense_modifiers=defense_modifiers,
-        defense_limit=defense_limit,
+        defense_modifiers=tests.defense_modifiers,
+        defense_limit=tests.defense_limit,
         contact=contact,
         contact_effect=contact_effect,
         damage=damage,
     )
 
 
-def resolve_attack(
-    request: SR5AttackRequest, state: SR5State, turn: TurnState, dice: Dice
-) -> Resolution[SR5AttackResult]:
+def build_attack(request: SR5AttackRequest, state: SR5State, turn: TurnState) -> AttackTests:
+    """Every check and every test of the attack, from the request and the encounter's state
+    (recoil, aims, earlier defenses, full defense, zones), with no die rolled."""
     mode = _validate(request)
     attacker, weapon = request.attacker, request.weapon
     if request.edge != "none" and attacker.edge < 1:
@@ -479,6 +552,7 @@ def resolve_attack(
         attacked_in_phase=turn.phase,
         last_attack=SR5LastAttack(),
     )
+    state = SR5State(actors=actors, zones=state.zones, zones_made=state.zones_made)
 
     suppressive = request.mode == "suppressive"
     if suppressive:
@@ -495,47 +569,69 @@ def resolve_attack(
     # Each gun's own accuracy caps the hits on the targets it shoots at.
     second_limit = limit - weapon.accuracy + second.accuracy if second is not None else None
 
-    zone = None
+    zone_order = None
+    zone_damage = None
     if suppressive:
+        zone_order = suppression.check_suppressive(request, state)
         _, load = ammunition(request)
-        damage = (
+        zone_damage = (
             weapon.damage + load.dv,
             load.ap if load.replaces_ap else weapon.ap + load.ap,
             load.damage_type or weapon.damage_type,
         )
-        zone, zoned = suppression.suppressive_fire(
-            request,
-            SR5State(actors=actors, zones=state.zones, zones_made=state.zones_made),
-            modifiers,
-            limit,
-            damage,
-            dice,
-        )
-        state = zoned
     shares = (
         split_pool(pool, [t.id for t in request.targets], request.larger_shares)
         if request.targets
         else {}
     )
-    targets = []
-    for index, target in enumerate(request.targets):
-        defender = actors.get(target.id, SR5ActorState())
-        targets.append(
-            _resolve_target(
-                request,
-                target,
-                index,
-                shares[target.id],
-                second_limit if target.gun == "second" and second_limit is not None else limit,
-                mode,
-                defender,
-                range_shift,
-                dice,
-            )
+    targets = [
+        _target_tests(
+            request,
+            target,
+            index,
+            shares[target.id],
+            second_limit if target.gun == "second" and second_limit is not None else limit,
+            mode,
+            actors.get(target.id, SR5ActorState()),
+            range_shift,
         )
-        if targets[-1].attack_hits > 0:  # the defender rolled a defense test
-            actors[target.id] = _defended(defender)
+        for index, target in enumerate(request.targets)
+    ]
+    return AttackTests(
+        mode=mode,
+        state=state,
+        recoil=recoil,
+        modifiers=modifiers,
+        pool=pool,
+        limit_modifiers=limit_modifiers,
+        limit=limit,
+        targets=targets,
+        zone_order=zone_order,
+        zone_damage=zone_damage,
+    )
 
+
+def resolve_attack(
+    request: SR5AttackRequest, state: SR5State, turn: TurnState, dice: Dice
+) -> Resolution[SR5AttackResult]:
+    """The attack of `build_attack`, rolled: the zone's test, or each target's attack, defense
+    and soak tests in turn."""
+    tests = build_attack(request, state, turn)
+    state = tests.state
+    zone = None
+    if tests.zone_order is not None and tests.zone_damage is not None:
+        zone, state = suppression.suppressive_fire(
+            request, state, tests.zone_order, tests.modifiers, tests.limit, tests.zone_damage, dice
+        )
+    actors = dict(state.actors)
+    targets = []
+    for target_tests in tests.targets:
+        targets.append(_resolve_target(request, target_tests, dice))
+        if targets[-1].attack_hits > 0:  # the defender rolled a defense test
+            actors[target_tests.target.id] = _defended(target_tests.defender)
+
+    attacker, weapon, mode = request.attacker, request.weapon, tests.mode
+    second = request.second_weapon
     result = SR5AttackResult(
         attacker=attacker.id,
         weapon=weapon.id,
@@ -545,11 +641,11 @@ def resolve_attack(
         ammo_left=weapon.ammo - mode.rounds,
         second_rounds_fired=mode.rounds if second is not None else 0,
         second_ammo_left=second.ammo - mode.rounds if second is not None else None,
-        pool=pool,
-        modifiers=modifiers,
-        limit=limit,
-        limit_modifiers=limit_modifiers,
-        recoil=recoil,
+        pool=tests.pool,
+        modifiers=tests.modifiers,
+        limit=tests.limit,
+        limit_modifiers=tests.limit_modifiers,
+        recoil=tests.recoil,
         edge_spent=1 if request.edge != "none" else 0,
         targets=targets,
         zone=zone,

@@ -5,6 +5,9 @@ Shared by attacks and by the tests of suppression zones.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 from schemas.common import Modifier
 from schemas.sr5 import SR5Damage, SR5Target, SR5Test
 from service.rules.dice import Dice, Edition, PoolRoll
@@ -45,15 +48,28 @@ def full_defense(
     return Modifier(source, values[0]), (values[1] if bonus.limit else None)
 
 
-def resist(
-    dv_modifiers: list[Modifier],
-    ap: int,
-    damage_type: str,
-    target: SR5Target,
-    dice: Dice,
-    soak_rolled: SR5Test | None = None,
-) -> SR5Damage:
-    """The guide, 3b and 4: modified DV and armor, stun when the armor is the greater, soak."""
+@dataclass(frozen=True, slots=True)
+class SoakTest:
+    """The guide, 3b: the damage a defender resists, built before its soak test is rolled."""
+
+    dv_modifiers: list[Modifier]
+    ap: int
+    modified_dv: int
+    modified_armor: int
+    track: Literal["physical", "stun"]
+    soak_modifiers: list[Modifier]
+    pool: int
+
+    def boxes(self, soak_hits: int) -> int:
+        """The guide, 4: each soak hit takes one off the modified DV, down to none."""
+        return max(0, self.modified_dv - soak_hits)
+
+
+def soak_test(
+    dv_modifiers: list[Modifier], ap: int, damage_type: str, target: SR5Target
+) -> SoakTest:
+    """The guide, 3b and 4: modified DV and armor, stun when the armor is the greater, and the
+    soak pool of Body and the modified armor."""
     modified_dv = max(0, sum([m.value for m in dv_modifiers]))
     # A negative modified armor protects nothing: the defender resists with Body alone.
     modified_armor = max(0, target.defender.armor + ap)
@@ -62,19 +78,39 @@ def resist(
         Modifier("body", target.defender.body),
         Modifier("modified armor", modified_armor),
     ]
+    return SoakTest(
+        dv_modifiers=dv_modifiers,
+        ap=ap,
+        modified_dv=modified_dv,
+        modified_armor=modified_armor,
+        track="physical" if physical else "stun",
+        soak_modifiers=soak_modifiers,
+        pool=max(0, sum([m.value for m in soak_modifiers])),
+    )
+
+
+def resist(
+    dv_modifiers: list[Modifier],
+    ap: int,
+    damage_type: str,
+    target: SR5Target,
+    dice: Dice,
+    soak_rolled: SR5Test | None = None,
+) -> SR5Damage:
+    """The soak test of `soak_test`, rolled (or the one already rolled), and what it leaves."""
+    test = soak_test(dv_modifiers, ap, damage_type, target)
     if soak_rolled is None:
-        pool = max(0, sum([m.value for m in soak_modifiers]))
-        soak = test_of(dice.pool(f"soak:{target.id}", pool, EDITION))
+        soak = test_of(dice.pool(f"soak:{target.id}", test.pool, EDITION))
     else:
         soak = soak_rolled  # a re-resolved attack keeps the soak the defender already rolled
     return SR5Damage(
-        dv=modified_dv,
-        armor=modified_armor,
+        dv=test.modified_dv,
+        armor=test.modified_armor,
         dv_modifiers=dv_modifiers,
         ap=ap,
-        track="physical" if physical else "stun",
+        track=test.track,
         soak=soak,
-        soak_modifiers=soak_modifiers,
+        soak_modifiers=test.soak_modifiers,
         soak_hits=soak.hits,
-        boxes=max(0, modified_dv - soak.hits),
+        boxes=test.boxes(soak.hits),
     )

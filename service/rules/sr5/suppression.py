@@ -6,6 +6,8 @@ rules-sources/README.md and docs/rulesets/sr5.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import msgspec
 
 from schemas.common import MAX_ZONES, Modifier, Point, Zone
@@ -27,7 +29,7 @@ from service.rules import geometry
 from service.rules.dice import Dice, Edition
 from service.rules.ruleset import RuleViolation
 from service.rules.sr5 import tables
-from service.rules.sr5.defense import full_defense, resist
+from service.rules.sr5.defense import SoakTest, full_defense, resist, soak_test
 
 EDITION: Edition = "sr5"
 STEP = "suppression"
@@ -82,15 +84,8 @@ def _validate(request: SR5AttackRequest) -> SR5ZoneOrder:
     return order
 
 
-def suppressive_fire(
-    request: SR5AttackRequest,
-    state: SR5State,
-    modifiers: list[Modifier],
-    limit: int,
-    damage: tuple[int, int, str],
-    dice: Dice,
-) -> tuple[SR5ZoneResult, SR5State]:
-    """The zone's hits come from Skill + Agility [Accuracy] with the whole attack's modifiers."""
+def check_suppressive(request: SR5AttackRequest, state: SR5State) -> SR5ZoneOrder:
+    """The zone's order, checked before any die is rolled."""
     order = _validate(request)
     if len(state.zones) >= MAX_ZONES:
         raise RuleViolation(
@@ -98,8 +93,32 @@ def suppressive_fire(
             path="$.zone",
             kind="limit-exceeded",
         )
-    roll = dice.pool(STEP, max(0, sum(m.value for m in modifiers)), EDITION)
-    hits = min(roll.hits, limit)
+    return order
+
+
+def suppression_pool(modifiers: list[Modifier]) -> int:
+    """The zone's test pool: Skill + Agility with the whole attack's modifiers."""
+    return max(0, sum(m.value for m in modifiers))
+
+
+def zone_hits(rolled: int, limit: int) -> int:
+    """The guide: Skill + Agility [Accuracy]: the hits up to the limit make the zone."""
+    return min(rolled, limit)
+
+
+def suppressive_fire(
+    request: SR5AttackRequest,
+    state: SR5State,
+    order: SR5ZoneOrder,
+    modifiers: list[Modifier],
+    limit: int,
+    damage: tuple[int, int, str],
+    dice: Dice,
+) -> tuple[SR5ZoneResult, SR5State]:
+    """The zone's hits come from Skill + Agility [Accuracy] with the whole attack's modifiers
+    (`check_suppressive` checked the order)."""
+    roll = dice.pool(STEP, suppression_pool(modifiers), EDITION)
+    hits = zone_hits(roll.hits, limit)
     width, test_modifier, allows_prone, kind = _shape(request, order)
     origin = (order.origin.x, order.origin.y)
     polygon = geometry.triangle(origin, order.direction_deg, order.length_m, width)
@@ -179,15 +198,35 @@ def zone_test_steps(request: SR5ZoneTestRequest) -> dict[str, int]:
     return {f"zone_test:{request.actor}": 6, f"soak:{request.actor}": 6}
 
 
-def zone_test(
-    zone_id: str,
-    request: SR5ZoneTestRequest,
-    state: SR5State,
-    turn: TurnState,
-    dice: Dice,
-) -> tuple[SR5ZoneTestResult, SR5State]:
-    """Reaction + Edge (+ full defense) against a threshold of the zone's hits; a failure takes
-    the weapon's base DV, with its ammunition, resisted as usual."""
+@dataclass(frozen=True, slots=True)
+class ZoneTest:
+    """One actor's zone test as it is built, before a die is rolled: what `zone_test` rolls
+    and `odds.zone_test_odds` turns into distributions."""
+
+    live: SR5ZoneState
+    actor: SR5ActorState
+    tested: list[str]
+    target: SR5Target
+    avoided: str | None
+    edge_spent: int
+    modifiers: list[Modifier]
+    pool: int
+
+    def hit(self, hits: int) -> bool:
+        """The guide: the zone's hits are the test's threshold; short of it, the actor is hit."""
+        return hits < self.live.zone.hits
+
+    def soak(self) -> SoakTest:
+        """A hit takes the weapon's base DV, with its ammunition, resisted as usual."""
+        dv = [Modifier("weapon and ammunition (base DV)", self.live.dv)]
+        return soak_test(dv, self.live.ap, self.live.damage_type, self.target)
+
+
+def build_zone_test(
+    zone_id: str, request: SR5ZoneTestRequest, state: SR5State, turn: TurnState
+) -> ZoneTest:
+    """Reaction + Edge (+ full defense) against a threshold of the zone's hits, checked and
+    built from the zone and the actor's state, with no die rolled."""
     live = state.zones.get(zone_id)
     if live is None:
         raise RuleViolation(
@@ -196,8 +235,7 @@ def zone_test(
             kind="zone-not-found",
             status=404,
         )
-    actors = dict(state.actors)
-    actor = actors.get(request.actor, SR5ActorState())
+    actor = state.actors.get(request.actor, SR5ActorState())
     tested = actor.zone_tests if actor.zone_tests_phase == turn.phase else []
     if zone_id in tested:
         raise RuleViolation(
@@ -231,32 +269,53 @@ def zone_test(
     if tested:
         # The guide: successive tests in the same action phase take -1 each.
         modifiers.append(Modifier(f"{len(tested)} earlier zone test(s) this phase", -len(tested)))
-    pool = max(0, sum(m.value for m in modifiers))
+    return ZoneTest(
+        live=live,
+        actor=actor,
+        tested=tested,
+        target=target,
+        avoided=avoided,
+        edge_spent=edge_spent,
+        modifiers=modifiers,
+        pool=max(0, sum(m.value for m in modifiers)),
+    )
 
+
+def zone_test(
+    zone_id: str,
+    request: SR5ZoneTestRequest,
+    state: SR5State,
+    turn: TurnState,
+    dice: Dice,
+) -> tuple[SR5ZoneTestResult, SR5State]:
+    """The zone test of `build_zone_test`, rolled: a failure takes the zone's damage."""
+    built = build_zone_test(zone_id, request, state, turn)
+    live = built.live
     test = None
     damage = None
     hit = False
-    if avoided is None:
-        roll = dice.pool(f"zone_test:{request.actor}", pool, EDITION)
+    if built.avoided is None:
+        roll = dice.pool(f"zone_test:{request.actor}", built.pool, EDITION)
         test = SR5Test(roll.pool, roll.hits, roll.ones, roll.glitch, roll.critical_glitch)
-        hit = roll.hits < live.zone.hits
+        hit = built.hit(roll.hits)
         if hit:
-            dv = [Modifier("weapon and ammunition (base DV)", live.dv)]
-            damage = resist(dv, live.ap, live.damage_type, target, dice)
+            soak = built.soak()
+            damage = resist(soak.dv_modifiers, live.ap, live.damage_type, built.target, dice)
+    actors = dict(state.actors)
     actors[request.actor] = msgspec.structs.replace(
-        actor, zone_tests_phase=turn.phase, zone_tests=[*tested, zone_id]
+        built.actor, zone_tests_phase=turn.phase, zone_tests=[*built.tested, zone_id]
     )
     result = SR5ZoneTestResult(
         actor=request.actor,
         zone=zone_id,
-        avoided=avoided,
+        avoided=built.avoided,
         threshold=live.zone.hits,
-        pool=pool,
-        modifiers=modifiers,
+        pool=built.pool,
+        modifiers=built.modifiers,
         test=test,
         hit=hit,
         damage=damage,
-        edge_spent=edge_spent,
+        edge_spent=built.edge_spent,
         dice=dice.rolls,
         seed=dice.seed,
     )
