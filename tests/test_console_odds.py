@@ -96,6 +96,8 @@ def encounter_view(page: Page, url: str, encounter: str) -> dict[str, Any]:
 
 def check_panel_shows(page: Page, odds: dict[str, Any]) -> None:
     """The panel's numbers are the answer's, target by target."""
+    # d100 counts damage points, every Shadowrun boxes.
+    unit = "damage" if odds["ruleset"] == "d100" else "boxes"
     for target in odds["targets"]:
         on = page.locator(f'{PANEL} .odds-target[data-target="{target["target"]}"]')
         for field in ("hit", "damage_mean", "glitch"):
@@ -120,8 +122,8 @@ def check_panel_shows(page: Page, odds: dict[str, Any]) -> None:
             assert bar.get_attribute("data-boxes") == str(boxes)
             assert math.isclose(float(bar.get_attribute("data-p") or "nan"), bars[boxes])
             title = bar.locator("title").text_content() or ""
-            assert title.startswith(f"{boxes} boxes: "), title
-            assert same_percent(title.removeprefix(f"{boxes} boxes: "), bars[boxes]), title
+            assert title.startswith(f"{boxes} {unit}: "), title
+            assert same_percent(title.removeprefix(f"{boxes} {unit}: "), bars[boxes]), title
         # The first and the last bar are labelled with their boxes below.
         assert drawn.first.locator("text.boxes").text_content() == str(min(bars))
         assert drawn.last.locator("text.boxes").text_content() == str(max(bars))
@@ -130,7 +132,7 @@ def check_panel_shows(page: Page, odds: dict[str, Any]) -> None:
         assert chart.get_attribute("role") == "img"
         label = chart.get_attribute("aria-label") or ""
         for boxes in sorted(bars):
-            assert f"{boxes} boxes: " in label, label
+            assert f"{boxes} {unit}: " in label, label
 
 
 def test_the_panel_shows_the_services_odds_for_an_sr5_attack(page: Page, url: str) -> None:
@@ -162,6 +164,25 @@ def test_the_panel_shows_the_services_odds_for_an_sr5_attack(page: Page, url: st
     assert page.locator(f"{PANEL} [data-field=whole]").count() == 0
     # The given dice typed in for the roll are still there, and nothing was posted but odds.
     assert page.locator('#dice-steps input[data-step="attack"]').input_value()
+
+
+def test_a_d100_attack_shows_its_expected_damage(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    log = OddsLog(page)
+    console.create_encounter(page, ruleset="d100", name="Night market odds")
+    shown_after(page, 0)
+    seen = answered(page)
+    page.get_by_label("Firing mode").select_option("SR2")
+    shown_after(page, seen)
+    body, status, odds = log.last()
+    assert status == 200, odds
+    assert body["ruleset"] == "d100" and body["shot_rate"] == 2 and "dice" not in body
+    assert odds["ruleset"] == "d100"
+    check_panel_shows(page, odds)
+    on = page.locator(f'{PANEL} .odds-target[data-target="ganger-1"]')
+    expect(on.locator("dt").nth(1)).to_have_text("Expected damage")
+    expect(on.locator("figcaption")).to_have_text("Damage points")
 
 
 def test_the_odds_change_live_and_the_preview_changes_nothing(page: Page, url: str) -> None:
