@@ -306,7 +306,7 @@ def test_a_refused_body_shows_the_problem_in_the_panel_not_as_an_error(page: Pag
     expect(panel).to_have_attribute("data-state", "problem")
     expect(page.locator("#attack-odds-status")).to_contain_text(problem["detail"])
     assert page.locator(f"{PANEL} .odds-target").count() == 0
-    # Quietly: the attack form's alert is not raised, nothing is marked invalid.
+    # Quietly: the attack form's alert is not raised, no field is marked invalid.
     expect(page.locator("#attack-error")).to_be_hidden()
     assert page.locator("[aria-invalid=true]").count() == 0
     # Back in range, the odds come back.
@@ -314,6 +314,19 @@ def test_a_refused_body_shows_the_problem_in_the_panel_not_as_an_error(page: Pag
     console.place(page, "goon-1 x (m)", 12)
     shown_after(page, seen)
     expect(panel).to_have_attribute("data-state", "exact")
+    # An empty gun: Resolve's refusal marks the field; the preview that follows leaves the mark
+    # and says the same quietly.
+    rounds = page.get_by_label("Rounds loaded")
+    seen = answered(page)
+    rounds.fill("0")
+    page.get_by_role("button", name="Resolve attack").click()
+    expect(page.locator("#attack-error")).to_contain_text("$.weapon.ammo")
+    shown_after(page, seen)
+    _, status, empty = log.last()
+    assert 400 <= status < 500 and empty["path"] == "$.weapon.ammo", empty
+    expect(panel).to_have_attribute("data-state", "problem")
+    expect(page.locator("#attack-odds-status")).to_contain_text("$.weapon.ammo")
+    expect(rounds).to_have_attribute("aria-invalid", "true")
 
 
 def test_an_incomplete_form_asks_nothing_and_says_what_is_missing(page: Page) -> None:

@@ -68,7 +68,7 @@ const form = new AttackForm({
 // The attack's odds, live as the form changes: the body it would send, without given dice.
 const odds = new OddsPanel({
   panel: $("attack-odds"),
-  read: () => form.read({ dice: false }),
+  read: () => form.read({ preview: true }),
   ask: (body) => api.attackOdds(state.encounter.id, state.encounter.token, body),
 });
 for (const type of ["input", "change"]) $("attack-fields").addEventListener(type, () => odds.schedule());

@@ -237,7 +237,7 @@ export class ZoneTestForm {
     // The zone test's odds, live as the actor and the fields change (nothing rolled).
     this.odds = new OddsPanel({
       panel: form.querySelector("#zone-test-odds"),
-      read: () => this.read({ dice: false }),
+      read: () => this.read({ preview: true }),
       ask: (body) => {
         const { id, token } = this.session();
         return api.zoneTestOdds(id, token, this.zone.id, body);
@@ -348,17 +348,17 @@ export class ZoneTestForm {
     this.dice.replaceChildren(...diceInputs(steps, "zone-test-dice", remembered));
   }
 
-  // `dice: false` leaves out the given dice (for the odds).
-  read({ dice: withDice = true } = {}) {
+  // `preview`: for the odds, without the given dice and marking no field.
+  read({ preview = false } = {}) {
     const actor = this.actor.value;
     if (!actor) throw new FieldError(this.actor, "Actor tested: put one on the map first");
-    const fields = readFields(this.fields, this.ruleset.zoneTest, "zt");
+    const fields = readFields(this.fields, this.ruleset.zoneTest, "zt", { quiet: preview });
     const body = this.ruleset.zoneTestRequest({
       actor, fields, position: this.map.position(actor), zone: this.zone,
       // Where the zone's shooter stands now (Hard Life's Table 9 range, from the shooter).
       shooterAt: this.zone ? this.map.position(this.zone.shooter) : null,
     });
-    if (!withDice) return body;
+    if (preview) return body;
     const dice = readDice(this.dice);
     if (Object.keys(dice).length) body.dice = dice;
     return body;
