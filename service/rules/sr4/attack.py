@@ -417,6 +417,48 @@ def armor_type(request: SR4AttackRequest, weapon: SR4Weapon) -> Literal["ballist
     return "ballistic"
 
 
+@dataclass(frozen=True, slots=True)
+class Resisting:
+    """001 steps 4-6 before the soak is rolled: the modified DV (and the one compared with the
+    armour), the modified armour, the track, and the Body + armour pool that resists."""
+
+    modifiers: list[Modifier]
+    compared: int
+    dv: int
+    armor: int
+    physical: bool
+    soak_modifiers: list[Modifier]
+
+    @property
+    def soak_pool(self) -> int:
+        return total(self.soak_modifiers)
+
+
+def resisting(
+    dv_modifiers: list[Modifier],
+    burst_dv: int,
+    ap: int,
+    damage_type: str,
+    kind: Literal["ballistic", "impact"],
+    defender: SR4Defender,
+) -> Resisting:
+    """The modified DV against the modified armour: stun unless the DV (without a narrow
+    burst's, 001) exceeds it; the pool of Body + modified armour."""
+    compared = max(0, total(dv_modifiers))
+    modifiers = list(dv_modifiers)
+    if burst_dv:
+        modifiers.append(Modifier("narrow burst (not compared with armour)", burst_dv))
+    dv = max(0, total(modifiers))
+    armor = defender.impact_armor if kind == "impact" else defender.ballistic_armor
+    modified_armor = max(0, armor + ap)
+    physical = damage_type == "P" and compared > modified_armor
+    soak_modifiers = [
+        Modifier("body", defender.body),
+        Modifier(f"modified {kind} armor", modified_armor),
+    ]
+    return Resisting(modifiers, compared, dv, modified_armor, physical, soak_modifiers)
+
+
 def resist(
     step: str,
     dv_modifiers: list[Modifier],
@@ -430,31 +472,71 @@ def resist(
 ) -> SR4Damage:
     """001 steps 4-6: the modified DV against the modified armour (stun unless the DV exceeds
     it), Body + modified armour to resist, a box a point of DV left."""
-    compared = max(0, total(dv_modifiers))
-    modifiers = list(dv_modifiers)
-    if burst_dv:
-        modifiers.append(Modifier("narrow burst (not compared with armour)", burst_dv))
-    dv = max(0, total(modifiers))
-    armor = defender.impact_armor if kind == "impact" else defender.ballistic_armor
-    modified_armor = max(0, armor + ap)
-    physical = damage_type == "P" and compared > modified_armor
-    soak_modifiers = [
-        Modifier("body", defender.body),
-        Modifier(f"modified {kind} armor", modified_armor),
-    ]
-    soak = soak_rolled or test_of(dice.pool(step, total(soak_modifiers), EDITION))
+    built = resisting(dv_modifiers, burst_dv, ap, damage_type, kind, defender)
+    soak = soak_rolled or test_of(dice.pool(step, built.soak_pool, EDITION))
     return SR4Damage(
-        dv=dv,
-        dv_modifiers=modifiers,
-        compared_dv=compared,
+        dv=built.dv,
+        dv_modifiers=built.modifiers,
+        compared_dv=built.compared,
         armor_type=kind,
-        armor=modified_armor,
+        armor=built.armor,
         ap=ap,
-        track="physical" if physical else "stun",
+        track="physical" if built.physical else "stun",
         soak=soak,
-        soak_modifiers=soak_modifiers,
+        soak_modifiers=built.soak_modifiers,
         soak_hits=soak.hits,
-        boxes=max(0, dv - soak.hits),
+        boxes=max(0, built.dv - soak.hits),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Harm:
+    """What a hit on a target does before its net hits are known: the DV's modifiers but the
+    net hits, the narrow burst's DV, the AP, the damage type and the armour it meets."""
+
+    step: str
+    dv_modifiers: list[Modifier]
+    burst_dv: int
+    ap: int
+    damage_type: str
+    kind: Literal["ballistic", "impact"]
+    defender: SR4Defender
+
+    def with_net(self, net_hits: int) -> list[Modifier]:
+        return [*self.dv_modifiers, Modifier("net hits", net_hits)]
+
+    def resisting(self, net_hits: int) -> Resisting:
+        return resisting(
+            self.with_net(net_hits),
+            self.burst_dv,
+            self.ap,
+            self.damage_type,
+            self.kind,
+            self.defender,
+        )
+
+
+def harm_of(request: SR4AttackRequest, target: SR4Target, burst_dv: int, choke: str | None) -> Harm:
+    weapon = gun_of(request, target)
+    name, load = ammunition(request)
+    dv_modifiers = [Modifier("weapon", weapon.damage)]
+    if load.dv:
+        dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
+    ap = weapon.ap + load.ap
+    if choke is not None:
+        row = tables.CHOKES[choke]
+        if row.dv:
+            dv_modifiers.append(Modifier(f"shot, {choke} choke", row.dv))
+        ap += row.ap
+    damage_type = load.damage_type or weapon.damage_type
+    return Harm(
+        f"soak:{target.id}",
+        dv_modifiers,
+        burst_dv,
+        ap,
+        damage_type,
+        armor_type(request, weapon),
+        target.defender,
     )
 
 
@@ -467,27 +549,15 @@ def damage(
     dice: Dice,
     soak_rolled: SR4Test | None = None,
 ) -> SR4Damage:
-    weapon = gun_of(request, target)
-    name, load = ammunition(request)
-    dv_modifiers = [Modifier("weapon", weapon.damage)]
-    if load.dv:
-        dv_modifiers.append(Modifier(f"ammunition ({name})", load.dv))
-    ap = weapon.ap + load.ap
-    if choke is not None:
-        row = tables.CHOKES[choke]
-        if row.dv:
-            dv_modifiers.append(Modifier(f"shot, {choke} choke", row.dv))
-        ap += row.ap
-    dv_modifiers.append(Modifier("net hits", net_hits))
-    damage_type = load.damage_type or weapon.damage_type
+    harm = harm_of(request, target, burst_dv, choke)
     return resist(
-        f"soak:{target.id}",
-        dv_modifiers,
-        burst_dv,
-        ap,
-        damage_type,
-        armor_type(request, weapon),
-        target.defender,
+        harm.step,
+        harm.with_net(net_hits),
+        harm.burst_dv,
+        harm.ap,
+        harm.damage_type,
+        harm.kind,
+        harm.defender,
         dice,
         soak_rolled,
     )
@@ -575,23 +645,45 @@ def phase_of(request: SR4AttackRequest, actor: SR4ActorState, turn: TurnState) -
     return Phase(shot=actor.attacks_in_phase + 1, actor=actor)
 
 
-def resolve_attack(
-    request: SR4AttackRequest, state: SR4State, turn: TurnState, dice: Dice
-) -> Resolution[SR4AttackResult]:
-    from service.rules.sr4 import suppression
+@dataclass(slots=True)
+class AttackPlan:
+    """An attack as far as it is built before a die is rolled (resolve_attack rolls it, odds.py
+    turns it into distributions): the shooter's phase, what is fired, the modifiers of the
+    whole attack, recoil, the two guns' shares, and whom the phase engaged so far (grown by
+    `plan_target` as each target is built, in order)."""
 
+    request: SR4AttackRequest
+    before: SR4ActorState
+    phase: Phase
+    firing: Fired
+    whole: list[Modifier]
+    first_recoil: SR4Recoil
+    second_recoil: SR4Recoil | None
+    second_firing: Fired | None
+    locked_on: str | None
+    engaged: list[str]
+    base_pool: int
+    shares: dict[str, int]
+    choke: str | None
+    spread: bool
+    splits: tuple[str, ...] | None
+    defenders: dict[str, SR4ActorState]
+
+    @property
+    def shooter(self) -> SR4ActorState:
+        return self.phase.actor
+
+
+def plan_attack(request: SR4AttackRequest, state: SR4State, turn: TurnState) -> AttackPlan:
+    """Everything the attack checks and counts before its first die, in resolve's order."""
     attacker, weapon = request.attacker, request.weapon
-    actors = dict(state.actors)
-    before = actors.get(attacker.id, SR4ActorState())
+    before = state.actors.get(attacker.id, SR4ActorState())
     choke = choke_of(request, before)
     validate(request, choke)
-    # A new attack is the shooter's next action: its suppressive fire ends (001).
-    state = suppression.end_zones_of(state, attacker.id)
     phase = phase_of(request, before, turn)
     shooter = phase.actor
     firing = fired(request.mode, weapon.ammo)
-    aims = shooter.aims
-    whole = [skill(request), *whole_modifiers(request, aims)]
+    whole = [skill(request), *whole_modifiers(request, shooter.aims)]
 
     second = request.second_weapon
     first_recoil = recoil(firing.row, firing.name, phase.shot, firing.short, weapon)
@@ -616,9 +708,6 @@ def resolve_attack(
 
     # A running attacker or a moving target breaks the image magnification lock (001).
     locked_on = None if request.running else shooter.locked_on
-    result_targets: list[SR4TargetResult] = []
-    zone = None
-    engaged = list(shooter.targets_in_phase)
     base_pool = attribute(request, None).value + whole[0].value
     shares: dict[str, int] = {}
     if second is not None:
@@ -634,20 +723,154 @@ def resolve_attack(
                 kind="uneven-split",
             )
         shares = {"first": first_dice, "second": base_pool - first_dice}
-
     if request.mode == "suppressive":
         # 001: its wide burst and recoil cancel out; running (and gyro-stabilisation) stand.
-        still = recoil(firing.row, "suppressive", 1, 0, weapon)
-        first_recoil = still
-        modifiers: list[Modifier] = [
-            attribute(request, None),
-            *whole,
-            *movement_and_recoil(request, weapon, still),
-        ]
-        zone, state = suppression.suppressive_fire(request, state, modifiers, dice)
+        first_recoil = recoil(firing.row, "suppressive", 1, 0, weapon)
+    splits = (
+        tables.FULL_BURST_SPLITS[len(request.targets)]
+        if request.mode == "FB" and choke is None and second is None and request.targets
+        else None
+    )
+    return AttackPlan(
+        request=request,
+        before=before,
+        phase=phase,
+        firing=firing,
+        whole=whole,
+        first_recoil=first_recoil,
+        second_recoil=second_recoil,
+        second_firing=second_firing,
+        locked_on=locked_on,
+        engaged=list(shooter.targets_in_phase),
+        base_pool=base_pool,
+        shares=shares,
+        choke=choke,
+        spread=choke is not None and len(request.targets) > 1,
+        splits=splits,
+        defenders=dict(state.actors),
+    )
+
+
+def suppressive_modifiers(plan: AttackPlan) -> list[Modifier]:
+    """Suppressive fire's success test: Agility + skill, the whole attack's modifiers, and
+    running (its recoil cancels with its wide burst, 001)."""
+    request = plan.request
+    return [
+        attribute(request, None),
+        *plan.whole,
+        *movement_and_recoil(request, request.weapon, plan.first_recoil),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class TargetPlan:
+    """One target's tests as built: its attack test (a spread's later targets share the
+    first's), its defense, and what a hit does before the net hits."""
+
+    target: SR4Target
+    band: RangeBand
+    as_mode: str
+    modifiers: list[Modifier]
+    pool: int
+    step: str
+    explode: bool
+    defense_modifiers: list[Modifier]
+    defense_pool: int
+    harm: Harm
+
+    @property
+    def defense_explodes(self) -> bool:
+        return self.target.edge
+
+
+def plan_target(plan: AttackPlan, index: int, target: SR4Target) -> TargetPlan:
+    """The target's tests, checked and counted without rolling; call in the targets' order
+    (each engages its target in the phase: -2 for each earlier one, 001)."""
+    request = plan.request
+    attacker, weapon = request.attacker, request.weapon
+    path = f"$.targets[{index}]"
+    gun = gun_of(request, target)
+    band = range_band(gun.category, target.distance_m, attacker.strength, f"{path}.distance_m")
+    engaged = plan.engaged
+    if target.id not in engaged:
+        engaged.append(target.id)
+    earlier_targets = engaged.index(target.id)
+    splits = plan.splits
+    if splits is not None and len(splits) > 1:
+        as_mode = splits[index]
+        row = tables.FIRING_MODES[as_mode]
+        this_recoil = recoil(row, as_mode, 1 if index == 0 else 2, 0, weapon)
+    else:
+        as_mode, row = plan.firing.name, plan.firing.row
+        this_recoil = (
+            plan.second_recoil
+            if (target.gun == "second" and plan.second_recoil)
+            else plan.first_recoil
+        )
+        if target.gun == "second" and plan.second_firing is not None:
+            as_mode, row = plan.second_firing.name, plan.second_firing.row
+    short = plan.firing.short if splits is None or len(splits) == 1 else 0
+    locked = plan.locked_on == target.id and not target.moved
+    modifiers = []
+    second = request.second_weapon
+    if second is not None:
+        modifiers.append(Modifier(f"{target.gun} gun's share of the pool", plan.shares[target.gun]))
+    else:
+        modifiers.append(attribute(request, target))
+    modifiers.extend(
+        target_modifiers(request, target, index, band, locked, earlier_targets, plan.spread)
+    )
+    modifiers.extend(movement_and_recoil(request, gun, this_recoil))
+    pool = total(modifiers) + total(plan.whole[1:] if second is not None else plan.whole)
+    step = attack_step(request, target.id, plan.spread or plan.choke is not None)
+    choke = plan.choke
+    defender_state = plan.defenders.get(target.id, SR4ActorState())
+    wide = lessened(row.wide_defense, short) if row.burst and request.burst == "wide" else 0
+    burst_dv = lessened(row.narrow_dv, short) if row.burst and request.burst == "narrow" else 0
+    choke_defense = tables.CHOKES[choke].defense if choke is not None else 0
+    defense_mods = defense_modifiers(
+        target.defender, defender_state, wide, choke_defense, target.edge
+    )
+    if target.edge and target.defender.edge < 1:
+        raise RuleViolation(f"{target.id} has no Edge to spend", path="$.targets", kind="no-edge")
+    return TargetPlan(
+        target=target,
+        band=band,
+        as_mode=as_mode,
+        modifiers=modifiers,
+        pool=pool,
+        step=step,
+        explode=request.edge == "extra_dice",
+        defense_modifiers=defense_mods,
+        defense_pool=max(0, total(defense_mods)),
+        harm=harm_of(request, target, burst_dv, choke),
+    )
+
+
+def resolve_attack(
+    request: SR4AttackRequest, state: SR4State, turn: TurnState, dice: Dice
+) -> Resolution[SR4AttackResult]:
+    from service.rules.sr4 import suppression
+
+    attacker, weapon = request.attacker, request.weapon
+    plan = plan_attack(request, state, turn)
+    actors = dict(state.actors)
+    # A new attack is the shooter's next action: its suppressive fire ends (001).
+    state = suppression.end_zones_of(state, attacker.id)
+    phase, shooter, firing = plan.phase, plan.shooter, plan.firing
+    whole, locked_on, engaged = plan.whole, plan.locked_on, plan.engaged
+    second, second_firing = request.second_weapon, plan.second_firing
+    result_targets: list[SR4TargetResult] = []
+    zone = None
+
+    if request.mode == "suppressive":
+        zone, state = suppression.suppressive_fire(
+            request, state, suppressive_modifiers(plan), dice
+        )
         rounds = firing.rounds
     elif request.grenade is not None:
-        attack = grenade_attack(request, whole, actors, locked_on, engaged, dice)
+        throw = plan_throw(request, whole, actors, locked_on, engaged)
+        attack = roll_throw(throw, actors, dice)
         thrown = grenades.resolve_grenade(request, state, turn, dice, attack)
         actors[attacker.id] = msgspec.structs.replace(
             shooter,
@@ -660,79 +883,20 @@ def resolve_attack(
         after = msgspec.structs.replace(thrown.state, actors=actors)
         return Resolution(result=thrown.result, state=after, actor=attacker.id, notes=thrown.notes)
     else:
-        spread = choke is not None and len(request.targets) > 1
-        splits = (
-            tables.FULL_BURST_SPLITS[len(request.targets)]
-            if request.mode == "FB" and choke is None and second is None
-            else None
-        )
         one_test: SR4Test | None = None
         one_roll_modifiers: list[Modifier] | None = None
         for index, target in enumerate(request.targets):
-            path = f"$.targets[{index}]"
-            gun = gun_of(request, target)
-            band = range_band(
-                gun.category, target.distance_m, attacker.strength, f"{path}.distance_m"
-            )
-            if target.id not in engaged:
-                engaged.append(target.id)
-            earlier_targets = engaged.index(target.id)
-            if splits is not None and len(splits) > 1:
-                as_mode = splits[index]
-                row = tables.FIRING_MODES[as_mode]
-                this_recoil = recoil(row, as_mode, 1 if index == 0 else 2, 0, weapon)
-            else:
-                as_mode, row = firing.name, firing.row
-                this_recoil = (
-                    second_recoil if (target.gun == "second" and second_recoil) else first_recoil
-                )
-                if target.gun == "second" and second_firing is not None:
-                    as_mode, row = second_firing.name, second_firing.row
-            short = firing.short if splits is None or len(splits) == 1 else 0
-            locked = locked_on == target.id and not target.moved
-            modifiers = []
-            if second is not None:
-                modifiers.append(
-                    Modifier(f"{target.gun} gun's share of the pool", shares[target.gun])
-                )
-            else:
-                modifiers.append(attribute(request, target))
-            modifiers.extend(
-                target_modifiers(request, target, index, band, locked, earlier_targets, spread)
-            )
-            modifiers.extend(movement_and_recoil(request, gun, this_recoil))
-            pool = total(modifiers) + total(whole[1:] if second is not None else whole)
-            step = attack_step(request, target.id, spread or choke is not None)
+            built = plan_target(plan, index, target)
+            modifiers = built.modifiers
             if one_test is not None and one_roll_modifiers is not None:
                 test, modifiers = one_test, one_roll_modifiers  # 001: one attack test against all
-            elif pool <= 0:
-                test = SR4Test(pool, 0, 0, False, False)  # 001: 0 or less fails outright
+            elif built.pool <= 0:
+                test = SR4Test(built.pool, 0, 0, False, False)  # 001: 0 or less fails outright
             else:
-                test = test_of(dice.pool(step, pool, EDITION, explode=request.edge == "extra_dice"))
-            if spread:
+                test = test_of(dice.pool(built.step, built.pool, EDITION, explode=built.explode))
+            if plan.spread:
                 one_test, one_roll_modifiers = test, modifiers
-            defender_state = actors.get(target.id, SR4ActorState())
-            wide = lessened(row.wide_defense, short) if row.burst and request.burst == "wide" else 0
-            burst_dv = (
-                lessened(row.narrow_dv, short) if row.burst and request.burst == "narrow" else 0
-            )
-            choke_defense = tables.CHOKES[choke].defense if choke is not None else 0
-            result_targets.append(
-                _opposed(
-                    request,
-                    target,
-                    band,
-                    as_mode,
-                    modifiers,
-                    test,
-                    defender_state,
-                    wide,
-                    burst_dv,
-                    choke,
-                    choke_defense,
-                    dice,
-                )
-            )
+            result_targets.append(_opposed(request, built, modifiers, test, dice))
             if result_targets[-1].defense is not None:
                 actors[target.id] = defended(actors.get(target.id, SR4ActorState()))
         rounds = firing.rounds
@@ -767,11 +931,11 @@ def resolve_attack(
             if second is not None and second_firing is not None
             else None
         ),
-        pool=base_pool,
-        shares=shares,
+        pool=plan.base_pool,
+        shares=plan.shares,
         modifiers=whole,
-        recoil=first_recoil,
-        second_recoil=second_recoil,
+        recoil=plan.first_recoil,
+        second_recoil=plan.second_recoil,
         edge_spent=edge_spent,
         targets=result_targets,
         zone=zone,
@@ -785,45 +949,46 @@ def resolve_attack(
 
 def _opposed(
     request: SR4AttackRequest,
-    target: SR4Target,
-    band: RangeBand,
-    as_mode: str,
+    built: TargetPlan,
     modifiers: list[Modifier],
     test: SR4Test,
-    defender_state: SR4ActorState,
-    wide: int,
-    burst_dv: int,
-    choke: str | None,
-    choke_defense: int,
     dice: Dice,
 ) -> SR4TargetResult:
-    defense_mods = defense_modifiers(
-        target.defender, defender_state, wide, choke_defense, target.edge
-    )
-    if target.edge and target.defender.edge < 1:
-        raise RuleViolation(f"{target.id} has no Edge to spend", path="$.targets", kind="no-edge")
+    target = built.target
     defense = None
     defense_hits = 0
     if test.hits > 0:
         roll = dice.pool(
-            f"defense:{target.id}", max(0, total(defense_mods)), EDITION, explode=target.edge
+            f"defense:{target.id}", built.defense_pool, EDITION, explode=built.defense_explodes
         )
         defense = test_of(roll)
         defense_hits = defense.hits
     outcome = outcome_of(test.hits, defense_hits, request.grazing)
     net = max(0, test.hits - defense_hits)
-    hurt = damage(request, target, net, burst_dv, choke, dice) if outcome == "hit" else None
+    harm = built.harm
+    hurt = None
+    if outcome == "hit":
+        hurt = resist(
+            harm.step,
+            harm.with_net(net),
+            harm.burst_dv,
+            harm.ap,
+            harm.damage_type,
+            harm.kind,
+            harm.defender,
+            dice,
+        )
     contact = outcome != "miss"
     effect = gun_of(request, target).contact_effect
     return SR4TargetResult(
         target=target.id,
         outcome=outcome,
-        range=band,
-        fired_as=as_mode,
+        range=built.band,
+        fired_as=built.as_mode,
         attack_modifiers=modifiers,
         attack=test,
         defense=defense,
-        defense_modifiers=defense_mods,
+        defense_modifiers=built.defense_modifiers,
         defense_hits=defense_hits,
         net_hits=net,
         contact=contact,
@@ -833,14 +998,32 @@ def _opposed(
     )
 
 
-def grenade_attack(
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A grenade's attack test as built (001, "Determine Scatter"): a standard ranged attack
+    test opposed by the target, or a success test at a point (`target` None)."""
+
+    modifiers: list[Modifier]
+    pool: int
+    explode: bool
+    band: RangeBand
+    recoil: SR4Recoil
+    target: SR4Target | None
+    defense_modifiers: list[Modifier]
+    defender: SR4ActorState
+
+    @property
+    def defense_pool(self) -> int:
+        return max(0, total(self.defense_modifiers))
+
+
+def plan_throw(
     request: SR4AttackRequest,
     whole: list[Modifier],
     actors: dict[str, SR4ActorState],
     locked_on: str | None,
     engaged: list[str],
-    dice: Dice,
-) -> grenades.GrenadeAttack:
+) -> Throw:
     """001, "Determine Scatter": a standard ranged attack test with the standard modifiers,
     opposed by the target's defense; a success test when aimed at a point."""
     attacker, weapon = request.attacker, request.weapon
@@ -865,19 +1048,7 @@ def grenade_attack(
         modifiers = [attribute(request, None), *whole, *extra, *visibility(request)]
         if tables.RANGE_MODIFIER[band]:
             modifiers.append(Modifier(f"range: {band}", tables.RANGE_MODIFIER[band]))
-        pool = total(modifiers)
-        test = test_of(dice.pool("attack", pool, EDITION, explode=explode)) if pool > 0 else NO_ROLL
-        return grenades.GrenadeAttack(
-            pool=max(0, pool),
-            modifiers=modifiers,
-            test=test,
-            defense=None,
-            defense_modifiers=[],
-            net_hits=test.hits,
-            range=band,
-            recoil=still,
-            edge_spent=1 if explode else 0,
-        )
+        return Throw(modifiers, total(modifiers), explode, band, still, None, [], SR4ActorState())
     target = request.targets[0]
     band = range_band(
         weapon.category,
@@ -895,28 +1066,37 @@ def grenade_attack(
         *target_modifiers(request, target, 0, band, locked, engaged.index(target.id), False),
         *extra,
     ]
-    pool = total(modifiers)
-    test = test_of(dice.pool("attack", pool, EDITION, explode=explode)) if pool > 0 else NO_ROLL
     defender = actors.get(target.id, SR4ActorState())
     defense_mods = defense_modifiers(target.defender, defender, 0, 0, target.edge)
+    return Throw(modifiers, total(modifiers), explode, band, still, target, defense_mods, defender)
+
+
+def roll_throw(
+    throw: Throw, actors: dict[str, SR4ActorState], dice: Dice
+) -> grenades.GrenadeAttack:
+    """The throw's test and, against a target with hits to beat, its defense."""
+    pool = throw.pool
+    test = (
+        test_of(dice.pool("attack", pool, EDITION, explode=throw.explode)) if pool > 0 else NO_ROLL
+    )
+    target = throw.target
     defense = None
-    if test.hits > 0:
+    if target is not None and test.hits > 0:
         defense = test_of(
-            dice.pool(
-                f"defense:{target.id}", max(0, total(defense_mods)), EDITION, explode=target.edge
-            )
+            dice.pool(f"defense:{target.id}", throw.defense_pool, EDITION, explode=target.edge)
         )
-        actors[target.id] = defended(defender)
+        actors[target.id] = defended(throw.defender)
     return grenades.GrenadeAttack(
         pool=max(0, pool),
-        modifiers=modifiers,
+        modifiers=throw.modifiers,
         test=test,
         defense=defense,
-        defense_modifiers=defense_mods,
+        defense_modifiers=throw.defense_modifiers,
         net_hits=max(0, test.hits - (defense.hits if defense is not None else 0)),
-        range=band,
-        recoil=still,
-        edge_spent=(1 if explode else 0) + (1 if target.edge and defense is not None else 0),
+        range=throw.band,
+        recoil=throw.recoil,
+        edge_spent=(1 if throw.explode else 0)
+        + (1 if target is not None and target.edge and defense is not None else 0),
     )
 
 

@@ -18,6 +18,8 @@ from schemas.sr4 import (
     SR4AttackResult,
     SR4BlastActor,
     SR4BlastResult,
+    SR4Grenade,
+    SR4GrenadeNumbers,
     SR4Recoil,
     SR4State,
     SR4TargetResult,
@@ -69,7 +71,7 @@ def grenade_steps(request: SR4AttackRequest) -> dict[str, int]:
     return steps
 
 
-def _origin(request: SR4AttackRequest) -> Point | None:
+def origin_of(request: SR4AttackRequest) -> Point | None:
     """Where the thrower stands: `origin`, else the attacker among the bystanders."""
     if request.origin is not None:
         return request.origin
@@ -103,7 +105,7 @@ def _aimed_at(request: SR4AttackRequest) -> tuple[Point, str]:
 
 def _check_arming(request: SR4AttackRequest, aimed: Point, path: str) -> None:
     assert request.grenade is not None
-    origin = _origin(request)
+    origin = origin_of(request)
     if origin is not None:
         grenades.check_arming(request.grenade, origin, aimed, path)
         return
@@ -171,16 +173,10 @@ def _target_results(
     ]
 
 
-def resolve_grenade(
-    request: SR4AttackRequest,
-    state: SR4State,
-    turn: TurnState,
-    dice: Dice,
-    attack: GrenadeAttack,
-) -> Resolution[SR4AttackResult]:
-    """001, "Determine Scatter", "Blast Effects", "Timing Grenades": the grenade scatters from
-    the point it was aimed at; a dud does nothing, an airburst grenade goes off at once, any
-    other is held in the state (`pending`) until the next initiative pass."""
+def check_grenade(request: SR4AttackRequest) -> tuple[SR4Grenade, SR4GrenadeNumbers, Point]:
+    """What a grenade attack checks once its test is built: the grenade and its numbers, a
+    grenade left to throw, and the point it is aimed at (a launcher's never closer than it
+    arms)."""
     grenade = request.grenade
     if grenade is None:
         raise RuleViolation("a grenade attack gives its grenade", path="$.grenade")
@@ -191,7 +187,21 @@ def resolve_grenade(
     numbers = grenades.numbers(grenade, "$.grenade")
     aimed, path = _aimed_at(request)
     _check_arming(request, aimed, path)
-    landing = grenades.scatter(aimed, _origin(request), grenade, attack.net_hits, dice)
+    return grenade, numbers, aimed
+
+
+def resolve_grenade(
+    request: SR4AttackRequest,
+    state: SR4State,
+    turn: TurnState,
+    dice: Dice,
+    attack: GrenadeAttack,
+) -> Resolution[SR4AttackResult]:
+    """001, "Determine Scatter", "Blast Effects", "Timing Grenades": the grenade scatters from
+    the point it was aimed at; a dud does nothing, an airburst grenade goes off at once, any
+    other is held in the state (`pending`) until the next initiative pass."""
+    grenade, numbers, aimed = check_grenade(request)
+    landing = grenades.scatter(aimed, origin_of(request), grenade, attack.net_hits, dice)
     grenade_id = f"g{state.grenades_thrown + 1}"
     notes = list(attack.notes)
     blast: SR4BlastResult | None = None

@@ -140,14 +140,26 @@ def scatter(
     aimed_at: Point, origin: Point | None, grenade: SR4Grenade, net_hits: int, dice: Dice
 ) -> SR4Scatter:
     """001, "Determine Scatter": 1D6 for the direction (step "scatter_direction"), the scatter
-    dice for the distance (step "scatter"), less 2 m (standard) or 4 m (aerodynamic, launcher)
-    per net hit. At 0 or less it lands on the aimed point, and the hits the distance did not
-    need add to the DV. A launcher grenade that lands within its arming range of the launcher
-    is a dud."""
-    net_hits = max(0, net_hits)
+    dice for the distance (step "scatter"); `landing` says where that puts it."""
     direction = dice.roll(tables.SCATTER_DIRECTION_STEP, 1)[0]
+    rolled = sum(dice.roll(tables.SCATTER_STEP, scatter_dice(grenade)))
+    return landing(aimed_at, origin, grenade, net_hits, direction, rolled)
+
+
+def landing(
+    aimed_at: Point,
+    origin: Point | None,
+    grenade: SR4Grenade,
+    net_hits: int,
+    direction: int,
+    rolled: int,
+) -> SR4Scatter:
+    """Where a grenade lands for a direction and a scatter distance rolled: less 2 m
+    (standard) or 4 m (aerodynamic, launcher) per net hit. At 0 or less it lands on the aimed
+    point, and the hits the distance did not need add to the DV. A launcher grenade that lands
+    within its arming range of the launcher is a dud."""
+    net_hits = max(0, net_hits)
     count = scatter_dice(grenade)
-    rolled = sum(dice.roll(tables.SCATTER_STEP, count))
     per_hit = tables.METRES_PER_NET_HIT[grenade.delivery]
     remaining = rolled - per_hit * net_hits
     if remaining <= 0:
@@ -207,26 +219,47 @@ class _Barrier:
     reflects: bool
 
 
-def _barrier_test(
-    wall: SR4Barrier, dv: int, confined: bool, dice: Dice
-) -> tuple[SR4BarrierResult, bool]:
+@dataclass(frozen=True, slots=True)
+class WallTest:
+    """A barrier the blast meets, before its test: the DV against it (doubled), and its
+    Structure + Armor pool (None: it is decided without a test, `holds` says how)."""
+
+    wall: SR4Barrier
+    dv: int
+    pool: int | None
+    holds: bool
+
+    def holds_after(self, hits: int) -> tuple[int, bool]:
+        """The damage the wall takes with `hits` on its test, and whether it holds."""
+        damage = max(0, self.dv - hits)
+        return damage, damage < self.wall.structure
+
+
+def wall_test(wall: SR4Barrier, dv: int) -> WallTest:
     """SR4 "Barriers" (grenade_tables.BLAST_DV_AGAINST_BARRIERS): the blast's DV at the wall,
     doubled, must exceed its Armor to damage it; it resists with Structure + Armor (step
     "barrier:<id>"); damage that reaches its Structure breaks it. The GM's `holds` wins."""
     doubled = dv * tables.BLAST_DV_AGAINST_BARRIERS
+    if wall.holds is not None:
+        return WallTest(wall, doubled, None, wall.holds)
+    if doubled <= wall.armor:
+        return WallTest(wall, doubled, None, True)
+    return WallTest(wall, doubled, wall.structure + wall.armor, False)
+
+
+def _barrier_test(
+    wall: SR4Barrier, dv: int, confined: bool, dice: Dice
+) -> tuple[SR4BarrierResult, bool]:
+    built = wall_test(wall, dv)
     test: SR4Test | None = None
     damage = 0
-    if wall.holds is not None:
-        holds = wall.holds
-    elif doubled <= wall.armor:
-        holds = True
-    else:
-        test = test_of(dice.pool(f"barrier:{wall.id}", wall.structure + wall.armor, EDITION))
-        damage = max(0, doubled - test.hits)
-        holds = damage < wall.structure
+    holds = built.holds
+    if built.pool is not None:
+        test = test_of(dice.pool(f"barrier:{wall.id}", built.pool, EDITION))
+        damage, holds = built.holds_after(test.hits)
     result = SR4BarrierResult(
         barrier=wall.id,
-        dv=doubled,
+        dv=built.dv,
         test=test,
         damage=damage,
         holds=holds,
@@ -281,23 +314,93 @@ def _rebound(
     return found
 
 
-def _soak(
-    actor: SR4BlastActor,
-    numbers: SR4GrenadeNumbers,
-    dv: int,
-    armor_modifiers: list[Modifier],
-    dice: Dice,
-) -> tuple[int, tables.Track, SR4Test | None, int]:
+def soaking(
+    actor: SR4BlastActor, numbers: SR4GrenadeNumbers, dv: int, armor_modifiers: list[Modifier]
+) -> tuple[int, tables.Track, int | None]:
     """001, "Blast Effects" and "Compare Armor": Body + impact armor, the grenade's AP applied
-    to the armor (never below 0), step "soak:<actor id>"; Physical damage is Stun when the DV
-    does not exceed that armor. Without a Body on the sheet: no test, the DV as it reached."""
+    to the armor (never below 0); Physical damage is Stun when the DV does not exceed that
+    armor. The pool is None without a Body on the sheet (no test, the DV as it reached)."""
     armor = max(0, sum(m.value for m in armor_modifiers) + numbers.ap)
     physical = numbers.damage_type == "P" and dv > armor
     track: tables.Track = "physical" if physical else "stun"
     if actor.body is None or dv <= 0:
-        return armor, track, None, 0
-    soak = test_of(dice.pool(f"soak:{actor.id}", actor.body + armor, EDITION))
-    return armor, track, soak, soak.hits
+        return armor, track, None
+    return armor, track, actor.body + armor
+
+
+def tested_walls(
+    centre: XY,
+    numbers: SR4GrenadeNumbers,
+    extra_dv: int,
+    places: Sequence[XY],
+    barriers: Sequence[SR4Barrier],
+    confined: bool,
+) -> list[tuple[SR4Barrier, int]]:
+    """The barriers that matter, with the DV reaching each: those between the point and
+    someone, and in a confined space every wall the wave reaches (the walls that hold send it
+    back). Each is tested once."""
+    between = {
+        wall.id
+        for wall in barriers
+        for here in places
+        if plane.crossing(centre, here, _xy(wall.start), _xy(wall.end)) is not None
+    }
+    found = []
+    for wall in barriers:
+        start, end = _xy(wall.start), _xy(wall.end)
+        reached = dv_at(numbers, extra_dv, plane.segment_distance(centre, start, end))
+        if reached <= 0 or not (confined or wall.id in between):
+            continue
+        found.append((wall, reached))
+    return found
+
+
+def standing(wall: SR4Barrier, holds: bool, confined: bool) -> _Barrier:
+    return _Barrier(wall, _xy(wall.start), _xy(wall.end), holds, holds and confined)
+
+
+@dataclass(frozen=True, slots=True)
+class Exposure:
+    """What the blast does to one actor once the barriers are settled, before its soak."""
+
+    metres: float
+    dv_direct: int
+    dv_rebound: int
+    dv: int
+    shield: _Barrier | None
+    armor_modifiers: list[Modifier]
+    armor: int
+    track: tables.Track
+    soak_pool: int | None
+
+
+def exposure(
+    actor: SR4BlastActor,
+    here: XY,
+    numbers: SR4GrenadeNumbers,
+    extra_dv: int,
+    centre: XY,
+    walls: Sequence[_Barrier],
+    confined: bool,
+) -> Exposure | None:
+    """The DV reaching `actor` straight and back off walls that held, the walls that shield it
+    or add their armor, and its soak's pool; None when the blast does not reach it."""
+    metres = plane.distance(centre, here)
+    direct = dv_at(numbers, extra_dv, metres)
+    crossed = _crossed(centre, here, walls)
+    shield = next((wall for _, wall in crossed if wall.holds), None)
+    fallen = [wall for _, wall in crossed if not wall.holds]
+    armor_modifiers = [Modifier("impact armor", actor.impact_armor or 0)] + [
+        Modifier(f"barrier {wall.wall.id} (fell)", wall.wall.armor) for wall in fallen
+    ]
+    rebounds = _rebound(numbers, extra_dv, centre, here, walls) if confined else []
+    dv_direct = 0 if shield is not None else direct
+    dv_rebound = sum(dv for _, dv in rebounds)
+    dv = dv_direct + dv_rebound
+    if dv <= 0 and (shield is None or direct <= 0):
+        return None
+    armor, track, pool = soaking(actor, numbers, dv, armor_modifiers)
+    return Exposure(metres, dv_direct, dv_rebound, dv, shield, armor_modifiers, armor, track, pool)
 
 
 def blast(
@@ -316,58 +419,40 @@ def blast(
     with the DV there (and back off walls that held, in a confined space), resisted."""
     rolled_before = len(dice.rolls)
     centre = _xy(point)
+    # By id, as the blast always counted them (a repeated id stands at its last position).
     places = {actor.id: _xy(actor.position) for actor in actors}
-    # The barriers that matter: those between the point and someone, and in a confined space
-    # every wall the wave reaches (the walls that hold send it back). Each is tested once.
-    between = {
-        wall.id
-        for wall in barriers
-        for here in places.values()
-        if plane.crossing(centre, here, _xy(wall.start), _xy(wall.end)) is not None
-    }
     results: list[SR4BarrierResult] = []
     walls: list[_Barrier] = []
-    for wall in barriers:
-        start, end = _xy(wall.start), _xy(wall.end)
-        reached = dv_at(numbers, extra_dv, plane.segment_distance(centre, start, end))
-        if reached <= 0 or not (confined or wall.id in between):
-            continue
+    for wall, reached in tested_walls(
+        centre, numbers, extra_dv, list(places.values()), barriers, confined
+    ):
         result, holds = _barrier_test(wall, reached, confined, dice)
         results.append(result)
-        walls.append(_Barrier(wall, start, end, holds, result.reflects))
+        walls.append(standing(wall, holds, confined))
     hits: list[SR4BlastHit] = []
     for actor in actors:
-        here = places[actor.id]
-        metres = plane.distance(centre, here)
-        direct = dv_at(numbers, extra_dv, metres)
-        crossed = _crossed(centre, here, walls)
-        shield = next((wall for _, wall in crossed if wall.holds), None)
-        fallen = [wall for _, wall in crossed if not wall.holds]
-        armor_modifiers = [Modifier("impact armor", actor.impact_armor or 0)] + [
-            Modifier(f"barrier {wall.wall.id} (fell)", wall.wall.armor) for wall in fallen
-        ]
-        rebounds = _rebound(numbers, extra_dv, centre, here, walls) if confined else []
-        dv_direct = 0 if shield is not None else direct
-        dv_rebound = sum(dv for _, dv in rebounds)
-        dv = dv_direct + dv_rebound
-        if dv <= 0 and (shield is None or direct <= 0):
+        found = exposure(actor, places[actor.id], numbers, extra_dv, centre, walls, confined)
+        if found is None:
             continue
-        armor, track, soak, soak_hits = _soak(actor, numbers, dv, armor_modifiers, dice)
+        soak = None
+        if found.soak_pool is not None:
+            soak = test_of(dice.pool(f"soak:{actor.id}", found.soak_pool, EDITION))
+        soak_hits = soak.hits if soak is not None else 0
         hits.append(
             SR4BlastHit(
                 actor=actor.id,
-                distance_m=round(metres, 2),
-                dv_direct=dv_direct,
-                dv_rebound=dv_rebound,
-                dv=dv,
-                shielded_by=shield.wall.id if shield is not None else None,
-                armor=armor,
-                armor_modifiers=armor_modifiers,
+                distance_m=round(found.metres, 2),
+                dv_direct=found.dv_direct,
+                dv_rebound=found.dv_rebound,
+                dv=found.dv,
+                shielded_by=found.shield.wall.id if found.shield is not None else None,
+                armor=found.armor,
+                armor_modifiers=found.armor_modifiers,
                 ap=numbers.ap,
-                track=track,
+                track=found.track,
                 soak=soak,
                 soak_hits=soak_hits,
-                boxes=max(0, dv - soak_hits),
+                boxes=max(0, found.dv - soak_hits),
             )
         )
     rolled: list[DiceRoll] = dice.rolls[rolled_before:]

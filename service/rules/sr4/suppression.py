@@ -5,6 +5,8 @@ The triangle and who stands in it are the shared geometry (service/rules/geometr
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import msgspec
 
 from schemas.common import MAX_ZONES, Modifier, Point, Zone
@@ -13,7 +15,9 @@ from schemas.sr4 import (
     SR4ActorState,
     SR4Affected,
     SR4AttackRequest,
+    SR4Defender,
     SR4State,
+    SR4ZoneOrder,
     SR4ZoneResult,
     SR4ZoneState,
     SR4ZoneTestRequest,
@@ -35,10 +39,9 @@ def end_zones_of(state: SR4State, shooter: str) -> SR4State:
     return msgspec.structs.replace(state, zones=kept)
 
 
-def suppressive_fire(
-    request: SR4AttackRequest, state: SR4State, modifiers: list[Modifier], dice: Dice
-) -> tuple[SR4ZoneResult, SR4State]:
-    """001: a Success Test of Agility + firearm skill; note the hits."""
+def check_suppressive(request: SR4AttackRequest, state: SR4State) -> SR4ZoneOrder:
+    """What suppressive fire needs before its test: a zone within the weapon's reach, no
+    targets, room for another zone."""
     order = request.zone
     if order is None:
         raise RuleViolation(
@@ -63,6 +66,14 @@ def suppressive_fire(
             path="$.zone",
             kind="limit-exceeded",
         )
+    return order
+
+
+def suppressive_fire(
+    request: SR4AttackRequest, state: SR4State, modifiers: list[Modifier], dice: Dice
+) -> tuple[SR4ZoneResult, SR4State]:
+    """001: a Success Test of Agility + firearm skill; note the hits."""
+    order = check_suppressive(request, state)
     pool = attack.total(modifiers)
     roll = attack.test_of(dice.pool(STEP, pool, attack.EDITION, explode=request.edge != "none"))
     polygon = geometry.triangle(
@@ -113,15 +124,33 @@ def zone_test_steps(request: SR4ZoneTestRequest) -> dict[str, int]:
     return {f"zone_test:{request.actor}": 6, f"soak:{request.actor}": 6}
 
 
-def zone_test(
-    zone_id: str,
-    request: SR4ZoneTestRequest,
-    state: SR4State,
-    turn: TurnState,
-    dice: Dice,
-) -> tuple[SR4ZoneTestResult, SR4State]:
-    """001: Reaction + Edge (+ Dodge on full defense) against a threshold of the zone's hits;
-    a failure takes the weapon's base DV (its ammunition's too), resisted as any damage."""
+@dataclass(frozen=True, slots=True)
+class ZoneTest:
+    """A zone test as built: the zone, the actor's state and earlier tests this phase, its
+    Reaction + Edge (+ Dodge) pool, and what avoids it."""
+
+    live: SR4ZoneState
+    actor: SR4ActorState
+    tested: list[str]
+    modifiers: list[Modifier]
+    pool: int
+    avoided: str | None
+
+    def resisting(self, defender: SR4Defender) -> attack.Resisting:
+        """The weapon's base DV (its ammunition's too, no net hits), resisted as any damage."""
+        live = self.live
+        return attack.resisting(
+            self.dv_modifiers, 0, live.ap, live.damage_type, live.armor_type, defender
+        )
+
+    @property
+    def dv_modifiers(self) -> list[Modifier]:
+        return [Modifier("weapon's base DV", self.live.dv)]
+
+
+def plan_zone_test(
+    zone_id: str, request: SR4ZoneTestRequest, state: SR4State, turn: TurnState
+) -> ZoneTest:
     live = state.zones.get(zone_id)
     if live is None:
         raise RuleViolation(
@@ -130,8 +159,7 @@ def zone_test(
             kind="zone-not-found",
             status=404,
         )
-    actors = dict(state.actors)
-    actor = actors.get(request.actor, SR4ActorState())
+    actor = state.actors.get(request.actor, SR4ActorState())
     tested = actor.zone_tests if actor.zone_tests_phase == turn.phase else []
     if zone_id in tested:
         raise RuleViolation(
@@ -146,6 +174,23 @@ def zone_test(
         modifiers.append(Modifier("dodge (full defense)", defender.dodge))
     pool = max(0, attack.total(modifiers))
     avoided = None if request.avoid == "none" else request.avoid
+    return ZoneTest(live, actor, tested, modifiers, pool, avoided)
+
+
+def zone_test(
+    zone_id: str,
+    request: SR4ZoneTestRequest,
+    state: SR4State,
+    turn: TurnState,
+    dice: Dice,
+) -> tuple[SR4ZoneTestResult, SR4State]:
+    """001: Reaction + Edge (+ Dodge on full defense) against a threshold of the zone's hits;
+    a failure takes the weapon's base DV (its ammunition's too), resisted as any damage."""
+    built = plan_zone_test(zone_id, request, state, turn)
+    live, actor, tested, modifiers = built.live, built.actor, built.tested, built.modifiers
+    pool, avoided = built.pool, built.avoided
+    actors = dict(state.actors)
+    defender = request.defender
     test = None
     damage = None
     hit = False
@@ -155,7 +200,7 @@ def zone_test(
         if hit:
             damage = attack.resist(
                 f"soak:{request.actor}",
-                [Modifier("weapon's base DV", live.dv)],
+                built.dv_modifiers,
                 0,
                 live.ap,
                 live.damage_type,
