@@ -199,8 +199,16 @@ export class OddsPanel {
       this.body.replaceChildren();
       return;
     }
-    const { parts, summary } = renderOdds(answer);
-    this.set(answer.method === "sampled" ? "sampled" : "exact", summary);
-    this.body.replaceChildren(...parts);
+    let drawn;
+    try {
+      drawn = renderOdds(answer);
+    } catch (error) {
+      // An answer this page cannot read (a newer service?): said as a refusal is.
+      this.set("problem", `No odds: the answer could not be read (${error.message})`);
+      this.body.replaceChildren();
+      return;
+    }
+    this.set(answer.method === "sampled" ? "sampled" : "exact", drawn.summary);
+    this.body.replaceChildren(...drawn.parts);
   }
 }
