@@ -11,6 +11,8 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from tests import console_browser as console
 from tests.test_console import browser, page, url
 
@@ -187,6 +189,19 @@ def test_a_d100_attack_shows_its_expected_damage(page: Page) -> None:
     on = page.locator(f'{PANEL} .odds-target[data-target="ganger-1"]')
     expect(on.locator("dt").nth(1)).to_have_text("Expected damage")
     expect(on.locator("figcaption")).to_have_text("Damage points")
+
+
+@pytest.mark.parametrize("ruleset", ["sr3", "sr4"])
+def test_each_rulesets_form_shows_its_odds(page: Page, url: str, ruleset: str) -> None:
+    log = OddsLog(page)
+    encounter = console.create_encounter(page, ruleset=ruleset, name=f"{ruleset} odds")
+    shown_after(page, 0)
+    body, status, odds = log.last()
+    assert status == 200, odds
+    assert body["ruleset"] == odds["ruleset"] == ruleset and odds["targets"]
+    again = gm_post(page, url, f"/v1/encounters/{encounter}/attacks/odds", body)
+    assert again.json() == odds
+    check_panel_shows(page, odds)
 
 
 def test_the_odds_change_live_and_the_preview_changes_nothing(page: Page, url: str) -> None:
