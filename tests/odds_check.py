@@ -56,7 +56,7 @@ def check_distribution(
     # Binomial bound on each probability.
     for key, p in expected.items():
         count = observed.get(key, 0)
-        sigma = math.sqrt(samples * p * (1 - p))
+        sigma = math.sqrt(max(0.0, samples * p * (1 - p)))
         assert abs(count - samples * p) <= Z_BINOMIAL * sigma + 1, (
             f"{what}: {key!r} came {count} times of {samples} where the odds say "
             f"{p:.6f} ({samples * p:.1f} expected)"

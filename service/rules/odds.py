@@ -272,14 +272,17 @@ class Tally:
 
     def odds(self) -> TargetOdds:
         total = sum(self.outcomes.values())
-        # Exact enumerations add up to 1 but for rounding; make it exactly so.
+        # Exact enumerations add up to 1 but for rounding; make it so (a certain outcome is
+        # then 1 to within a rounding, which `_chance` keeps from passing 1).
         scale = 1.0 / total if total > 0 else 1.0
-        outcomes = {k: p * scale for k, p in self.outcomes.items() if p * scale > NEGLIGIBLE}
-        hit = sum(p for k, p in outcomes.items() if k in self.touched)
-        graze = sum(p for k, p in outcomes.items() if k in self.grazed)
-        net = sorted((k, p * scale) for k, p in self.net.items() if p * scale > NEGLIGIBLE)
+        outcomes = {
+            k: _chance(p * scale) for k, p in self.outcomes.items() if p * scale > NEGLIGIBLE
+        }
+        hit = _chance(sum(p for k, p in outcomes.items() if k in self.touched))
+        graze = _chance(sum(p for k, p in outcomes.items() if k in self.grazed))
+        net = sorted((k, _chance(p * scale)) for k, p in self.net.items() if p * scale > NEGLIGIBLE)
         damage = sorted(
-            ((key, p * scale) for key, p in self.damage.items() if p * scale > NEGLIGIBLE),
+            ((key, _chance(p * scale)) for key, p in self.damage.items() if p * scale > NEGLIGIBLE),
             key=lambda item: (item[0][0], *(part or "" for part in item[0][1:])),
         )
         return TargetOdds(
@@ -295,15 +298,20 @@ class Tally:
                 for key, p in damage
             ],
             damage_mean=sum(key[0] * p for key, p in damage),
-            glitch=min(1.0, self.glitch * scale),
-            critical_glitch=min(1.0, self.critical_glitch * scale),
+            glitch=_chance(self.glitch * scale),
+            critical_glitch=_chance(self.critical_glitch * scale),
             locations=[
-                LocationChance(k, min(1.0, p * scale))
+                LocationChance(k, _chance(p * scale))
                 for k, p in sorted(self.locations.items())
                 if p * scale > NEGLIGIBLE
             ],
             notes=self.notes,
         )
+
+
+def _chance(p: float) -> float:
+    """A probability summed from parts, kept within [0, 1] against rounding."""
+    return min(1.0, max(0.0, p))
 
 
 def any_hit_of_independent(targets: Iterable[TargetOdds]) -> float:

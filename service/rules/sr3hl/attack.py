@@ -7,6 +7,7 @@ the rounds do (hits.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, cast
 
 import msgspec
@@ -33,6 +34,7 @@ from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr3 import attack as sr3_attack
 from service.rules.sr3 import pool
 from service.rules.sr3 import tables as sr3_tables
+from service.rules.sr3.tables import RangeBand
 from service.rules.sr3hl import (
     able,
     actions,
@@ -121,11 +123,16 @@ def tier_successes(totals: Sequence[int], target_numbers: Sequence[int]) -> list
     return found
 
 
+def scatter_hexes(successes: int, area: bool) -> int:
+    """004, Table 1 (README: a tie scatters 4): the hexes a round with these successes
+    scatters; area effects strike the whole body and do not scatter (**choice**)."""
+    return 0 if area else body.scatter_hexes(successes)
+
+
 def _scatter(dice: Dice, target_id: str, at: Hex, successes: int, area: bool) -> HLScatter:
-    """004, Table 1 (README: a tie scatters 4): the hexes the round scatters from `at`, in the
-    direction of a d6 (1 up, then clockwise); area effects strike the whole body and do not
-    scatter (**choice**)."""
-    hexes = 0 if area else body.scatter_hexes(successes)
+    """The round scatters `scatter_hexes` from `at`, in the direction of a d6 (1 up, then
+    clockwise)."""
+    hexes = scatter_hexes(successes, area)
     direction: ScatterDirection | None = None
     path: list[Hex] = []
     landed = at
@@ -180,20 +187,49 @@ def _rounds(
     return rounds
 
 
+def is_clean_miss(successes: int, dodged: int) -> bool:
+    """004, "Resolve Dodge Test": a clean miss when the dodge's successes exceed the attack's
+    (README: a tie is no clean miss; it scatters 4)."""
+    return successes > 0 and dodged > successes
+
+
 def _without_highest(totals: Sequence[int], taken: int) -> list[int]:
     """004, "Automatic fire": the dodge's successes take the attacker's highest dice first."""
     kept = sorted(totals, reverse=True)[taken:]
     return kept
 
 
-def resolve_attack(
-    request: HLAttackRequest, state: HLState, turn: TurnState, dice: Dice
-) -> Resolution[HLAttackResult]:
-    if request.suppression is not None and request.target is None:
-        return suppression.fire(request, state, turn, dice)
+@dataclass(frozen=True, slots=True)
+class AttackBuild:
+    """An aimed attack as it stands before any die is rolled: every refusal made, the state
+    read (recoil, aims, targets this phase, the pools, the armour worn), every modifier and
+    target number. resolve_attack rolls it; odds.py turns it into a distribution."""
+
+    target: HLTarget
+    band: RangeBand
+    rounds: int
+    autofire: bool
+    # The shooter (in its phase, pools counted, nothing spent yet) and the target (counted and
+    # checked for the dodge and the Body roll's dice, nothing spent yet).
+    shooter: HLActorState
+    victim: HLActorState
+    targets_seen: list[str]
+    modifiers: list[Modifier]
+    base_target_number: int
+    # Each round's target number (one for a single shot).
+    target_numbers: list[int]
+    # The attack test's dice: skill + committed Combat Pool.
+    count: int
+    aim_location: Location
+    aim: Hex
+
+
+def build_attack(request: HLAttackRequest, state: HLState, turn: TurnState) -> AttackBuild:
+    """Everything of an aimed attack (not suppression fire) that needs no dice, with every
+    refusal the attack makes before it rolls."""
     target = _validate(request)
-    attacker, weapon = request.attacker, request.weapon
-    actors = dict(state.actors)
+    attacker = request.attacker
+    actors = state.actors
     able.check_able(
         attacker.id, actors.get(attacker.id), turn, "attack", "$.attacker", attacker.limbs
     )
@@ -215,10 +251,9 @@ def resolve_attack(
         ),
     )
     pool.check_commit(attacker.id, shooter, request.pool, "$.pool", "$.attacker.combat_pool")
-    defender = target.defender
     victim = dodge.check(
         target.id,
-        defender,
+        target.defender,
         actors.get(target.id, HLActorState()),
         target.dodge,
         "$.target.dodge",
@@ -249,7 +284,47 @@ def resolve_attack(
         target_numbers = round_target_numbers(request, base_tn, shooter.rounds_in_phase, rounds)
     else:
         target_numbers = [base_tn]
-    count = attacker.skill + request.pool
+    aim_location: Location = request.called_shot or body.DEFAULT_AIM_LOCATION
+    return AttackBuild(
+        target=target,
+        band=band,
+        rounds=rounds,
+        autofire=autofire,
+        shooter=shooter,
+        victim=victim,
+        targets_seen=targets_seen,
+        modifiers=modifiers,
+        base_target_number=base_tn,
+        target_numbers=target_numbers,
+        count=attacker.skill + request.pool,
+        aim_location=aim_location,
+        aim=body.AIM_POINTS[aim_location],
+    )
+
+
+def resolve_attack(
+    request: HLAttackRequest, state: HLState, turn: TurnState, dice: Dice
+) -> Resolution[HLAttackResult]:
+    if request.suppression is not None and request.target is None:
+        return suppression.fire(request, state, turn, dice)
+    return roll_attack(request, state, turn, build_attack(request, state, turn), dice)
+
+
+def roll_attack(
+    request: HLAttackRequest, state: HLState, turn: TurnState, built: AttackBuild, dice: Dice
+) -> Resolution[HLAttackResult]:
+    """The aimed attack `built` (build_attack of the same request, state and turn) rolled."""
+    target, band, rounds, autofire = built.target, built.band, built.rounds, built.autofire
+    attacker, weapon = request.attacker, request.weapon
+    defender = target.defender
+    actors = dict(state.actors)
+    shooter, victim, targets_seen = built.shooter, built.victim, built.targets_seen
+    modifiers, base_tn, target_numbers = (
+        built.modifiers,
+        built.base_target_number,
+        built.target_numbers,
+    )
+    count = built.count
     # Rolled against the highest round's number, so the Rule of Six reaches it.
     roll = dice.target_number_test(ATTACK_STEP, count, max(target_numbers))
     totals = [] if roll.all_ones else list(roll.totals)
@@ -278,9 +353,8 @@ def resolve_attack(
             "$.target.dodge",
         )
     dodged = dodge_test.successes if dodge_test is not None else 0
-    aim_location: Location = request.called_shot or body.DEFAULT_AIM_LOCATION
-    aim = body.AIM_POINTS[aim_location]
-    clean_miss = attack.successes > 0 and dodged > attack.successes
+    aim_location, aim = built.aim_location, built.aim
+    clean_miss = is_clean_miss(attack.successes, dodged)
     if attack.successes == 0 or clean_miss:
         shots = [
             HLRound(

@@ -69,6 +69,16 @@ def added(monitor: HLMonitor, track: Track, level: DamageLevel | None) -> HLMoni
     return HLMonitor(physical=min(physical, tables.MAX_BOXES), stun=min(stun, tables.MAX_BOXES))
 
 
+def reached(location: Location | None) -> list[tuple[MonitorName, int]]:
+    """004, Table 6: the monitors a hit at `location` is written on, each with the successes
+    it adds (the location's bonus, the trauma monitor's shift); None, an area effect: the
+    trauma monitor and every location, unmodified."""
+    if location is None:
+        return [("trauma", 0), *((loc, 0) for loc in tables.DAMAGE_MODIFIERS)]
+    bonus, shift = tables.DAMAGE_MODIFIERS[location]
+    return [(location, bonus), ("trauma", shift)]
+
+
 def wounded(
     monitors: Monitors,
     location: Location | None,
@@ -80,16 +90,7 @@ def wounded(
     location and the trauma monitor alike), written on its monitors (Table 6)."""
     after = dict(monitors)
     wounds: list[HLWound] = []
-    if location is None:
-        level, _ = staged(base, successes)
-        reached: list[tuple[MonitorName, int]] = [
-            ("trauma", 0),
-            *((loc, 0) for loc in tables.DAMAGE_MODIFIERS),
-        ]
-    else:
-        bonus, shift = tables.DAMAGE_MODIFIERS[location]
-        reached = [(location, bonus), ("trauma", shift)]
-    for monitor, modifier in reached:
+    for monitor, modifier in reached(location):
         level, _ = staged(base, successes + modifier)
         now = added(after.get(monitor, _EMPTY), track, level)
         if level is not None:

@@ -89,6 +89,11 @@ def check(
     return dodger
 
 
+def dice_of(asked: HLDodge) -> int:
+    """004: the dodge rolls the Combat Pool and Dodge Pool dice committed to it."""
+    return asked.combat_pool + asked.dodge_pool
+
+
 def modifiers(asked: HLDodge, rounds: int, area_effect: bool) -> list[Modifier]:
     """004 Table 8 and "Automatic fire": 4, area effect +2, half the visibility modifier of
     seeing the attacker (rounded down), dodging into cover -2 +1 per full 2 m, prone +2, and
@@ -138,7 +143,7 @@ def dodge(
         f"{path.rsplit('.', 1)[0]}.defender.combat_pool",
     )
     check_dodge_pool(target_id, dodger, asked.dodge_pool, f"{path}.dodge_pool")
-    count = asked.combat_pool + asked.dodge_pool
+    count = dice_of(asked)
     if count == 0:
         return None, dodger
     test = sr3_attack.test(

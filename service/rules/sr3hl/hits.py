@@ -84,7 +84,7 @@ def accuracy(successes: int) -> Modifier:
     return Modifier(f"accuracy ({max(successes, 0)} net successes)", value)
 
 
-def _level_down(level: DamageLevel, successes: int) -> DamageLevel | None:
+def level_down(level: DamageLevel, successes: int) -> DamageLevel | None:
     """004: Body takes the level down one per two successes (None: below Light)."""
     index = tables.LEVELS.index(level) - successes // tables.SUCCESSES_PER_STAGE
     return tables.LEVELS[index] if index >= 0 else None
@@ -101,6 +101,108 @@ def _worse(a: tuple[KnockBack, int], b: tuple[KnockBack, int]) -> tuple[KnockBac
         return 1000 if k[0] == "knocked_down" else k[1]
 
     return b if rank(b) > rank(a) else a
+
+
+def body_modifiers(power: int, impact: int, source: str) -> list[Modifier]:
+    """A Body roll's target number: the power resisted less the impact armour (004)."""
+    modifiers = [Modifier(source, power)]
+    if impact:
+        modifiers.append(Modifier("impact armour", -impact))
+    return modifiers
+
+
+def check_willpower(defender: HLDefender, path: str) -> int:
+    """A hit target makes a recovery roll with Willpower: without it the attack is refused."""
+    if defender.willpower is None:
+        raise RuleViolation(
+            "a hit target makes a recovery roll with Willpower (004): give the defender's "
+            "willpower",
+            path=f"{path}.willpower",
+            kind="willpower-needed",
+        )
+    return defender.willpower
+
+
+@dataclass(frozen=True, slots=True)
+class ArmorBuild:
+    """An armour resistance test at one location before it is rolled (004, "Determine Armour
+    Resistance"): its dice and modifiers, bone lacing's apart, the soak number that stops."""
+
+    kind: armor.ArmorKind
+    rating: int
+    count: int
+    modifiers: list[Modifier]
+    lacing_count: int
+    lacing_modifiers: list[Modifier]
+    soak: int
+
+
+def armor_build(
+    weapon: HLWeapon,
+    defender: HLDefender,
+    worn: Sequence[HLArmorPiece],
+    location: Location,
+    area: bool,
+) -> ArmorBuild:
+    """The location's rating (area effects: the overall value) in dice, with dermal armour's;
+    against Power - rating (armour-piercing: - half the rating, rounded down); bone lacing's
+    own dice at Power - its rating."""
+    kind = sr3_damage.armor_kind(weapon)
+    if area:
+        value = armor.overall(worn)
+        rating = value.ballistic if kind == "ballistic" else value.impact
+    else:
+        rating = armor.rating_at(worn, location, kind)
+    piercing = weapon.ammo_kind == "armor_piercing"
+    counted = rating // tables.ARMOR_PIERCING_DIVISOR if piercing else rating
+    modifiers = [Modifier("power", weapon.power)]
+    if counted:
+        modifiers.append(
+            Modifier(
+                f"{kind} armour" + (" (halved, armour-piercing)" if piercing else ""), -counted
+            )
+        )
+    lacing_rating = getattr(defender.bone_lacing, kind) if defender.bone_lacing is not None else 0
+    return ArmorBuild(
+        kind=kind,
+        rating=rating,
+        count=rating + defender.dermal_armor,
+        modifiers=modifiers,
+        lacing_count=lacing_rating,
+        lacing_modifiers=[
+            Modifier("power", weapon.power),
+            Modifier(f"bone lacing ({kind})", -lacing_rating),
+        ],
+        soak=tables.SOAK[weapon.damage_level],
+    )
+
+
+def damage_dice(weapon: HLWeapon, successes: int) -> tuple[Modifier, int]:
+    """004, "Damage Test": the round's Power + Table 3's dice for its net successes."""
+    bonus = accuracy(successes)
+    return bonus, max(0, weapon.power + bonus.value)
+
+
+def damage_count(totals: Sequence[int]) -> tuple[int, int, int, int]:
+    """004, "Damage Test" (no Rule of Six): the successes (4 or more), the ones, the sixes, and
+    the count they make: successes - ones + sixes (each die adds its own part)."""
+    successes = sum(1 for v in totals if v >= tables.DAMAGE_TARGET_NUMBER)
+    ones = sum(1 for v in totals if v == 1)
+    sixes = sum(1 for v in totals if v == 6)
+    return successes, ones, sixes, successes - ones + sixes
+
+
+def impact_at(worn: Sequence[HLArmorPiece], location: Location, area: bool) -> int:
+    """The impact rating a Body roll at `location` meets (area effects: the overall value)."""
+    if area:
+        return armor.overall(worn).impact
+    return armor.rating_at(worn, location, "impact")
+
+
+def worn_by(victim: HLActorState, defender: HLDefender) -> list[HLArmorPiece]:
+    """The armour the target wears: the state's (worn down) from its first hit on, else the
+    request's."""
+    return list(victim.armor if victim.armor is not None else defender.armor)
 
 
 @dataclass(slots=True)
@@ -121,11 +223,12 @@ class _Target:
         **choice**) against power - impact, never below 2 (step stun:<target>)."""
         extra = self.resist if self.resist_spent == 0 else 0
         self.resist_spent = max(self.resist_spent, extra)
-        modifiers = [Modifier(source, power)]
-        if impact:
-            modifiers.append(Modifier("impact armour", -impact))
         return sr3_attack.test(
-            self.dice, stun_step(self.target_id), self.defender.body + extra, extra, modifiers
+            self.dice,
+            stun_step(self.target_id),
+            self.defender.body + extra,
+            extra,
+            body_modifiers(power, impact, source),
         )
 
     def wound(
@@ -135,9 +238,7 @@ class _Target:
         return wounds
 
     def impact_at(self, location: Location, area: bool) -> int:
-        if area:
-            return armor.overall(self.worn).impact
-        return armor.rating_at(self.worn, location, "impact")
+        return impact_at(self.worn, location, area)
 
 
 def _armor_test(
@@ -146,48 +247,25 @@ def _armor_test(
     """004, "Determine Armour Resistance": the location's rating (area effects: the overall
     value) in dice, with dermal armour's; against Power - rating (armour-piercing: - half the
     rating, rounded down); bone lacing's own dice kept apart."""
-    weapon, defender = t.weapon, t.defender
-    kind = sr3_damage.armor_kind(weapon)
-    if area:
-        value = armor.overall(t.worn)
-        rating = value.ballistic if kind == "ballistic" else value.impact
-    else:
-        rating = armor.rating_at(t.worn, location, kind)
-    piercing = weapon.ammo_kind == "armor_piercing"
-    counted = rating // tables.ARMOR_PIERCING_DIVISOR if piercing else rating
-    modifiers = [Modifier("power", weapon.power)]
-    if counted:
-        modifiers.append(
-            Modifier(
-                f"{kind} armour" + (" (halved, armour-piercing)" if piercing else ""), -counted
-            )
-        )
-    count = rating + defender.dermal_armor
-    test = sr3_attack.test(t.dice, armor_step(t.target_id), count, 0, modifiers)
+    built = armor_build(t.weapon, t.defender, t.worn, location, area)
+    test = sr3_attack.test(t.dice, armor_step(t.target_id), built.count, 0, built.modifiers)
     lacing = None
-    lacing_rating = getattr(defender.bone_lacing, kind) if defender.bone_lacing is not None else 0
-    if lacing_rating:
+    if built.lacing_count:
         lacing = sr3_attack.test(
-            t.dice,
-            lacing_step(t.target_id),
-            lacing_rating,
-            0,
-            [Modifier("power", weapon.power), Modifier(f"bone lacing ({kind})", -lacing_rating)],
+            t.dice, lacing_step(t.target_id), built.lacing_count, 0, built.lacing_modifiers
         )
-    stopped = test.successes >= tables.SOAK[weapon.damage_level]
-    return test, lacing, rating, stopped
+    stopped = test.successes >= built.soak
+    return test, lacing, built.rating, stopped
 
 
 def _damage_test(t: _Target, round_: HLRound, armor_successes: int) -> HLDamageTest:
     """004, "Damage Test": Power dice + Table 3's against 4 (no Rule of Six), ones take one off
     and sixes add one, less the armour successes; every two net stage the base level."""
     weapon = t.weapon
-    bonus = accuracy(round_.successes)
-    count = max(0, weapon.power + bonus.value)
+    bonus, count = damage_dice(weapon, round_.successes)
     totals = t.dice.roll(damage_step(t.target_id), count)
-    successes = sum(1 for v in totals if v >= tables.DAMAGE_TARGET_NUMBER)
-    ones, sixes = totals.count(1), totals.count(6)
-    net = successes - ones + sixes - armor_successes
+    successes, ones, sixes, counted = damage_count(totals)
+    net = counted - armor_successes
     level, overflow = condition.staged(weapon.damage_level, net)
     return HLDamageTest(
         round=round_.round,
@@ -220,7 +298,7 @@ def _stun_and_knock_back(
 def _stun_result(
     t: _Target, location: Location, area: bool, power: int, base: DamageLevel, resist: SR3Test
 ) -> tuple[HLStun, list[HLWound]]:
-    level = _level_down(base, resist.successes)
+    level = level_down(base, resist.successes)
     row = tables.KNOCK_BACK[base]
     effect, metres = row[min(resist.successes, len(row) - 1)]
     wounds = t.wound(None if area else location, "stun", level, 0) if level else []
@@ -292,7 +370,7 @@ def _location(
                         # 004, "Damage Test": Body resists stun damage at Power - impact,
                         # one level down per two successes.
                         resist = t.body_roll(weapon.power, impact, "stun weapon power")
-                        level = _level_down(hurt.level, resist.successes)
+                        level = level_down(hurt.level, resist.successes)
                         if level is not None:
                             written = t.wound(None if area else location, "stun", level, 0)
                     else:
@@ -361,14 +439,7 @@ def _recovery(
     if not levels or not any(d.level is not None for h in hits for d in h.damage):
         levels.append(t.weapon.damage_level)
     level = max(levels, key=tables.LEVELS.index)
-    willpower = t.defender.willpower
-    if willpower is None:
-        raise RuleViolation(
-            "a hit target makes a recovery roll with Willpower (004): give the defender's "
-            "willpower",
-            path=f"{path}.willpower",
-            kind="willpower-needed",
-        )
+    willpower = check_willpower(t.defender, path)
     modifiers = [Modifier("recovery", tables.RECOVERY_TARGET_NUMBER)]
     injury = condition.injury_modifier(t.monitors)
     if injury:
@@ -403,7 +474,7 @@ def struck(
         defender=defender,
         weapon=weapon,
         dice=dice,
-        worn=list(victim.armor if victim.armor is not None else defender.armor),
+        worn=worn_by(victim, defender),
         monitors=dict(victim.monitors),
         resist=resist,
     )

@@ -418,11 +418,23 @@ def _outcome(
     return "hit"
 
 
-def resolve_zone_test(
-    zone_id: str, request: HLZoneTestRequest, state: HLState, turn: TurnState, dice: Dice
-) -> Resolution[HLZoneTestResult]:
-    """004, "Suppression Fire": the attack of the zone on one actor who entered it or moved in
-    it."""
+@dataclass(frozen=True, slots=True)
+class ZoneTestBuild:
+    """A zone test before any die is rolled: the live zone, Table 9's modifiers and target
+    number, the tester as the state has it (`before`) and counted and checked for its dodge
+    and Body roll dice (`victim`). resolve_zone_test rolls it; odds.py samples it."""
+
+    live: HLZoneState
+    modifiers: list[Modifier]
+    band: RangeBand
+    before: HLActorState | None
+    victim: HLActorState
+    target_number: int
+
+
+def build_zone_test(zone_id: str, request: HLZoneTestRequest, state: HLState) -> ZoneTestBuild:
+    """Everything of a zone test that needs no dice, with every refusal it makes before it
+    rolls."""
     live = state.zones.get(zone_id)
     if live is None:
         raise RuleViolation(
@@ -438,8 +450,7 @@ def resolve_zone_test(
             path="$.actor",
         )
     modifiers, band = table_9(live, request)
-    actors = dict(state.actors)
-    before = actors.get(actor_id)
+    before = state.actors.get(actor_id)
     # The pools counted, and the dodge's and the Body roll's dice checked before anything is
     # rolled (409 when more are asked than are left).
     victim = dodge.check(
@@ -452,6 +463,34 @@ def resolve_zone_test(
         resist=request.resist,
     )
     tn = max(sr3_tables.MINIMUM_TARGET_NUMBER, sum(m.value for m in modifiers))
+    return ZoneTestBuild(
+        live=live, modifiers=modifiers, band=band, before=before, victim=victim, target_number=tn
+    )
+
+
+def resolve_zone_test(
+    zone_id: str, request: HLZoneTestRequest, state: HLState, turn: TurnState, dice: Dice
+) -> Resolution[HLZoneTestResult]:
+    """004, "Suppression Fire": the attack of the zone on one actor who entered it or moved in
+    it."""
+    return roll_zone_test(
+        zone_id, request, state, turn, build_zone_test(zone_id, request, state), dice
+    )
+
+
+def roll_zone_test(
+    zone_id: str,
+    request: HLZoneTestRequest,
+    state: HLState,
+    turn: TurnState,
+    built: ZoneTestBuild,
+    dice: Dice,
+) -> Resolution[HLZoneTestResult]:
+    """The zone test `built` (build_zone_test of the same zone, request and state) rolled."""
+    live, modifiers, band, tn = built.live, built.modifiers, built.band, built.target_number
+    actor_id = request.actor
+    actors = dict(state.actors)
+    before, victim = built.before, built.victim
     roll = dice.target_number_test(suppression_step(actor_id), live.bullets_per_m2, tn)
     attack = SR3Test(
         dice=live.bullets_per_m2,

@@ -17,8 +17,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from schemas.common import Point
 from schemas.encounter import TurnState
 from schemas.odds import AttackOdds, Sampling, TargetOdds, ZoneTestOdds
@@ -125,19 +123,7 @@ def _opposed(
         tally.notes.append(
             "a tie grazes: contact without damage" + (f" ({effect})" if effect else "")
         )
-    return _finished(tally), hit_given
-
-
-def _finished(tally: Tally) -> TargetOdds:
-    """The tally's odds, each probability at most 1 (a sure value scaled by a total a rounding
-    under 1 would pass it)."""
-    target = tally.odds()
-    return msgspec.structs.replace(
-        target,
-        outcomes=[msgspec.structs.replace(o, p=min(1.0, o.p)) for o in target.outcomes],
-        net_hits=[msgspec.structs.replace(c, p=min(1.0, c.p)) for c in target.net_hits],
-        damage=[msgspec.structs.replace(d, p=min(1.0, d.p)) for d in target.damage],
-    )
+    return tally.odds(), hit_given
 
 
 def _answer(
@@ -350,7 +336,7 @@ def _held(
     tally.damage = {NO_DAMAGE: 1.0}
     tally.glitch, tally.critical_glitch = test.glitch, test.critical_glitch
     tally.notes.append("hit: the grenade lands on it exactly; its blast comes when it goes off")
-    target = _finished(tally)
+    target = tally.odds()
     return _answer(request, [target], target.hit, notes)
 
 
@@ -441,7 +427,7 @@ def _airburst(
             continue  # out of the blast's reach wherever it lands
         tally.net = dict(net) if actor.id == aimed_id else {0: 1.0}
         tally.glitch, tally.critical_glitch = test.glitch, test.critical_glitch
-        targets.append(_finished(tally))
+        targets.append(tally.odds())
     notes = [
         *notes,
         "an airburst grenade goes off where it lands: each actor's hit is the blast reaching "
@@ -561,7 +547,7 @@ def _sampled(
             continue
         tally.net = dict(net) if actor_id == aimed_id else {0: 1.0}
         tally.glitch, tally.critical_glitch = test.glitch, test.critical_glitch
-        targets.append(_finished(tally))
+        targets.append(tally.odds())
     what = (
         "the blast: too many landings x barrier outcomes x actors to enumerate fast"
         if why == "landings"
@@ -615,6 +601,6 @@ def zone_test_odds(
         zone=zone_id,
         actor=request.actor,
         method="exact",
-        target=_finished(tally),
+        target=tally.odds(),
         notes=notes,
     )
