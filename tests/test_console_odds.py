@@ -191,7 +191,7 @@ def test_a_d100_attack_shows_its_expected_damage(page: Page) -> None:
     expect(on.locator("figcaption")).to_have_text("Damage points")
 
 
-@pytest.mark.parametrize("ruleset", ["sr3", "sr4"])
+@pytest.mark.parametrize("ruleset", ["sr3", "sr4", "sr3-hardlife"])
 def test_each_rulesets_form_shows_its_odds(page: Page, url: str, ruleset: str) -> None:
     log = OddsLog(page)
     encounter = console.create_encounter(page, ruleset=ruleset, name=f"{ruleset} odds")
@@ -407,3 +407,31 @@ def test_a_zone_test_shows_its_odds_before_it_is_rolled(page: Page, url: str) ->
         }""",
         arg=more_armour["target"]["damage_mean"],
     )
+
+
+def test_a_sampled_answer_says_so_with_its_samples_and_margin(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    log = OddsLog(page)
+    console.create_encounter(page, ruleset="sr3-hardlife", name="Sampled odds")
+    page.locator("#called-shot-map .hex").first.wait_for()
+    shown_after(page, 0)
+    # Hard Life's burst is per bullet, with scatter: sampled, not enumerated.
+    page.locator("#weapon-modes-BF").check()
+    seen = answered(page)
+    page.get_by_label("Firing mode").select_option("BF")
+    shown_after(page, seen)
+    body, status, odds = log.last()
+    assert status == 200, odds
+    assert body["mode"] == "BF" and odds["method"] == "sampled"
+    sampling = odds["sampling"]
+    expect(page.locator(PANEL)).to_have_attribute("data-state", "sampled")
+    line = page.locator(f"{PANEL} [data-field=sampling]").inner_text()
+    said = re.match(r"Sampled, (\d+) samples, ±([^ ]+) \((\d+)% confidence\): ", line)
+    assert said, line
+    assert int(said[1]) == sampling["samples"]
+    assert same_percent(said[2], sampling["margin"])
+    assert int(said[3]) == round(sampling["confidence"] * 100)
+    assert line.endswith(f"{sampling['what']}.")
+    expect(page.locator("#attack-odds-status")).to_contain_text("Sampled odds: ")
+    check_panel_shows(page, odds)
