@@ -104,6 +104,18 @@ export class FirefightClient {
     return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/attacks`, { token, body, idempotent: true });
   }
 
+  /**
+   * The odds of an attack (docs/odds.md): the attack's own body without given dice; nothing is
+   * rolled, stored or published, so it goes without an Idempotency-Key and is never retried.
+   */
+  attackOdds(id, token, body) {
+    return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/attacks/odds`, { token, body });
+  }
+
+  zoneTestOdds(id, token, zone, body) {
+    return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/zones/${encodeURIComponent(zone)}/tests/odds`, { token, body });
+  }
+
   action(id, token, body) {
     return this.request("POST", `/v1/encounters/${encodeURIComponent(id)}/actions`, { token, body, idempotent: true });
   }

@@ -17,6 +17,7 @@ import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
 import { applyCardRollMode, requestOf, rollModeChoices, rollModeOr } from "./roll-mode.mjs";
 import { TemplateZoneLayer } from "./zones.mjs";
+import { ODDS_TEMPLATE, OddsPreview, oddsView } from "./odds.mjs";
 import * as sr5 from "./sr5-actor.mjs";
 import * as sr3e from "./sr3-actor.mjs";
 import * as sr4e from "./sr4-actor.mjs";
@@ -888,6 +889,35 @@ export class FirefightApp {
     return token ? this.openAttackDialog(token, { itemId: item.id }) : null;
   }
 
+  /**
+   * The odds of the attack the open dialog would send (docs/odds.md), drawn in its odds panel
+   * and asked again as its fields change. `dialog` is what DialogV2.wait's render callback is
+   * given: the DialogV2 in v13, its HTMLDialogElement in v12. Returns the OddsPreview (null when
+   * the dialog has no odds panel).
+   */
+  previewOdds(dialog, token, data) {
+    const root = dialog?.element ?? dialog;
+    const form = root?.querySelector?.("form");
+    const panel = root?.querySelector?.(".firefight-odds__body");
+    const encounter = this.encounter();
+    if (!form || !panel || !encounter?.token) return null;
+    const client = this.client();
+    const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const preview = new OddsPreview({
+      panel,
+      // The attack's own body from the fields as they are now, its given dice left out.
+      read: () => this.buildAttack(token, data, { ...new this.env.FormDataExtended(form).object, dice: "" }).body,
+      ask: (body) => client.attackOdds(encounter.id, encounter.token, body),
+      draw: (answer) => this.env.renderTemplate(ODDS_TEMPLATE, oddsView(answer, { localize: (key, values) => this.localize(key, values), nameOf: (id) => this.nameOf(id) })),
+      say: (key, values) => `<p class="hint">${escape(this.localize(key, values))}</p>`,
+      describe: (error) => this.failureDetail(error),
+    });
+    for (const type of ["change", "input"]) form.addEventListener(type, () => preview.schedule());
+    this.oddsPreview = preview;
+    preview.refresh();
+    return preview;
+  }
+
   /** The attack dialog (DialogV2, v12+), filled from the actor. */
   async openAttackDialog(token, { itemId = null } = {}) {
     if (!this.settings().serviceUrl) return this.notify("warn", "FIREFIGHT.Notify.NoService");
@@ -900,10 +930,18 @@ export class FirefightApp {
     const data = this.dialogData(token, { itemId });
     const content = await this.env.renderTemplate(DIALOG_TEMPLATE, data);
     const formOf = (button) => new this.env.FormDataExtended(button.form).object;
+    let preview = null;
     const choice = await this.env.DialogV2.wait({
       window: { title: this.localize("FIREFIGHT.Dialog.Title", { name: token.name }) },
       classes: ["firefight-dialog"],
       content,
+      // Once rendered (and on every render after), the odds follow the dialog's fields.
+      render: (_event, dialog) => {
+        preview ??= this.previewOdds(dialog, token, data);
+      },
+      close: () => {
+        preview?.stop();
+      },
       buttons: [
         { action: "fire", label: this.localize("FIREFIGHT.Button.Fire"), default: true, callback: (_e, button) => ({ action: "fire", form: formOf(button) }) },
         ...(data.sr5 || data.sr3 || data.sr4 || data.sr3hl ? [{ action: "aim", label: this.localize("FIREFIGHT.Button.TakeAim"), callback: (_e, button) => ({ action: "aim", form: formOf(button) }) }] : []),

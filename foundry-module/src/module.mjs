@@ -53,7 +53,7 @@ Hooks.once("init", () => {
   const v13 = (game.release?.generation ?? 12) >= 13;
   Hooks.on(v13 ? "renderChatMessageHTML" : "renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
   const loadTemplates = foundry.applications?.handlebars?.loadTemplates ?? globalThis.loadTemplates;
-  loadTemplates([`modules/${MODULE_ID}/templates/chat-card.hbs`, `modules/${MODULE_ID}/templates/attack-dialog.hbs`]);
+  loadTemplates([`modules/${MODULE_ID}/templates/chat-card.hbs`, `modules/${MODULE_ID}/templates/attack-dialog.hbs`, `modules/${MODULE_ID}/templates/odds-panel.hbs`]);
 });
 
 Hooks.once("ready", () => {

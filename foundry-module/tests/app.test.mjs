@@ -261,7 +261,8 @@ test("the attack dialog: Take aim sends an aim action; Cancel and closing send n
   assert.equal(await app.openAttackDialog(samToken), null);
   DialogV2.respond(() => null);
   assert.equal(await app.openAttackDialog(samToken), null);
-  assert.equal(calls.length, before);
+  // Only the dialogs' odds were asked (nothing rolled, nothing changed).
+  assert.deepEqual(calls.slice(before).map((c) => c.path), ["/v1/encounters/enc1/attacks/odds", "/v1/encounters/enc1/attacks/odds"]);
 });
 
 test("the attack dialog: suppressive fire with the direction and length left empty aims at the first target", async () => {
@@ -311,7 +312,8 @@ test("a clear notice when the actor has no token on the combat's scene, or the c
   assert.equal(await app.openAttackDialog(samToken), undefined);
   assert.equal(DialogV2.opened.length, opened);
   assert.equal(ui.notifications.seen.at(-1).message, "firefight: the combat is on the scene Docks: view that scene to attack.");
-  assert.equal(calls.filter((c) => c.method === "POST").length, 0);
+  // The dialog that opened asked its odds, and nothing else was sent.
+  assert.deepEqual(calls.filter((c) => c.method === "POST").map((c) => c.path), ["/v1/encounters/enc1/attacks/odds"]);
 });
 
 test("roll modes: the GM's client posts a player's card as that player chose (public, GM only, blind, self)", async () => {

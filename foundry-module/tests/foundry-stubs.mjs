@@ -520,6 +520,14 @@ export class StubElement {
     if (!this.listeners.has(type)) this.listeners.set(type, []);
     this.listeners.get(type).push(fn);
   }
+  /** Runs this element's listeners for the event, then its parents' when it bubbles, as the DOM does. */
+  dispatchEvent(event) {
+    event.target ??= this;
+    for (let node = this; node; node = event.bubbles ? node.parentElement : null) {
+      for (const fn of node.listeners.get(event.type) ?? []) fn({ ...event, currentTarget: node });
+    }
+    return true;
+  }
   /** Runs the listeners and returns what they return (promises included), for tests to await. */
   click() {
     return Promise.all((this.listeners.get("click") ?? []).map((fn) => fn({ type: "click", preventDefault() {}, currentTarget: this })));
@@ -621,10 +629,15 @@ export class FormDataExtended {
 }
 
 /**
- * DialogV2 (v12+): `wait` renders the dialog and resolves with what the pressed button's
- * callback returns (its action when it has none), or null when closed (a rejection with
- * rejectClose). The user is scripted by `DialogV2.respond(dialog => ({ action, values }))`:
- * values are typed into the form's named fields, and a field the content does not have, a
+ * DialogV2 (v12+) as `DialogV2.wait` runs it: the content goes in a form (with the buttons in
+ * its footer) inside the dialog's element; once rendered, the `render` callback is called with
+ * the render event and, as v12 does, the dialog's element (v13: the DialogV2 itself, whose
+ * `element` that is); it resolves with what the pressed button's callback returns (its action
+ * when it has none), or null when closed (a rejection with rejectClose), and the `close`
+ * callback runs as the dialog closes either way. The user is scripted by
+ * `DialogV2.respond(async dialog => ({ action, values }))`: `await dialog.change(name, value)`
+ * types into a field as a user does (a `change` event that bubbles up to the form), and
+ * `values` are typed in just before the button is pressed. A field the content does not have, a
  * value a select does not offer or a button the dialog does not show is an error, as it would
  * be impossible for the user.
  */
@@ -634,27 +647,57 @@ export class DialogV2 {
   static respond(fn) {
     DialogV2.responses.push(fn);
   }
-  static async wait(config) {
-    const dialog = { config, content: config.content, buttons: config.buttons, title: config.window?.title };
+  static async wait({ render, close, ...config }) {
+    const fields = formFields(config.content);
+    const form = new StubElement("form", { classes: ["dialog-form", "standard-form"] });
+    form.fields = fields;
+    const content = parseHTML(config.content);
+    content.classList.add("dialog-content", "standard-form");
+    form.append(content);
+    const footer = new StubElement("footer", { classes: ["form-footer"] });
+    for (const button of config.buttons) {
+      const element = new StubElement("button");
+      element.dataset.action = button.action;
+      element.form = form;
+      footer.append(element);
+    }
+    form.append(footer);
+    const element = new StubElement("dialog", { classes: ["application", "dialog", ...(config.classes ?? [])], children: [form] });
+    const type = (name, value) => {
+      const field = fields.get(name);
+      if (!field) throw new Error(`the dialog has no field "${name}"`);
+      if (field.type === "select" && !field.options.includes(String(value))) throw new Error(`"${name}" offers no "${value}" (${field.options})`);
+      field.value = value;
+      return form.querySelector(`[name="${name}"]`);
+    };
+    const dialog = {
+      config, content: config.content, buttons: config.buttons, title: config.window?.title, element, form,
+      /** The user changes one field: its value, then a change event from it up to the form. */
+      change(name, value) {
+        type(name, value).dispatchEvent({ type: "change", bubbles: true });
+      },
+    };
     DialogV2.opened.push(dialog);
+    // Rendered: v12 hands the callback the dialog's element, v13 the DialogV2.
+    const v13 = (currentGame?.release?.generation ?? 12) >= 13;
+    render?.({ type: "render" }, v13 ? dialog : element);
     const respond = DialogV2.responses.shift();
     if (!respond) throw new Error(`DialogV2 "${dialog.title}" opened with no scripted response`);
     const press = await respond(dialog);
+    const closed = () => close?.({ type: "close" }, dialog);
     if (!press) {
+      closed();
       if (config.rejectClose ?? false) throw new Error("The Dialog was closed without a choice being made.");
       return null;
     }
     const button = config.buttons.find((b) => b.action === press.action);
     if (!button) throw new Error(`no button "${press.action}" in [${config.buttons.map((b) => b.action)}]`);
-    const fields = formFields(config.content);
-    for (const [name, value] of Object.entries(press.values ?? {})) {
-      const field = fields.get(name);
-      if (!field) throw new Error(`the dialog has no field "${name}"`);
-      if (field.type === "select" && !field.options.includes(String(value))) throw new Error(`"${name}" offers no "${value}" (${field.options})`);
-      field.value = value;
-    }
-    const element = { tagName: "BUTTON", dataset: { action: button.action }, form: { fields } };
-    return button.callback ? await button.callback({ type: "click" }, element, dialog) : button.action;
+    for (const [name, value] of Object.entries(press.values ?? {})) type(name, value);
+    const pressed = footer.querySelector(`[data-action="${button.action}"]`);
+    // The callback runs, then the dialog closes (closeOnSubmit).
+    const result = button.callback ? await button.callback({ type: "click" }, pressed, v13 ? dialog : element) : button.action;
+    closed();
+    return result;
   }
 }
 

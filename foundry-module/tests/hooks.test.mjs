@@ -57,7 +57,7 @@ test("module.mjs registers its settings and templates on init and wires the hook
     assert.equal(hooks.handlers.get("renderChatMessage")?.length, 1, "v12: the jQuery hook");
     assert.equal(hooks.handlers.get("renderChatMessageHTML"), undefined);
     assert.ok(game.settings.registered.has("firefight.serviceUrl"));
-    assert.deepEqual(loaded, ["modules/firefight/templates/chat-card.hbs", "modules/firefight/templates/attack-dialog.hbs"]);
+    assert.deepEqual(loaded, ["modules/firefight/templates/chat-card.hbs", "modules/firefight/templates/attack-dialog.hbs", "modules/firefight/templates/odds-panel.hbs"]);
     assert.equal(typeof game.modules.get("firefight").api.openAttackDialog, "function");
     // A weapon sheet of an owned weapon gets the attack button; other items none.
     const buttons = [];
@@ -122,6 +122,8 @@ test("the token HUD's crosshairs open the attack dialog and Fire posts the attac
   const fetch = async (url, init = {}) => {
     const path = new URL(url).pathname;
     if ((init.method ?? "GET") === "GET") return { status: 200, ok: true, text: async () => JSON.stringify(path === "/readyz" ? { status: "ok" } : { id: "enc1" }) };
+    // The dialog's odds preview is answered with no odds (a 404): only attacks are counted here.
+    if (path.endsWith("/odds")) return { status: 404, ok: false, text: async () => JSON.stringify({ detail: "no odds here" }) };
     posted.push({ path, body: JSON.parse(init.body) });
     return { status: 201, ok: true, text: async () => JSON.stringify({ ...fixture("sr5-attack-bf.json"), state: {} }) };
   };

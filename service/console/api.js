@@ -88,6 +88,14 @@ export const takeAction = (id, token, body) =>
 export const testZone = (id, token, zone, body) =>
   call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests`, { token, body, idempotent: true });
 
+// Odds previews (docs/odds.md): the same body as the attack or zone test, without given dice;
+// nothing is rolled, stored or published, so they go without an Idempotency-Key.
+export const attackOdds = (id, token, body) =>
+  call("POST", `${encounterPath(id)}/attacks/odds`, { token, body });
+
+export const zoneTestOdds = (id, token, zone, body) =>
+  call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests/odds`, { token, body });
+
 // The GM's edit of the combat state (PUT .../state), made on the `version` it was read at: the
 // service refuses it (409 `state-changed`) if anything changed the encounter since.
 export const editState = (id, token, body) =>

@@ -12,9 +12,11 @@ const AIM = "aim point";
 
 export class AttackForm {
   // `scene()`: the scene's actors by id; `playable()`: the ids this page may attack with;
-  // `onPick(attacker, targets)`: the picks changed.
-  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {} }) {
+  // `onPick(attacker, targets)`: the picks changed; `onTargets()`: a typed-in target was added
+  // or removed.
+  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {}, onTargets = () => {} }) {
     this.fields = fields;
+    this.onTargets = onTargets;
     this.scene = scene;
     this.playable = playable;
     this.onPick = onPick;
@@ -168,8 +170,8 @@ export class AttackForm {
 
   // The request by names: the service fills the shooter, its gun, the targets' distances and
   // defenders from the scene; the zone's geometry still comes from the map.
-  readByNames() {
-    const options = readFields(this.fields, this.ruleset.options, "option");
+  readByNames({ preview = false } = {}) {
+    const options = readFields(this.fields, this.ruleset.options, "option", { quiet: preview });
     if (!this.zoneMode && !this.ruleset.aimsAtPoint?.(options) && !this.pick.targets.length) {
       throw new FieldError(this.sceneTargets.querySelector("input") || this.sceneAttacker, "Pick a target from the scene");
     }
@@ -188,6 +190,7 @@ export class AttackForm {
     if (body.targets) body.targets = this.pick.targets.map((id) => ({ id }));
     // Suppressive fire without bystanders takes everyone else on the scene.
     delete body.bystanders;
+    if (preview) return body;
     const dice = readDice(this.diceStepsContainer);
     if (Object.keys(dice).length) body.dice = dice;
     return body;
@@ -271,6 +274,7 @@ export class AttackForm {
     }
     this.refreshDistances();
     this.refreshDiceSteps();
+    this.onTargets();
   }
 
   onModeChange() {
@@ -371,15 +375,17 @@ export class AttackForm {
     return this.safeRead(this.fields, this.ruleset.weapon, "weapon");
   }
 
-  // The request body, or a FieldError naming the input to fix.
-  read() {
-    if (this.byNames) return this.readByNames();
-    const attacker = readFields(this.fields, this.ruleset.attacker, "attacker");
-    const weapon = readFields(this.fields, this.ruleset.weapon, "weapon");
-    const options = readFields(this.fields, this.ruleset.options, "option");
+  // The request body, or a FieldError naming the input to fix. An odds preview's (`preview`)
+  // leaves out the given dice (its odds are of dice not yet rolled) and marks no field.
+  read({ preview = false } = {}) {
+    if (this.byNames) return this.readByNames({ preview });
+    const quiet = { quiet: preview };
+    const attacker = readFields(this.fields, this.ruleset.attacker, "attacker", quiet);
+    const weapon = readFields(this.fields, this.ruleset.weapon, "weapon", quiet);
+    const options = readFields(this.fields, this.ruleset.options, "option", quiet);
     const attackerAt = this.map.position(this.map.attacker().id);
     const targets = this.targets.map((t) => {
-      const fields = readFields(t.fieldset, this.ruleset.target, t.prefix);
+      const fields = readFields(t.fieldset, this.ruleset.target, t.prefix, quiet);
       return { id: t.id, fields, distance_m: this.map.distanceFromAttacker(t.id), position: this.map.position(t.id) };
     });
     let body;
@@ -390,6 +396,7 @@ export class AttackForm {
     } catch (error) {
       throw new FieldError(this.modeSelect, error.message);
     }
+    if (preview) return body;
     const dice = readDice(this.diceStepsContainer);
     if (Object.keys(dice).length) body.dice = dice;
     return body;

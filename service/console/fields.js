@@ -114,8 +114,9 @@ function labelOf(input) {
   return input.labels?.[0]?.textContent || input.name;
 }
 
-// Reads the fields of `specs` under `container` into a fresh object (dotted keys nest).
-export function readFields(container, specs, prefix) {
+// Reads the fields of `specs` under `container` into a fresh object (dotted keys nest). A
+// `quiet` read (an odds preview's, in the background) leaves the marks of invalid fields alone.
+export function readFields(container, specs, prefix, { quiet = false } = {}) {
   const out = {};
   for (const spec of specs) {
     const id = `${prefix}-${spec.key.replaceAll(".", "-")}`;
@@ -130,7 +131,7 @@ export function readFields(container, specs, prefix) {
     }
     const input = container.querySelector(`#${CSS.escape(id)}`);
     if (!input || input.closest("[hidden]")) continue;
-    input.removeAttribute("aria-invalid");
+    if (!quiet) input.removeAttribute("aria-invalid");
     if (spec.type === "checkbox") {
       setPath(out, spec.key, input.checked);
       continue;

@@ -8,6 +8,7 @@ import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
 import { round1, SceneMap } from "./map.js";
 import { MONITOR_EVENTS, MonitorsPanel } from "./monitors.js";
+import { OddsPanel } from "./odds.js";
 import { el, genericResult } from "./results.js";
 import { Roster } from "./roster.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
@@ -36,7 +37,10 @@ const map = new SceneMap({
   status: $("map-status"),
   error: $("map-error"),
   sizeSelect: $("map-size"),
-  onMove: () => form.refreshDistances(),
+  onMove: () => {
+    form.refreshDistances();
+    odds.schedule();
+  },
   onActorsChange: () => refreshActors(),
   onTestZone: (zone) => zoneTests.open(zone),
   onZonesChange: (zones) => zoneTests.zonesChanged(zones),
@@ -55,8 +59,26 @@ const form = new AttackForm({
   map,
   scene: () => roster.actors,
   playable: () => roster.playable().map(([id]) => id),
-  onPick: (attacker, targets) => roster.showPicked(attacker, targets),
+  onPick: (attacker, targets) => {
+    roster.showPicked(attacker, targets);
+    odds.schedule();
+  },
+  onTargets: () => odds.schedule(),
 });
+// The attack's odds, live as the form changes: the body it would send, without given dice.
+const odds = new OddsPanel({
+  panel: $("attack-odds"),
+  read: () => form.read({ preview: true }),
+  ask: (body) => api.attackOdds(state.encounter.id, state.encounter.token, body),
+});
+for (const type of ["input", "change"]) $("attack-fields").addEventListener(type, () => odds.schedule());
+// The encounter changed (this page's attack or anyone's event): recoil, aims, defenses and the
+// scene are read again by the odds.
+function refreshOdds() {
+  if (!state.encounter || $("attack").hidden) return;
+  odds.schedule();
+  zoneTests.refreshOdds();
+}
 const session = () => state.encounter;
 const onRoundAnswer = (answer) => {
   showResult(answer.result, answer.event_id, "your request");
@@ -257,9 +279,11 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   state.feed.start();
   initiative.refresh();
   monitors.refresh();
+  refreshOdds();
 }
 
 function leave({ keepStatus = false } = {}) {
+  odds.stop();
   state.feed?.stop();
   state.feed = null;
   state.encounter = null;
@@ -390,6 +414,7 @@ function setScene(actors) {
   monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
+  refreshOdds();
 }
 
 // A scene change, from its event or from the answer to this page's own request. "hidden" says no
@@ -405,6 +430,7 @@ function applySceneResult(result) {
   monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
+  refreshOdds();
 }
 
 async function refreshScene() {
@@ -471,6 +497,7 @@ function onEvent(event) {
   if (event.result?.turn) showTurn(event.result.turn);
   if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh();
   if (MONITOR_EVENTS.has(event.type)) monitors.refresh();
+  refreshOdds();
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },
     el("time", { datetime: event.at, text: Number.isNaN(time.valueOf()) ? event.at : time.toLocaleTimeString() }),
@@ -490,6 +517,7 @@ function onEvent(event) {
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
     $("initiative-gm").hidden = true;
+    odds.stop();
     zoneTests.close();
     say($("encounter-status"), "The encounter has ended.");
   }

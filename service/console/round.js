@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { buildField, diceInputs, FieldError, readDice, readFields } from "./fields.js";
+import { OddsPanel } from "./odds.js";
 import { diceSection, el, facts } from "./results.js";
 
 const words = (text) => String(text).replaceAll("_", " ");
@@ -233,11 +234,25 @@ export class ZoneTestForm {
     this.zone = null;
     this.zoneState = null;
     this.ruleset = null;
+    // The zone test's odds, live as the actor and the fields change (nothing rolled).
+    this.odds = new OddsPanel({
+      panel: form.querySelector("#zone-test-odds"),
+      read: () => this.read({ preview: true }),
+      ask: (body) => {
+        const { id, token } = this.session();
+        return api.zoneTestOdds(id, token, this.zone.id, body);
+      },
+    });
     this.actor.addEventListener("change", () => {
       this.copyFromAttackForm();
       this.refreshDice();
+      this.odds.schedule();
     });
-    this.fields.addEventListener("change", () => this.refreshDice());
+    this.fields.addEventListener("change", () => {
+      this.refreshDice();
+      this.odds.schedule();
+    });
+    this.fields.addEventListener("input", () => this.odds.schedule());
     form.querySelector("#zone-test-close").addEventListener("click", () => this.close());
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -268,6 +283,7 @@ export class ZoneTestForm {
     this.copyFromAttackForm();
     this.zoneState = null;
     this.refreshDice();
+    this.odds.schedule();
     this.actor.focus();
     // What the zone's weapon rolls on a hit (its bonus dice) is in the encounter's state.
     try {
@@ -285,6 +301,12 @@ export class ZoneTestForm {
   close() {
     this.form.hidden = true;
     this.zone = null;
+    this.odds.stop();
+  }
+
+  // The encounter changed (an attack, a move, the turn): what the odds read may have too.
+  refreshOdds() {
+    if (this.zone) this.odds.schedule();
   }
 
   // A zone that ended (or every zone, when the encounter changes) closes its form.
@@ -326,15 +348,17 @@ export class ZoneTestForm {
     this.dice.replaceChildren(...diceInputs(steps, "zone-test-dice", remembered));
   }
 
-  read() {
+  // `preview`: for the odds, without the given dice and marking no field.
+  read({ preview = false } = {}) {
     const actor = this.actor.value;
     if (!actor) throw new FieldError(this.actor, "Actor tested: put one on the map first");
-    const fields = readFields(this.fields, this.ruleset.zoneTest, "zt");
+    const fields = readFields(this.fields, this.ruleset.zoneTest, "zt", { quiet: preview });
     const body = this.ruleset.zoneTestRequest({
       actor, fields, position: this.map.position(actor), zone: this.zone,
       // Where the zone's shooter stands now (Hard Life's Table 9 range, from the shooter).
       shooterAt: this.zone ? this.map.position(this.zone.shooter) : null,
     });
+    if (preview) return body;
     const dice = readDice(this.dice);
     if (Object.keys(dice).length) body.dice = dice;
     return body;
