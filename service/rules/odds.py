@@ -38,7 +38,9 @@ MAX_EXTRA_HITS = 20
 NEGLIGIBLE = 1e-15
 # A sampled preview's samples (`?samples=` asks for others within the bounds), and its seed when
 # the request gives none: the same form gives the same odds, so a live preview does not flicker.
-DEFAULT_SAMPLES = 4000
+# 2000 resolutions of Hard Life's full auto take about 0.4 s of one core here, a wait a live
+# preview can bear, and put every chance within 2.2 points at 95 %.
+DEFAULT_SAMPLES = 2000
 MIN_SAMPLES = 100
 MAX_SAMPLES = 20000
 SEED = 1
