@@ -233,7 +233,11 @@ class Tally:
     """What a ruleset's odds add up for one target: each outcome with its probability (an exact
     enumeration adds each case's chance; a sample adds 1/n per resolution), then `odds()`.
 
-    `touched` and `grazed` name the ruleset's outcomes that count as a hit and as a graze."""
+    The answer reports outcomes, net hits, damage and locations each as a distribution of its
+    own (their marginals), so the tally keeps each apart: `add` adds one case to all of them,
+    and a ruleset that works a marginal out whole (a convolution) may add it to its dict
+    directly. `touched` and `grazed` name the ruleset's outcomes that count as a hit and as a
+    graze."""
 
     target: str
     touched: frozenset[str]
