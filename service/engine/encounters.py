@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import msgspec
 
@@ -113,6 +113,8 @@ from service.store import (
 )
 from service.store.base import START
 
+T = TypeVar("T")
+
 MAX_ATTEMPTS = 32
 # After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
 # writers piling onto one encounter spread out instead of colliding again in step.
@@ -121,6 +123,10 @@ BACKOFF_SECONDS = 0.001
 # under overload it is better told at once than kept retrying until the client times out.
 CONTENTION_SECONDS = 0.5
 EVENTS_PAGE = 1000
+# Odds previews computed at once in this process, each in a thread: a sampled one (Hard Life's
+# full auto) holds the interpreter a few tenths of a second, and more of them at once would
+# leave the event loop, which answers the table's attacks, too small a share of it.
+PREVIEW_THREADS = 2
 # Documents this process keeps in memory, in bytes of their stored fields.
 STATE_CACHE_BYTES = 64 * 1024 * 1024
 
@@ -312,6 +318,7 @@ class Encounters:
         )
         self._cache = DocumentCache(state_cache_bytes)
         self._turns = Turns()
+        self._previews = asyncio.Semaphore(PREVIEW_THREADS)
         self._json = msgspec.json.Encoder()
         # Each ruleset's own bodies, by the Ruleset member that names their type.
         self._ruleset_decoders = {
@@ -825,9 +832,7 @@ class Encounters:
     ) -> AttackOdds:
         """The attack's odds on the encounter as it stands (nothing changes, no event)."""
         loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
-        # In a thread: a sampled preview (Hard Life's automatic fire) takes a while of CPU, and
-        # the event loop keeps serving the table meanwhile.
-        return await asyncio.to_thread(
+        return await self._in_thread(
             loaded.ruleset.attack_odds,
             request,
             loaded.state.combat,
@@ -835,6 +840,12 @@ class Encounters:
             seed,
             samples,
         )
+
+    async def _in_thread(self, compute: Callable[..., T], *arguments: Any) -> T:
+        """A preview's computation, in a thread: a sampled one (Hard Life's automatic fire)
+        takes a while of CPU, and the event loop keeps serving the table meanwhile."""
+        async with self._previews:
+            return await asyncio.to_thread(compute, *arguments)
 
     async def zone_test_odds(
         self,
@@ -845,7 +856,7 @@ class Encounters:
     ) -> ZoneTestOdds:
         """The zone test's odds for the actor in (or entering) live zone `zone_id`."""
         loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
-        return await asyncio.to_thread(
+        return await self._in_thread(
             loaded.ruleset.zone_test_odds,
             zone_id,
             request,
