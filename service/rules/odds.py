@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from schemas.odds import (
+    AttackOdds,
     Chance,
     DamageChance,
     LocationChance,
@@ -320,9 +321,35 @@ def _chance(p: float) -> float:
     return min(1.0, max(0.0, p))
 
 
-def any_hit_of_independent(targets: Iterable[TargetOdds]) -> float:
-    """At least one target hit, where each target's test is rolled apart (sr4, sr5)."""
+def any_hit_of_independent(targets: Sequence[TargetOdds]) -> float:
+    """At least one target hit, where each target's test is rolled apart (sr4, sr5, d100)."""
+    if len(targets) == 1:
+        return targets[0].hit
     miss_all = 1.0
     for target in targets:
         miss_all *= 1.0 - target.hit
     return 1.0 - miss_all
+
+
+def attack_answer(
+    ruleset: str,
+    attacker: str,
+    targets: list[TargetOdds],
+    notes: Iterable[str] = (),
+    any_hit: float | None = None,
+    sampling: Sampling | None = None,
+) -> AttackOdds:
+    """The whole attack's answer from its targets' odds: the chance of at least one hit (of
+    targets tested apart, unless `any_hit` says otherwise: a test they share), the expected total
+    of their damage, and `sampled` where `sampling` says how. No target (fire that makes a zone)
+    is no hit and no damage."""
+    return AttackOdds(
+        ruleset=ruleset,
+        attacker=attacker,
+        method="exact" if sampling is None else "sampled",
+        targets=targets,
+        any_hit=_chance(any_hit_of_independent(targets) if any_hit is None else any_hit),
+        damage_mean=sum(t.damage_mean for t in targets),
+        sampling=sampling,
+        notes=list(notes),
+    )

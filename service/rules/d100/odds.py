@@ -167,14 +167,8 @@ def attack_odds(
     del turn, seed, samples
     built = attack.build_attack(request, state)
     if request.suppressive is not None:
-        return AttackOdds(
-            ruleset=RULESET,
-            attacker=request.attacker.id,
-            method="exact",
-            targets=[],
-            any_hit=0.0,
-            damage_mean=0.0,
-            notes=[_suppressive_note(request, built)],
+        return odds.attack_answer(
+            RULESET, request.attacker.id, [], [_suppressive_note(request, built)]
         )
     targets = [
         _target_odds(attack.build_target(request, built, index))
@@ -186,16 +180,8 @@ def attack_odds(
             f"{t.id} {s}" for t, s in zip(request.targets, built.shares, strict=True)
         )
         notes.append(f"divided among the targets: {shares}; each is rolled apart")
-    return AttackOdds(
-        ruleset=RULESET,
-        attacker=request.attacker.id,
-        method="exact",
-        targets=targets,
-        # Each target has its own d100, defense and damage dice.
-        any_hit=odds.any_hit_of_independent(targets),
-        damage_mean=sum(t.damage_mean for t in targets),
-        notes=notes,
-    )
+    # Each target has its own d100, defense and damage dice: they are hit apart.
+    return odds.attack_answer(RULESET, request.attacker.id, targets, notes)
 
 
 def zone_test_odds(

@@ -68,15 +68,9 @@ def attack_odds(
                 overflow += p
     tally.notes.extend(_target_notes(request, built, overflow))
     target_odds = tally.odds()
-    return AttackOdds(
-        ruleset=RULESET,
-        attacker=request.attacker.id,
-        method="exact",
-        targets=[target_odds],
-        # One target per sr3 attack: the whole attack is its target.
-        any_hit=target_odds.hit,
-        damage_mean=target_odds.damage_mean,
-        notes=_attack_notes(request, built),
+    # One target per sr3 attack: the whole attack is its target.
+    return odds.attack_answer(
+        RULESET, request.attacker.id, [target_odds], _attack_notes(request, built)
     )
 
 

@@ -374,14 +374,11 @@ def attack_odds(
     if request.suppression is not None and request.target is None:
         # Made as the real fire would be, for its refusals; it rolls nothing.
         suppression.fire(request, state, turn, Dice(seed))
-        return AttackOdds(
-            ruleset=RULESET,
-            attacker=request.attacker.id,
-            method="exact",
-            targets=[],
-            any_hit=0.0,
-            damage_mean=0.0,
-            notes=[
+        return odds.attack_answer(
+            RULESET,
+            request.attacker.id,
+            [],
+            [
                 "Suppression fire makes a zone and hits no one now: whoever enters it or moves "
                 "in it takes a zone test; ask for a zone test's odds."
             ],
@@ -390,27 +387,17 @@ def attack_odds(
     if built.autofire:
         # A sample that hits a target without Willpower is refused as resolve refuses it.
         target, what = _sampled_attack(request, state, turn, built, seed, samples)
-        return AttackOdds(
-            ruleset=RULESET,
-            attacker=request.attacker.id,
-            method="sampled",
-            targets=[target],
-            any_hit=target.hit,
-            damage_mean=target.damage_mean,
+        return odds.attack_answer(
+            RULESET,
+            request.attacker.id,
+            [target],
             sampling=odds.sampling(what, samples, seed, [target]),
         )
     target = _single_shot(request, built)
     if target.hit > 0:
         # resolve_attack refuses a hit on a target without Willpower (its recovery roll).
         hits.check_willpower(built.target.defender, "$.target.defender")
-    return AttackOdds(
-        ruleset=RULESET,
-        attacker=request.attacker.id,
-        method="exact",
-        targets=[target],
-        any_hit=target.hit,
-        damage_mean=target.damage_mean,
-    )
+    return odds.attack_answer(RULESET, request.attacker.id, [target])
 
 
 def zone_test_odds(

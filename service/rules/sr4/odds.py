@@ -135,15 +135,8 @@ def _answer(
 ) -> AttackOdds:
     if request.edge == "extra_dice":
         notes = [*notes, EXPLODE_NOTE]
-    return AttackOdds(
-        ruleset=RULESET,
-        attacker=request.attacker.id,
-        method="exact" if sampling is None else "sampled",
-        targets=targets,
-        any_hit=min(1.0, max(0.0, any_hit)),
-        damage_mean=sum(t.damage_mean for t in targets),
-        sampling=sampling,
-        notes=[*notes, EDGE_REROLL_NOTE],
+    return odds.attack_answer(
+        RULESET, request.attacker.id, targets, [*notes, EDGE_REROLL_NOTE], any_hit, sampling
     )
 
 

@@ -151,16 +151,8 @@ def attack_odds(
             "each target has its own attack test of its share of the pool, its own defense and "
             "soak: the targets' odds are independent"
         )
-    return AttackOdds(
-        ruleset="sr5",
-        attacker=request.attacker.id,
-        method="exact",
-        targets=targets,
-        # Each target's tests are rolled apart (attack:<id>, defense:<id>, soak:<id>).
-        any_hit=odds.any_hit_of_independent(targets),
-        damage_mean=sum(t.damage_mean for t in targets),
-        notes=notes,
-    )
+    # Each target's tests are rolled apart (attack:<id>, defense:<id>, soak:<id>).
+    return odds.attack_answer("sr5", request.attacker.id, targets, notes)
 
 
 def zone_test_odds(
