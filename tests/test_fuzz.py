@@ -340,6 +340,7 @@ def test_fuzz_with_any_credential(case: Case, service: Service) -> None:
         ("GET", ""),
         ("DELETE", ""),
         ("POST", "/attacks"),
+        ("POST", "/attacks/odds?samples=5"),
         ("POST", "/actions"),
         ("POST", "/advance"),
         ("GET", "/events"),

@@ -606,14 +606,15 @@ def _samples(request: web.Request) -> int:
 
 
 async def attack_odds(request: web.Request) -> web.Response:
-    samples = _samples(request)
+    # Who asks first (401 before anything else), as every route.
     admitted, body, _ = await _change_arguments(request, "play")
+    samples = _samples(request)
     return _json_response(await request.app[ENCOUNTERS].attack_odds(admitted, body, samples))
 
 
 async def zone_test_odds(request: web.Request) -> web.Response:
-    samples = _samples(request)
     admitted, body, _ = await _change_arguments(request, "play")
+    samples = _samples(request)
     zone_id = request.match_info["zone"]
     encounters = request.app[ENCOUNTERS]
     return _json_response(await encounters.zone_test_odds(admitted, zone_id, body, samples))
