@@ -54,3 +54,40 @@ async def test_previews_run_in_threads_a_few_at_a_time(
     assert view.status == 200
     assert time.monotonic() - started < 0.2
     assert [a.status for a in await pending] == [200] * 4
+
+
+async def test_previews_do_not_spend_the_encounters_rate_of_changes(make_client: Any) -> None:
+    """A preview changes nothing: a live panel asking on every keystroke must not use up the
+    state changes the table's attacks need (docs/operations.md, Limits)."""
+    client = await make_client(rate_limit_per_second=2)  # bursts of 4
+    encounter = await new_encounter(client)
+    odds_path = f"/v1/encounters/{encounter}/attacks/odds"
+    statuses = [(await client.post(odds_path, json=make.attack())).status for _ in range(12)]
+    assert statuses == [200] * 12
+    attacks = f"/v1/encounters/{encounter}/attacks"
+    assert (await client.post(attacks, json=make.attack())).status == 201
+
+
+@pytest.mark.parametrize("store", ["redis", "cluster"])
+async def test_a_replica_previews_on_the_state_another_replica_changed(
+    make_client: Any, store: str
+) -> None:
+    """The second replica holds the encounter from before the first replica's burst: its
+    preview of the next burst reads the store, recoil and all, as a read does."""
+    on = {"redis": store == "redis", "cluster": store == "cluster"}
+    first, second = [await make_client(**on) for _ in range(2)]
+    encounter = await new_encounter(first)
+    burst = make.attack(
+        mode="BF",
+        weapon=make.weapon(category="submachine_gun", modes=["SA", "BF"], ammo=30),
+        seed=3,
+    )
+    odds_path = f"/v1/encounters/{encounter}/attacks/odds"
+    unfired = await (await second.post(odds_path, json=burst)).json()
+    fired = await first.post(f"/v1/encounters/{encounter}/attacks", json=burst)
+    assert fired.status == 201, await fired.text()
+    after = await (await second.post(odds_path, json=burst)).json()
+    here = await (await first.post(odds_path, json=burst)).json()
+    assert after == here
+    # The recoil of the first burst costs the second dice: a lower chance to hit.
+    assert after["targets"][0]["hit"] < unfired["targets"][0]["hit"]

@@ -535,15 +535,19 @@ async def _admit(
     needed: Permission,
     ended_ok: bool = False,
     query_allowed: bool = False,
+    preview: bool = False,
 ) -> Admitted:
     """The encounter of the route, once the caller's credential (from the headers) is shown to
     have `needed` on it; then, for a change, the encounter's rate limit. Nothing of the body has
-    been read yet."""
+    been read yet. A `preview` (odds) changes nothing: it reads the encounter as it is in the
+    store, as a read does, and spends none of its rate of changes."""
     encounter_id = _encounter_id(request)
     credential = _encounter_credential(request, query_allowed)
-    admitted = await request.app[ENCOUNTERS].admit(encounter_id, credential, needed, ended_ok)
+    admitted = await request.app[ENCOUNTERS].admit(
+        encounter_id, credential, needed, ended_ok, fresh=preview
+    )
     limiter = request.app[LIMITER]
-    if limiter is not None and request.method in CHANGING_METHODS:
+    if limiter is not None and request.method in CHANGING_METHODS and not preview:
         wait = limiter.retry_after(encounter_id)
         if wait is not None:
             raise ProblemError(
@@ -605,16 +609,20 @@ def _samples(request: web.Request) -> int:
     return int(asked)
 
 
+async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int]:
+    """A preview's: who asks first (401 before anything else), as every route; then the body and
+    `?samples=`."""
+    admitted = await _admit(request, "play", preview=True)
+    return admitted, await read_body(request), _samples(request)
+
+
 async def attack_odds(request: web.Request) -> web.Response:
-    # Who asks first (401 before anything else), as every route.
-    admitted, body, _ = await _change_arguments(request, "play")
-    samples = _samples(request)
+    admitted, body, samples = await _preview_arguments(request)
     return _json_response(await request.app[ENCOUNTERS].attack_odds(admitted, body, samples))
 
 
 async def zone_test_odds(request: web.Request) -> web.Response:
-    admitted, body, _ = await _change_arguments(request, "play")
-    samples = _samples(request)
+    admitted, body, samples = await _preview_arguments(request)
     zone_id = request.match_info["zone"]
     encounters = request.app[ENCOUNTERS]
     return _json_response(await encounters.zone_test_odds(admitted, zone_id, body, samples))

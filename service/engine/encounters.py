@@ -361,16 +361,22 @@ class Encounters:
         check_admin(credential, self._admin_key_hash)
 
     async def admit(
-        self, encounter_id: str, credential: str | None, needed: Permission, ended_ok: bool = False
+        self,
+        encounter_id: str,
+        credential: str | None,
+        needed: Permission,
+        ended_ok: bool = False,
+        fresh: bool = False,
     ) -> Admitted:
         """The encounter, once `credential` is shown to have `needed` on it: 401 for a wrong
         token whether or not the encounter exists (only the admin key learns that it does not:
         404), 403, then 410 for an ended one unless `ended_ok`. Only the head is decoded.
 
-        A read asks the store for a newer version than the one this process holds; a change
-        starts from the one it holds (its compare-and-set catches a stale one), and asks the
-        store only when that copy refuses the token (one given since, on another replica)."""
-        fresh = needed == "read"
+        A read (and a `fresh` request: an odds preview, which has no compare-and-set to catch a
+        stale copy) asks the store for a newer version than the one this process holds; a
+        change starts from the one it holds (its compare-and-set catches a stale one), and asks
+        the store only when that copy refuses the token (one given since, on another replica)."""
+        fresh = fresh or needed == "read"
         document, cached = await self._document(encounter_id, fresh)
         try:
             return self._admitted(encounter_id, document, credential, needed, ended_ok)
