@@ -13,7 +13,7 @@ from schemas.sr5 import SR5ActionRequest, SR5ActorState, SR5State
 from service.rules.dice import Dice
 from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
-from service.rules.sr5.attack import second_chance
+from service.rules.sr5.second_chance import second_chance
 
 # Actions that are "anything other than firing": they reset recoil and lose the aim.
 OTHER_ACTIONS = ("other", "move", "drop_prone", "reload")
