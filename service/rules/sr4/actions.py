@@ -16,7 +16,7 @@ from schemas.sr4 import (
 )
 from service.rules.dice import HIT_MINIMUM, Dice, count_pool
 from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
-from service.rules.sr4 import attack, suppression, tables
+from service.rules.sr4 import attack, modifiers, suppression, tables
 
 ACTIONS = tuple(tables.ACTION_KINDS)
 
@@ -191,7 +191,9 @@ def reroll(
     defense, defense_hits = before.defense, before.defense_hits
     if defense is None and final.hits > 0:
         roll = dice.pool(
-            f"defense:{target_id}", max(0, attack.total(before.defense_modifiers)), attack.EDITION
+            f"defense:{target_id}",
+            max(0, modifiers.total(before.defense_modifiers)),
+            attack.EDITION,
         )
         defense = attack.test_of(roll)
         defense_hits = defense.hits
@@ -201,7 +203,7 @@ def reroll(
     row = tables.FIRING_MODES[before.fired_as]
     burst_dv = row.narrow_dv if row.burst and asked.burst == "narrow" else 0
     if first.recoil.short_rounds and row.burst:
-        burst_dv = attack.lessened(burst_dv, first.recoil.short_rounds)
+        burst_dv = modifiers.lessened(burst_dv, first.recoil.short_rounds)
     soak = before.damage.soak if before.damage is not None else None
     hurt = (
         attack.damage(asked, target, net, burst_dv, _choke_used(first, asked, shooter), dice, soak)
@@ -209,7 +211,7 @@ def reroll(
         else None
     )
     contact = outcome != "miss"
-    effect = attack.gun_of(asked, target).contact_effect
+    effect = modifiers.gun_of(asked, target).contact_effect
     after = msgspec.structs.replace(
         before,
         outcome=outcome,
@@ -250,7 +252,7 @@ def _choke_used(
 ) -> str | None:
     """The choke the attack fired with: the one its damage shows."""
     del first
-    return attack.choke_of(asked, shooter)
+    return modifiers.choke_of(asked, shooter)
 
 
 def on_advance(request: AdvanceRequest, state: SR4State) -> tuple[SR4State, list[str]]:

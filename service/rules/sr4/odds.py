@@ -32,7 +32,14 @@ from schemas.sr4 import (
 from service.rules import odds
 from service.rules.dice import Dice
 from service.rules.odds import NO_DAMAGE, Dist, PoolOdds, Tally
-from service.rules.sr4 import attack, grenade_attack, grenade_timing, grenades, suppression
+from service.rules.sr4 import (
+    attack,
+    grenade_attack,
+    grenade_timing,
+    grenades,
+    modifiers,
+    suppression,
+)
 from service.rules.sr4.grenade_tables import SCATTER_DIRECTIONS
 
 RULESET = "sr4"
@@ -119,7 +126,7 @@ def _opposed(
     if built.pool <= 0:
         tally.notes.append(f"a pool of {built.pool}: the attack fails outright (001)")
     if request.grazing and p_graze > 0:
-        effect = attack.gun_of(request, built.target).contact_effect
+        effect = modifiers.gun_of(request, built.target).contact_effect
         tally.notes.append(
             "a tie grazes: contact without damage" + (f" ({effect})" if effect else "")
         )
@@ -182,7 +189,7 @@ def _suppressive(request: SR4AttackRequest, state: SR4State, plan: attack.Attack
     """001, "Suppressive Fire": no target, a zone whose hits set the threshold of the tests of
     those in it."""
     suppression.check_suppressive(request, suppression.end_zones_of(state, request.attacker.id))
-    pool = attack.total(attack.suppressive_modifiers(plan))
+    pool = modifiers.total(attack.suppressive_modifiers(plan))
     test = _pool(pool, request.edge != "none")
     shown = ", ".join(f"{k}: {p:.1%}" for k, p in enumerate(test.hits) if p >= 0.005)
     notes = [

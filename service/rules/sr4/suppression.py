@@ -27,6 +27,7 @@ from service.rules import geometry
 from service.rules.dice import Dice
 from service.rules.ruleset import RuleViolation
 from service.rules.sr4 import attack, tables
+from service.rules.sr4.modifiers import total
 
 STEP = "suppression"
 
@@ -74,7 +75,7 @@ def suppressive_fire(
 ) -> tuple[SR4ZoneResult, SR4State]:
     """001: a Success Test of Agility + firearm skill; note the hits."""
     order = check_suppressive(request, state)
-    pool = attack.total(modifiers)
+    pool = total(modifiers)
     roll = attack.test_of(dice.pool(STEP, pool, attack.EDITION, explode=request.edge != "none"))
     polygon = geometry.triangle(
         (order.origin.x, order.origin.y), order.direction_deg, order.length_m, tables.ZONE_END_WIDTH
@@ -172,7 +173,7 @@ def plan_zone_test(
     modifiers = [Modifier("reaction", defender.reaction), Modifier("edge", defender.edge)]
     if actor.full_defense and defender.dodge:
         modifiers.append(Modifier("dodge (full defense)", defender.dodge))
-    pool = max(0, attack.total(modifiers))
+    pool = max(0, total(modifiers))
     avoided = None if request.avoid == "none" else request.avoid
     return ZoneTest(live, actor, tested, modifiers, pool, avoided)
 
