@@ -1,6 +1,7 @@
-"""Shadowrun 4 ranged attacks (001_2cfc288dfef1df08.txt, "The Combat Sequence"): the pool and
-its modifiers, recoil per action phase, the opposed test (ties to the defender, a graze on the
-GM's rule), damage against armour and its resistance.
+"""Shadowrun 4 ranged attacks (001_2cfc288dfef1df08.txt, "The Combat Sequence"): the attack
+built from its pool (modifiers.py: what is fired, recoil per action phase, every modifier), the
+opposed test (ties to the defender, a graze on the GM's rule), damage against armour and its
+resistance.
 
 Shotgun spreads and full bursts at several targets, two guns, and the hand-over of grenades to
 service/rules/sr4/grenades.py live here too; suppressive fire in suppression.py.
