@@ -16,7 +16,7 @@ from schemas.sr4 import (
 )
 from service.rules.dice import HIT_MINIMUM, Dice, count_pool
 from service.rules.ruleset import EarlierAttack, Resolution, RuleViolation
-from service.rules.sr4 import attack, modifiers, suppression, tables
+from service.rules.sr4 import modifiers, opposed, suppression, tables
 
 ACTIONS = tuple(tables.ACTION_KINDS)
 
@@ -186,19 +186,19 @@ def reroll(
     step = next((r for r in first.dice if r.step in (f"attack:{target_id}", "attack")), None)
     rolled = step.values if step is not None else []
     kept = [v for v in rolled if v >= HIT_MINIMUM]
-    again = dice.pool(f"reroll:{target_id}", len(rolled) - len(kept), attack.EDITION)
-    final = attack.test_of(count_pool([*kept, *again.values], len(rolled), attack.EDITION))
+    again = dice.pool(f"reroll:{target_id}", len(rolled) - len(kept), opposed.EDITION)
+    final = opposed.test_of(count_pool([*kept, *again.values], len(rolled), opposed.EDITION))
     defense, defense_hits = before.defense, before.defense_hits
     if defense is None and final.hits > 0:
         roll = dice.pool(
             f"defense:{target_id}",
             max(0, modifiers.total(before.defense_modifiers)),
-            attack.EDITION,
+            opposed.EDITION,
         )
-        defense = attack.test_of(roll)
+        defense = opposed.test_of(roll)
         defense_hits = defense.hits
-        actors[target_id] = attack.defended(actors.get(target_id, SR4ActorState()))
-    outcome = attack.outcome_of(final.hits, defense_hits, asked.grazing)
+        actors[target_id] = opposed.defended(actors.get(target_id, SR4ActorState()))
+    outcome = opposed.outcome_of(final.hits, defense_hits, asked.grazing)
     net = max(0, final.hits - defense_hits)
     row = tables.FIRING_MODES[before.fired_as]
     burst_dv = row.narrow_dv if row.burst and asked.burst == "narrow" else 0
@@ -206,7 +206,7 @@ def reroll(
         burst_dv = modifiers.lessened(burst_dv, first.recoil.short_rounds)
     soak = before.damage.soak if before.damage is not None else None
     hurt = (
-        attack.damage(asked, target, net, burst_dv, _choke_used(first, asked, shooter), dice, soak)
+        opposed.damage(asked, target, net, burst_dv, _choke_used(first, asked, shooter), dice, soak)
         if outcome == "hit"
         else None
     )

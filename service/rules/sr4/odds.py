@@ -38,12 +38,13 @@ from service.rules.sr4 import (
     grenade_timing,
     grenades,
     modifiers,
+    opposed,
     suppression,
 )
 from service.rules.sr4.grenade_tables import SCATTER_DIRECTIONS
 
 RULESET = "sr4"
-EDITION = attack.EDITION
+EDITION = opposed.EDITION
 TOUCHED = frozenset({"hit"})
 GRAZED = frozenset({"graze"})
 DamageKey = tuple[int, str | None, str | None, str | None]

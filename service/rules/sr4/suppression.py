@@ -26,7 +26,7 @@ from schemas.sr4 import (
 from service.rules import geometry
 from service.rules.dice import Dice
 from service.rules.ruleset import RuleViolation
-from service.rules.sr4 import attack, tables
+from service.rules.sr4 import opposed, tables
 from service.rules.sr4.modifiers import total
 
 STEP = "suppression"
@@ -76,7 +76,7 @@ def suppressive_fire(
     """001: a Success Test of Agility + firearm skill; note the hits."""
     order = check_suppressive(request, state)
     pool = total(modifiers)
-    roll = attack.test_of(dice.pool(STEP, pool, attack.EDITION, explode=request.edge != "none"))
+    roll = opposed.test_of(dice.pool(STEP, pool, opposed.EDITION, explode=request.edge != "none"))
     polygon = geometry.triangle(
         (order.origin.x, order.origin.y), order.direction_deg, order.length_m, tables.ZONE_END_WIDTH
     )
@@ -91,7 +91,7 @@ def suppressive_fire(
         lasts="until the shooter's next action phase",
         points=[Point(x=x, y=y) for x, y in polygon],
     )
-    name, load = attack.ammunition(request)
+    name, load = opposed.ammunition(request)
     del name
     weapon = request.weapon
     live = dict(state.zones)
@@ -101,7 +101,7 @@ def suppressive_fire(
         dv=max(0, weapon.damage + load.dv),
         ap=weapon.ap + load.ap,
         damage_type="S" if (load.damage_type or weapon.damage_type) == "S" else "P",
-        armor_type=attack.armor_type(request, weapon),
+        armor_type=opposed.armor_type(request, weapon),
     )
     affected = []
     for bystander in request.bystanders:
@@ -137,10 +137,10 @@ class ZoneTest:
     pool: int
     avoided: str | None
 
-    def resisting(self, defender: SR4Defender) -> attack.Resisting:
+    def resisting(self, defender: SR4Defender) -> opposed.Resisting:
         """The weapon's base DV (its ammunition's too, no net hits), resisted as any damage."""
         live = self.live
-        return attack.resisting(
+        return opposed.resisting(
             self.dv_modifiers, 0, live.ap, live.damage_type, live.armor_type, defender
         )
 
@@ -196,10 +196,10 @@ def zone_test(
     damage = None
     hit = False
     if avoided is None:
-        test = attack.test_of(dice.pool(f"zone_test:{request.actor}", pool, attack.EDITION))
+        test = opposed.test_of(dice.pool(f"zone_test:{request.actor}", pool, opposed.EDITION))
         hit = test.hits < live.zone.hits
         if hit:
-            damage = attack.resist(
+            damage = opposed.resist(
                 f"soak:{request.actor}",
                 built.dv_modifiers,
                 0,
