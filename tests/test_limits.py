@@ -52,7 +52,9 @@ async def test_an_encounter_holds_a_bounded_number_of_actors(make_client: Any) -
     encounter = await new_encounter(client)
     path = f"/v1/encounters/{encounter}/attacks"
     for actor in ("a", "b", "c"):
-        body = make.attack(attacker=make.attacker(id=actor))
+        # Hits, so the goon defends and is an actor of the state (a miss leaves it out).
+        hits = {"attack": [6, 5, *[2] * 8]}
+        body = make.attack(attacker=make.attacker(id=actor), dice=hits)
         assert (await client.post(path, json=body)).status == 201
     over = await client.post(path, json=make.attack(attacker=make.attacker(id="d")))
     assert over.status == 422

@@ -98,7 +98,9 @@ async def test_an_attack_on_a_crowded_table_writes_only_the_fields_it_changed(
     # ...the next changes only what it changes.
     recording.calls.clear()
     admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
-    await encounters.attack(admitted, msgspec.json.encode({**NAMED, "dice": {}}))
+    # Hits, so the ganger rolls a defense (a miss, left to chance, would change no defense).
+    hits = {**NAMED, "dice": {"attack": [6, 5, *[2] * 11]}}
+    await encounters.attack(admitted, msgspec.json.encode(hits))
     # One call to the store: the commit (the encounter was in memory).
     assert recording.calls == ["commit"]
     changed, removed = recording.commits[-1]

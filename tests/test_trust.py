@@ -248,7 +248,10 @@ async def test_the_gm_sets_turn_and_recoil_by_hand_and_it_is_an_event(anonymous:
     encounter, tokens = await open_table(anonymous)
     gm, player = bearer(tokens["gm"]), bearer(tokens["player"])
     base = f"/v1/encounters/{encounter}"
-    assert (await anonymous.post(f"{base}/attacks", json=make.attack(), headers=player)).ok
+    # Two hits, so the goon rolls a defense and the state keeps it (a miss leaves no defense:
+    # with dice left to chance, 1 attack in 60 missed and this test failed).
+    hits = make.attack(dice={"attack": [5, 6, 2, 2, 2, 2, 2, 2, 2, 2]})
+    assert (await anonymous.post(f"{base}/attacks", json=hits, headers=player)).ok
     edit = {
         "turn": {"combat_turn": 3, "initiative_pass": 2, "action_phase": "sam", "phase": 5},
         "combat": {"ruleset": "sr5", "actors": {"sam": {"recoil_rounds": 0}}},
