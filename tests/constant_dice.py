@@ -1,0 +1,48 @@
+"""A hunt for tests that pass on luck: with this plugin, every seed the service picks for itself
+(a request without `seed` or given dice) rolls one face on every die, so a test that counts on
+a hit, a miss or a glitch it did not ask for fails every time instead of one run in sixty.
+
+    FIREFIGHT_CONSTANT_DICE=0.5 .venv/bin/python -m pytest -p tests.constant_dice
+
+The value is the face as a share of the die's sides, rounded up: 0.5 rolls a 3 on a d6 (no hit,
+no glitch) and 50 on a d100; 0.17 rolls ones, 0.8 fives. Seeds a request gives, given dice, and
+the rules tests' own `Dice(seed)` roll as always. Not part of `make test`: a run per face, when
+a test has failed on dice (stop 21's CI did).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+from typing import Any
+
+import service.engine.encounters as encounters
+from service.rules import dice
+
+# The seed every server-picked roll gets (a test that gave this one would roll constant faces).
+CONSTANT_SEED = 0x5EED_C0DE_0001
+SHARE = float(os.environ.get("FIREFIGHT_CONSTANT_DICE", "0.5"))
+
+
+class _Secrets:
+    """The `secrets` module, but for the seed the engine draws."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(secrets, name)
+
+    def randbits(self, k: int) -> int:
+        return CONSTANT_SEED
+
+
+_rolled = dice.Dice._rolled
+
+
+def _constant(self: dice.Dice, count: int, sides: int) -> list[int]:
+    if self.seed == CONSTANT_SEED:
+        return [max(1, math.ceil(SHARE * sides))] * count
+    return _rolled(self, count, sides)
+
+
+encounters.secrets = _Secrets()  # type: ignore[assignment]
+dice.Dice._rolled = _constant  # type: ignore[method-assign]
