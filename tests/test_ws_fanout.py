@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import struct
 from collections.abc import Mapping
 from typing import Any
 
@@ -126,18 +125,40 @@ async def _frames(raw: socket.socket, buffer: bytearray) -> list[tuple[int, byte
     """The whole frames that have arrived on a raw client socket (a server's are unmasked)."""
     loop = asyncio.get_running_loop()
     buffer += await asyncio.wait_for(loop.sock_recv(raw, 1 << 16), TIMEOUT)
+    return _whole_frames(buffer)
+
+
+def _whole_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
+    """The whole frames at the start of `buffer`, taken out of it; a frame (or its header) not
+    all there yet stays, for the bytes still to come."""
     frames = []
     while len(buffer) >= 2:
         length, start = buffer[1] & 0x7F, 2
-        if length == 126:
-            length, start = struct.unpack_from("!H", buffer, 2)[0], 4
-        elif length == 127:
-            length, start = struct.unpack_from("!Q", buffer, 2)[0], 10
+        if length in (126, 127):
+            start = 4 if length == 126 else 10
+            if len(buffer) < start:  # the extended length has not all arrived
+                break
+            length = int.from_bytes(buffer[2:start], "big")
         if len(buffer) < start + length:
             break
         frames.append((buffer[0], bytes(buffer[start : start + length])))
         del buffer[: start + length]
     return frames
+
+
+@pytest.mark.parametrize("split", range(1, 10))
+def test_the_raw_client_reads_a_frame_whose_header_arrives_in_pieces(split: int) -> None:
+    # Stop 22's fresh-clone run read b"\x81~" alone (a text frame of 126+ bytes, its length
+    # still to come) and failed on it.
+    payload = b"x" * 300
+    frame = bytes([0x81, 126]) + len(payload).to_bytes(2, "big") + payload
+    frame += bytes([0x81, 3]) + b"end"
+    buffer = bytearray(frame[:split])
+    assert _whole_frames(buffer) == []
+    assert buffer == frame[:split]
+    buffer += frame[split:]
+    assert _whole_frames(buffer) == [(0x81, payload), (0x81, b"end")]
+    assert buffer == b""
 
 
 async def test_a_live_socket_that_fills_up_catches_up_with_every_event_once() -> None:
