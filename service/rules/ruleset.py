@@ -318,3 +318,44 @@ class NothingTimed:
     ) -> tuple[CombatState, list[TimedResult], list[str]]:
         del crossing, turn, scene
         return state, [], []
+
+
+class OddsModule(Protocol):
+    """A ruleset's `odds` module (service/rules/<ruleset>/odds.py), beside its resolve."""
+
+    def attack_odds(
+        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
+    ) -> AttackOdds: ...
+
+    def zone_test_odds(
+        self,
+        zone_id: str,
+        request: Any,
+        state: Any,
+        turn: TurnState,
+        seed: int,
+        samples: int,
+    ) -> ZoneTestOdds: ...
+
+
+class OddsFromModule:
+    """`Ruleset.attack_odds` and `.zone_test_odds` of a ruleset whose `odds_module` computes
+    them: every ruleset's, each from its own module."""
+
+    odds_module: OddsModule
+
+    def attack_odds(
+        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
+    ) -> AttackOdds:
+        return self.odds_module.attack_odds(request, state, turn, seed, samples)
+
+    def zone_test_odds(
+        self,
+        zone_id: str,
+        request: Any,
+        state: Any,
+        turn: TurnState,
+        seed: int,
+        samples: int,
+    ) -> ZoneTestOdds:
+        return self.odds_module.zone_test_odds(zone_id, request, state, turn, seed, samples)

@@ -18,15 +18,22 @@ from schemas.d100 import (
     D100ZoneTestResult,
 )
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
-from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from service.rules.d100 import actions, attack, odds, suppression
 from service.rules.d100 import scene as scene_fill
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
+from service.rules.ruleset import (
+    NO_COST,
+    ActionCost,
+    EarlierAttack,
+    NothingTimed,
+    OddsFromModule,
+    Resolution,
+)
 
 
-class D100Ruleset(NothingTimed):
+class D100Ruleset(NothingTimed, OddsFromModule):
+    odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="d100",
         title="d100 cyberpunk firearms (Shot Rate)",
@@ -105,22 +112,6 @@ class D100Ruleset(NothingTimed):
     ) -> Resolution[D100AttackResult]:
         del turn
         return attack.resolve_attack(request, state, dice)
-
-    def attack_odds(
-        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
-    ) -> AttackOdds:
-        return odds.attack_odds(request, state, turn, seed, samples)
-
-    def zone_test_odds(
-        self,
-        zone_id: str,
-        request: Any,
-        state: Any,
-        turn: TurnState,
-        seed: int,
-        samples: int,
-    ) -> ZoneTestOdds:
-        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: D100ActionRequest) -> dict[str, int]:
         del request

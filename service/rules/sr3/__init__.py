@@ -15,7 +15,6 @@ from schemas.encounter import (
     TurnState,
     ZoneTestResult,
 )
-from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr3 import (
     SR3ActionRequest,
@@ -27,12 +26,20 @@ from schemas.sr3 import (
     SR3ZoneTestRequest,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
+from service.rules.ruleset import (
+    NO_COST,
+    ActionCost,
+    EarlierAttack,
+    NothingTimed,
+    OddsFromModule,
+    Resolution,
+)
 from service.rules.sr3 import actions, attack, odds, tables
 from service.rules.sr3 import scene as scene_fill
 
 
-class SR3Ruleset(NothingTimed):
+class SR3Ruleset(NothingTimed, OddsFromModule):
+    odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr3",
         title="Shadowrun 3rd edition",
@@ -88,22 +95,6 @@ class SR3Ruleset(NothingTimed):
         self, request: SR3AttackRequest, state: SR3State, turn: TurnState, dice: Dice
     ) -> Resolution[SR3AttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
-
-    def attack_odds(
-        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
-    ) -> AttackOdds:
-        return odds.attack_odds(request, state, turn, seed, samples)
-
-    def zone_test_odds(
-        self,
-        zone_id: str,
-        request: Any,
-        state: Any,
-        turn: TurnState,
-        seed: int,
-        samples: int,
-    ) -> ZoneTestOdds:
-        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: SR3ActionRequest) -> dict[str, int]:
         del request

@@ -10,7 +10,6 @@ from typing import Any
 
 from schemas.common import Zone
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
-from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr3hl import (
     HLActionRequest,
@@ -24,7 +23,7 @@ from schemas.sr3hl import (
     HLZoneTestResult,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import EarlierAttack, NothingTimed, Resolution
+from service.rules.ruleset import EarlierAttack, NothingTimed, OddsFromModule, Resolution
 from service.rules.sr3 import tables as sr3_tables
 from service.rules.sr3hl import able, actions, attack, body, odds, suppression
 from service.rules.sr3hl import scene as scene_fill
@@ -47,7 +46,8 @@ DICE_STEPS = [
 ]
 
 
-class HardLifeRuleset(NothingTimed):
+class HardLifeRuleset(NothingTimed, OddsFromModule):
+    odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr3-hardlife",
         title="Shadowrun 3rd edition, Hard Life house rules",
@@ -104,22 +104,6 @@ class HardLifeRuleset(NothingTimed):
         self, request: HLAttackRequest, state: HLState, turn: TurnState, dice: Dice
     ) -> Resolution[HLAttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
-
-    def attack_odds(
-        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
-    ) -> AttackOdds:
-        return odds.attack_odds(request, state, turn, seed, samples)
-
-    def zone_test_odds(
-        self,
-        zone_id: str,
-        request: Any,
-        state: Any,
-        turn: TurnState,
-        seed: int,
-        samples: int,
-    ) -> ZoneTestOdds:
-        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: HLActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)

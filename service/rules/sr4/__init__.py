@@ -9,7 +9,6 @@ from typing import Any
 from schemas.common import Zone
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
 from schemas.initiative import TimedResult
-from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr4 import (
     SR4ActionRequest,
@@ -23,12 +22,13 @@ from schemas.sr4 import (
     SR4ZoneTestResult,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, Resolution
+from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, OddsFromModule, Resolution
 from service.rules.sr4 import actions, attack, grenade_attack, odds, suppression, tables
 from service.rules.sr4 import scene as scene_fill
 
 
-class SR4Ruleset:
+class SR4Ruleset(OddsFromModule):
+    odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr4",
         title="Shadowrun 4th edition",
@@ -97,22 +97,6 @@ class SR4Ruleset:
         self, request: SR4AttackRequest, state: SR4State, turn: TurnState, dice: Dice
     ) -> Resolution[SR4AttackResult]:
         return attack.resolve_attack(request, state, turn, dice)
-
-    def attack_odds(
-        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
-    ) -> AttackOdds:
-        return odds.attack_odds(request, state, turn, seed, samples)
-
-    def zone_test_odds(
-        self,
-        zone_id: str,
-        request: Any,
-        state: Any,
-        turn: TurnState,
-        seed: int,
-        samples: int,
-    ) -> ZoneTestOdds:
-        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: SR4ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)

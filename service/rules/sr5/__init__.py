@@ -7,7 +7,6 @@ from typing import Any
 
 from schemas.common import Zone
 from schemas.encounter import ActionResult, AdvanceRequest, CombatState, RulesetInfo, TurnState
-from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr5 import (
     SR5ActionRequest,
@@ -21,12 +20,20 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 from service.rules.dice import Dice
-from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, NothingTimed, Resolution
+from service.rules.ruleset import (
+    NO_COST,
+    ActionCost,
+    EarlierAttack,
+    NothingTimed,
+    OddsFromModule,
+    Resolution,
+)
 from service.rules.sr5 import actions, attack, odds, suppression, tables
 from service.rules.sr5 import scene as scene_fill
 
 
-class SR5Ruleset(NothingTimed):
+class SR5Ruleset(NothingTimed, OddsFromModule):
+    odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr5",
         title="Shadowrun 5th edition",
@@ -110,22 +117,6 @@ class SR5Ruleset(NothingTimed):
     ) -> Resolution[SR5ZoneTestResult]:
         result, after = suppression.zone_test(zone_id, request, state, turn, dice)
         return Resolution(result=result, state=after, actor=request.actor)
-
-    def attack_odds(
-        self, request: Any, state: Any, turn: TurnState, seed: int, samples: int
-    ) -> AttackOdds:
-        return odds.attack_odds(request, state, turn, seed, samples)
-
-    def zone_test_odds(
-        self,
-        zone_id: str,
-        request: Any,
-        state: Any,
-        turn: TurnState,
-        seed: int,
-        samples: int,
-    ) -> ZoneTestOdds:
-        return odds.zone_test_odds(zone_id, request, state, turn, seed, samples)
 
     def action_dice_steps(self, request: SR5ActionRequest) -> dict[str, int]:
         return actions.dice_steps(request)
