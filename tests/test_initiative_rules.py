@@ -324,6 +324,31 @@ def test_holders_who_never_step_in_act_last_in_the_order_of_a_tie() -> None:
     assert turn.action_phase == "sam"
 
 
+def test_sr3_holders_go_in_the_order_of_an_initiative_tie_not_by_score() -> None:
+    # 002, "INITIATIVE": several holders act "as if resolving an initiative tie"; SR3's ties go
+    # by Reaction (tables.INITIATIVE). Sam (score 20, Reaction 3) and Kim (score 15, Reaction
+    # 6) both hold; once the goon (8) has acted, Kim's Reaction 6 puts her before Sam, whose
+    # higher score does not count among holders.
+    turn = started(entry("sam", 20, 3), entry("kim", 15, 6), entry("goon", 8, 4), rules=SR3)
+    turn, _, _ = initiative.hold(turn, SR3, "sam", "$.actor")
+    turn, _, _ = initiative.hold(turn, SR3, "kim", "$.actor")
+    assert turn.action_phase == "goon"
+    turn = advanced(turn, SR3)
+    assert turn.action_phase == "kim"
+    turn = advanced(turn, SR3)
+    assert turn.action_phase == "sam"
+
+
+def test_holders_tied_on_the_tie_breakers_too_keep_their_place_in_the_order() -> None:
+    # Reaction 5 each: the tie-breakers leave the tie, and the holders keep their place in the
+    # turn's order (by score: Sam 20 before Kim 15), as a tie the tie-breakers leave does.
+    turn = started(entry("sam", 20, 5), entry("kim", 15, 5), entry("goon", 8, 4), rules=SR3)
+    turn, _, _ = initiative.hold(turn, SR3, "sam", "$.actor")
+    turn, _, _ = initiative.hold(turn, SR3, "kim", "$.actor")
+    turn = advanced(turn, SR3)
+    assert [turn.action_phase, advanced(turn, SR3).action_phase] == ["sam", "kim"]
+
+
 def test_only_the_acting_actor_holds_and_only_a_whole_phase() -> None:
     turn = started(entry("sam", 20), entry("goon", 8))
     with conflict("only the actor whose phase it is"):
@@ -396,6 +421,20 @@ def test_the_documents_phase_may_be_three_free_actions() -> None:
     # action for two free or two simple, not one of each.
     with conflict("sam has 1 free left"):
         spend(turn, "sam", "free", "free", "simple", rules=THREE_WAYS)
+
+
+def test_sr3_a_fourth_free_action_is_refused() -> None:
+    # 002, "COMBAT": one free action and a complex one, the complex exchanged for two free:
+    # "three (3) free actions" at the most. A fourth is refused, naming the field it came in.
+    turn = started(entry("sam", 20), entry("goon", 8), rules=SR3)
+    three = spend(turn, "sam", "free", "free", "free", rules=SR3)
+    with conflict("takes a free action and sam has nothing left in this phase") as raised:
+        spend(three, "sam", "free", rules=SR3)
+    assert (raised.value.kind, raised.value.status, raised.value.path) == (
+        "no-action-left",
+        409,
+        "$.actor",
+    )
 
 
 def test_an_actor_acts_in_its_own_phase() -> None:

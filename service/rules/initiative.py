@@ -238,10 +238,15 @@ def _has_phase(entry: InitiativeEntry, pass_number: int) -> bool:
 
 def _up_next(entries: Sequence[InitiativeEntry], pass_number: int) -> InitiativeEntry | None:
     """Who acts next in this pass: the highest score with a phase in it that has not acted;
-    once everyone else has, those who held their action, in the same order (the document:
-    holders are ordered as an initiative tie)."""
+    once everyone else has, those who held their action, ordered as an initiative tie (the
+    document): by the ruleset's tie-breakers alone, not by their scores."""
     waiting = [e for e in entries if _has_phase(e, pass_number) and not e.acted]
-    return next((e for e in waiting if not e.holding), None) or next(iter(waiting), None)
+    up = next((e for e in waiting if not e.holding), None)
+    if up is not None or not waiting:
+        return up
+    # Only holders are left: their scores do not count, their tie-breakers do (highest
+    # first); holders tied on those too keep their place in the order (the stable sort).
+    return min(waiting, key=lambda e: tuple(-t for t in e.ties))
 
 
 def _next_up(
@@ -542,8 +547,17 @@ def described(rules: InitiativeRules) -> RulesetInitiative:
     )
 
 
-def _with_kind(used: ActionsUsed, kind: ActionKind) -> ActionsUsed:
-    return msgspec.structs.replace(used, **{kind: min(getattr(used, kind) + 1, 3)})
+def _one_more(
+    used: ActionsUsed, kind: ActionKind, budgets: Sequence[ActionsUsed]
+) -> ActionsUsed | None:
+    """What is used once one more action of `kind` is taken, or None when no way of filling
+    the phase holds it (the count is checked before it is kept: a fourth free action of the
+    document's three must be refused, not counted as the third again)."""
+    counts = {"free": used.free, "simple": used.simple, "complex": used.complex}
+    counts[kind] += 1
+    if not any(all(count <= getattr(b, name) for name, count in counts.items()) for b in budgets):
+        return None
+    return ActionsUsed(**counts)
 
 
 def spend(
@@ -608,8 +622,8 @@ def spend(
                 kind="not-your-phase",
                 path=path,
             )
-        used = _with_kind(initiative.used, cost.kind)
-        if not _fits(used, rules.budgets):
+        used = _one_more(initiative.used, cost.kind, rules.budgets)
+        if used is None:
             left = actions_left(initiative.used, rules.budgets)
             _conflict(
                 f"{what} takes a {cost.kind} action and {actor} has "
