@@ -97,6 +97,9 @@ class SR5Defender(Request):
     body: Attribute
     willpower: Attribute = 1
     armor: Rating = 0
+    # The defender's current wound modifier, as a penalty (0, -1, -2, ...): it lowers its
+    # defense test and its zone tests, not its soak (000, "Character wounded").
+    wound_modifier: Annotated[int, msgspec.Meta(ge=-30, le=0)] = 0
     # What the full defense qualities add instead of Willpower, and the limits that cap them.
     agility: Attribute | None = None
     charisma: Attribute | None = None

@@ -470,6 +470,29 @@ def test_two_dice_against_one() -> None:
     assert close(target.glitch, F(1, 36)) and close(target.critical_glitch, F(1, 36))
 
 
+def test_a_wounded_defenders_odds_take_its_wounds_off_the_defense() -> None:
+    """The defender's wound modifier lowers its defense in the odds as in the attack (the
+    guide, "Character wounded"): Reaction 1 + Intuition 2 - 2 wounds = one die against
+    Agility 1 + skill 1 = two, the numbers of `test_two_dice_against_one`."""
+    defender = make.defender(reaction=1, intuition=2, body=1, armor=0, wound_modifier=-2)
+    body = make.attack(
+        attacker=make.attacker(agility=1, skill=1), targets=[make.target(defender=defender)]
+    )
+    (target,) = attack_odds(body).targets
+    # Attack: 0, 1, 2 hits with 4/9, 4/9, 1/9; defense: 0, 1 with 2/3, 1/3. Hit 8/27 + 3/27.
+    assert close(target.hit, F(11, 27)) and close(target.graze, F(4, 27))
+
+
+def test_a_wounded_actors_zone_test_odds_take_its_wounds_off() -> None:
+    """Reaction 3 + Edge 2 - 2 wounds = 3 dice against the zone's 3 hits: only three hits
+    (1/27) keep the fire off, so it hits 26/27 of the time."""
+    state = zoned(suppressive(), [5, 5, 6, 2, 2, 2, 2, 2, 2, 2])
+    body = {"actor": "in-open", "defender": make.defender(wound_modifier=-2), "edge": 2}
+    request = msgspec.convert(body, SR5ZoneTestRequest)
+    odds = SR5.zone_test_odds("zone-1", request, state, TurnState(), 1, 4000)
+    assert close(odds.target.hit, F(26, 27))
+
+
 def test_push_the_limit_ignores_a_limit_of_nothing() -> None:
     """Accuracy 0: no hit ever counts (the guide: "capped by one's limit") unless Edge is
     spent; Push the Limit adds Edge 1 to Agility 1 + skill 1 - 2 wounds = one die, whose six

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.encounter import AdvanceRequest, TurnState
+from schemas.scene import SceneActor
 from schemas.sr5 import (
     SR5ActionRequest,
     SR5AttackRequest,
@@ -1529,3 +1530,103 @@ def test_an_encounter_holds_a_bounded_number_of_zones() -> None:
     with pytest.raises(RuleViolation, match="at most") as raised:
         suppress(state, attacker=make.attacker(id="one-too-many"))
     assert raised.value.kind == "limit-exceeded"
+
+
+# --- the defender's wounds (the guide: "Character wounded: -Wound Modifier ... penalty to all
+# appropriate tests"): its defense test and its zone test take them; its soak does not -------
+
+
+def test_a_wounded_defender_defends_with_fewer_dice_and_soaks_with_all() -> None:
+    # Sam: Agility 5 + skill 5 = 10 dice at 4 m (short), 3 hits. The goon: Reaction 3 +
+    # Intuition 3 - 2 (its wound modifier) = 4 dice, 1 hit; 2 net hits. DV 8 + 2 = 10 against
+    # armor 9 - 1 (AP) = 8: physical; soak Body 4 + 8 = 12 dice, no wound modifier (the guide
+    # lists none for it), 2 hits: 8 boxes.
+    wounded = make.target(defender=make.defender(wound_modifier=-2))
+    dice = {
+        "attack": [5, 5, 5] + [2] * 7,
+        "defense:goon-1": [5, 2, 2, 2],
+        "soak:goon-1": [5, 5] + [2] * 10,
+    }
+    result, _ = resolve(make.attack(targets=[wounded], dice=dice))
+    target = result.targets[0]
+    assert ("wound modifier", -2) in [(m.source, m.value) for m in target.defense_modifiers]
+    assert (target.defense.pool, target.defense_hits, target.net_hits) == (4, 1, 2)
+    assert target.damage is not None
+    assert (target.damage.soak.pool, target.damage.boxes) == (12, 8)
+    assert "wound modifier" not in [m.source for m in target.damage.soak_modifiers]
+
+
+def test_a_wounded_defender_in_full_defense_takes_the_wounds_off_the_whole_defense() -> None:
+    # Full defense adds Willpower 4 to the defense test, which the wounds lower as a whole:
+    # 3 + 3 + 4 - 2 = 8 dice.
+    state = act(SR5State(), "full_defense", actor="goon-1")
+    defender = make.defender(willpower=4, wound_modifier=-2)
+    result, _ = resolve(
+        make.attack(targets=[make.target(defender=defender)], dice={"attack": [5] + [2] * 9}),
+        state,
+    )
+    assert result.targets[0].defense.pool == 8
+
+
+def test_wounds_past_the_defense_pool_leave_no_dice_not_a_negative_pool() -> None:
+    # 3 + 3 - 8 = -2: no dice to roll, no defense hit; the attack's 1 hit stands.
+    defender = make.defender(wound_modifier=-8)
+    result, _ = resolve(
+        make.attack(targets=[make.target(defender=defender)], dice={"attack": [5] + [2] * 9})
+    )
+    target = result.targets[0]
+    assert (target.defense.pool, target.defense_hits, target.outcome) == (0, 0, "hit")
+
+
+def test_the_scene_brings_the_defenders_wound_modifier_from_its_sheet() -> None:
+    # The README's ganger (Reaction 3, Intuition 3) with `wound_modifier: -2` on its sheet
+    # defends with 3 + 3 - 2 = 4 dice, not 6.
+    scene = {
+        "sam": msgspec.convert(make.README_SAM, SceneActor),
+        "ganger": msgspec.convert(
+            {
+                "name": "Ganger",
+                "position": {"x": 4.0, "y": 0.0},
+                "sheet": {**make.README_GANGER_SHEET, "wound_modifier": -2},
+            },
+            SceneActor,
+        ),
+    }
+    asked = msgspec.convert(
+        {
+            "ruleset": "sr5",
+            "attacker": "sam",
+            "weapon": "predator",
+            "mode": "SA",
+            "targets": [{"id": "ganger"}],
+            "dice": {"attack": [5] + [2] * 11},
+        },
+        SR5.attack_ask_type,
+    )
+    request = SR5.fill_attack(asked, scene)
+    assert request.targets[0].defender.wound_modifier == -2
+    result, _ = resolve(msgspec.to_builtins(request))
+    assert result.targets[0].defense.pool == 4
+    # And a zone test that leaves its defender out takes the same sheet's wounds.
+    zone_asked = msgspec.convert({"ruleset": "sr5", "actor": "ganger"}, SR5.zone_test_ask_type)
+    assert SR5.fill_zone_test(zone_asked, scene).defender.wound_modifier == -2
+
+
+def test_a_wounded_actor_tests_against_a_zone_with_fewer_dice_and_soaks_with_all() -> None:
+    # Reaction 3 + Edge 2 - 2 (wounds) = 3 dice against the zone's 3 hits; 1 hit fails. The
+    # weapon's base DV 8 against armor 9 - 1 = 8 (physical: not greater); soak Body 4 + 8 = 12
+    # dice, no wound modifier, 2 hits: 6 boxes.
+    _, state = suppress()
+    failed, _ = zone_test(
+        state,
+        defender=make.defender(wound_modifier=-2),
+        dice={"zone_test:in-open": [5, 2, 2], "soak:in-open": [5, 5] + [2] * 10},
+    )
+    assert ("wound modifier", -2) in [(m.source, m.value) for m in failed.modifiers]
+    assert (failed.pool, failed.hit) == (3, True)
+    assert failed.damage is not None
+    assert (failed.damage.soak.pool, failed.damage.boxes) == (12, 6)
+    # In full defense too: 3 + 2 + Willpower 4 - 2 = 7.
+    defended = act(state, "full_defense", actor="in-open")
+    result, _ = zone_test(defended, defender=make.defender(willpower=4, wound_modifier=-2))
+    assert result.pool == 7

@@ -27,7 +27,14 @@ from schemas.sr5 import (
 from service.rules.dice import Dice, Edition, PoolRoll
 from service.rules.ruleset import Resolution, RuleViolation
 from service.rules.sr5 import suppression, tables
-from service.rules.sr5.defense import SoakTest, full_defense, resist, soak_test, test_of
+from service.rules.sr5.defense import (
+    SoakTest,
+    full_defense,
+    resist,
+    soak_test,
+    test_of,
+    wounds,
+)
 from service.rules.sr5.environment import environment
 from service.rules.sr5.tables import RangeBand
 
@@ -311,6 +318,7 @@ def _defense_modifiers(
     modifiers = [Modifier("reaction", defender.reaction), Modifier("intuition", defender.intuition)]
     if full_defense_bonus is not None:
         modifiers.append(full_defense_bonus)
+    modifiers.extend(wounds(defender))
     # Each situation that applies, in the order the result lists them.
     cover = tables.COVER_DEFENSE_MODIFIER[target.cover]
     if cover != 0:

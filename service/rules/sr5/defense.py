@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from schemas.common import Modifier
-from schemas.sr5 import SR5Damage, SR5Target, SR5Test
+from schemas.sr5 import SR5Damage, SR5Defender, SR5Target, SR5Test
 from service.rules.dice import Dice, Edition, PoolRoll
 from service.rules.ruleset import RuleViolation
 from service.rules.sr5 import tables
@@ -46,6 +46,16 @@ def full_defense(
         else (f"full defense, {quality.replace('_', ' ')} ({bonus.adds})")
     )
     return Modifier(source, values[0]), (values[1] if bonus.limit else None)
+
+
+def wounds(defender: SR5Defender) -> list[Modifier]:
+    """The guide, "Character wounded": the wound modifier is a penalty to "all appropriate
+    tests", so to the tests a defender makes to avoid a hit (its defense test, full defense
+    included, and its zone tests); never to its soak (SR5 core, "Damage and Healing": not to
+    the tests that reduce the boxes about to be taken)."""
+    if defender.wound_modifier == 0:
+        return []
+    return [Modifier("wound modifier", defender.wound_modifier)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ def _defender(actor_id: str, actor: SceneActor, path: str) -> SR5Defender:
         body=sheet.body or 1,
         willpower=sheet.willpower or 1,
         armor=sheet.armor or 0,
+        wound_modifier=sheet.wound_modifier,
         agility=sheet.agility,
         **{name: getattr(sheet, name) for name in optional},
     )

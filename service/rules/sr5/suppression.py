@@ -29,7 +29,7 @@ from service.rules import geometry
 from service.rules.dice import Dice, Edition
 from service.rules.ruleset import RuleViolation
 from service.rules.sr5 import tables
-from service.rules.sr5.defense import SoakTest, full_defense, resist, soak_test
+from service.rules.sr5.defense import SoakTest, full_defense, resist, soak_test, wounds
 
 EDITION: Edition = "sr5"
 STEP = "suppression"
@@ -264,6 +264,7 @@ def build_zone_test(
     bonus, _ = full_defense(target, "$.defender", actor.full_defense)
     if bonus is not None:
         modifiers.append(bonus)
+    modifiers.extend(wounds(request.defender))
     if live.test_modifier:
         modifiers.append(Modifier("flechette spread", live.test_modifier))
     if tested:
