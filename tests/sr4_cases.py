@@ -427,11 +427,13 @@ CASES: list[Case] = [
         "shotgun, narrow choke: +2 DV, +2 AP",
         [],
         make.attack(weapon={**make.SHOTGUN, "choke": "narrow"}),
-        dice={"attack": [5, 5, 5, *miss(5)], "defense:goon-1": miss(3), "soak:goon-1": miss(10)},
+        dice={"attack": [5, 5, 5, *miss(5)], "defense:goon-1": miss(3), "soak:goon-1": miss(8)},
         expected={
-            # 7 + 2 + 3 = 12; 6 - 1 + 2 = 7.
+            # 7 + 2 + 3 = 12; shot meets impact armour as flechette does: 4 - 1 + 2 = 5, and
+            # Body 3 + 5 = 8 soak dice.
             "targets[0].damage.dv": 12,
-            "targets[0].damage.armor": 7,
+            "targets[0].damage.armor_type": "impact",
+            "targets[0].damage.armor": 5,
             "targets[0].damage.boxes": 12,
         },
     ),
@@ -447,13 +449,14 @@ CASES: list[Case] = [
             "attack": [5, 5, 5, *miss(5)],
             "defense:goon-1": [2],
             "defense:goon-2": [5],
-            "soak:goon-1": miss(12),
-            "soak:goon-2": miss(12),
+            "soak:goon-1": miss(10),
+            "soak:goon-2": miss(10),
         },
         expected={
+            # 3 - 2 defense; 7 + 0 + 3 = 10 against impact 4 - 1 + 4 = 7 (Body 3 + 7 soak).
             "targets[0].defense.pool": 1,
             "targets[0].damage.dv": 10,
-            "targets[0].damage.armor": 9,
+            "targets[0].damage.armor": 7,
             "targets[1].attack.hits": 3,
             "targets[1].net_hits": 2,
             "targets[1].damage.dv": 9,
@@ -469,15 +472,16 @@ CASES: list[Case] = [
         ),
         dice={
             "attack": [5, 5, *miss(6)],
-            "soak:goon-1": miss(14),
-            "soak:goon-2": miss(14),
-            "soak:goon-3": miss(14),
+            "soak:goon-1": miss(12),
+            "soak:goon-2": miss(12),
+            "soak:goon-3": miss(12),
         },
         expected={
-            # 3 - 4: no defense dice; 7 - 2 + 2 = 7 against 6 - 1 + 6 = 11: stun.
+            # 3 - 4: no defense dice; 7 - 2 + 2 = 7 against impact 4 - 1 + 6 = 9: stun (Body
+            # 3 + 9 soak dice).
             "targets[2].defense.pool": 0,
             "targets[2].damage.dv": 7,
-            "targets[2].damage.armor": 11,
+            "targets[2].damage.armor": 9,
             "targets[2].damage.track": "stun",
         },
     ),

@@ -927,3 +927,35 @@ def test_a_launcher_fires_closer_than_five_metres_once_its_safety_is_off() -> No
     )
     result = RULESETS["sr4"].resolve_attack(disarmed, SR4State(), TurnState(), Dice(1, dice))
     assert result.result.blast is not None
+
+
+def test_a_launcher_fired_semi_automatic_takes_recoil_on_the_second_launch() -> None:
+    # 001, "Determine Scatter": "Apply standard ranged attack dice pool modifiers", and 001,
+    # "Semi-Automatic Mode": the second shot of an action phase -1 (RC 0 leaves it). A grenade
+    # launcher is no heavy weapon (001, "Heavy Weapons": machine guns and assault cannons), so
+    # nothing doubles it: Agility 4 + skill 3 = 7 dice, then 7 - 1 = 6 for the second launch.
+    from service.rules import RULESETS
+
+    launcher = {"id": "gl", "category": "grenade_launcher", "damage": 0, "modes": ["SA"]}
+    shot = {"type": "high_explosive", "delivery": "launcher", "airburst": True}
+    dice = {"attack": [1] * 7, "scatter_direction": [1], "scatter": [1]}
+    first = attack_request(
+        weapon={**launcher, "ammo": 2},
+        mode="SA",
+        grenade=shot,
+        aim_point={"x": 0, "y": 20},
+        same_phase=True,
+        dice=dice,
+    )
+    ruleset = RULESETS["sr4"]
+    one = ruleset.resolve_attack(first, SR4State(), TurnState(), Dice(1, first.dice))
+    assert one.result.recoil.shot_in_phase == 1 and one.result.pool == 7
+    second = msgspec.structs.replace(
+        first,
+        weapon=msgspec.structs.replace(first.weapon, ammo=1),
+        dice={**dice, "attack": [1] * 6},
+    )
+    two = ruleset.resolve_attack(second, one.state, TurnState(), Dice(1, second.dice))
+    assert (two.result.recoil.shot_in_phase, two.result.recoil.penalty) == (2, -1)
+    assert not two.result.recoil.doubled
+    assert two.result.pool == 6

@@ -48,6 +48,37 @@ def test_the_second_semi_automatic_shot_of_a_phase_takes_minus_1() -> None:
     assert third.result.targets[0].attack.pool == 8
 
 
+def test_without_phases_or_same_phase_every_attack_starts_a_phase_of_its_own() -> None:
+    # A VTT that counts no phases (turn.phase 0) and does not say `same_phase`: nothing ties
+    # two shots to one action phase, so the second semi-automatic shot is a first shot again
+    # (001, "Semi-Automatic Mode": only a second shot in the same phase takes -1): 8 dice
+    # each time, recoil 0, and no 409 for a third.
+    turn = TurnState()
+    first = _attack(make.attack(dice={"attack": MISS8}), SR4State(), turn)
+    second = _attack(make.attack(dice={"attack": MISS8}), first.state, turn)
+    third = _attack(make.attack(dice={"attack": MISS8}), second.state, turn)
+    for shot in (first, second, third):
+        assert (shot.result.recoil.shot_in_phase, shot.result.recoil.penalty) == (1, 0)
+        assert shot.result.targets[0].attack.pool == 8
+
+
+def test_a_chokes_shot_meets_impact_armor_as_flechette_does() -> None:
+    # 001, "Shotguns": shot takes "the flechette ammunition rules", and flechette meets impact
+    # armour (tables.AMMUNITION, SR4 core). A narrow choke, 3 hits against none: DV 7 + 2 + 3
+    # = 12 against impact 4 - 1 + 2 = 5 (not ballistic 6 - 1 + 2 = 7); Body 3 + 5 = 8 soak
+    # dice, no hit: 12 boxes, physical.
+    dice = {"attack": [5, 5, 5, *miss(5)], "defense:goon-1": miss(3)}
+    narrow = {**make.SHOTGUN, "choke": "narrow"}
+    hit = _attack(make.attack(weapon=narrow, dice={**dice, "soak:goon-1": miss(8)}), SR4State())
+    damage = hit.result.targets[0].damage
+    assert (damage.armor_type, damage.armor, damage.dv, damage.boxes) == ("impact", 5, 12, 12)
+    assert (damage.soak.pool, damage.track) == (8, "physical")
+    # A weapon that names its armour keeps it: ballistic 6 - 1 + 2 = 7, soak 3 + 7 = 10 dice.
+    named = {**narrow, "armor": "ballistic"}
+    kept = _attack(make.attack(weapon=named, dice={**dice, "soak:goon-1": miss(10)}), SR4State())
+    assert kept.result.targets[0].damage.armor == 7
+
+
 def test_the_second_burst_takes_minus_3_and_a_third_attack_is_a_409() -> None:
     body = make.attack(weapon=make.RIFLE, mode="BF", same_phase=True)
     first = _attack({**body, "dice": {"attack": miss(6)}}, SR4State())

@@ -349,7 +349,7 @@ def resolve_attack(
         )
         rounds = firing.rounds
     elif request.grenade is not None:
-        throw = plan_throw(request, whole, actors, locked_on, engaged)
+        throw = plan_throw(request, whole, actors, locked_on, engaged, phase.shot)
         attack = roll_throw(throw, actors, dice)
         thrown = grenades.resolve_grenade(request, state, turn, dice, attack)
         actors[attacker.id] = msgspec.structs.replace(
@@ -503,12 +503,15 @@ def plan_throw(
     actors: dict[str, SR4ActorState],
     locked_on: str | None,
     engaged: list[str],
+    shot_in_phase: int,
 ) -> Throw:
     """001, "Determine Scatter": a standard ranged attack test with the standard modifiers,
-    opposed by the target's defense; a success test when aimed at a point."""
+    opposed by the target's defense; a success test when aimed at a point. The standard
+    modifiers hold recoil: a launcher's second semi-automatic launch in an action phase
+    (`shot_in_phase` 2) takes the mode's second-shot recoil, as a gun's would."""
     attacker, weapon = request.attacker, request.weapon
     firing = tables.FIRING_MODES[request.mode]
-    still = recoil(firing, request.mode, 1, 0, weapon)
+    still = recoil(firing, request.mode, shot_in_phase, 0, weapon)
     extra = movement_and_recoil(request, weapon, still)
     explode = request.edge == "extra_dice"
     if request.aim_point is not None:

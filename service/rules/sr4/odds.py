@@ -278,7 +278,9 @@ def _grenade(
     seed: int,
     samples: int,
 ) -> AttackOdds:
-    throw = attack.plan_throw(request, plan.whole, dict(state.actors), plan.locked_on, plan.engaged)
+    throw = attack.plan_throw(
+        request, plan.whole, dict(state.actors), plan.locked_on, plan.engaged, plan.phase.shot
+    )
     grenade, numbers, aimed = grenade_attack.check_grenade(request)
     test, net = _net_of_throw(throw)
     landings = _landings(request, aimed, net)

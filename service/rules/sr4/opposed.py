@@ -72,9 +72,16 @@ def ammunition(request: SR4AttackRequest) -> tuple[str, tables.Ammunition]:
     return "custom", tables.Ammunition(load.dv, load.ap, load.damage_type, load.armor)
 
 
-def armor_type(request: SR4AttackRequest, weapon: SR4Weapon) -> Literal["ballistic", "impact"]:
+def armor_type(
+    request: SR4AttackRequest, weapon: SR4Weapon, choke: str | None = None
+) -> Literal["ballistic", "impact"]:
+    """The armour the attack meets: its load's, else the weapon's word, else a choke's shot
+    meets flechette's (001, "Shotguns": shot takes "the flechette ammunition rules"; the
+    flechette row meets impact armour), else by the weapon's category."""
     _, load = ammunition(request)
     chosen = load.armor or weapon.armor
+    if chosen is None and choke is not None:
+        chosen = tables.AMMUNITION["flechette"].armor
     if chosen == "impact" or (chosen is None and weapon.category in tables.IMPACT_CATEGORIES):
         return "impact"
     return "ballistic"
@@ -198,7 +205,7 @@ def harm_of(request: SR4AttackRequest, target: SR4Target, burst_dv: int, choke: 
         burst_dv,
         ap,
         damage_type,
-        armor_type(request, weapon),
+        armor_type(request, weapon, choke),
         target.defender,
     )
 

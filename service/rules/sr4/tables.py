@@ -138,16 +138,15 @@ FULL_BURST_SPLITS: Mapping[int, tuple[str, ...]] = MappingProxyType(
     {1: ("FB",), 2: ("BF", "LB"), 3: ("BF", "BF", "BF")}
 )
 SPREAD_WITHIN_M = 1.0
-# 001, "Heavy Weapons": machine guns and assault cannons double uncompensated recoil, and any
-# shotgun in burst fire mode. Choice: the launchers of 002's heavy weapon rows too.
+# 001, "Heavy Weapons": "light, medium, and heavy machine guns and all assault cannons" double
+# uncompensated recoil (and any shotgun in burst fire mode, modifiers.recoil). The launchers
+# are not on that list (002's table files them under heavy weapons for their ranges only).
 HEAVY_WEAPONS = frozenset(
     {
         "light_machine_gun",
         "medium_machine_gun",
         "heavy_machine_gun",
         "assault_cannon",
-        "grenade_launcher",
-        "missile_launcher",
     }
 )
 HEAVY_RECOIL_FACTOR = 2
