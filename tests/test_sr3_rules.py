@@ -563,6 +563,22 @@ def test_visibility_light_and_obscurant_add_and_melee_takes_half() -> None:
     assert result.attack.target_number == 5
 
 
+def test_an_odd_visibility_modifier_halved_in_melee_rounds_down() -> None:
+    # Cybernetic low-light vision: partial light +1 and mist +2 = +3; in melee half of it,
+    # rounded down (docs/rulesets/sr3.md, "Visibility": SR3 halves without saying which way;
+    # the service rounds down as SR3's other halvings here do): +1, so TN 4 + 1 = 5, not 6.
+    seen = {"vision": "low_light_cyber", "light": "partial", "obscurant": "mist"}
+    result, _ = resolve(make.attack(visibility=seen, dice={"attack": MISS}))
+    assert result.attack.target_number == 4 + 3
+    result, _ = resolve(make.attack(visibility={**seen, "melee": True}, dice={"attack": MISS}))
+    assert result.attack.target_number == 4 + 1
+    # A lone +1 (thermographic natural, partial light) halves to nothing: no modifier at all.
+    alone = {"vision": "thermographic_natural", "light": "partial", "melee": True}
+    result, _ = resolve(make.attack(visibility=alone, dice={"attack": MISS}))
+    assert result.attack.target_number == 4
+    assert not [m for m in result.attack.modifiers if m.source.startswith("visibility")]
+
+
 # --- dodge (SR3 crib sheet, SR3 p. 113) ---------------------------------------------------------
 
 
@@ -996,3 +1012,14 @@ def test_validation_names_the_field() -> None:
     for body, path, kind in cases:
         problem = refused(body)
         assert (problem.path, problem.kind) == (path, kind)
+
+
+def test_a_re_rolled_six_takes_the_next_given_die_after_the_pools() -> None:
+    # docs/rulesets/sr3.md, "Dice steps": the pool's 3 dice first (6, 3, 6), then each six
+    # still under TN 8, in order, the next given die: 6 + 5 = 11 and 6 + 2 = 8; 3 stays 3.
+    # Two successes. Read as "the die right after each six", the totals would differ
+    # (6 + 3, then 6 + 5).
+    dice = Dice(0, {"attack": [6, 3, 6, 5, 2]})
+    rolled = dice.target_number_test("attack", 3, 8)
+    assert (rolled.totals, rolled.successes) == ((11, 3, 8), 2)
+    dice.check_given_used()
