@@ -1395,3 +1395,24 @@ def test_the_next_round_scatters_from_where_the_last_landed_even_off_the_body() 
     assert [r.location for r in target.rounds] == [None, "torso"]
     second = target.rounds[1].scatter
     assert second is not None and (second.aim.q, second.aim.r) == (2, 5)
+
+
+def test_stun_past_the_monitors_ten_boxes_overflows_into_its_physical_boxes() -> None:
+    # README: boxes as SR3 counts them (L 1, M 3, S 6, D 10); SR3 p. 126: stun past the
+    # track's 10 boxes overflows into physical (each monitor into its own, condition.py).
+    from schemas.sr3hl import HLMonitor
+    from service.rules.sr3hl import condition
+
+    # 6 stun (S) + M 3 = 9: still on the track, nothing overflows.
+    assert condition.added(HLMonitor(stun=6), "stun", "M") == HLMonitor(physical=0, stun=9)
+    # 6 stun + S 6 = 12: the track holds 10, the 2 past it are physical (on top of 1 there).
+    assert condition.added(HLMonitor(physical=1, stun=6), "stun", "S") == HLMonitor(
+        physical=3, stun=10
+    )
+    # A full stun track: a D stun hit (10) goes to physical whole; physical stays within
+    # what the state holds (MAX_BOXES 100): 95 + 10 -> 100.
+    assert condition.added(HLMonitor(stun=10), "stun", "D") == HLMonitor(physical=10, stun=10)
+    assert condition.added(HLMonitor(physical=95, stun=10), "stun", "D") == HLMonitor(
+        physical=100, stun=10
+    )
+    assert condition.level_of(10) == "D" and condition.level_of(3) == "M"
