@@ -199,3 +199,30 @@ async def test_a_burst_after_a_shot_in_the_same_phase_takes_its_recoil(
         "$.target.dodge",
     )
     assert await state(client, encounter) == before
+
+
+async def test_the_docs_worked_recoil_two_bursts_and_a_machine_guns(memory_client: Any) -> None:
+    """docs/rulesets/sr3.md, "Recoil", "Worked": BF, BF: +3 then +6; a light machine gun's
+    burst with compensation 1: (3 - 1) x 2 = +4. Every die misses: only the target numbers."""
+    client = memory_client
+    encounter = await new_encounter(client, ruleset="sr3")
+    rifle = make.weapon(id="ak", category="assault_rifle", modes=["BF"], ammo=30)
+    tns = []
+    for ammo in (30, 27):
+        result = await attack(
+            client,
+            encounter,
+            make.attack(weapon={**rifle, "ammo": ammo}, mode="BF", dice={"attack": [2] * 4}),
+        )
+        tns.append((result["recoil"]["modifier"], result["attack"]["target_number"]))
+    # 002: an assault rifle at 4 m is short range, TN 4: 4 + 3 = 7, then 4 + 6 = 10.
+    assert tns == [(3, 7), (6, 10)]
+    other = await new_encounter(client, ruleset="sr3")
+    lmg = make.weapon(
+        id="lmg", category="light_machine_gun", modes=["BF"], ammo=50, recoil_compensation=1
+    )
+    result = await attack(
+        client, other, make.attack(weapon=lmg, mode="BF", dice={"attack": [2] * 4})
+    )
+    # The machine gun is heavy: twice what compensation leaves; TN 4 + 4 = 8.
+    assert (result["recoil"]["modifier"], result["attack"]["target_number"]) == (4, 8)
