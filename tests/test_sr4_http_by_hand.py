@@ -163,3 +163,34 @@ async def test_a_full_burst_without_ten_rounds_is_refused_naming_the_ammo(
     problem = await response.json()
     assert (problem["type"], problem["path"]) == (PROBLEM_TYPE + "out-of-ammo", "$.weapon.ammo")
     assert await state(memory_client, encounter) == before
+
+
+async def test_a_full_defense_adds_dodge_until_the_combat_turn_ends(memory_client: Any) -> None:
+    client = memory_client
+    encounter = await new_encounter(client, ruleset="sr4")
+    base = f"/v1/encounters/{encounter}"
+    response = await client.post(
+        f"{base}/actions", json={"actor": "goon-1", "action": "full_defense"}
+    )
+    assert response.status == 201, await response.text()
+    shot = make.attack(dice={"attack": [5, 5, 2, 2, 2, 2, 2, 2], "defense:goon-1": [5, 5, 2, 2, 2]})
+    result = await attack(client, encounter, shot)
+    target = result["targets"][0]
+    # 001, "Defending Against Ranged Combat": Reaction 3 + Dodge 2 on full defense = 5 dice,
+    # 2 hits against the attack's 2 (Agility 4 + Pistols 4 = 8 dice, short range): the
+    # defender wins ties, a miss (no grazing asked).
+    assert (target["attack"]["pool"], target["attack"]["hits"]) == (8, 2)
+    assert (target["defense"]["pool"], target["defense"]["hits"]) == (5, 2)
+    assert (target["outcome"], target["net_hits"]) == ("miss", 0)
+    # A new combat turn ends it (docs, "Actions"); the ganger's earlier defense is of the last
+    # turn's phase too, so the advance to its phase clears it: Reaction 3 alone.
+    for step in ({"to": "combat_turn"}, {"to": "action_phase", "actor": "goon-1"}):
+        response = await client.post(f"{base}/advance", json=step)
+        assert response.status == 201, await response.text()
+    dice = {"attack": shot["dice"]["attack"], "defense:goon-1": [2] * 3, "soak:goon-1": [2] * 8}
+    again = await attack(client, encounter, {**shot, "weapon": make.weapon(ammo=14), "dice": dice})
+    # 2 hits against none: 2 net; DV 5 + 2 = 7 against 6 - 1 = 5: physical, Body 3 + 5 = 8
+    # dice, no hits: 7 boxes.
+    target = again["targets"][0]
+    assert (target["defense"]["pool"], target["net_hits"]) == (3, 2)
+    assert (target["damage"]["dv"], target["damage"]["boxes"]) == (7, 7)
