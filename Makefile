@@ -40,6 +40,8 @@ test: $(TEST_STAMP)
 	$(MAKE) --no-print-directory foundry-test
 
 # The Foundry module's own tests (Node's test runner), one of them against the real service.
+# FIREFIGHT_CONSTANT_DICE=0.5 (or 0.17, 0.8) starts that service with one face on every die it
+# picks (tests/constant_dice_service.py), so a test that counts on luck fails every time.
 .PHONY: foundry-test
 foundry-test: $(TEST_STAMP)
 	cd foundry-module && npm ci --no-audit --no-fund && FIREFIGHT_PYTHON=$(abspath $(BIN)/python) node --test --test-reporter=spec --experimental-websocket tests/

@@ -1,6 +1,10 @@
 """One rule's case sent over HTTP as a VTT sends it (actions first, then the attack with a seed)
 answers exactly what the rules core resolves for it; and the same case with given dice answers
-the numbers worked out by hand. Shared by every ruleset's HTTP tests."""
+the numbers worked out by hand. Shared by every ruleset's HTTP tests.
+
+`answers_as_resolved` is a plumbing check only: the rules core is on both sides of it, so it
+cannot see a rule bug (two rule mutations once passed every one of them). `answers_by_hand`,
+with numbers written in the test, is what checks the rules."""
 
 from __future__ import annotations
 
@@ -35,6 +39,8 @@ def resolved(
 async def answers_as_resolved(
     client: Any, ruleset_id: str, actor: str, actions: list[dict[str, Any]], body: dict[str, Any]
 ) -> None:
+    """The HTTP answer is the rules core's for the same request and state: the plumbing (the
+    request's decoding, the state kept between requests, the answer's encoding), not the rules."""
     body = {**body, "seed": SEED}
     encounter = await new_encounter(client, ruleset=ruleset_id)
     for action in actions:

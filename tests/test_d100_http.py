@@ -263,6 +263,9 @@ CASES: list[Case] = [
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     client: Any, case: Case
 ) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    the hand-worked tests (below, and tests/test_d100_http_by_hand.py)."""
     await answers_as_resolved(client, "d100", "vex", case.actions, case.body)
 
 

@@ -44,6 +44,9 @@ def _core(body: dict[str, Any], state: SR3State, turn: TurnState) -> Any:
 
 
 async def test_the_odds_are_the_cores_on_the_state_and_change_nothing(memory_client: Any) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3_odds.py and the hand-worked odds below."""
     client = memory_client
     encounter = await new_encounter(client, ruleset="sr3")
     base = f"/v1/encounters/{encounter}"
@@ -116,6 +119,11 @@ async def test_refusals_are_the_attacks(memory_client: Any) -> None:
     problem, expected = await odds.json(), await attack.json()
     for field in ("type", "detail", "path"):
         assert problem[field] == expected[field], field
+    # And what docs/rulesets/sr3.md says it is, not only the attack's (both could be wrong).
+    assert (problem["type"].rsplit("/", 1)[-1], problem["path"]) == (
+        "combat-pool-exhausted",
+        "$.pool",
+    )
     out_of_range = make.attack(target=make.target(distance_m=61))
     odds = await client.post(f"{base}/attacks/odds", json=out_of_range)
     attack = await client.post(f"{base}/attacks", json=out_of_range)

@@ -156,11 +156,17 @@ async def _answers_as_resolved(client: Any, body: dict[str, Any]) -> None:
 async def test_each_shot_answers_over_http_as_the_rules_core_resolves_it(
     memory_client: Any, name: str
 ) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3hl_rules.py and tests/test_sr3hl_http_by_hand.py."""
     await _answers_as_resolved(memory_client, BODIES[name])
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 async def test_the_worked_examples_answer_over_http_on_every_store(client: Any, name: str) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3hl_rules.py and tests/test_sr3hl_http_by_hand.py."""
     await _answers_as_resolved(client, EXAMPLES[name])
 
 
@@ -173,6 +179,9 @@ def test_the_suppression_tests_give_the_http_tests_their_zone_tests() -> None:
 async def test_each_zone_test_answers_over_http_as_the_rules_core_resolves_it(
     memory_client: Any, name: str
 ) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3hl_suppression.py."""
     # Pete's suppression fire over HTTP makes the zone the rules test against; the zone test
     # then answers as resolve_zone_test does against it (or is refused the same way).
     fields = ZONE_TESTS[name]

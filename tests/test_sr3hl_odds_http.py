@@ -40,6 +40,9 @@ def _core(body: dict[str, Any], state: HLState, turn: TurnState, samples: int) -
 async def test_a_shot_after_a_shot_answers_as_the_core_and_changes_nothing(
     memory_client: Any,
 ) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3hl_odds.py."""
     client = memory_client
     encounter = await new_encounter(client, ruleset="sr3-hardlife")
     # A first shot leaves recoil on Carter and (on a hit) wear on the goon's jacket.
@@ -56,6 +59,9 @@ async def test_a_shot_after_a_shot_answers_as_the_core_and_changes_nothing(
 
 
 async def test_full_auto_is_sampled_with_the_samples_asked(memory_client: Any) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3hl_odds.py."""
     client = memory_client
     encounter = await new_encounter(client, ruleset="sr3-hardlife")
     body = r.attack(weapon=r.smg(recoil_compensation=2), mode="FA", rounds=6, seed=77)
@@ -72,6 +78,9 @@ async def test_full_auto_is_sampled_with_the_samples_asked(memory_client: Any) -
 
 
 async def test_a_zone_test_answers_as_the_core(memory_client: Any) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr3hl_odds.py."""
     client = memory_client
     encounter = await new_encounter(client, ruleset="sr3-hardlife")
     fired = {

@@ -74,6 +74,9 @@ async def a_table_in_play(client: Any) -> str:
 
 
 async def test_the_odds_are_the_cores_on_the_state_and_change_nothing(make_client: Any) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr5_odds.py and the hand-worked odds below."""
     client = await make_client()
     encounter = await a_table_in_play(client)
     version, last, events, view = await standing(client, encounter)
@@ -96,6 +99,9 @@ async def test_the_odds_are_the_cores_on_the_state_and_change_nothing(make_clien
 
 
 async def test_the_zone_test_odds_are_the_cores_and_change_nothing(make_client: Any) -> None:
+    """A plumbing check, not a rule check: it compares the HTTP answer with the rules core's
+    own answer, so a rule bug is on both sides and passes. The rules' numbers are checked by
+    tests/test_sr5_odds.py."""
     client = await make_client()
     encounter = await new_encounter(client)
     base = f"/v1/encounters/{encounter}"
@@ -168,6 +174,7 @@ async def test_the_odds_refuse_what_the_attack_refuses(make_client: Any) -> None
         problems.append((refused.status, problem))
     assert problems[0] == problems[1] and problems[0][0] == 422
     assert problems[0][1]["path"] == "$.targets[0].distance_m"
+    assert problems[0][1]["type"].rsplit("/", 1)[-1] == "out-of-range"
     # Sam's own preview answers (his sheet filled in from the scene).
     allowed = await client.post(f"{base}/attacks/odds", json=make.attack(), headers=anna)
     assert allowed.status == 200, await allowed.text()

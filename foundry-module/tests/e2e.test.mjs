@@ -149,8 +149,12 @@ test("a combat's encounter, an attack from the dialog's data, its card and Rolls
   assert.deepEqual(await app.syncCombat(combat), [{ to: "action_phase", actor: goonToken.id }]);
   combat.turn = 0;
   assert.deepEqual(await app.syncCombat(combat), [{ to: "action_phase", actor: samToken.id }]);
-  const suppressive = await app.attack(samToken, data, { ...form, mode: "suppressive", dice: "" });
+  // Its dice given (000, suppressive fire: Skill + Agility [Accuracy]): Automatics 6 + Agility 6
+  // less the wound's 1 = 11 dice, 2 hits (the 6 and the 5) under the Accuracy 5: threshold 2.
+  // (A zone of no hits shows no threshold on the card: a fresh clone's run failed on that.)
+  const suppressive = await app.attack(samToken, data, { ...form, mode: "suppressive", dice: "suppression: 6 5 3 2 1 4 3 2 4 3 2" });
   assert.equal(suppressive.result.mode, "suppressive");
+  assert.equal(suppressive.result.zone.zone.hits, 2, JSON.stringify(suppressive.result.zone));
   assert.ok(suppressive.result.zone, "a zone");
   const zoneId = suppressive.result.zone.zone.id;
   await nextMessage(byEvent(suppressive.event_id));
@@ -170,7 +174,8 @@ test("a combat's encounter, an attack from the dialog's data, its card and Rolls
   assert.equal(zoneTest.result.actor, goonToken.id);
   const zoneCard = await nextMessage(byEvent(zoneTest.event_id));
   assert.match(zoneCard.content, /Zone test/);
-  assert.match(zoneCard.content, new RegExp(`Threshold</span> <span class="value">${zoneTest.result.threshold}<`));
+  assert.equal(zoneTest.result.threshold, 2);
+  assert.match(zoneCard.content, /Threshold<\/span> <span class="value">2</);
   assert.deepEqual(zoneCard.rolls.map((r) => r.options.flavor), zoneTest.result.dice.map((d) => d.step));
   await feed.idle();
 

@@ -1,5 +1,8 @@
 // Starts the real firefight service for the end-to-end test: `python -m service` from the repo
-// root on a free port with its embedded store, ready once /readyz answers 200.
+// root on a free port with its embedded store, ready once /readyz answers 200. With
+// FIREFIGHT_CONSTANT_DICE set (a face as a share of the die, e.g. 0.5), it runs
+// `python -m tests.constant_dice_service` instead: every die the service picks rolls that one face,
+// so a test that counts on luck fails every time (as `tests/constant_dice.py` does for pytest).
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -13,6 +16,11 @@ export const REPO_ROOT = resolve(MODULE_ROOT, "..");
 export function pythonPath() {
   const configured = process.env.FIREFIGHT_PYTHON;
   return configured ? resolve(REPO_ROOT, configured) : join(REPO_ROOT, ".venv", "bin", "python");
+}
+
+/** The service's command line: constant dice when FIREFIGHT_CONSTANT_DICE asks for them. */
+export function serviceModule() {
+  return process.env.FIREFIGHT_CONSTANT_DICE ? "tests.constant_dice_service" : "service";
 }
 
 function freePort() {
@@ -33,7 +41,7 @@ export async function startService({ adminKey, timeoutMs = 20_000 }) {
   }
   const port = await freePort();
   const output = [];
-  const child = spawn(python, ["-m", "service", "--host", "127.0.0.1", "--port", String(port)], {
+  const child = spawn(python, ["-m", serviceModule(), "--host", "127.0.0.1", "--port", String(port)], {
     cwd: REPO_ROOT,
     env: { ...process.env, FIREFIGHT_ADMIN_KEY: adminKey, FIREFIGHT_LOG_FORMAT: "json", FIREFIGHT_REDIS_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -87,10 +87,17 @@ test("a shadowrun4e burst and a held grenade against the real service, their car
   await app.syncScene(combat);
   // shadowrun4e keeps no grenade as a "Ranged Weapon": the dialog's category says it is thrown,
   // the skill is typed in (Throwing Weapons).
+  // Every die the blast's card depends on is given or made harmless (001, "Determine Scatter",
+  // "Blast Effects"): Agility 5 + Throwing 3 = 8 dice, 2 hits; the scatter's 1 + 1 + 1 = 3 m less
+  // 2 m per hit lands it on the aimed point (6, 0), 2 m from the ganger (4, 0). The grenade's DV
+  // is given as 18 (its other numbers the fragmentation row's, AP +5, -1 per m): 18 - 2 = 16
+  // against the ganger's Body 4 + impact armor 6 + 5 = 15 soak dice, so at least one box
+  // whatever the blast's own dice (they come from the throw's seed, not from the request).
   const thrown = await app.attack(samToken, app.dialogData(samToken), {
     weapon: "ak97Rifle000001", category: "standard_grenade", skill: 3, mode: "SS", grenade_type: "fragmentation", grenade_delivery: "standard", aim_point: "6 0",
-    dice: "scatter_direction: 1\nscatter: 1 1 1",
+    grenade_dv: "18", dice: "attack: 6 5 2 2 3 4 1 2\nscatter_direction: 1\nscatter: 1 1 1",
   });
+  assert.deepEqual([thrown.result.targets.length, thrown.result.scatter.landed], [0, { x: 6, y: 0 }], JSON.stringify(thrown.result.scatter));
   const held = thrown.result.pending_grenade;
   assert.equal(thrown.result.weapon, "grenade-fragmentation");
   assert.equal(sam.items.get("ak97Rifle000001").system.currentAmmo, 35, "the rifle fired nothing");
@@ -100,7 +107,9 @@ test("a shadowrun4e burst and a held grenade against the real service, their car
   const second = await app.client().advance(flag.id, token, { to: "initiative_pass" });
   const [blast] = second.result.went_off;
   assert.equal(blast.grenade, held);
-  assert.ok(blast.hits.some((h) => h.actor === goonToken.id), "the ganger stands within reach");
+  const goonHit = blast.hits.find((h) => h.actor === goonToken.id);
+  assert.deepEqual([goonHit?.distance_m, goonHit?.dv, goonHit?.track], [2, 16, "physical"], JSON.stringify(blast.hits));
+  assert.ok(goonHit.boxes >= 1, JSON.stringify(goonHit));
   const blastCard = await cardOf(second.event_id);
   assert.match(blastCard.content, new RegExp(`data-grenade="${held}"`));
   assert.match(blastCard.content, /data-firefight-action="apply-damage" data-target="tokGoon00000001"/);
