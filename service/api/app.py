@@ -180,6 +180,7 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
 
 # The encounter a request was admitted to, for the problem it may end in.
 _ADMITTED = web.RequestKey("admitted", Admitted)
+_BODY = web.RequestKey("body", bytes)
 
 
 @web.middleware
@@ -197,6 +198,10 @@ async def problems_as_seen(request: web.Request, handler: Handler) -> web.Stream
     ):
         return response
     sight = request.app[ENCOUNTERS].sight(admitted)
+    # A name the request gave itself is said back as given: it tells the player nothing it did
+    # not say (and so a hidden actor's name and an unknown one are said back alike).
+    asked = request.path + request.get(_BODY, b"").decode(errors="replace")
+    sight = sight.without(name for name in sight.hidden if name in asked)
     if not sight.everything:
         response.body = sight.redact_json(response.body)
     return response
@@ -529,11 +534,13 @@ async def read_body(request: web.Request) -> bytes:
     trickling or stalling its body does not hold a connection and a handler for ever."""
     if request.content.is_eof():
         # All of it came with the headers (as a table's small bodies do): nothing to wait for.
-        return await request.read()
+        request[_BODY] = body = await request.read()
+        return body
     timeout = request.app[CONFIG].body_timeout_seconds
     try:
         async with asyncio.timeout(timeout):
-            return await request.read()
+            request[_BODY] = body = await request.read()
+            return body
     except TimeoutError:
         raise ProblemError(
             408,

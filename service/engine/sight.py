@@ -55,6 +55,10 @@ class Sight:
         """The player whose own token this is (None: the GM's, or the shared player token)."""
         return player_of(self.role)
 
+    def without(self, shown: Iterable[str]) -> Sight:
+        """This sight with the `shown` actors no longer hidden from it."""
+        return Sight(self.role, self.hidden.difference(shown))
+
     def scene(self, scene: Mapping[str, SceneActor]) -> dict[str, SceneActor]:
         return {i: actor for i, actor in scene.items() if i not in self.hidden}
 
