@@ -109,6 +109,10 @@ EventType = Literal[
 ]
 # Whose dice a player's own token may give: only those of its actors' steps ("own"), or any.
 DicePolicy = Literal["own", "any"]
+# Whose numbers a player's request uses for an actor the scene holds a sheet for: the scene's
+# ("scene": typed numbers that contradict it are refused, and a player names only actors it
+# sees), or the player's own ("typed": a VTT that keeps its own sheets, such as Foundry).
+SheetPolicy = Literal["scene", "typed"]
 Scene = Annotated[dict[Id, SceneActor], msgspec.Meta(max_length=MAX_SCENE_ACTORS)]
 Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 
@@ -117,6 +121,7 @@ class EncounterCreate(Request):
     ruleset: RulesetId
     name: Name = ""
     dice_policy: DicePolicy = "own"
+    sheet_policy: SheetPolicy = "scene"
     # The combat state to start from (of the same ruleset), e.g. a d100 action point budget.
     combat: CombatState | None = None
 
@@ -152,6 +157,9 @@ class EncounterState(msgspec.Struct, gc=False):
     # The actors, by id.
     scene: Scene = {}
     dice_policy: DicePolicy = "own"
+    # A new encounter's is its creation's ("scene" unless asked); a state stored before the
+    # policy existed lets players type their numbers, as they did then.
+    sheet_policy: SheetPolicy = "typed"
 
 
 class StoredHead(msgspec.Struct, gc=False):
@@ -167,6 +175,8 @@ class StoredHead(msgspec.Struct, gc=False):
     combat: CombatState
     token_hashes: dict[str, str] = {}
     dice_policy: DicePolicy = "own"
+    # Encounters stored before the policy existed let players type their numbers, as then.
+    sheet_policy: SheetPolicy = "typed"
     # The ids of the combat state's actors and of the scene's, in order.
     actors: list[Id] = []
     scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
@@ -184,6 +194,7 @@ class EncounterEnvelope(msgspec.Struct, gc=False):
     combat: msgspec.Raw
     token_hashes: dict[str, str] = {}
     dice_policy: DicePolicy = "own"
+    sheet_policy: SheetPolicy = "typed"
     actors: list[str] = []
     scene: list[str] = []
 
@@ -202,6 +213,7 @@ class EncounterView(msgspec.Struct, gc=False):
     # The actors a token may see (hidden ones only with the GM's).
     scene: dict[str, SceneActor] = {}
     dice_policy: DicePolicy = "own"
+    sheet_policy: SheetPolicy = "scene"
 
 
 class EncounterCreated(msgspec.Struct, gc=False):
@@ -257,6 +269,7 @@ class StateEdit(Request):
     turn: TurnState | None = None
     combat: CombatState | None = None
     dice_policy: DicePolicy | None = None
+    sheet_policy: SheetPolicy | None = None
     reason: Name = ""
     # The encounter's version the edit was made on (`GET`'s `version`): when given and the
     # encounter is at another, the edit is refused (409 `state-changed`) and nothing is written,

@@ -234,7 +234,11 @@ async def test_tokens_and_keys_never_reach_the_logs() -> None:
         admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
         async with aiohttp.ClientSession() as http:
             created = await (
-                await http.post(f"{url}/v1/encounters", json={"ruleset": "sr5"}, headers=admin)
+                await http.post(
+                    f"{url}/v1/encounters",
+                    json={"ruleset": "sr5", "sheet_policy": "typed"},
+                    headers=admin,
+                )
             ).json()
             encounter, tokens = created["id"], created["tokens"]
             player = {"Authorization": f"Bearer {tokens['player']}"}

@@ -420,12 +420,15 @@ def test_a_drag_moves_a_scene_actor_on_every_console_with_its_zones(
         expect(player.locator('#feed li[data-type="scene"]').first).to_contain_text(
             "goon-3 moved to x 16 m, y 1 m"
         )
-        # The player (the shared token moves any actor) drags it back out; the GM sees it.
-        assert console.drag_to(player, "goon-3", 16, 10).status == 201
+        # The shared token acts for no actor of the GM's (issue 23): a player's drag of the
+        # goon is refused and put back; the GM drags it back out, and the player sees it.
+        assert console.drag_to(player, "goon-3", 16, 10).status == 403
+        expect(player.locator("#map-error")).to_contain_text("goon-3 was not moved")
+        assert console.drag_to(page, "goon-3", 16, 10).status == 201
         expect(
-            page.locator('#positions tr[data-actor="goon-3"] input[data-axis="y"]')
+            player.locator('#positions tr[data-actor="goon-3"] input[data-axis="y"]')
         ).to_have_value("10")
-        expect(page.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
+        expect(player.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
             "Inside now: goon-1."
         )
     finally:
@@ -569,15 +572,18 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
         for shown_on in (anna, page):
             row = shown_on.locator('#positions tr[data-actor="goon-1"]')
             expect(row.locator('input[data-axis="x"]')).to_have_value("12")
-        # ... and an attack typed in for an actor she does not play.
+        # ... and an attack typed in for an actor the scene does not hold (a player names
+        # only actors it sees on the scene, issue 23).
         anna.locator("#scene-attacker").select_option("")
         expect(anna.locator("#attacker-fieldset")).to_be_visible()
         anna.get_by_label("Attacker id").fill("goon-9")
         anna.get_by_label("Attacker id").press("Tab")
         with anna.expect_response(lambda r: r.url.endswith("/attacks")) as attempt:
             anna.get_by_role("button", name="Resolve attack").click()
-        assert attempt.value.status == 403
-        expect(anna.locator("#attack-error")).to_contain_text("Refused (403)")
+        assert attempt.value.status == 404
+        expect(anna.locator("#attack-error")).to_contain_text(
+            "the scene has no actor 'goon-9' (at $.attacker.id)"
+        )
         expect(anna.get_by_label("Attacker id")).to_be_focused()
     finally:
         anna.context.close()

@@ -46,21 +46,30 @@ async def test_names_are_limited_too(client: Any) -> None:
     assert (await response.json())["path"] == "$.name"
 
 
-async def test_an_encounter_holds_a_bounded_number_of_actors(make_client: Any) -> None:
-    # Attackers and the defenders they shoot at are both actors (recoil, defenses taken).
+async def test_made_up_names_never_take_the_room_of_the_scenes_actors(make_client: Any) -> None:
+    """Issue 23: 63 attacks at made-up ids filled the combat state's actors, and then nobody,
+    the GM included, could bring a new actor into combat. Actors the scene does not hold share
+    a room of their own (FIREFIGHT_MAX_ACTORS), the oldest of them forgotten to make room."""
     client = await make_client(max_actors_per_encounter=4)
     encounter = await new_encounter(client)
-    path = f"/v1/encounters/{encounter}/attacks"
-    for actor in ("a", "b", "c"):
-        # Hits, so the goon defends and is an actor of the state (a miss leaves it out).
-        hits = {"attack": [6, 5, *[2] * 8]}
+    base = f"/v1/encounters/{encounter}"
+    hits = {"attack": [6, 5, *[2] * 8]}
+    # Eight made-up shooters, each at the made-up goon-1: nine names the scene does not hold.
+    for actor in "abcdefgh":
         body = make.attack(attacker=make.attacker(id=actor), dice=hits)
-        assert (await client.post(path, json=body)).status == 201
-    over = await client.post(path, json=make.attack(attacker=make.attacker(id="d")))
-    assert over.status == 422
-    assert (await over.json())["type"].endswith("/limit-exceeded")
-    # Known actors still act.
-    assert (await client.post(path, json=make.attack(attacker=make.attacker(id="a")))).status == 201
+        assert (await client.post(f"{base}/attacks", json=body)).status == 201
+    combat = (await (await client.get(base)).json())["combat"]["actors"]
+    assert len(combat) == 4
+    # The newest are kept (h fired last; goon-1 defended every time).
+    assert {"h", "goon-1"} <= set(combat)
+    # The GM's own actor, on the scene, still comes into combat: it has its own room.
+    sheet = {"ruleset": "sr5", "agility": 4, "strength": 3, "skill": 4}
+    put = await client.put(f"{base}/actors/boss", json={"sheet": sheet})
+    assert put.status == 200, await put.text()
+    body = make.attack(attacker=make.attacker(id="boss"), dice=hits)
+    assert (await client.post(f"{base}/attacks", json=body)).status == 201
+    combat = (await (await client.get(base)).json())["combat"]["actors"]
+    assert "boss" in combat and len(combat) == 5
 
 
 async def test_state_changes_beyond_the_rate_are_429_with_retry_after(make_client: Any) -> None:

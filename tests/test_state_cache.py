@@ -159,7 +159,9 @@ async def test_a_stale_copy_takes_a_token_given_and_refuses_one_revoked_elsewher
     encounter, tokens = await open_table(first)
     gm = bearer(tokens["gm"])
     base = f"/v1/encounters/{encounter}"
-    assert (await first.put(f"{base}/actors/sam", json=SAM, headers=gm)).status == 200
+    # Sam is a player's (the table's token acts for no actor of the GM's).
+    sam = {**SAM, "controller": "kim"}
+    assert (await first.put(f"{base}/actors/sam", json=sam, headers=gm)).status == 200
     # The second replica keeps the encounter in memory from a shot of the table's token...
     table = bearer(tokens["player"])
     shot = await second.post(f"{base}/attacks", json=make.attack(), headers=table)

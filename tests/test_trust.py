@@ -20,9 +20,10 @@ def bearer(token: str) -> dict[str, str]:
 
 
 async def open_table(client: Any) -> tuple[str, dict[str, str]]:
-    response = await client.post(
-        "/v1/encounters", json={"ruleset": "sr5", "name": "docks"}, headers=bearer(ADMIN_KEY)
-    )
+    """An SR5 encounter whose players type their own numbers, as at a VTT that keeps its own
+    sheets (tests/test_sight.py has the scene's sheets and what players may name there)."""
+    body = {"ruleset": "sr5", "name": "docks", "sheet_policy": "typed"}
+    response = await client.post("/v1/encounters", json=body, headers=bearer(ADMIN_KEY))
     assert response.status == 201
     created = await response.json()
     return created["id"], created["tokens"]

@@ -92,8 +92,13 @@ export class FirefightClient {
     return this.request("GET", `/v1/rulesets/${encodeURIComponent(id)}`);
   }
 
+  /**
+   * POST /v1/encounters. Foundry keeps its own sheets, and its players' requests carry their
+   * actors' numbers: the encounter lets them ("sheet_policy": "typed"), hidden actors staying hidden.
+   */
   createEncounter(adminKey, { ruleset, name = "" }) {
-    return this.request("POST", "/v1/encounters", { token: adminKey, body: { ruleset, name }, idempotent: true });
+    const body = { ruleset, name, sheet_policy: "typed" };
+    return this.request("POST", "/v1/encounters", { token: adminKey, body, idempotent: true });
   }
 
   getEncounter(id, token) {

@@ -27,6 +27,7 @@ from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
 from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription
 from service.api.limits import RateLimiter
+from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config, IPNetwork
 from service.engine import (
@@ -177,6 +178,35 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
         )
 
 
+# The encounter a request was admitted to, for the problem it may end in.
+_ADMITTED = web.RequestKey("admitted", Admitted)
+_BODY = web.RequestKey("body", bytes)
+
+
+@web.middleware
+async def problems_as_seen(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A problem's text as the token that asked may see it: a player's token never reads a
+    hidden actor's name there (the same redaction as its answers and events)."""
+    response = await handler(request)
+    admitted = request.get(_ADMITTED)
+    if (
+        admitted is None
+        or admitted.role == "gm"
+        or not isinstance(response, web.Response)
+        or response.content_type != PROBLEM_CONTENT_TYPE
+        or not isinstance(response.body, bytes)
+    ):
+        return response
+    sight = request.app[ENCOUNTERS].sight(admitted)
+    # A name the request gave itself is said back as given: it tells the player nothing it did
+    # not say (and so a hidden actor's name and an unknown one are said back alike).
+    asked = request.path + request.get(_BODY, b"").decode(errors="replace")
+    sight = sight.without(name for name in sight.hidden if name in asked)
+    if not sight.everything:
+        response.body = sight.redact_json(response.body)
+    return response
+
+
 @web.middleware
 async def problems(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Turns every error into problem+json; bad input is never a 500."""
@@ -248,7 +278,8 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         )
     except ActorNotFound as error:
         return problem_response(
-            ProblemError(404, "actor-not-found", "No such actor", str(error), "actor"), request_id
+            ProblemError(404, "actor-not-found", "No such actor", str(error), error.path),
+            request_id,
         )
     except StoredStateInvalid as error:
         return problem_response(
@@ -503,11 +534,13 @@ async def read_body(request: web.Request) -> bytes:
     trickling or stalling its body does not hold a connection and a handler for ever."""
     if request.content.is_eof():
         # All of it came with the headers (as a table's small bodies do): nothing to wait for.
-        return await request.read()
+        request[_BODY] = body = await request.read()
+        return body
     timeout = request.app[CONFIG].body_timeout_seconds
     try:
         async with asyncio.timeout(timeout):
-            return await request.read()
+            request[_BODY] = body = await request.read()
+            return body
     except TimeoutError:
         raise ProblemError(
             408,
@@ -546,6 +579,7 @@ async def _admit(
     admitted = await request.app[ENCOUNTERS].admit(
         encounter_id, credential, needed, ended_ok, fresh=preview
     )
+    request[_ADMITTED] = admitted
     limiter = request.app[LIMITER]
     if limiter is not None and request.method in CHANGING_METHODS and not preview:
         wait = limiter.retry_after(encounter_id)
@@ -938,6 +972,7 @@ def create_app(config: Config) -> web.Application:
             request_context,
             cors(config.cors_origins),
             admission(in_flight, RETRY_AFTER_SECONDS),
+            problems_as_seen,
             problems,
             refusals(
                 RateLimiter(config.refusals_per_second, 5 * config.refusals_per_second)

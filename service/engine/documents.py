@@ -273,6 +273,7 @@ class Documents:
                 combat=msgspec.structs.replace(after.combat, actors={}),
                 token_hashes=after.token_hashes,
                 dice_policy=after.dice_policy,
+                sheet_policy=after.sheet_policy,
                 actors=list(after.combat.actors),
                 scene=list(after.scene),
             )
@@ -369,6 +370,7 @@ def _state(
         token_hashes=envelope.token_hashes,
         scene=scene,
         dice_policy=envelope.dice_policy,
+        sheet_policy=envelope.sheet_policy,
     )
 
 

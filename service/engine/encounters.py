@@ -11,6 +11,7 @@ its event in the same atomic write, and every retry gets that answer back.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import functools
 import random
@@ -95,6 +96,7 @@ from service.engine.errors import (
 from service.engine.events import AttackEvents, event_json, for_players
 from service.engine.keys import Keys
 from service.engine.scene import ActorNotFound
+from service.engine.sight import Sight
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import Dice, check_given
 from service.rules.ruleset import InitiativeRules
@@ -172,8 +174,6 @@ class Admitted:
         return self.document.envelope
 
 
-# The events whose results show the initiative's order (players' leave hidden actors out).
-_SHOWS_INITIATIVE = frozenset({"advance", "initiative", "action"})
 # How a 409 of the initiative names what was asked, by the body's type.
 _WHAT = {"attack_ask_type": "the attack", "zone_test_ask_type": "the zone test"}
 # What a resolution does beyond the combat state: to the scene, to the turn.
@@ -282,6 +282,20 @@ def _initiative_resolution(
         went_off=went_off or [],
     )
     return Resolution(result=result, state=state.combat, turn=state.turn)
+
+
+def _without_actors(state: EncounterState, masked: frozenset[str]) -> EncounterState:
+    """The state without the combat state of the `masked` actors."""
+    actors = {i: a for i, a in state.combat.actors.items() if i not in masked}
+    combat = msgspec.structs.replace(state.combat, actors=actors)
+    return msgspec.structs.replace(state, combat=combat)
+
+
+def _with_actors_of(combat: CombatState, real: CombatState, masked: frozenset[str]) -> CombatState:
+    """`combat` with the `masked` actors' combat state as it is in `real`."""
+    actors = {i: a for i, a in combat.actors.items() if i not in masked}
+    actors.update({i: a for i, a in real.actors.items() if i in masked})
+    return msgspec.structs.replace(combat, actors=actors)
 
 
 @dataclass(frozen=True)
@@ -479,6 +493,7 @@ class Encounters:
             else ruleset.new_state(),
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
             dice_policy=request.dice_policy,
+            sheet_policy=request.sheet_policy,
         )
         patch = self._documents.patch(None, state)
         # The event id goes in once the store has made it (keys.with_event_id).
@@ -522,9 +537,22 @@ class Encounters:
 
     # --- reading ---------------------------------------------------------------------------
 
-    async def zones(self, admitted: Admitted) -> ZoneList:
+    def sight(self, admitted: Admitted) -> Sight:
+        """What the token that was admitted sees (the GM's: everything, nothing decoded)."""
+        if admitted.role == "gm":
+            return Sight(admitted.role, frozenset())
+        try:
+            return Sight.of(self._loaded(admitted).state, admitted.role)
+        except StoredStateInvalid:
+            # A player is shown nothing of a state this version cannot read but its problem;
+            # what that says, the scene's ids as stored tell.
+            return Sight(admitted.role, frozenset(admitted.envelope.scene))
+
+    async def zones(self, admitted: Admitted) -> ZoneList | Any:
         loaded = self._loaded(admitted)
-        return ZoneList(zones=loaded.ruleset.zones(loaded.state.combat))
+        zones = ZoneList(zones=loaded.ruleset.zones(loaded.state.combat))
+        sight = Sight.of(loaded.state, admitted.role)
+        return zones if sight.everything else sight.redact(msgspec.to_builtins(zones))
 
     async def view(self, admitted: Admitted) -> EncounterView | dict[str, Any]:
         """The whole state. One this version cannot use is shown as stored, with the problem,
@@ -544,18 +572,21 @@ class Encounters:
                 **self._documents.as_stored(admitted.document, players=admitted.role != "gm"),
                 "problem": {"detail": str(error), "path": error.path},
             }
-        return EncounterView(
+        view = EncounterView(
             id=state.id,
             ruleset=state.ruleset,
             name=state.name,
             created_at=state.created_at,
             version=admitted.version,
             last_event_id=last,
-            turn=scene.turn_seen_by(state, admitted.role),
+            turn=state.turn,
             combat=state.combat,
-            scene=scene.visible_to(state.scene, admitted.role),
+            scene=state.scene,
             dice_policy=state.dice_policy,
+            sheet_policy=state.sheet_policy,
         )
+        sight = Sight.of(state, admitted.role)
+        return view if sight.everything else sight.redact(msgspec.to_builtins(view))
 
     async def events(
         self, admitted: Admitted, after: str | None, limit: int
@@ -588,6 +619,7 @@ class Encounters:
         outcome_type: Callable[..., Outcome],
         loaded: _Loaded,
         event_request: Any = None,
+        shown: frozenset[str] = frozenset(),
     ) -> Answer:
         encounter_id = admitted.encounter_id
         idempotency = keys.attempt(f"{encounter_id}:{event_type}", key, body)
@@ -598,7 +630,14 @@ class Encounters:
         try:
             async with self._turns.turn(encounter_id):
                 return await self._resolve_and_commit(
-                    admitted, event_type, loaded, idempotency, resolve, outcome_type, event_request
+                    admitted,
+                    event_type,
+                    loaded,
+                    idempotency,
+                    resolve,
+                    outcome_type,
+                    event_request,
+                    shown,
                 )
         except BaseException:
             if idempotency is not None:
@@ -614,6 +653,7 @@ class Encounters:
         resolve: Callable[[_Loaded], tuple[Resolution[Any], EncounterState]],
         outcome_type: Callable[..., Outcome],
         event_request: Any,
+        shown: frozenset[str],
     ) -> Answer:
         encounter_id = admitted.encounter_id
         give_up_at = time.monotonic() + CONTENTION_SECONDS
@@ -623,11 +663,7 @@ class Encounters:
             admitted, loaded = self._again(admitted, newer)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             resolution, new_state = resolve(loaded)
-            if len(new_state.combat.actors) > self._max_actors:
-                raise LimitExceeded(
-                    f"an encounter holds at most {self._max_actors} actors; end this one or "
-                    "start another"
-                )
+            new_state = self._with_room(loaded.state, new_state)
             patch = self._documents.patch(loaded.document, new_state)
             before = {z.id for z in loaded.ruleset.zones(loaded.state.combat)}
             after = loaded.ruleset.zones(new_state.combat)
@@ -640,19 +676,25 @@ class Encounters:
                     changes=changes(loaded.state, new_state, loaded.version + 1),
                 )
             )
-            event = self._event(
-                event_type,
-                encounter_id,
+            # What players may not see of the change: the hidden actors (but the one a scene
+            # change is about, whose audience scene.audience decides, and the names a player's
+            # request typed, which are not the hidden actors to it).
+            unseen = Sight.of(loaded.state, "player").hidden | Sight.of(new_state, "player").hidden
+            unseen -= shown | ({resolution.actor} if event_type == "scene" else set())
+            if admitted.role != "gm" and unseen:
+                answer = Sight(admitted.role, frozenset(unseen)).redact_json(answer)
+            fields: dict[str, Any] = dict(
                 actor=resolution.actor,
                 result=cast(Any, result),
                 request=event_request,
                 **scene.audience(event_type, loaded.state, new_state, resolution.actor),
-                hidden_actors=scene.hidden_named(new_state, resolution.result)
-                if event_type in _SHOWS_INITIATIVE
-                else [],
                 zones_started=[z for z in after if z.id not in before],
                 zones_ended=sorted(before - {z.id for z in after}),
             )
+            event = self._event(event_type, encounter_id, **fields)
+            named = sorted(i for i in unseen if i.encode() in event)
+            if named:
+                event = self._event(event_type, encounter_id, hidden_actors=named, **fields)
             committed = await self._store.commit(
                 encounter_id,
                 loaded.version,
@@ -677,6 +719,27 @@ class Encounters:
             admitted, loaded = self._after_conflict(admitted, committed)
         raise StoreContention(
             f"encounter '{encounter_id}' changed too often while this request resolved"
+        )
+
+    def _with_room(self, before: EncounterState, after: EncounterState) -> EncounterState:
+        """The state within the room it has for actors' combat state. The scene's actors have
+        theirs (the scene holds at most max_actors); actors a request named that the scene does
+        not hold share another max_actors, the oldest of them forgotten first to make room, so
+        made-up names never take the room of the GM's actors, nor stop anyone naming more."""
+        actors = after.combat.actors
+        off_scene = [i for i in actors if i not in after.scene]
+        excess = len(off_scene) - self._max_actors
+        if excess <= 0:
+            return after
+        older = [i for i in before.combat.actors if i in actors and i not in after.scene]
+        if len(older) < excess:
+            raise LimitExceeded(
+                f"one request may name at most {self._max_actors} actors the scene does not hold"
+            )
+        forgotten = set(older[:excess])
+        kept = {i: a for i, a in actors.items() if i not in forgotten}
+        return msgspec.structs.replace(
+            after, combat=msgspec.structs.replace(after.combat, actors=kept)
         )
 
     def _rolling(
@@ -705,19 +768,45 @@ class Encounters:
 
     def _asked(
         self, admitted: Admitted, body_type: str, body: bytes, zone_id: str | None
-    ) -> tuple[_Loaded, Any]:
-        """The encounter as loaded, and the request decoded as its ruleset's `body_type` and
-        filled in from the scene (and the live zone `zone_id`), as the rules resolve it."""
-        request = self._ruleset_decoders[body_type][admitted.envelope.ruleset].decode(body)
+    ) -> tuple[_Loaded, Any, frozenset[str]]:
+        """The encounter as loaded, the request decoded as its ruleset's `body_type` and filled
+        in from the scene (and the live zone `zone_id`) as the rules resolve it, and the hidden
+        actors it names that are to it actors the scene does not hold."""
+        asked = self._ruleset_decoders[body_type][admitted.envelope.ruleset].decode(body)
         loaded = self._loaded(admitted)
-        # The scene as the request finds it fills in what it names or leaves out.
+        state = loaded.state
+        sight = Sight.of(state, admitted.role)
+        names = players.named(asked)
+        # A player names only actors it sees (a hidden one is as unknown as one never put on
+        # the scene), and takes the numbers of those the scene holds a sheet for.
+        sight.check_named(names, state)
+        typed: list[tuple[str, str]] = []
+        if admitted.role != "gm" and state.sheet_policy == "scene":
+            asked, typed = players.by_name(asked, sight.scene(state.scene))
+        # A hidden actor a player's request names (where players type their numbers) is to it
+        # an actor the scene does not hold: the scene fills nothing in from it.
+        masked = sight.named_hidden([name for name, _ in names])
+        scene_seen = {i: a for i, a in state.scene.items() if i not in masked}
+        request = self._filled(loaded, body_type, asked, scene_seen, zone_id)
+        players.check_typed(body, request, typed)
+        return loaded, request, masked
+
+    def _filled(
+        self,
+        loaded: _Loaded,
+        body_type: str,
+        request: Any,
+        scene_seen: Mapping[str, SceneActor],
+        zone_id: str | None,
+    ) -> Any:
+        """The request filled in from the scene (and the live zone `zone_id`)."""
         if body_type == "attack_ask_type":
-            request = loaded.ruleset.fill_attack(request, loaded.state.scene)
+            request = loaded.ruleset.fill_attack(request, scene_seen)
         if body_type == "zone_test_ask_type":
             # A ruleset without zones (sr3) refuses every zone test itself (422, saying so),
             # before any zone is looked up.
             if not loaded.ruleset.info.zone_shapes:
-                loaded.ruleset.fill_zone_test(request, loaded.state.scene)
+                loaded.ruleset.fill_zone_test(request, scene_seen)
             # No such zone is the first thing to say (404), before what the scene lacks.
             live = {zone.id: zone for zone in loaded.ruleset.zones(loaded.state.combat)}
             if zone_id not in live:
@@ -735,21 +824,18 @@ class Encounters:
                     status=409,
                 )
             request = loaded.ruleset.fill_zone_test(
-                request, loaded.state.scene, zone_id, loaded.state.combat
+                request, scene_seen, zone_id, loaded.state.combat
             )
         if body_type == "action_type":
-            request = loaded.ruleset.fill_action(request, loaded.state.scene)
-        return loaded, request
+            request = loaded.ruleset.fill_action(request, scene_seen)
+        return request
 
     @staticmethod
     def _check_acts_for(admitted: Admitted, current: _Loaded, request: Any) -> None:
-        """A player's token acts only for the actors it is bound to."""
-        if admitted.role == "gm":
-            return
+        """A player's token acts only for the actors it is bound to (the shared one for no GM
+        actor)."""
         acting, path = players.acting_actor(request)
-        player = player_of(admitted.role)
-        if player is not None:
-            players.check_acts_for(current.state, player, acting, path)
+        Sight.of(current.state, admitted.role).check_acts_for(current.state, acting, path)
 
     async def _play(
         self,
@@ -767,7 +853,7 @@ class Encounters:
         """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
         (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
         ruleset_id = admitted.envelope.ruleset
-        loaded, request = self._asked(admitted, body_type, body, zone_id)
+        loaded, request, masked = self._asked(admitted, body_type, body, zone_id)
         fired = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
         after = _spent(loaded.ruleset, request, what, fired)
@@ -793,14 +879,24 @@ class Encounters:
             if current is not loaded:
                 # The encounter changed under the request: the player may no longer act so.
                 check_player(current)
-            return play(current.ruleset, request, current.state, dice, earlier)
+            if not masked:
+                return play(current.ruleset, request, current.state, dice, earlier)
+            # The hidden actors the request named are to it actors the scene does not hold:
+            # the rules read none of their state, and what they write of it is not kept.
+            real = current.state.combat
+            resolution = play(
+                current.ruleset, request, _without_actors(current.state, masked), dice, earlier
+            )
+            return msgspec.structs.replace(
+                resolution, state=_with_actors_of(resolution.state, real, masked)
+            )
 
         resolve = self._rolling(request.dice, request.seed, roll, after)
         # The attack's event keeps it whole, as the scene filled it in, its given dice left out
         # (they are in the result).
         kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_ask_type" else None
         return await self._change(
-            admitted, event_type, key, scope + body, resolve, outcome_type, loaded, kept
+            admitted, event_type, key, scope + body, resolve, outcome_type, loaded, kept, masked
         )
 
     async def attack(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
@@ -823,7 +919,9 @@ class Encounters:
         """An odds preview's encounter and request, filled in as the request itself would be,
         and the seed of its sampling (the request's, so a sampled answer can be had again).
         Nothing is rolled: given dice would make the odds those of dice already thrown."""
-        loaded, request = self._asked(admitted, body_type, body, zone_id)
+        loaded, request, masked = self._asked(admitted, body_type, body, zone_id)
+        if masked:
+            loaded = dataclasses.replace(loaded, state=_without_actors(loaded.state, masked))
         if request.dice:
             raise RuleViolation(
                 "odds are of dice not yet rolled: leave out the given dice",
@@ -1028,7 +1126,8 @@ class Encounters:
 
     async def initiative_view(self, admitted: Admitted) -> InitiativeView:
         rules = self._initiative_rules(admitted)
-        turn = scene.turn_seen_by(self._loaded(admitted).state, admitted.role)
+        state = self._loaded(admitted).state
+        turn = Sight.of(state, admitted.role).turn(state.turn)
         running = turn.initiative
         if running is None:
             raise RuleViolation(
@@ -1053,9 +1152,10 @@ class Encounters:
         """The GM replaces the turn, the combat state or both, as they are on the table. What it
         replaces is not read, so a stored state this version cannot use can be corrected."""
         edit: StateEdit = self._decoders[StateEdit].decode(body)
-        if edit.turn is None and edit.combat is None and edit.dice_policy is None:
+        edited = ("turn", "combat", "dice_policy", "sheet_policy")
+        if all(getattr(edit, name) is None for name in edited):
             raise RuleViolation(
-                "give `turn`, `combat`, `dice_policy` or more of them",
+                "give `turn`, `combat`, `dice_policy`, `sheet_policy` or more of them",
                 path="$",
                 kind="nothing-to-edit",
             )
@@ -1087,11 +1187,7 @@ class Encounters:
             # newer version, so an edit made on the old one is refused, never written over it.
             if edit.version is not None and current.version != edit.version:
                 raise StateChanged(edit.version, current.version)
-            changed = [
-                name
-                for name in ("turn", "combat", "dice_policy")
-                if getattr(edit, name) is not None
-            ]
+            changed = [name for name in edited if getattr(edit, name) is not None]
             result = StateEditResult(changed=changed, reason=edit.reason)
             # What the ruleset derives from the state the GM wrote is worked out again (Hard
             # Life: a healed actor is no longer "dead").
@@ -1101,6 +1197,7 @@ class Encounters:
                 turn=edit.turn or current.state.turn,
                 combat=combat or current.state.combat,
                 dice_policy=edit.dice_policy or current.state.dice_policy,
+                sheet_policy=edit.sheet_policy or current.state.sheet_policy,
             )
             return Resolution(result=result, state=state.combat), state
 
@@ -1137,10 +1234,11 @@ class Encounters:
     async def actors(self, admitted: Admitted) -> ActorList:
         """The scene's actors this token sees (players: none hidden)."""
         state = self._loaded(admitted).state
-        return ActorList(actors=scene.visible_to(state.scene, admitted.role))
+        return ActorList(actors=Sight.of(state, admitted.role).scene(state.scene))
 
     async def actor(self, admitted: Admitted, actor_id: str) -> SceneActor:
-        found = scene.visible_to(self._loaded(admitted).state.scene, admitted.role).get(actor_id)
+        state = self._loaded(admitted).state
+        found = Sight.of(state, admitted.role).scene(state.scene).get(actor_id)
         if found is None:
             raise ActorNotFound(actor_id)
         return found
@@ -1185,12 +1283,11 @@ class Encounters:
         move: ActorMove = self._decoders[ActorMove].decode(body)
 
         def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
-            actor = scene.visible_to(state.scene, admitted.role).get(actor_id)
+            sight = Sight.of(state, admitted.role)
+            actor = sight.scene(state.scene).get(actor_id)
             if actor is None:
                 raise ActorNotFound(actor_id)
-            player = player_of(admitted.role)
-            if player is not None:
-                players.check_acts_for(state, player, actor_id, "actor")
+            sight.check_acts_for(state, actor_id, "actor")
             return "moved", msgspec.structs.replace(actor, position=move.position)
 
         return await self._scene_change(admitted, actor_id, body, key, change)

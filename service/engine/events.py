@@ -3,13 +3,14 @@ actor's last attack found among them (the state keeps no history: the stream is 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from schemas.encounter import AttackResult
+from service.engine import sight
+from service.engine.sight import SOMEONE
 from service.rules.ruleset import EarlierAttack
 from service.store import EncounterStore
 
@@ -32,78 +33,27 @@ class _Head(msgspec.Struct):
 
 _head = msgspec.json.Decoder(_Head)
 _encoder = msgspec.json.Encoder()
-# How players' events name an actor they cannot see.
-SOMEONE = "someone"
 
 
 def for_players(stored: bytes) -> bytes | None:
     """This stored event as players' tokens receive it: None for one about a hidden actor; an
     attack by a hidden actor names it "someone" (and leaves out the request that would name
-    it and its gun); every other event as it is."""
+    it and its gun); and every event without what it says of the hidden actors it names
+    (`hidden_actors`, found when it was written), as every answer is (sight.redact)."""
     head = _head.decode(stored)
     if head.gm_only:
         return None
-    if head.hidden_actors:
-        return _encoder.encode(_without_hidden(msgspec.json.decode(stored), head.hidden_actors))
-    if not head.unseen_actor:
+    if not (head.unseen_actor or head.hidden_actors):
         return stored
     event = msgspec.json.decode(stored)
-    event["actor"] = SOMEONE
-    event.pop("request", None)
-    result = event.get("result") or {}
-    for name in ("attacker", "actor"):
-        if name in result:
-            result[name] = SOMEONE
-    if "weapon" in result:
-        result["weapon"] = SOMEONE
-    for zone in event.get("zones_started", []):
-        zone["shooter"] = SOMEONE
-    return _encoder.encode(event)
-
-
-def _without_hidden(event: dict[str, Any], hidden_actors: list[str]) -> dict[str, Any]:
-    """An initiative or advance event without the hidden actors in the order: players learn
-    neither their names nor their scores (the acting one is "someone")."""
-    hidden = set(hidden_actors)
-    del event["hidden_actors"]
-    result = event.get("result") or {}
-    if event.get("actor") in hidden:
-        event["actor"] = SOMEONE
-    if isinstance(result.get("turn"), dict):
-        result["turn"] = turn_without(result["turn"], hidden)
-    if "entries" in result:
-        result["entries"] = [e for e in result["entries"] if e["actor"] not in hidden]
-        result["actors"] = [a for a in result["actors"] if a not in hidden]
-        result["dice"] = [d for d in result["dice"] if d["step"].partition(":")[2] not in hidden]
-        if result.get("current") in hidden:
-            result["current"] = SOMEONE
-    for blast in result.get("went_off", []):
-        # Players see the blast, not who hidden it reached or who threw it.
-        blast["hits"] = [h for h in blast["hits"] if h["actor"] not in hidden]
-        blast["dice"] = [d for d in blast["dice"] if d["step"].partition(":")[2] not in hidden]
-        if blast["thrower"] in hidden:
-            blast["thrower"] = SOMEONE
-    named = re.compile(
-        r"(?<![\w.:-])(" + "|".join(map(re.escape, sorted(hidden))) + r")(?![\w.:-])"
-    )
-    result["effects"] = [named.sub(SOMEONE, text) for text in result.get("effects", [])]
-    return event
-
-
-def turn_without(turn: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
-    """A turn (as JSON) without the hidden actors in its initiative."""
-    if turn.get("action_phase") in hidden:
-        turn = {**turn, "action_phase": SOMEONE}
-    initiative = turn.get("initiative")
-    if isinstance(initiative, dict):
-        initiative = {
-            **initiative,
-            "entries": [e for e in initiative["entries"] if e["actor"] not in hidden],
-        }
-        if initiative.get("current") in hidden:
-            initiative["current"] = SOMEONE
-        turn = {**turn, "initiative": initiative}
-    return turn
+    hidden = set(event.pop("hidden_actors", ()))
+    if head.unseen_actor:
+        hidden.add(event["actor"])
+        event.pop("request", None)
+        result = event.get("result") or {}
+        if "weapon" in result:
+            result["weapon"] = SOMEONE
+    return _encoder.encode(sight.Sight("player", frozenset(hidden)).redact(event))
 
 
 class _Attack(msgspec.Struct):

@@ -4,14 +4,12 @@ and who may see it. Pure: the use cases in `encounters` commit what these return
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import msgspec
 
 from schemas.common import Point, Zone
-from schemas.encounter import EncounterState, TurnState
+from schemas.encounter import EncounterState
 from schemas.scene import ActorPatch, SceneActor, SceneChange, SceneResult
-from service.engine import events
 from service.rules import RuleViolation
 from service.rules.geometry import in_zone
 
@@ -19,8 +17,9 @@ from service.rules.geometry import in_zone
 class ActorNotFound(LookupError):
     """No such actor in the scene, or one hidden from the player asking (404)."""
 
-    def __init__(self, actor_id: str) -> None:
+    def __init__(self, actor_id: str, path: str = "actor") -> None:
         super().__init__(f"the scene has no actor '{actor_id}'")
+        self.path = path
 
 
 def hidden(scene: Mapping[str, SceneActor], actor_id: str | None) -> bool:
@@ -49,42 +48,6 @@ def audience(
     if event_type == "attack" and actor_id in after.scene:
         return {"unseen_actor": True}
     return {"gm_only": True}
-
-
-def hidden_in_initiative(state: EncounterState) -> list[str]:
-    """The hidden actors in the initiative the service runs."""
-    initiative = state.turn.initiative
-    if initiative is None:
-        return []
-    return [e.actor for e in initiative.entries if hidden(state.scene, e.actor)]
-
-
-def hidden_named(state: EncounterState, result: Any) -> list[str]:
-    """The hidden actors an initiative, advance or action event names: those in the initiative
-    the service runs, and those a blast it set off reached (or threw it)."""
-    names = hidden_in_initiative(state)
-    for blast in getattr(result, "went_off", ()):
-        for actor in (blast.thrower, *(hit.actor for hit in blast.hits)):
-            if actor not in names and hidden(state.scene, actor):
-                names.append(actor)
-    return names
-
-
-def turn_seen_by(state: EncounterState, role: str) -> TurnState:
-    """The turn as a token of `role` sees it: players' without the hidden actors in the
-    initiative (the same as their events show: events.turn_without)."""
-    concealed = hidden_in_initiative(state) if role != "gm" else []
-    if not concealed:
-        return state.turn
-    shown = events.turn_without(msgspec.to_builtins(state.turn), set(concealed))
-    return msgspec.convert(shown, TurnState)
-
-
-def visible_to(scene: Mapping[str, SceneActor], role: str) -> dict[str, SceneActor]:
-    """The actors a token of `role` sees: all for the GM, none hidden for players."""
-    if role == "gm":
-        return dict(scene)
-    return {actor_id: actor for actor_id, actor in scene.items() if not actor.hidden}
 
 
 def result(
