@@ -90,11 +90,19 @@ export function sr5Sheet(actor) {
   return sheet;
 }
 
+/**
+ * Who controls a token's actor on the scene: the players when a player owns it
+ * (ClientDocument#hasPlayerOwner), so the players' token acts for it; the GM's otherwise (the
+ * players' token acts for no actor of the GM's).
+ */
+export const PLAYERS_CONTROLLER = "players";
+
 /** The scene actor of a token (PUT .../actors/{id}): name, hidden, position and, in SR5 with shadowrun5e, the sheet. */
 export function sceneActorOf(tokenDocument, { grid, ruleset, systemId }) {
   const actor = tokenDocument.actor ?? null;
   const body = {
     name: String(tokenDocument.name ?? "").slice(0, NAME_MAX),
+    controller: actor?.hasPlayerOwner ? PLAYERS_CONTROLLER : "gm",
     hidden: Boolean(tokenDocument.hidden),
     position: tokenPosition(tokenDocument, grid),
   };

@@ -153,8 +153,13 @@ export function sr5Attacker(actor, item, { id, category = null } = {}) {
     intuition: attribute(actor, "intuition"),
     edge: Math.max(0, num(actor.system?.attributes?.edge?.value)),
     skill: weaponSkill(actor, item, cat).value,
-    wound_modifier: Math.min(0, -num(actor.system?.wounds?.value)),
+    wound_modifier: woundModifier(actor),
   };
+}
+
+/** The wound modifier: the negative of `system.wounds.value` (0, never -0, unwounded). */
+function woundModifier(actor) {
+  return Math.min(0, -num(actor.system?.wounds?.value)) || 0;
 }
 
 /** A shadowrun5e actor as firefight's SR5Defender. */
@@ -169,6 +174,8 @@ export function sr5Defender(actor) {
     charisma: attribute(actor, "charisma"),
     gymnastics: Math.max(0, num(actor.system?.skills?.active?.gymnastics?.value)),
     perception: Math.max(0, num(actor.system?.skills?.active?.perception?.value)),
+    // A wounded defender defends (and tests against a zone) with fewer dice; never soaks so.
+    wound_modifier: woundModifier(actor),
   };
 }
 

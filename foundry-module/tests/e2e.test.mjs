@@ -32,8 +32,8 @@ after(async () => {
 /** A GM's Foundry, stubbed: a scene with Sam and a ganger 30 m apart, the module's settings set. */
 async function table() {
   const sam = makeActor(fixture("sr5-actor-sam.json"));
-  const goon = makeActor(fixture("sr5-actor-goon.json"));
-  const bystanderActor = makeActor({ ...fixture("sr5-actor-goon.json"), _id: "bystActor000001", name: "Bystander" });
+  const goon = makeActor(fixture("sr5-actor-goon.json"), { owner: false });
+  const bystanderActor = makeActor({ ...fixture("sr5-actor-goon.json"), _id: "bystActor000001", name: "Bystander" }, { owner: false });
   const grid = makeGrid({ size: 100, distance: 1, units: "m" });
   const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
   const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 3000, y: 0 });

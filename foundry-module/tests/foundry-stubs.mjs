@@ -133,6 +133,10 @@ export class StubDocument {
     if (!user) return this.ownedByPlayer !== false;
     return user.isGM === true || this.ownedByPlayer === true || this.ownedByPlayer === user.id;
   }
+  /** ClientDocument#hasPlayerOwner: whether any non-GM user owns it. */
+  get hasPlayerOwner() {
+    return this.ownedByPlayer !== false;
+  }
   async update(changes, options = {}) {
     const user = currentGame?.user;
     if (user && !this.isOwner) throw new Error(`User ${user.name} lacks permission to update ${this.documentName} [${this.id}]`);

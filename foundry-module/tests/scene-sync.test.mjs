@@ -132,6 +132,8 @@ test("the GM's client puts the combat's tokens on the encounter's scene, then se
     ]);
     const [samBody, goonBody] = puts.map((c) => c.body);
     assert.deepEqual([samBody.name, samBody.hidden, samBody.position], ["Sam", false, { x: 0, y: 0 }]);
+    // A player owns Sam: the players control it on the scene (their token acts for it).
+    assert.equal(samBody.controller, "players");
     // The hidden sniper 12 m east and 5 m south (y up) of Sam: token centres in metres.
     assert.deepEqual([goonBody.name, goonBody.hidden, goonBody.position], ["Sniper", true, { x: 12, y: -5 }]);
     // Sam's sheet, from the shadowrun5e data model.
@@ -168,10 +170,11 @@ test("the GM's client puts the combat's tokens on the encounter's scene, then se
       ["POST", "tokSam000000001/move", { position: { x: 4.5, y: -1.5 } }],
       ["POST", "tokSam000000001/move", { position: { x: 6.5, y: -1.5 } }],
       ["PATCH", "tokGoon00000001", { hidden: false }],
-      ["PUT", "tokDrone0000001", { name: "Drone", hidden: false, position: { x: 10.5, y: -10.5 } }],
-      ["PUT", "tokLate00000001", { name: "Late", hidden: false, position: { x: 0.5, y: -0.5 } }],
+      // A token with no actor is the GM's: no player owns it.
+      ["PUT", "tokDrone0000001", { name: "Drone", controller: "gm", hidden: false, position: { x: 10.5, y: -10.5 } }],
+      ["PUT", "tokLate00000001", { name: "Late", controller: "gm", hidden: false, position: { x: 0.5, y: -0.5 } }],
       ["POST", "tokLate00000001/move", { position: { x: 0.5, y: -2.5 } }],
-      ["PUT", "tokLate00000001", { name: "Late", hidden: false, position: { x: 0.5, y: -2.5 } }],
+      ["PUT", "tokLate00000001", { name: "Late", controller: "gm", hidden: false, position: { x: 0.5, y: -2.5 } }],
       ["DELETE", "tokDrone0000001", undefined],
     ]);
 

@@ -55,6 +55,11 @@ test("a defender's numbers: reaction, intuition, body, willpower, armor", () => 
     { reaction: 4, intuition: 3, body: 4, willpower: 3, armor: 9 },
   );
   assert.equal(defender.perception, 2);
+  // Unwounded: no modifier; two boxes' worth of wounds (system.wounds.value 2): -2.
+  assert.equal(defender.wound_modifier, 0);
+  const wounded = goon();
+  wounded.system.wounds = { value: 2 };
+  assert.equal(sr5.sr5Defender(wounded).wound_modifier, -2);
 });
 
 test("ammo and Edge are written back where the system keeps them", () => {

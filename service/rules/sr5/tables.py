@@ -16,10 +16,6 @@ from service.rules.ruleset import InitiativeRules
 RangeBand = Literal["short", "medium", "long", "extreme"]
 Action = Literal["simple", "complex"]
 
-# README, "Shadowrun 5": range dice pool modifiers by band.
-RANGE_MODIFIER: dict[RangeBand, int] = {"short": 0, "medium": -1, "long": -3, "extreme": -6}
-
-
 @dataclass(frozen=True, slots=True)
 class RangeBands:
     """Upper bounds in metres of short, medium, long and extreme; closer than `minimum` is
