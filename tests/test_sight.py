@@ -187,9 +187,13 @@ async def _everything_a_player_reads(client: Any, base: str, who: dict[str, str]
 async def test_what_a_player_reads_never_names_the_hidden_actor(anonymous: Any) -> None:
     """Issue 23: the hidden actor was in `combat.actors` with its counters, in GET .../zones and
     a zone's `shooter`, in the bystanders suppressive fire takes from the scene, and in a 409's
-    text. Every read, every event and every problem a player gets leaves it out."""
+    text. Every read, every event of every type (on a page and on a live socket) and every
+    problem a player gets leaves it out."""
     base, tokens = await table(anonymous)
     gm = tokens["gm"]
+    sockets = {
+        who: await anonymous.ws_connect(f"{base}/ws", headers=tokens[who]) for who in PLAYERS
+    }
     # The initiative with the ghost first; the ghost takes full defense and fires at Sam.
     start = {
         "actors": [{"actor": a, "score": s} for a, s in (("ghost", 20), ("sam", 10), ("goon-1", 5))]
@@ -227,14 +231,52 @@ async def test_what_a_player_reads_never_names_the_hidden_actor(anonymous: Any) 
     fired = await anonymous.post(f"{base}/attacks", json=zone, headers=tokens["anna"])
     assert fired.status == 201, await fired.text()
     assert "ghost" not in await fired.text()
+    page = await (await anonymous.get(f"{base}/events", headers=gm)).json()
+    affected = page["events"][-1]["result"]["zone"]["affected"]
+    # The fire took the ghost in as it stood (hidden or not).
+    assert [a["actor"] for a in affected if a["inside"]] == ["ghost"]
+    zone = page["events"][-1]["result"]["zone"]["zone"]["id"]
+    # The ghost tests against the zone, takes full defense, and the GM corrects its state.
+    tested = await anonymous.post(
+        f"{base}/zones/{zone}/tests", json={"actor": "ghost", "seed": 3}, headers=gm
+    )
+    assert tested.status == 201, await tested.text()
+    body = {"actor": "ghost", "action": "full_defense"}
+    acted = await anonymous.post(f"{base}/actions", json=body, headers=gm)
+    assert acted.status == 201, await acted.text()
+    edit = {"combat": {"ruleset": "sr5", "actors": {"ghost": {"defenses": 1}}}}
+    assert (await anonymous.put(f"{base}/state", json=edit, headers=gm)).status == 201
+    revoked = await anonymous.post(f"{base}/players/kim", json={"actors": []}, headers=gm)
+    assert revoked.status == 201
+    # Every event type but the end has happened, about the ghost or beside it.
+    page = await (await anonymous.get(f"{base}/events", headers=gm)).json()
+    types = {e["type"] for e in page["events"]}
+    assert types == {
+        "encounter_created",
+        "scene",
+        "players",
+        "initiative",
+        "attack",
+        "advance",
+        "zone_test",
+        "action",
+        "state_edited",
+    }
+    last = page["last_event_id"]
     for who in PLAYERS:
         seen = await _everything_a_player_reads(anonymous, base, tokens[who])
         assert "ghost" not in seen, who
-    # The GM reads it all, and the fire took the ghost in as it stood (hidden or not).
+        # The live socket: every frame up to the last event, none naming the ghost.
+        frames = []
+        while True:
+            frame = await sockets[who].receive_json(timeout=5)
+            frames.append(frame)
+            if frame["id"] >= last:
+                break
+        assert "ghost" not in str(frames), who
+        await sockets[who].close()
+    # The GM reads it all.
     assert "ghost" in await _everything_a_player_reads(anonymous, base, gm)
-    page = await (await anonymous.get(f"{base}/events", headers=gm)).json()
-    affected = page["events"][-1]["result"]["zone"]["affected"]
-    assert [a["actor"] for a in affected if a["inside"]] == ["ghost"]
 
 
 @pytest.mark.parametrize("who", PLAYERS)
