@@ -31,6 +31,11 @@ class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, gc=False
     """Base of every request body: unknown fields are an error, never silently ignored."""
 
 
+# JSON nesting a body may have: a table's deepest body (a state edit's combat state) is about ten
+# levels; far deeper input would only exhaust the decoder's recursion (a 500).
+MAX_JSON_DEPTH = 64
+
+
 class Point(Request):
     x: float
     y: float

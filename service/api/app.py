@@ -16,7 +16,7 @@ import msgspec
 import structlog
 from aiohttp import WSCloseCode, web
 
-from schemas.common import ID_MAX_LENGTH, ID_PATTERN
+from schemas.common import ID_MAX_LENGTH, ID_PATTERN, MAX_JSON_DEPTH
 from schemas.encounter import (
     Health,
     RulesetDetail,
@@ -26,6 +26,7 @@ from schemas.encounter import (
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
 from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription
+from service.api.json_depth import deeper_than
 from service.api.limits import RateLimiter
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config, IPNetwork
@@ -500,7 +501,21 @@ def _answer(answer: Answer, status: int = 201) -> web.Response:
 
 async def read_body(request: web.Request) -> bytes:
     """The request's body, or a 408 when it has not all arrived within the body timeout: a client
-    trickling or stalling its body does not hold a connection and a handler for ever."""
+    trickling or stalling its body does not hold a connection and a handler for ever. A body
+    nested deeper than any request is (MAX_JSON_DEPTH) is a 400 before it is decoded."""
+    body = await _received_body(request)
+    if deeper_than(body, MAX_JSON_DEPTH):
+        raise ProblemError(
+            400,
+            "malformed-json",
+            "Malformed JSON",
+            f"the body nests arrays and objects deeper than {MAX_JSON_DEPTH} levels",
+            "$",
+        )
+    return body
+
+
+async def _received_body(request: web.Request) -> bytes:
     if request.content.is_eof():
         # All of it came with the headers (as a table's small bodies do): nothing to wait for.
         return await request.read()
