@@ -103,6 +103,14 @@ class Config:
     # counted. The default: twice what the closed-loop benchmark keeps in flight, about 30 ms of
     # work for one process here (docs/operations.md, "Overload").
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    # The work one odds preview may do, in samples x size units (service/engine/previews.py):
+    # `?samples=` past it is a 422 naming `samples`; without it, a large preview takes fewer
+    # samples than the default and says so.
+    preview_work: int = 5_000_000
+    # Odds previews in flight at once per token, and per encounter, in one process; beyond,
+    # 429 `too-many-previews` with Retry-After.
+    previews_per_token: int = 2
+    previews_per_encounter: int = 4
     # Worker processes sharing the port (SO_REUSEPORT), each with its own event loop; above 1
     # only with Redis, which the processes share.
     workers: int = 1
@@ -148,6 +156,9 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
     "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),
     "max_in_flight": (_int, "FIREFIGHT_MAX_IN_FLIGHT", 0, 1_000_000),
+    "preview_work": (_int, "FIREFIGHT_PREVIEW_WORK", 100_000, 10_000_000_000),
+    "previews_per_token": (_int, "FIREFIGHT_PREVIEWS_PER_TOKEN", 1, 1000),
+    "previews_per_encounter": (_int, "FIREFIGHT_PREVIEWS_PER_ENCOUNTER", 1, 10_000),
 }
 
 

@@ -6,6 +6,7 @@ import asyncio
 import ipaddress
 import math
 import re
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -49,6 +50,9 @@ from service.engine import (
     Unauthorized,
 )
 from service.engine.access import Permission
+from service.engine.encounters import PREVIEW_THREADS
+from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
+from service.engine.previews import Previews, PreviewTooLarge, TooManyPreviews
 from service.rules import RULESETS, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import DiceError
 from service.store import (
@@ -83,6 +87,9 @@ EXPOSED_HEADERS = f"{REQUEST_ID_HEADER}, Retry-After, Idempotent-Replayed, Locat
 # How long a client waits before retrying when the store is unreachable or contended.
 RETRY_AFTER_SECONDS = 1
 IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
+# How often a running preview's connection is looked at: a preview whose client is gone stops
+# within this (and a sample).
+HANG_UP_POLL_SECONDS = 0.05
 
 # The web console: static files served as they are (no build step).
 CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
@@ -212,9 +219,25 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         return problem_response(
             ProblemError(403, "forbidden", "Forbidden", str(error), error.path), request_id
         )
+    except PreviewTooLarge as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error), "samples"),
+            request_id,
+        )
     except LimitExceeded as error:
         return problem_response(
             ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
+    except TooManyPreviews as error:
+        return problem_response(
+            ProblemError(
+                429,
+                "too-many-previews",
+                "Too many previews",
+                str(error),
+                headers={"Retry-After": str(PREVIEW_RETRY_AFTER_SECONDS)},
+            ),
+            request_id,
         )
     except EncounterEnded as error:
         return problem_response(
@@ -603,11 +626,12 @@ async def attack(request: web.Request) -> web.Response:
     return _answer(await encounters.attack(*await _change_arguments(request, "play")))
 
 
-def _samples(request: web.Request) -> int:
-    """`?samples=`: a sampled preview's sample size, within the service's bounds."""
+def _samples(request: web.Request) -> int | None:
+    """`?samples=`: a sampled preview's sample size, within the service's bounds (None: not
+    asked, the default within the preview's work bound)."""
     asked = request.query.get("samples")
     if asked is None:
-        return odds.DEFAULT_SAMPLES
+        return None
     if (
         not asked.isascii()
         or not asked.isdigit()
@@ -624,7 +648,7 @@ def _samples(request: web.Request) -> int:
     return int(asked)
 
 
-async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int]:
+async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int | None]:
     """A preview's: who asks first (401 before anything else), as every route; then the body and
     `?samples=`."""
     admitted = await _admit(request, "play", preview=True)
@@ -633,14 +657,52 @@ async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int
 
 async def attack_odds(request: web.Request) -> web.Response:
     admitted, body, samples = await _preview_arguments(request)
-    return _json_response(await request.app[ENCOUNTERS].attack_odds(admitted, body, samples))
+    encounters = request.app[ENCOUNTERS]
+    return _json_response(
+        await _while_connected(
+            request, lambda stop: encounters.attack_odds(admitted, body, samples, stop)
+        )
+    )
 
 
 async def zone_test_odds(request: web.Request) -> web.Response:
     admitted, body, samples = await _preview_arguments(request)
     zone_id = request.match_info["zone"]
     encounters = request.app[ENCOUNTERS]
-    return _json_response(await encounters.zone_test_odds(admitted, zone_id, body, samples))
+    return _json_response(
+        await _while_connected(
+            request,
+            lambda stop: encounters.zone_test_odds(admitted, zone_id, body, samples, stop),
+        )
+    )
+
+
+async def _while_connected(
+    request: web.Request, preview: Callable[[threading.Event], Awaitable[T]]
+) -> T:
+    """A preview, stopped (its thread between two samples) once its client hangs up: aiohttp
+    does not cancel the handler then (handler_cancellation is off), so the connection is
+    watched while the preview runs."""
+    stop = threading.Event()
+
+    async def watch() -> None:
+        while not _hung_up(request):
+            await asyncio.sleep(HANG_UP_POLL_SECONDS)
+        log.info("preview_client_gone")
+        stop.set()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        return await preview(stop)
+    except odds.Stopped:
+        raise ConnectionResetError("the client closed the connection during its preview") from None
+    finally:
+        watcher.cancel()
+
+
+def _hung_up(request: web.Request) -> bool:
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 async def action(request: web.Request) -> web.Response:
@@ -910,6 +972,12 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         max_actors=app[CONFIG].max_actors_per_encounter,
         max_state_bytes=app[CONFIG].max_state_bytes,
         state_cache_bytes=app[CONFIG].state_cache_bytes,
+        previews=Previews(
+            PREVIEW_THREADS,
+            work=app[CONFIG].preview_work,
+            per_token=app[CONFIG].previews_per_token,
+            per_encounter=app[CONFIG].previews_per_encounter,
+        ),
     )
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds, app[CONFIG].ws_queue_batches)
     yield

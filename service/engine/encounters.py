@@ -15,6 +15,7 @@ import datetime
 import functools
 import random
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -94,6 +95,7 @@ from service.engine.errors import (
 )
 from service.engine.events import AttackEvents, event_json, for_players
 from service.engine.keys import Keys
+from service.engine.previews import Previews, Samples
 from service.engine.scene import ActorNotFound
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import Dice, check_given
@@ -113,8 +115,6 @@ from service.store import (
 )
 from service.store.base import START
 
-T = TypeVar("T")
-
 MAX_ATTEMPTS = 32
 # After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
 # writers piling onto one encounter spread out instead of colliding again in step.
@@ -125,8 +125,10 @@ CONTENTION_SECONDS = 0.5
 EVENTS_PAGE = 1000
 # Odds previews computed at once in this process, each in a thread: a sampled one (Hard Life's
 # full auto) holds the interpreter a few tenths of a second, and more of them at once would
-# leave the event loop, which answers the table's attacks, too small a share of it.
-PREVIEW_THREADS = 2
+# leave the event loop, which answers the table's attacks, too small a share of it. One more
+# than a token may have in flight (service/engine/previews.py), so one player at its budget
+# leaves a thread to the others.
+PREVIEW_THREADS = 3
 # Documents this process keeps in memory, in bytes of their stored fields.
 STATE_CACHE_BYTES = 64 * 1024 * 1024
 
@@ -284,6 +286,21 @@ def _initiative_resolution(
     return Resolution(result=result, state=state.combat, turn=state.turn)
 
 
+Odds = TypeVar("Odds", AttackOdds, ZoneTestOdds)
+
+
+def _told_reduced(answer: Odds, samples: Samples) -> Odds:
+    """A sampled answer made with fewer samples than the default says so (its `sampling` has
+    the number; the note says why)."""
+    if samples.reduced_from is None or answer.method != "sampled":
+        return answer
+    note = (
+        f"sampled {samples.count} times, not {samples.reduced_from}: a preview's work (samples x "
+        "the size of what it samples) is bounded, and this one is large"
+    )
+    return msgspec.structs.replace(answer, notes=[*answer.notes, note])
+
+
 @dataclass(frozen=True)
 class _Loaded:
     document: Document
@@ -305,6 +322,7 @@ class Encounters:
         max_actors: int = 200,
         max_state_bytes: int = 512 * 1024,
         state_cache_bytes: int = STATE_CACHE_BYTES,
+        previews: Previews | None = None,
     ) -> None:
         if not admin_key:
             raise ValueError("an admin key is required")
@@ -318,7 +336,7 @@ class Encounters:
         )
         self._cache = DocumentCache(state_cache_bytes)
         self._turns = Turns()
-        self._previews = asyncio.Semaphore(PREVIEW_THREADS)
+        self.previews = previews if previews is not None else Previews(PREVIEW_THREADS)
         self._json = msgspec.json.Encoder()
         # Each ruleset's own bodies, by the Ruleset member that names their type.
         self._ruleset_decoders = {
@@ -834,43 +852,52 @@ class Encounters:
         return loaded, request, request.seed if request.seed is not None else odds.SEED
 
     async def attack_odds(
-        self, admitted: Admitted, body: bytes, samples: int = odds.DEFAULT_SAMPLES
+        self,
+        admitted: Admitted,
+        body: bytes,
+        samples: int | None = None,
+        stop: threading.Event | None = None,
     ) -> AttackOdds:
-        """The attack's odds on the encounter as it stands (nothing changes, no event)."""
-        loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
-        return await self._in_thread(
-            loaded.ruleset.attack_odds,
-            request,
-            loaded.state.combat,
-            loaded.state.turn,
-            seed,
-            samples,
-        )
-
-    async def _in_thread(self, compute: Callable[..., T], *arguments: Any) -> T:
-        """A preview's computation, in a thread: a sampled one (Hard Life's automatic fire)
-        takes a while of CPU, and the event loop keeps serving the table meanwhile."""
-        async with self._previews:
-            return await asyncio.to_thread(compute, *arguments)
+        """The attack's odds on the encounter as it stands (nothing changes, no event).
+        `samples`: those asked (None: the default, fewer when its work would pass the bound);
+        `stop` set ends a sampled one before its next sample (odds.Stopped)."""
+        async with self.previews.slot(admitted.encounter_id, admitted.credential):
+            loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
+            count = self.previews.samples(samples, request)
+            answer = await self.previews.run(
+                loaded.ruleset.attack_odds,
+                request,
+                loaded.state.combat,
+                loaded.state.turn,
+                seed,
+                count.count,
+                stop=stop,
+            )
+        return _told_reduced(answer, count)
 
     async def zone_test_odds(
         self,
         admitted: Admitted,
         zone_id: str,
         body: bytes,
-        samples: int = odds.DEFAULT_SAMPLES,
+        samples: int | None = None,
+        stop: threading.Event | None = None,
     ) -> ZoneTestOdds:
         """The zone test's odds for the actor in (or entering) live zone `zone_id`."""
-        loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
-        return await self._in_thread(
-            loaded.ruleset.zone_test_odds,
-            zone_id,
-            request,
-            loaded.state.combat,
-            loaded.state.turn,
-            seed,
-            samples,
-        )
+        async with self.previews.slot(admitted.encounter_id, admitted.credential):
+            loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
+            count = self.previews.samples(samples, request)
+            answer = await self.previews.run(
+                loaded.ruleset.zone_test_odds,
+                zone_id,
+                request,
+                loaded.state.combat,
+                loaded.state.turn,
+                seed,
+                count.count,
+                stop=stop,
+            )
+        return _told_reduced(answer, count)
 
     async def action(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
         return await self._play(
