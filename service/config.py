@@ -65,6 +65,12 @@ class Config:
     max_body_bytes: int = 256 * 1024
     encounter_ttl_seconds: int = 7 * 24 * 3600
     max_events_per_encounter: int = 10_000
+    # The most one stored event may take: a larger one is stored without the attack's request
+    # it echoes; one whose result alone is larger is refused (422), nothing written.
+    max_event_bytes: int = 256 * 1024
+    # The most one page of GET .../events carries (at least one event, whatever its size); the
+    # client goes on with `after`.
+    events_page_bytes: int = 1024 * 1024
     ws_heartbeat_seconds: float = 20.0
     # State changes per second per encounter on each replica (0: no limit); bursts of twice that.
     rate_limit_per_second: int = 20
@@ -149,6 +155,8 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "state_cache_bytes": (_int, "FIREFIGHT_STATE_CACHE_BYTES", 0, 1024 * 1024 * 1024 * 1024),
     "refusals_per_second": (_int, "FIREFIGHT_REFUSALS_PER_SECOND", 0, 100_000),
     "max_events_per_encounter": (_int, "FIREFIGHT_MAX_EVENTS", 100, 1_000_000),
+    "max_event_bytes": (_int, "FIREFIGHT_MAX_EVENT_BYTES", 16 * 1024, 16 * 1024 * 1024),
+    "events_page_bytes": (_int, "FIREFIGHT_EVENTS_PAGE_BYTES", 64 * 1024, 256 * 1024 * 1024),
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_close_timeout_seconds": (_seconds, "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_queue_batches": (_int, "FIREFIGHT_WS_QUEUE_BATCHES", 1, 1_000_000),

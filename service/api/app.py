@@ -16,6 +16,7 @@ from typing import TypeVar
 import msgspec
 import structlog
 from aiohttp import WSCloseCode, web
+from aiohttp.payload import AsyncIterablePayload
 
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN, MAX_JSON_DEPTH
 from schemas.encounter import (
@@ -816,13 +817,24 @@ async def revoke_player_token(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.Response:
+    """A page of events, written event by event as the connection takes them (a payload the
+    response streams once the middlewares have set its headers): a page never becomes one
+    body of its size."""
     after = _after(request)
     admitted = await _admit(request, "read", ended_ok=True)
-    page, read_up_to = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
-    # The last id read, even of an event this token does not see: the next page starts there.
-    last = _json.encode(read_up_to)
-    body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
-    return web.Response(body=body, content_type=JSON)
+    page = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
+    tail = b'],"last_event_id":%b,"more":%b}' % (
+        _json.encode(page.last_event_id),
+        b"true" if page.more else b"false",
+    )
+
+    async def written() -> AsyncIterator[bytes]:
+        yield b'{"events":['
+        for index, event in enumerate(page.events):
+            yield b"," + event if index else event
+        yield tail
+
+    return web.Response(body=AsyncIterablePayload(written(), content_type=JSON))
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
@@ -972,6 +984,8 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         max_actors=app[CONFIG].max_actors_per_encounter,
         max_state_bytes=app[CONFIG].max_state_bytes,
         state_cache_bytes=app[CONFIG].state_cache_bytes,
+        max_event_bytes=app[CONFIG].max_event_bytes,
+        events_page_bytes=app[CONFIG].events_page_bytes,
         previews=Previews(
             PREVIEW_THREADS,
             work=app[CONFIG].preview_work,

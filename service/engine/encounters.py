@@ -123,6 +123,13 @@ BACKOFF_SECONDS = 0.001
 # under overload it is better told at once than kept retrying until the client times out.
 CONTENTION_SECONDS = 0.5
 EVENTS_PAGE = 1000
+# The most a page of events carries, and one stored event (Config.events_page_bytes,
+# Config.max_event_bytes).
+EVENTS_PAGE_BYTES = 1024 * 1024
+MAX_EVENT_BYTES = 256 * 1024
+# Events a page reads from the store at first; then as many as the bytes left would hold at the
+# size of those read so far, so a page of large events reads little past its bound.
+EVENTS_FIRST_READ = 16
 # Odds previews computed at once in this process, each in a thread: a sampled one (Hard Life's
 # full auto) holds the interpreter a few tenths of a second, and more of them at once would
 # leave the event loop, which answers the table's attacks, too small a share of it. One more
@@ -131,6 +138,16 @@ EVENTS_PAGE = 1000
 PREVIEW_THREADS = 3
 # Documents this process keeps in memory, in bytes of their stored fields.
 STATE_CACHE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class EventsPage:
+    """A page of events as the wire has them, the id of the last event read, and whether it
+    stopped at its bound (there may be more: go on from that id)."""
+
+    events: list[bytes]
+    last_event_id: str | None
+    more: bool = False
 
 
 @dataclass(frozen=True)
@@ -323,11 +340,15 @@ class Encounters:
         max_state_bytes: int = 512 * 1024,
         state_cache_bytes: int = STATE_CACHE_BYTES,
         previews: Previews | None = None,
+        max_event_bytes: int = MAX_EVENT_BYTES,
+        events_page_bytes: int = EVENTS_PAGE_BYTES,
     ) -> None:
         if not admin_key:
             raise ValueError("an admin key is required")
         self._store = store
         self._max_actors = max_actors
+        self._max_event_bytes = max_event_bytes
+        self._events_page_bytes = events_page_bytes
         self._admin_key_hash = token_hash(admin_key)
         self._rulesets = rulesets
         self._clock = clock
@@ -370,6 +391,26 @@ class Encounters:
     def _event(self, event_type: EventType, encounter_id: str, **fields: Any) -> bytes:
         return self._json.encode(
             StoredEvent(type=event_type, encounter=encounter_id, at=self._clock(), **fields)
+        )
+
+    def _bounded_event(
+        self, event_type: EventType, encounter_id: str, request: Any, **fields: Any
+    ) -> bytes:
+        """The event to store, within the bound on a stored event's size: an attack's event
+        larger than it leaves out the request it echoes (its dice and result stay: the result
+        is what every client shows); one whose result alone is larger is refused before
+        anything is written (LimitExceeded, 422)."""
+        event = self._event(event_type, encounter_id, request=request, **fields)
+        if len(event) <= self._max_event_bytes:
+            return event
+        if request is not None:
+            event = self._event(event_type, encounter_id, trimmed=["request"], **fields)
+            if len(event) <= self._max_event_bytes:
+                return event
+        raise LimitExceeded(
+            f"this {event_type.replace('_', ' ')}'s result takes {len(event)} bytes, more than an "
+            f"event may keep ({self._max_event_bytes}): ask for less at once (fewer targets, "
+            "bystanders or barriers)"
         )
 
     # --- who asks --------------------------------------------------------------------------
@@ -575,24 +616,42 @@ class Encounters:
             dice_policy=state.dice_policy,
         )
 
-    async def events(
-        self, admitted: Admitted, after: str | None, limit: int
-    ) -> tuple[list[tuple[str, bytes]], str | None]:
-        """(id, wire event) after `after` (ValueError if it is not an event id), without those a
-        player's token may not see, and the id of the last event read. An ended encounter's
-        events stay readable until they expire: admit it with `ended_ok`."""
+    async def events(self, admitted: Admitted, after: str | None, limit: int) -> EventsPage:
+        """The wire events after `after` (ValueError if it is not an event id), without those a
+        player's token may not see: at most `limit` (and EVENTS_PAGE) read, and at most the
+        page's bytes (but always one, whatever its size). An ended encounter's events stay
+        readable until they expire: admit it with `ended_ok`."""
         cursor = after or START
         parse_event_id(cursor)
-        events = await self._store.events_after(
-            admitted.encounter_id, cursor, min(limit, EVENTS_PAGE)
-        )
+        limit = min(limit, EVENTS_PAGE)
         gm = admitted.role == "gm"
-        seen = [
-            (event_id, event_json(event_id, shown))
-            for event_id, stored in events
-            if (shown := stored if gm else for_players(stored)) is not None
-        ]
-        return seen, events[-1][0] if events else None
+        page = EventsPage([], None)
+        size = read = 0
+        ask = min(EVENTS_FIRST_READ, limit)
+        while True:
+            events = await self._store.events_after(admitted.encounter_id, cursor, ask)
+            for event_id, stored in events:
+                shown = stored if gm else for_players(stored)
+                if shown is not None:
+                    wire = event_json(event_id, shown)
+                    if page.events and size + len(wire) + 1 > self._events_page_bytes:
+                        page.more = True
+                        return page
+                    page.events.append(wire)
+                    size += len(wire) + 1  # and its comma
+                # The last id read, even of an event this token does not see: the next page
+                # starts there.
+                page.last_event_id = event_id
+                read += 1
+            if len(events) < ask:
+                return page
+            if read >= limit:
+                page.more = True
+                return page
+            cursor = events[-1][0]
+            each = size // len(page.events) if page.events else 0
+            room = (self._events_page_bytes - size) // each + 1 if each else EVENTS_FIRST_READ
+            ask = max(1, min(limit - read, room))
 
     # --- changing ----------------------------------------------------------------------------
 
@@ -658,12 +717,12 @@ class Encounters:
                     changes=changes(loaded.state, new_state, loaded.version + 1),
                 )
             )
-            event = self._event(
+            event = self._bounded_event(
                 event_type,
                 encounter_id,
+                event_request,
                 actor=resolution.actor,
                 result=cast(Any, result),
-                request=event_request,
                 **scene.audience(event_type, loaded.state, new_state, resolution.actor),
                 hidden_actors=scene.hidden_named(new_state, resolution.result)
                 if event_type in _SHOWS_INITIATIVE
