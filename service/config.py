@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import re
 import secrets
 import sys
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -60,6 +62,12 @@ class Config:
     # True when no key was configured and one was made for this run (printed once at start).
     admin_key_generated: bool = False
     cors_origins: tuple[str, ...] = ()
+    # Where clients reach this service (scheme, host, port, any path prefix), e.g.
+    # https://vtt.example.org/firefight: the served Foundry manifest names it. Unset: the
+    # request's Host, when it is a loopback host or one of `allowed_hosts`.
+    public_url: str | None = None
+    # Host names (or name:port) the served Foundry manifest may name when no public URL is set.
+    allowed_hosts: tuple[str, ...] = ()
     log_format: LogFormat = "json"
     log_level: str = "info"
     max_body_bytes: int = 256 * 1024
@@ -170,6 +178,34 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
 }
 
 
+# A host name or address as a Host header gives it, with an optional port: nothing that would
+# change a URL's meaning (no path, user, query or space).
+_HOST = re.compile(r"^(?:\[[0-9a-f:.]+\]|[a-z0-9.\-_]+)(?::[0-9]{1,5})?$")
+
+
+def _public_url(value: str) -> str | None:
+    if not value.strip():
+        return None
+    url = urllib.parse.urlsplit(value.strip())
+    if url.scheme not in ("http", "https") or not url.hostname or url.query or url.fragment:
+        raise ConfigError(
+            "FIREFIGHT_PUBLIC_URL is where clients reach the service, e.g. "
+            f"https://vtt.example.org or https://vtt.example.org/firefight; not '{value}'"
+        )
+    return value.strip().rstrip("/")
+
+
+def _allowed_hosts(value: str) -> tuple[str, ...]:
+    hosts = tuple(h.strip().lower() for h in value.split(",") if h.strip())
+    for host in hosts:
+        if not _HOST.match(host):
+            raise ConfigError(
+                f"FIREFIGHT_ALLOWED_HOSTS names hosts (vtt.example.org, or with a port "
+                f"vtt.example.org:8443), comma-separated; '{host}' is not one"
+            )
+    return hosts
+
+
 def load_config(
     argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> Config:
@@ -268,6 +304,8 @@ def load_config(
         log_format=fmt,
         log_level=args.log_level.lower(),
         trusted_proxies=tuple(proxies),
+        public_url=_public_url(env.get("FIREFIGHT_PUBLIC_URL", "")),
+        allowed_hosts=_allowed_hosts(env.get("FIREFIGHT_ALLOWED_HOSTS", "")),
         **{
             field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
             for field, (parse, name, low, high) in _NUMBERS.items()

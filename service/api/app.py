@@ -1060,7 +1060,9 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi.openapi_json)
     app.router.add_get("/docs", openapi.docs_page)
-    foundry.add_routes(app)
+    foundry.add_routes(
+        app, foundry.PublicAddress(config.public_url, frozenset(config.allowed_hosts))
+    )
     app.router.add_get("/v1/rulesets", rulesets)
     app.router.add_get("/v1/rulesets/{ruleset}", ruleset_detail)
     app.router.add_post("/v1/encounters", create_encounter)
