@@ -159,8 +159,9 @@ async def test_a_token_at_its_budget_is_told_and_another_is_served(
 async def test_an_encounter_at_its_budget_is_told(
     make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Four previews in flight on one encounter (from two player tokens and the GM's) are as
-    many as it may have: a fifth, from a token with room of its own, is a 429."""
+    """With a budget of 2 per encounter, two previews in flight on it (the player token's and
+    the GM token's) are as many as it may have: a third, from a token with room of its own (the
+    admin key), is a 429 naming the encounter."""
     client = await make_client(previews_per_encounter=2)
     previews = client.app[ENCOUNTERS].previews
     release = threading.Event()
