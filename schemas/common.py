@@ -31,9 +31,28 @@ class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, gc=False
     """Base of every request body: unknown fields are an error, never silently ignored."""
 
 
+# JSON nesting a body may have: a table's deepest body (a state edit's combat state) is about ten
+# levels; far deeper input would only exhaust the decoder's recursion (a 500).
+MAX_JSON_DEPTH = 64
+# The scene plane: positions within this many metres of the origin each way. Ten times the
+# longest length a request gives (100 km), so every distance between two positions is finite.
+MAX_COORDINATE_M = 1_000_000
+Coordinate = Annotated[float, msgspec.Meta(ge=-MAX_COORDINATE_M, le=MAX_COORDINATE_M)]
+
+
 class Point(Request):
-    x: float
-    y: float
+    x: Coordinate
+    y: Coordinate
+
+
+def on_plane(x: float, y: float) -> Point:
+    """A point the rules work out (a grenade's landing, a zone's far corners), kept on the
+    plane: one near its edge plus a length could fall off it, and the state holding it could no
+    longer be read back."""
+    return Point(
+        x=min(MAX_COORDINATE_M, max(-MAX_COORDINATE_M, x)),
+        y=min(MAX_COORDINATE_M, max(-MAX_COORDINATE_M, y)),
+    )
 
 
 class Modifier(msgspec.Struct, frozen=True, gc=False):

@@ -397,6 +397,9 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
     # Suppression zones this change started and ended (to draw and to remove).
     zones_started: list[Zone] = []
     zones_ended: list[str] = []
+    # What was left out for the event to fit the bound on a stored event's size
+    # (FIREFIGHT_MAX_EVENT_BYTES): ["request"] for an attack stored without its request.
+    trimmed: list[str] = []
 
 
 class Event(StoredEvent, kw_only=True):
@@ -411,7 +414,10 @@ class ZoneList(msgspec.Struct, gc=False):
 
 class EventPage(msgspec.Struct, gc=False):
     events: list[Event]
+    # The last event read (even one this token does not see): the next page starts after it.
     last_event_id: str | None
+    # The page stopped at its bound (in events or in bytes): ask again with `after`.
+    more: bool = False
 
 
 class RulesetInitiative(msgspec.Struct, gc=False):

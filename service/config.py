@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import re
 import secrets
 import sys
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -60,11 +62,23 @@ class Config:
     # True when no key was configured and one was made for this run (printed once at start).
     admin_key_generated: bool = False
     cors_origins: tuple[str, ...] = ()
+    # Where clients reach this service (scheme, host, port, any path prefix), e.g.
+    # https://vtt.example.org/firefight: the served Foundry manifest names it. Unset: the
+    # request's Host, when it is a loopback host or one of `allowed_hosts`.
+    public_url: str | None = None
+    # Host names (or name:port) the served Foundry manifest may name when no public URL is set.
+    allowed_hosts: tuple[str, ...] = ()
     log_format: LogFormat = "json"
     log_level: str = "info"
     max_body_bytes: int = 256 * 1024
     encounter_ttl_seconds: int = 7 * 24 * 3600
     max_events_per_encounter: int = 10_000
+    # The most one stored event may take: a larger one is stored without the attack's request
+    # it echoes; one whose result alone is larger is refused (422), nothing written.
+    max_event_bytes: int = 256 * 1024
+    # The most one page of GET .../events carries (at least one event, whatever its size); the
+    # client goes on with `after`.
+    events_page_bytes: int = 1024 * 1024
     ws_heartbeat_seconds: float = 20.0
     # State changes per second per encounter on each replica (0: no limit); bursts of twice that.
     rate_limit_per_second: int = 20
@@ -103,6 +117,14 @@ class Config:
     # counted. The default: twice what the closed-loop benchmark keeps in flight, about 30 ms of
     # work for one process here (docs/operations.md, "Overload").
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    # The work one odds preview may do, in samples x size units (service/engine/previews.py):
+    # `?samples=` past it is a 422 naming `samples`; without it, a large preview takes fewer
+    # samples than the default and says so.
+    preview_work: int = 5_000_000
+    # Odds previews in flight at once per token, and per encounter, in one process; beyond,
+    # 429 `too-many-previews` with Retry-After.
+    previews_per_token: int = 2
+    previews_per_encounter: int = 4
     # Worker processes sharing the port (SO_REUSEPORT), each with its own event loop; above 1
     # only with Redis, which the processes share.
     workers: int = 1
@@ -141,6 +163,8 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "state_cache_bytes": (_int, "FIREFIGHT_STATE_CACHE_BYTES", 0, 1024 * 1024 * 1024 * 1024),
     "refusals_per_second": (_int, "FIREFIGHT_REFUSALS_PER_SECOND", 0, 100_000),
     "max_events_per_encounter": (_int, "FIREFIGHT_MAX_EVENTS", 100, 1_000_000),
+    "max_event_bytes": (_int, "FIREFIGHT_MAX_EVENT_BYTES", 16 * 1024, 16 * 1024 * 1024),
+    "events_page_bytes": (_int, "FIREFIGHT_EVENTS_PAGE_BYTES", 64 * 1024, 256 * 1024 * 1024),
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_close_timeout_seconds": (_seconds, "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_queue_batches": (_int, "FIREFIGHT_WS_QUEUE_BATCHES", 1, 1_000_000),
@@ -148,7 +172,38 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
     "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),
     "max_in_flight": (_int, "FIREFIGHT_MAX_IN_FLIGHT", 0, 1_000_000),
+    "preview_work": (_int, "FIREFIGHT_PREVIEW_WORK", 100_000, 10_000_000_000),
+    "previews_per_token": (_int, "FIREFIGHT_PREVIEWS_PER_TOKEN", 1, 1000),
+    "previews_per_encounter": (_int, "FIREFIGHT_PREVIEWS_PER_ENCOUNTER", 1, 10_000),
 }
+
+
+# A host name or address as a Host header gives it, with an optional port: nothing that would
+# change a URL's meaning (no path, user, query or space).
+_HOST = re.compile(r"^(?:\[[0-9a-f:.]+\]|[a-z0-9.\-_]+)(?::[0-9]{1,5})?$")
+
+
+def _public_url(value: str) -> str | None:
+    if not value.strip():
+        return None
+    url = urllib.parse.urlsplit(value.strip())
+    if url.scheme not in ("http", "https") or not url.hostname or url.query or url.fragment:
+        raise ConfigError(
+            "FIREFIGHT_PUBLIC_URL is where clients reach the service, e.g. "
+            f"https://vtt.example.org or https://vtt.example.org/firefight; not '{value}'"
+        )
+    return value.strip().rstrip("/")
+
+
+def _allowed_hosts(value: str) -> tuple[str, ...]:
+    hosts = tuple(h.strip().lower() for h in value.split(",") if h.strip())
+    for host in hosts:
+        if not _HOST.match(host):
+            raise ConfigError(
+                f"FIREFIGHT_ALLOWED_HOSTS names hosts (vtt.example.org, or with a port "
+                f"vtt.example.org:8443), comma-separated; '{host}' is not one"
+            )
+    return hosts
 
 
 def load_config(
@@ -249,6 +304,8 @@ def load_config(
         log_format=fmt,
         log_level=args.log_level.lower(),
         trusted_proxies=tuple(proxies),
+        public_url=_public_url(env.get("FIREFIGHT_PUBLIC_URL", "")),
+        allowed_hosts=_allowed_hosts(env.get("FIREFIGHT_ALLOWED_HOSTS", "")),
         **{
             field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
             for field, (parse, name, low, high) in _NUMBERS.items()

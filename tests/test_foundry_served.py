@@ -48,7 +48,8 @@ async def test_the_manifest_points_foundry_at_this_service(make_client: Any) -> 
 
 
 async def test_the_manifest_urls_follow_the_host_the_browser_asked(make_client: Any) -> None:
-    client = await make_client(admin=False)
+    # A Host the operator allowed (any other is refused: test_bounds_manifest.py).
+    client = await make_client(admin=False, allowed_hosts=("firefight.example.org",))
     response = await client.get(
         "/foundry/module.json?x=1", headers={"Host": "firefight.example.org:8443"}
     )

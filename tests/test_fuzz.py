@@ -390,4 +390,4 @@ def test_the_largest_event_id_the_document_allows_is_answered(service: Service) 
         timeout=10,
     )
     assert response.status_code == 200, response.text
-    assert response.json() == {"events": [], "last_event_id": None}
+    assert response.json() == {"events": [], "last_event_id": None, "more": False}

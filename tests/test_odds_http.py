@@ -18,8 +18,11 @@ from tests.test_api import new_encounter
 
 
 async def test_previews_run_in_threads_a_few_at_a_time(
-    memory_client: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # One token sends them all: its budget of previews in flight (test_bounds_previews.py) is
+    # raised past them, so only the threads bound how many run at once.
+    memory_client = await make_client(previews_per_token=10, previews_per_encounter=10)
     running, most = 0, 0
     lock = threading.Lock()
     loop_threads: set[int] = set()

@@ -38,12 +38,16 @@ test("the manifest targets Foundry 12 to 13 with the v10+ fields only", () => {
   }
 });
 
-test("shadowrun5e is recommended, not required, and the module is not restricted to it", () => {
+test("the systems whose sheets it reads are recommended, not required, and the module is not restricted to them", () => {
   const rel = manifest.relationships;
-  assert.equal(rel.systems, undefined, "relationships.systems would make it a shadowrun5e-only module");
+  assert.equal(rel.systems, undefined, "relationships.systems would make it a module of those systems only");
   assert.equal(rel.requires, undefined);
-  assert.deepEqual(rel.recommends.map((r) => [r.id, r.type]), [["shadowrun5e", "system"]]);
-  assert.ok(rel.recommends[0].reason.length > 0);
+  assert.deepEqual(rel.recommends.map((r) => [r.id, r.type]), [
+    ["shadowrun5e", "system"],
+    ["shadowrun4e", "system"],
+    ["sr3e", "system"],
+  ]);
+  for (const recommended of rel.recommends) assert.ok(recommended.reason.length > 0);
 });
 
 test("every file the manifest names exists, and English is its language", () => {

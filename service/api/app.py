@@ -6,6 +6,7 @@ import asyncio
 import ipaddress
 import math
 import re
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -15,8 +16,9 @@ from typing import TypeVar
 import msgspec
 import structlog
 from aiohttp import WSCloseCode, web
+from aiohttp.payload import AsyncIterablePayload
 
-from schemas.common import ID_MAX_LENGTH, ID_PATTERN
+from schemas.common import ID_MAX_LENGTH, ID_PATTERN, MAX_JSON_DEPTH
 from schemas.encounter import (
     Health,
     RulesetDetail,
@@ -26,6 +28,7 @@ from schemas.encounter import (
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
 from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription
+from service.api.json_depth import deeper_than
 from service.api.limits import RateLimiter
 from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
 from service.api.problems import ProblemError, problem_response, validation_problem
@@ -49,6 +52,9 @@ from service.engine import (
     Unauthorized,
 )
 from service.engine.access import Permission
+from service.engine.encounters import PREVIEW_THREADS
+from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
+from service.engine.previews import Previews, PreviewTooLarge, TooManyPreviews
 from service.rules import RULESETS, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import DiceError
 from service.store import (
@@ -83,6 +89,9 @@ EXPOSED_HEADERS = f"{REQUEST_ID_HEADER}, Retry-After, Idempotent-Replayed, Locat
 # How long a client waits before retrying when the store is unreachable or contended.
 RETRY_AFTER_SECONDS = 1
 IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
+# How often a running preview's connection is looked at: a preview whose client is gone stops
+# within this (and a sample).
+HANG_UP_POLL_SECONDS = 0.05
 
 # The web console: static files served as they are (no build step).
 CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
@@ -241,9 +250,25 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         return problem_response(
             ProblemError(403, "forbidden", "Forbidden", str(error), error.path), request_id
         )
+    except PreviewTooLarge as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error), "samples"),
+            request_id,
+        )
     except LimitExceeded as error:
         return problem_response(
             ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
+    except TooManyPreviews as error:
+        return problem_response(
+            ProblemError(
+                429,
+                "too-many-previews",
+                "Too many previews",
+                str(error),
+                headers={"Retry-After": str(PREVIEW_RETRY_AFTER_SECONDS)},
+            ),
+            request_id,
         )
     except EncounterEnded as error:
         return problem_response(
@@ -531,7 +556,21 @@ def _answer(answer: Answer, status: int = 201) -> web.Response:
 
 async def read_body(request: web.Request) -> bytes:
     """The request's body, or a 408 when it has not all arrived within the body timeout: a client
-    trickling or stalling its body does not hold a connection and a handler for ever."""
+    trickling or stalling its body does not hold a connection and a handler for ever. A body
+    nested deeper than any request is (MAX_JSON_DEPTH) is a 400 before it is decoded."""
+    body = await _received_body(request)
+    if deeper_than(body, MAX_JSON_DEPTH):
+        raise ProblemError(
+            400,
+            "malformed-json",
+            "Malformed JSON",
+            f"the body nests arrays and objects deeper than {MAX_JSON_DEPTH} levels",
+            "$",
+        )
+    return body
+
+
+async def _received_body(request: web.Request) -> bytes:
     if request.content.is_eof():
         # All of it came with the headers (as a table's small bodies do): nothing to wait for.
         request[_BODY] = body = await request.read()
@@ -622,11 +661,12 @@ async def attack(request: web.Request) -> web.Response:
     return _answer(await encounters.attack(*await _change_arguments(request, "play")))
 
 
-def _samples(request: web.Request) -> int:
-    """`?samples=`: a sampled preview's sample size, within the service's bounds."""
+def _samples(request: web.Request) -> int | None:
+    """`?samples=`: a sampled preview's sample size, within the service's bounds (None: not
+    asked, the default within the preview's work bound)."""
     asked = request.query.get("samples")
     if asked is None:
-        return odds.DEFAULT_SAMPLES
+        return None
     if (
         not asked.isascii()
         or not asked.isdigit()
@@ -643,7 +683,7 @@ def _samples(request: web.Request) -> int:
     return int(asked)
 
 
-async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int]:
+async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int | None]:
     """A preview's: who asks first (401 before anything else), as every route; then the body and
     `?samples=`."""
     admitted = await _admit(request, "play", preview=True)
@@ -652,14 +692,52 @@ async def _preview_arguments(request: web.Request) -> tuple[Admitted, bytes, int
 
 async def attack_odds(request: web.Request) -> web.Response:
     admitted, body, samples = await _preview_arguments(request)
-    return _json_response(await request.app[ENCOUNTERS].attack_odds(admitted, body, samples))
+    encounters = request.app[ENCOUNTERS]
+    return _json_response(
+        await _while_connected(
+            request, lambda stop: encounters.attack_odds(admitted, body, samples, stop)
+        )
+    )
 
 
 async def zone_test_odds(request: web.Request) -> web.Response:
     admitted, body, samples = await _preview_arguments(request)
     zone_id = request.match_info["zone"]
     encounters = request.app[ENCOUNTERS]
-    return _json_response(await encounters.zone_test_odds(admitted, zone_id, body, samples))
+    return _json_response(
+        await _while_connected(
+            request,
+            lambda stop: encounters.zone_test_odds(admitted, zone_id, body, samples, stop),
+        )
+    )
+
+
+async def _while_connected(
+    request: web.Request, preview: Callable[[threading.Event], Awaitable[T]]
+) -> T:
+    """A preview, stopped (its thread between two samples) once its client hangs up: aiohttp
+    does not cancel the handler then (handler_cancellation is off), so the connection is
+    watched while the preview runs."""
+    stop = threading.Event()
+
+    async def watch() -> None:
+        while not _hung_up(request):
+            await asyncio.sleep(HANG_UP_POLL_SECONDS)
+        log.info("preview_client_gone")
+        stop.set()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        return await preview(stop)
+    except odds.Stopped:
+        raise ConnectionResetError("the client closed the connection during its preview") from None
+    finally:
+        watcher.cancel()
+
+
+def _hung_up(request: web.Request) -> bool:
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 async def action(request: web.Request) -> web.Response:
@@ -773,13 +851,24 @@ async def revoke_player_token(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.Response:
+    """A page of events, written event by event as the connection takes them (a payload the
+    response streams once the middlewares have set its headers): a page never becomes one
+    body of its size."""
     after = _after(request)
     admitted = await _admit(request, "read", ended_ok=True)
-    page, read_up_to = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
-    # The last id read, even of an event this token does not see: the next page starts there.
-    last = _json.encode(read_up_to)
-    body = b'{"events":[' + b",".join(e for _, e in page) + b'],"last_event_id":' + last + b"}"
-    return web.Response(body=body, content_type=JSON)
+    page = await request.app[ENCOUNTERS].events(admitted, after, EVENTS_PAGE)
+    tail = b'],"last_event_id":%b,"more":%b}' % (
+        _json.encode(page.last_event_id),
+        b"true" if page.more else b"false",
+    )
+
+    async def written() -> AsyncIterator[bytes]:
+        yield b'{"events":['
+        for index, event in enumerate(page.events):
+            yield b"," + event if index else event
+        yield tail
+
+    return web.Response(body=AsyncIterablePayload(written(), content_type=JSON))
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
@@ -929,6 +1018,14 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         max_actors=app[CONFIG].max_actors_per_encounter,
         max_state_bytes=app[CONFIG].max_state_bytes,
         state_cache_bytes=app[CONFIG].state_cache_bytes,
+        max_event_bytes=app[CONFIG].max_event_bytes,
+        events_page_bytes=app[CONFIG].events_page_bytes,
+        previews=Previews(
+            PREVIEW_THREADS,
+            work=app[CONFIG].preview_work,
+            per_token=app[CONFIG].previews_per_token,
+            per_encounter=app[CONFIG].previews_per_encounter,
+        ),
     )
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds, app[CONFIG].ws_queue_batches)
     yield
@@ -998,7 +1095,9 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi.openapi_json)
     app.router.add_get("/docs", openapi.docs_page)
-    foundry.add_routes(app)
+    foundry.add_routes(
+        app, foundry.PublicAddress(config.public_url, frozenset(config.allowed_hosts))
+    )
     app.router.add_get("/v1/rulesets", rulesets)
     app.router.add_get("/v1/rulesets/{ruleset}", ruleset_detail)
     app.router.add_post("/v1/encounters", create_encounter)

@@ -9,14 +9,18 @@ module's package there, since the installed package has no source tree).
 from __future__ import annotations
 
 import io
+import ipaddress
 import json
 import os
 import zipfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from aiohttp import web
+
+from service.api.problems import ProblemError
 
 MANIFEST_PATH = "/foundry/module.json"
 PACKAGE_PATH = "/foundry/module.zip"
@@ -78,10 +82,55 @@ class FoundryPackage:
 FOUNDRY_PACKAGE = web.AppKey("foundry_package", FoundryPackage)
 
 
+@dataclass(frozen=True)
+class PublicAddress:
+    """How the manifest names this service: its configured public URL, else the request's Host
+    when the operator allowed it (or it is a loopback host: a service on a GM's own machine)."""
+
+    url: str | None = None
+    allowed_hosts: frozenset[str] = frozenset()
+
+
+PUBLIC_ADDRESS = web.AppKey("public_address", PublicAddress)
+
+
+def _is_loopback(hostname: str) -> bool:
+    if hostname == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(hostname).is_loopback
+    except ValueError:
+        return False
+
+
 def _url_here(request: web.Request, path: str) -> str:
-    # request.url: the scheme and host as aiohttp sees them (the Host header, and the scheme of
-    # the connection unless a trusted proxy setup rewrote the request).
-    return str(request.url.with_path(path).with_query(None).with_fragment(None))
+    """`path` on this service as clients reach it. Never a Host the operator did not allow: a
+    forged one would point Foundry's install and every update at another server."""
+    address = request.app[PUBLIC_ADDRESS]
+    if address.url is not None:
+        return address.url + path
+    try:
+        # The scheme and host as aiohttp sees them (the Host header, and the scheme of the
+        # connection unless a trusted proxy setup rewrote the request).
+        here = request.url
+        hostname = (here.host or "").lower()
+        given = request.host.lower()
+    except ValueError:
+        hostname = given = ""
+    if hostname and (
+        _is_loopback(hostname)
+        or hostname in address.allowed_hosts
+        or given in address.allowed_hosts
+    ):
+        return str(here.with_path(path).with_query(None).with_fragment(None))
+    raise ProblemError(
+        400,
+        "host-not-allowed",
+        "Host not allowed",
+        "this service names itself only by its public URL or a host its operator allowed: set "
+        "FIREFIGHT_PUBLIC_URL (or list this host in FIREFIGHT_ALLOWED_HOSTS)",
+        "Host",
+    )
 
 
 def _installed(request: web.Request) -> FoundryPackage:
@@ -116,7 +165,8 @@ async def package(request: web.Request) -> web.Response:
     )
 
 
-def add_routes(app: web.Application) -> None:
+def add_routes(app: web.Application, address: PublicAddress | None = None) -> None:
     app[FOUNDRY_PACKAGE] = FoundryPackage()
+    app[PUBLIC_ADDRESS] = address if address is not None else PublicAddress()
     app.router.add_get(MANIFEST_PATH, manifest)
     app.router.add_get(PACKAGE_PATH, package)

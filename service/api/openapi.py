@@ -71,8 +71,9 @@ PROBLEMS: dict[int, str] = {
     413: "The body is larger than the service accepts",
     422: "Not allowed by the rules, past one of the service's limits, or an Idempotency-Key "
     "used before for another request (or whose kept answer has expired)",
-    429: "The encounter changes state faster than the service allows, or this address sent too "
-    "many requests without a valid token; retry after Retry-After",
+    429: "The encounter changes state faster than the service allows, this address sent too "
+    "many requests without a valid token, or (odds previews) the token or the encounter has "
+    "as many previews in flight as it may (`too-many-previews`); retry after Retry-After",
     503: (
         "The store cannot be reached, the encounter kept changing, or the replica is working on "
         "as many requests as it may; retry after Retry-After"
@@ -440,7 +441,9 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
                 "in": "query",
                 "required": False,
                 "description": "How many resolutions a sampled preview draws (Hard Life's "
-                f"automatic fire); default {odds.DEFAULT_SAMPLES}. Exact odds ignore it.",
+                f"automatic fire); default {odds.DEFAULT_SAMPLES}, fewer for a large request "
+                "(its work, samples x size, is bounded: more than it may take is a 422 naming "
+                "`samples`). Exact odds ignore it.",
                 "schema": {
                     "type": "integer",
                     "minimum": odds.MIN_SAMPLES,

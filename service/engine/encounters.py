@@ -16,6 +16,7 @@ import datetime
 import functools
 import random
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -95,6 +96,7 @@ from service.engine.errors import (
 )
 from service.engine.events import AttackEvents, event_json, for_players
 from service.engine.keys import Keys
+from service.engine.previews import Previews, Samples
 from service.engine.scene import ActorNotFound
 from service.engine.sight import Sight
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative, odds
@@ -115,8 +117,6 @@ from service.store import (
 )
 from service.store.base import START
 
-T = TypeVar("T")
-
 MAX_ATTEMPTS = 32
 # After a lost compare-and-set, wait a random moment up to this much per attempt so far, so that
 # writers piling onto one encounter spread out instead of colliding again in step.
@@ -125,12 +125,31 @@ BACKOFF_SECONDS = 0.001
 # under overload it is better told at once than kept retrying until the client times out.
 CONTENTION_SECONDS = 0.5
 EVENTS_PAGE = 1000
+# The most a page of events carries, and one stored event (Config.events_page_bytes,
+# Config.max_event_bytes).
+EVENTS_PAGE_BYTES = 1024 * 1024
+MAX_EVENT_BYTES = 256 * 1024
+# Events a page reads from the store at first; then as many as the bytes left would hold at the
+# size of those read so far, so a page of large events reads little past its bound.
+EVENTS_FIRST_READ = 16
 # Odds previews computed at once in this process, each in a thread: a sampled one (Hard Life's
 # full auto) holds the interpreter a few tenths of a second, and more of them at once would
-# leave the event loop, which answers the table's attacks, too small a share of it.
-PREVIEW_THREADS = 2
+# leave the event loop, which answers the table's attacks, too small a share of it. One more
+# than a token may have in flight (service/engine/previews.py), so one player at its budget
+# leaves a thread to the others.
+PREVIEW_THREADS = 3
 # Documents this process keeps in memory, in bytes of their stored fields.
 STATE_CACHE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class EventsPage:
+    """A page of events as the wire has them, the id of the last event read, and whether it
+    stopped at its bound (there may be more: go on from that id)."""
+
+    events: list[bytes]
+    last_event_id: str | None
+    more: bool = False
 
 
 @dataclass(frozen=True)
@@ -298,6 +317,21 @@ def _with_actors_of(combat: CombatState, real: CombatState, masked: frozenset[st
     return msgspec.structs.replace(combat, actors=actors)
 
 
+Odds = TypeVar("Odds", AttackOdds, ZoneTestOdds)
+
+
+def _told_reduced(answer: Odds, samples: Samples) -> Odds:
+    """A sampled answer made with fewer samples than the default says so (its `sampling` has
+    the number; the note says why)."""
+    if samples.reduced_from is None or answer.method != "sampled":
+        return answer
+    note = (
+        f"sampled {samples.count} times, not {samples.reduced_from}: a preview's work (samples x "
+        "the size of what it samples) is bounded, and this one is large"
+    )
+    return msgspec.structs.replace(answer, notes=[*answer.notes, note])
+
+
 @dataclass(frozen=True)
 class _Loaded:
     document: Document
@@ -319,11 +353,16 @@ class Encounters:
         max_actors: int = 200,
         max_state_bytes: int = 512 * 1024,
         state_cache_bytes: int = STATE_CACHE_BYTES,
+        previews: Previews | None = None,
+        max_event_bytes: int = MAX_EVENT_BYTES,
+        events_page_bytes: int = EVENTS_PAGE_BYTES,
     ) -> None:
         if not admin_key:
             raise ValueError("an admin key is required")
         self._store = store
         self._max_actors = max_actors
+        self._max_event_bytes = max_event_bytes
+        self._events_page_bytes = events_page_bytes
         self._admin_key_hash = token_hash(admin_key)
         self._rulesets = rulesets
         self._clock = clock
@@ -332,7 +371,7 @@ class Encounters:
         )
         self._cache = DocumentCache(state_cache_bytes)
         self._turns = Turns()
-        self._previews = asyncio.Semaphore(PREVIEW_THREADS)
+        self.previews = previews if previews is not None else Previews(PREVIEW_THREADS)
         self._json = msgspec.json.Encoder()
         # Each ruleset's own bodies, by the Ruleset member that names their type.
         self._ruleset_decoders = {
@@ -366,6 +405,26 @@ class Encounters:
     def _event(self, event_type: EventType, encounter_id: str, **fields: Any) -> bytes:
         return self._json.encode(
             StoredEvent(type=event_type, encounter=encounter_id, at=self._clock(), **fields)
+        )
+
+    def _bounded_event(
+        self, event_type: EventType, encounter_id: str, request: Any, **fields: Any
+    ) -> bytes:
+        """The event to store, within the bound on a stored event's size: an attack's event
+        larger than it leaves out the request it echoes (its dice and result stay: the result
+        is what every client shows); one whose result alone is larger is refused before
+        anything is written (LimitExceeded, 422)."""
+        event = self._event(event_type, encounter_id, request=request, **fields)
+        if len(event) <= self._max_event_bytes:
+            return event
+        if request is not None:
+            event = self._event(event_type, encounter_id, trimmed=["request"], **fields)
+            if len(event) <= self._max_event_bytes:
+                return event
+        raise LimitExceeded(
+            f"this {event_type.replace('_', ' ')}'s result takes {len(event)} bytes, more than an "
+            f"event may keep ({self._max_event_bytes}): ask for less at once (fewer targets, "
+            "bystanders or barriers)"
         )
 
     # --- who asks --------------------------------------------------------------------------
@@ -588,24 +647,42 @@ class Encounters:
         sight = Sight.of(state, admitted.role)
         return view if sight.everything else sight.redact(msgspec.to_builtins(view))
 
-    async def events(
-        self, admitted: Admitted, after: str | None, limit: int
-    ) -> tuple[list[tuple[str, bytes]], str | None]:
-        """(id, wire event) after `after` (ValueError if it is not an event id), without those a
-        player's token may not see, and the id of the last event read. An ended encounter's
-        events stay readable until they expire: admit it with `ended_ok`."""
+    async def events(self, admitted: Admitted, after: str | None, limit: int) -> EventsPage:
+        """The wire events after `after` (ValueError if it is not an event id), without those a
+        player's token may not see: at most `limit` (and EVENTS_PAGE) read, and at most the
+        page's bytes (but always one, whatever its size). An ended encounter's events stay
+        readable until they expire: admit it with `ended_ok`."""
         cursor = after or START
         parse_event_id(cursor)
-        events = await self._store.events_after(
-            admitted.encounter_id, cursor, min(limit, EVENTS_PAGE)
-        )
+        limit = min(limit, EVENTS_PAGE)
         gm = admitted.role == "gm"
-        seen = [
-            (event_id, event_json(event_id, shown))
-            for event_id, stored in events
-            if (shown := stored if gm else for_players(stored)) is not None
-        ]
-        return seen, events[-1][0] if events else None
+        page = EventsPage([], None)
+        size = read = 0
+        ask = min(EVENTS_FIRST_READ, limit)
+        while True:
+            events = await self._store.events_after(admitted.encounter_id, cursor, ask)
+            for event_id, stored in events:
+                shown = stored if gm else for_players(stored)
+                if shown is not None:
+                    wire = event_json(event_id, shown)
+                    if page.events and size + len(wire) + 1 > self._events_page_bytes:
+                        page.more = True
+                        return page
+                    page.events.append(wire)
+                    size += len(wire) + 1  # and its comma
+                # The last id read, even of an event this token does not see: the next page
+                # starts there.
+                page.last_event_id = event_id
+                read += 1
+            if len(events) < ask:
+                return page
+            if read >= limit:
+                page.more = True
+                return page
+            cursor = events[-1][0]
+            each = size // len(page.events) if page.events else 0
+            room = (self._events_page_bytes - size) // each + 1 if each else EVENTS_FIRST_READ
+            ask = max(1, min(limit - read, room))
 
     # --- changing ----------------------------------------------------------------------------
 
@@ -686,15 +763,16 @@ class Encounters:
             fields: dict[str, Any] = dict(
                 actor=resolution.actor,
                 result=cast(Any, result),
-                request=event_request,
                 **scene.audience(event_type, loaded.state, new_state, resolution.actor),
                 zones_started=[z for z in after if z.id not in before],
                 zones_ended=sorted(before - {z.id for z in after}),
             )
-            event = self._event(event_type, encounter_id, **fields)
+            event = self._bounded_event(event_type, encounter_id, event_request, **fields)
             named = sorted(i for i in unseen if i.encode() in event)
             if named:
-                event = self._event(event_type, encounter_id, hidden_actors=named, **fields)
+                event = self._bounded_event(
+                    event_type, encounter_id, event_request, hidden_actors=named, **fields
+                )
             committed = await self._store.commit(
                 encounter_id,
                 loaded.version,
@@ -932,43 +1010,52 @@ class Encounters:
         return loaded, request, request.seed if request.seed is not None else odds.SEED
 
     async def attack_odds(
-        self, admitted: Admitted, body: bytes, samples: int = odds.DEFAULT_SAMPLES
+        self,
+        admitted: Admitted,
+        body: bytes,
+        samples: int | None = None,
+        stop: threading.Event | None = None,
     ) -> AttackOdds:
-        """The attack's odds on the encounter as it stands (nothing changes, no event)."""
-        loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
-        return await self._in_thread(
-            loaded.ruleset.attack_odds,
-            request,
-            loaded.state.combat,
-            loaded.state.turn,
-            seed,
-            samples,
-        )
-
-    async def _in_thread(self, compute: Callable[..., T], *arguments: Any) -> T:
-        """A preview's computation, in a thread: a sampled one (Hard Life's automatic fire)
-        takes a while of CPU, and the event loop keeps serving the table meanwhile."""
-        async with self._previews:
-            return await asyncio.to_thread(compute, *arguments)
+        """The attack's odds on the encounter as it stands (nothing changes, no event).
+        `samples`: those asked (None: the default, fewer when its work would pass the bound);
+        `stop` set ends a sampled one before its next sample (odds.Stopped)."""
+        async with self.previews.slot(admitted.encounter_id, admitted.credential):
+            loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
+            count = self.previews.samples(samples, request)
+            answer = await self.previews.run(
+                loaded.ruleset.attack_odds,
+                request,
+                loaded.state.combat,
+                loaded.state.turn,
+                seed,
+                count.count,
+                stop=stop,
+            )
+        return _told_reduced(answer, count)
 
     async def zone_test_odds(
         self,
         admitted: Admitted,
         zone_id: str,
         body: bytes,
-        samples: int = odds.DEFAULT_SAMPLES,
+        samples: int | None = None,
+        stop: threading.Event | None = None,
     ) -> ZoneTestOdds:
         """The zone test's odds for the actor in (or entering) live zone `zone_id`."""
-        loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
-        return await self._in_thread(
-            loaded.ruleset.zone_test_odds,
-            zone_id,
-            request,
-            loaded.state.combat,
-            loaded.state.turn,
-            seed,
-            samples,
-        )
+        async with self.previews.slot(admitted.encounter_id, admitted.credential):
+            loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
+            count = self.previews.samples(samples, request)
+            answer = await self.previews.run(
+                loaded.ruleset.zone_test_odds,
+                zone_id,
+                request,
+                loaded.state.combat,
+                loaded.state.turn,
+                seed,
+                count.count,
+                stop=stop,
+            )
+        return _told_reduced(answer, count)
 
     async def action(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
         return await self._play(

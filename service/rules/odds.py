@@ -10,8 +10,12 @@ Distributions are tuples of probabilities indexed by value (`dist[k]` = P(X = k)
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Iterable, Sequence
+import random
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -47,6 +51,55 @@ MAX_SAMPLES = 20000
 SEED = 1
 # z of the two-sided 95 % interval, for sampled answers.
 Z_95 = 1.959963984540054
+
+
+class Stopped(Exception):
+    """A sampled preview stopped between two samples: whoever asked for it is gone."""
+
+
+@dataclass(slots=True)
+class Run:
+    """A sampled preview as it runs (in a thread of its own): `stop`, set from outside, ends it
+    before its next sample (`Stopped`); `drawn` counts the samples it began."""
+
+    stop: threading.Event = field(default_factory=threading.Event)
+    drawn: int = 0
+
+
+# The run of the preview computed in this context. Context-local, not global: each preview
+# runs in a thread with a copy of its caller's context (asyncio.to_thread), and an odds call
+# made outside any run (the tests, the console's checks) samples to the end.
+_RUN: ContextVar[Run | None] = ContextVar("odds_run", default=None)
+
+
+@contextlib.contextmanager
+def running(run: Run) -> Iterator[Run]:
+    """Samples drawn within are counted in `run` and end when its `stop` is set."""
+    token = _RUN.set(run)
+    try:
+        yield run
+    finally:
+        _RUN.reset(token)
+
+
+def seeds(seed: int, samples: int) -> Iterator[int]:
+    """The seeds of a sampled answer's resolutions: drawn from `seed`, so the same seed gives
+    the same answer (and a larger sample begins with the smaller one's)."""
+    draw = random.Random(seed)
+    for _ in range(samples):
+        yield draw.getrandbits(63)
+
+
+def sampled(seed: int, samples: int) -> Iterator[int]:
+    """`seeds`, one per resolution a sampled answer makes: before each, the preview's run (if
+    any) is asked whether to go on, so one nobody waits for any more stops within a sample."""
+    run = _RUN.get()
+    for sample in seeds(seed, samples):
+        if run is not None:
+            if run.stop.is_set():
+                raise Stopped
+            run.drawn += 1
+        yield sample
 
 
 @dataclass(frozen=True, slots=True)

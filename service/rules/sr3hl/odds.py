@@ -18,7 +18,6 @@ equals). The knock-back's stun, a stopped burst's stun hit and the recovery roll
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -55,10 +54,8 @@ NOT_IN_DAMAGE = (
 
 
 def sample_seeds(seed: int, samples: int) -> list[int]:
-    """The seeds of a sampled answer's resolutions: drawn from `seed`, so the same seed gives
-    the same answer (and a larger sample begins with the smaller one's)."""
-    draw = random.Random(seed)
-    return [draw.getrandbits(63) for _ in range(samples)]
+    """The seeds of a sampled answer's resolutions (odds.seeds)."""
+    return list(odds.seeds(seed, samples))
 
 
 def _track(weapon: HLWeapon) -> condition.Track:
@@ -347,7 +344,7 @@ def _sampled_attack(
     tally = odds.Tally(built.target.id, touched=TOUCHED)
     weight = 1.0 / samples
     down = back = 0
-    for sample in sample_seeds(seed, samples):
+    for sample in odds.sampled(seed, samples):
         result = attack.roll_attack(request, state, turn, built, Dice(sample)).result
         target = result.target
         assert target is not None and result.attack is not None
@@ -417,7 +414,7 @@ def zone_test_odds(
     tally = odds.Tally(request.actor, touched=TOUCHED)
     weight = 1.0 / samples
     down = back = 0
-    for sample in sample_seeds(seed, samples):
+    for sample in odds.sampled(seed, samples):
         rolled = suppression.roll_zone_test(zone_id, request, state, turn, built, Dice(sample))
         result = rolled.result
         _tally_sample(tally, weight, result.target, weapon, result.attack.rule_of_one)

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from schemas.common import DiceRoll, Modifier, Point
+from schemas.common import DiceRoll, Modifier, Point, on_plane
 from schemas.sr4 import (
     SR4Barrier,
     SR4BarrierResult,
@@ -41,7 +41,7 @@ def _xy(point: Point) -> XY:
 
 def _point(xy: XY) -> Point:
     # Three decimals (millimetres) keep the wire free of 1e-16 noise from the trigonometry.
-    return Point(x=round(xy[0], 3) + 0.0, y=round(xy[1], 3) + 0.0)
+    return on_plane(round(xy[0], 3) + 0.0, round(xy[1], 3) + 0.0)
 
 
 # --- the grenade's numbers ---------------------------------------------------------------------

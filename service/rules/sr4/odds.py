@@ -11,7 +11,6 @@ sampled with the ruleset's own resolve.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -523,14 +522,13 @@ def _sampled(
     glitch and net hits stay exact."""
     seed, samples = sample
     test, net, aimed = throw
-    seeds = random.Random(seed)
     aimed_id = request.targets[0].id if request.targets else None
     ids = [a.id for a in _unique(grenade_attack.blast_actors(request, aimed))]
     tallies = {i: Tally(i, TOUCHED, GRAZED) for i in ids}
     counts: dict[str, Counter[tuple[str, DamageKey]]] = {i: Counter() for i in ids}
     hit_any = 0
-    for _ in range(samples):
-        result = attack.resolve_attack(request, state, turn, Dice(seeds.getrandbits(63))).result
+    for drawn in odds.sampled(seed, samples):
+        result = attack.resolve_attack(request, state, turn, Dice(drawn)).result
         seen = {actor: (outcome, key) for actor, outcome, _, key in observed(result)}
         hit_any += bool(seen)
         for actor_id, counted in counts.items():

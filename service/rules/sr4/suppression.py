@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from schemas.common import MAX_ZONES, Modifier, Point, Zone
+from schemas.common import MAX_ZONES, Modifier, Zone, on_plane
 from schemas.encounter import TurnState
 from schemas.sr4 import (
     SR4ActorState,
@@ -89,7 +89,7 @@ def suppressive_fire(
         penalty=0,
         kind="suppressive fire",
         lasts="until the shooter's next action phase",
-        points=[Point(x=x, y=y) for x, y in polygon],
+        points=[on_plane(x, y) for x, y in polygon],
     )
     name, load = opposed.ammunition(request)
     del name

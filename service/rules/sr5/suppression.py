@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from schemas.common import MAX_ZONES, Modifier, Point, Zone
+from schemas.common import MAX_ZONES, Modifier, Point, Zone, on_plane
 from schemas.encounter import TurnState
 from schemas.sr5 import (
     SR5ActorState,
@@ -131,7 +131,7 @@ def suppressive_fire(
         penalty=-hits,
         kind=kind,
         lasts="until the combat turn ends, or the shooter moves or acts",
-        points=[Point(x=x, y=y) for x, y in polygon],
+        points=[on_plane(x, y) for x, y in polygon],
     )
     dv, ap, damage_type = damage
     live = dict(state.zones)

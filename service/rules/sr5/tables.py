@@ -16,6 +16,7 @@ from service.rules.ruleset import InitiativeRules
 RangeBand = Literal["short", "medium", "long", "extreme"]
 Action = Literal["simple", "complex"]
 
+
 @dataclass(frozen=True, slots=True)
 class RangeBands:
     """Upper bounds in metres of short, medium, long and extreme; closer than `minimum` is
