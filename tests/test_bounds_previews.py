@@ -133,7 +133,9 @@ async def test_a_token_at_its_budget_is_told_and_another_is_served(
         return real(self, request, *arguments)
 
     monkeypatch.setattr(SR5Ruleset, "attack_odds", held)
-    created = await client.post("/v1/encounters", json={"ruleset": "sr5", "name": "x"})
+    created = await client.post(
+        "/v1/encounters", json={"ruleset": "sr5", "name": "x", "sheet_policy": "typed"}
+    )
     ids = await created.json()
     path = f"/v1/encounters/{ids['id']}/attacks/odds"
     player = {"Authorization": f"Bearer {ids['tokens']['player']}"}
@@ -172,7 +174,9 @@ async def test_an_encounter_at_its_budget_is_told(
         return real(self, *arguments)
 
     monkeypatch.setattr(SR5Ruleset, "attack_odds", held)
-    created = await client.post("/v1/encounters", json={"ruleset": "sr5", "name": "x"})
+    created = await client.post(
+        "/v1/encounters", json={"ruleset": "sr5", "name": "x", "sheet_policy": "typed"}
+    )
     ids = await created.json()
     path = f"/v1/encounters/{ids['id']}/attacks/odds"
     player = {"Authorization": f"Bearer {ids['tokens']['player']}"}
