@@ -959,3 +959,28 @@ def test_a_launcher_fired_semi_automatic_takes_recoil_on_the_second_launch() -> 
     assert (two.result.recoil.shot_in_phase, two.result.recoil.penalty) == (2, -1)
     assert not two.result.recoil.doubled
     assert two.result.pool == 6
+
+
+def test_one_thrower_holds_a_few_grenades_and_never_the_encounters_room() -> None:
+    """Issue 23: 50 grenades held for one pass blocked the GM's grenades. A grenade goes off in
+    the next pass (001, "Timing Grenades"), so a thrower never has more waiting than one action
+    phase throws; one thrower may hold at most MAX_PENDING_PER_THROWER of them, another
+    thrower's room stays."""
+    turn = TurnState()
+    pending: list[SR4PendingGrenade] = []
+    for n in range(grenade_timing.MAX_PENDING_PER_THROWER):
+        pending.append(
+            grenade_timing.pending_grenade(
+                n, pending, "sam", p(0, 0), numbers_of("fragmentation"), turn, [], False, 7, "$"
+            )
+        )
+    with pytest.raises(RuleViolation) as refused:
+        grenade_timing.pending_grenade(
+            9, pending, "sam", p(0, 0), numbers_of("fragmentation"), turn, [], False, 7, "$"
+        )
+    assert (refused.value.kind, refused.value.status) == ("too-many-grenades", 409)
+    assert "sam" in refused.value.detail
+    # The GM's thrower still throws.
+    grenade_timing.pending_grenade(
+        9, pending, "goon", p(0, 0), numbers_of("fragmentation"), turn, [], False, 7, "$"
+    )

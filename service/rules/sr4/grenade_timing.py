@@ -40,6 +40,13 @@ def thrower_score(turn: TurnState, thrower: str) -> int | None:
     return next((e.score for e in initiative.entries if e.actor == thrower), None)
 
 
+# A grenade goes off in the next initiative pass (001, "Timing Grenades"), so a thrower has
+# waiting at most what one action phase throws (two simple actions: two throws, or a launcher's
+# two semi-automatic launches); twice that leaves the GM room to correct, and one thrower never
+# fills the encounter's MAX_PENDING_GRENADES (issue 23: one player's 50 blocked the GM's).
+MAX_PENDING_PER_THROWER = 4
+
+
 def pending_grenade(
     grenades_thrown: int,
     pending: Sequence[SR4PendingGrenade],
@@ -54,6 +61,15 @@ def pending_grenade(
 ) -> SR4PendingGrenade:
     """A thrown grenade as the state holds it until it goes off (001, "Timing Grenades"): id
     "g<n>", the turn and pass it was thrown in, the thrower's score then."""
+    own = sum(1 for grenade in pending if grenade.thrower == thrower)
+    if own >= MAX_PENDING_PER_THROWER:
+        raise RuleViolation(
+            f"{thrower} has {own} grenades waiting to go off already, more than one action "
+            "phase throws: advance the turn first",
+            path=path,
+            kind="too-many-grenades",
+            status=409,
+        )
     if len(pending) >= MAX_PENDING_GRENADES:
         raise RuleViolation(
             f"{len(pending)} grenades are waiting to go off already, the most an encounter "
