@@ -310,3 +310,29 @@ async def test_where_players_type_their_numbers_a_hidden_name_is_an_unknown_one(
     assert not any(m["value"] < 0 for m in answers[0]["defense_modifiers"])
     combat = (await (await anonymous.get(base, headers=gm)).json())["combat"]["actors"]
     assert combat["ghost"] == {"defenses": 2}
+
+
+def test_the_redaction_leaves_what_is_not_a_name_alone() -> None:
+    """An entry whose `target` is an object (Hard Life's zone test result) or a number is no
+    actor's name: it stays, and only the hidden actor's entries and names go."""
+    from service.engine.sight import Sight
+
+    sight = Sight("player", frozenset({"ghost"}))
+    shown = sight.redact(
+        {
+            "tests": [{"target": {"target": "sam"}}, {"id": 3}, {"actor": "ghost"}],
+            "actors": {"ghost": {"defenses": 1}, "sam": {}},
+            "shooter": "ghost",
+            "effects": ["ghost's phase begins", "ghostly"],
+            "dice": [{"step": "defense:ghost"}, {"step": "attack"}],
+            "names": ["sam", "ghost"],
+        }
+    )
+    assert shown == {
+        "tests": [{"target": {"target": "sam"}}, {"id": 3}],
+        "actors": {"sam": {}},
+        "shooter": "someone",
+        "effects": ["someone's phase begins", "ghostly"],
+        "dice": [{"step": "attack"}],
+        "names": ["sam"],
+    }

@@ -137,6 +137,10 @@ def redact(value: Any, hidden: Collection[str], names: re.Pattern[str]) -> Any:
     return None if shown is _DROP else shown
 
 
+def _names_one(value: Any, hidden: Collection[str]) -> bool:
+    return isinstance(value, str) and value in hidden
+
+
 def _redacted(value: Any, hidden: Collection[str], names: re.Pattern[str], in_list: bool) -> Any:
     if isinstance(value, str):
         if in_list and value in hidden:
@@ -147,7 +151,7 @@ def _redacted(value: Any, hidden: Collection[str], names: re.Pattern[str], in_li
         return [item for item in kept if item is not _DROP]
     if not isinstance(value, dict):
         return value
-    if in_list and any(value.get(name) in hidden for name in _ENTRY_FIELDS):
+    if in_list and any(_names_one(value.get(name), hidden) for name in _ENTRY_FIELDS):
         return _DROP
     step = value.get("step")
     if isinstance(step, str) and step.partition(":")[2] in hidden:
