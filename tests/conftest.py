@@ -138,3 +138,9 @@ async def anonymous(make_client: AppFactory, store_kind: str) -> Any:
     return await make_client(
         redis=store_kind == "redis", cluster=store_kind == "cluster", admin=False
     )
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
+    """The app on the embedded store and on the real Redis."""
+    return await make_client(redis=request.param == "redis")

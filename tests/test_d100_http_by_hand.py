@@ -13,19 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests import d100_requests as make
 from tests.parity import mismatches
 from tests.test_api import new_encounter
 
 PROBLEM_TYPE = "https://firefight.invalid/problems/"
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
-    """The app on the embedded store and on the real Redis."""
-    return await make_client(redis=request.param == "redis")
 
 
 async def post(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:

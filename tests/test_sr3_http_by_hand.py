@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests import sr3_requests as make
+from tests.by_hand import attack, state
 from tests.parity import mismatches
 from tests.test_api import new_encounter
 
@@ -25,24 +24,6 @@ SMG = make.weapon(
     id="uzi", category="smg", power=6, damage_level="M", modes=["SA", "BF"], ammo=30,
     recoil_compensation=2,
 )  # fmt: skip
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
-    """The app on the embedded store and on the real Redis."""
-    return await make_client(redis=request.param == "redis")
-
-
-async def attack(client: Any, encounter: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
-    assert response.status == 201, await response.text()
-    result: dict[str, Any] = (await response.json())["result"]
-    return result
-
-
-async def state(client: Any, encounter: str) -> dict[str, Any]:
-    answer: dict[str, Any] = await (await client.get(f"/v1/encounters/{encounter}")).json()
-    return answer
 
 
 async def test_a_single_shot_at_medium_range(store_client: Any) -> None:

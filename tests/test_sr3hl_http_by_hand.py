@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests import sr3hl_requests as make
+from tests.by_hand import attack
 from tests.parity import mismatches
 from tests.test_api import new_encounter
 
@@ -27,19 +26,6 @@ RULESET = "sr3-hardlife"
 SMG = make.smg(recoil_compensation=1)
 # The goon (Body 4, Willpower 4, an armoured jacket: torso 6/4, Table 7) with a Combat Pool of 5.
 GOON = make.defender(combat_pool=5)
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
-    """The app on the embedded store and on the real Redis."""
-    return await make_client(redis=request.param == "redis")
-
-
-async def attack(client: Any, encounter: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
-    assert response.status == 201, await response.text()
-    result: dict[str, Any] = (await response.json())["result"]
-    return result
 
 
 def the_shot() -> dict[str, Any]:

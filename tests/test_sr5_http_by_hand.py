@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests import sr5_requests as make
+from tests.by_hand import attack
+from tests.by_hand import state as combat
 from tests.test_api import new_encounter
 
 PROBLEM_TYPE = "https://firefight.invalid/problems/"
@@ -22,24 +22,6 @@ PROBLEM_TYPE = "https://firefight.invalid/problems/"
 RIFLE = make.weapon(
     id="ak", category="assault_rifle", modes=["SA", "BF", "FA"], ammo=60, rc=2, accuracy=5
 )
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
-    """The app on the embedded store and on the real Redis."""
-    return await make_client(redis=request.param == "redis")
-
-
-async def attack(client: Any, encounter: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = await client.post(f"/v1/encounters/{encounter}/attacks", json=body)
-    assert response.status == 201, await response.text()
-    result: dict[str, Any] = (await response.json())["result"]
-    return result
-
-
-async def combat(client: Any, encounter: str) -> dict[str, Any]:
-    state: dict[str, Any] = await (await client.get(f"/v1/encounters/{encounter}")).json()
-    return state
 
 
 def values(modifiers: list[dict[str, Any]]) -> list[int]:
