@@ -1019,19 +1019,11 @@ class Encounters:
         """The attack's odds on the encounter as it stands (nothing changes, no event).
         `samples`: those asked (None: the default, fewer when its work would pass the bound);
         `stop` set ends a sampled one before its next sample (odds.Stopped)."""
-        async with self.previews.slot(admitted.encounter_id, admitted.credential):
-            loaded, request, seed = self._preview(admitted, "attack_ask_type", body)
-            count = self.previews.samples(samples, request)
-            answer = await self.previews.run(
-                loaded.ruleset.attack_odds,
-                request,
-                loaded.state.combat,
-                loaded.state.turn,
-                seed,
-                count.count,
-                stop=stop,
-            )
-        return _told_reduced(answer, count)
+
+        def compute(ruleset: Ruleset, *arguments: Any) -> AttackOdds:
+            return ruleset.attack_odds(*arguments)
+
+        return await self._odds(admitted, "attack_ask_type", body, None, compute, samples, stop)
 
     async def zone_test_odds(
         self,
@@ -1042,12 +1034,32 @@ class Encounters:
         stop: threading.Event | None = None,
     ) -> ZoneTestOdds:
         """The zone test's odds for the actor in (or entering) live zone `zone_id`."""
+
+        def compute(ruleset: Ruleset, *arguments: Any) -> ZoneTestOdds:
+            return ruleset.zone_test_odds(zone_id, *arguments)
+
+        return await self._odds(
+            admitted, "zone_test_ask_type", body, zone_id, compute, samples, stop
+        )
+
+    async def _odds(
+        self,
+        admitted: Admitted,
+        body_type: str,
+        body: bytes,
+        zone_id: str | None,
+        compute: Callable[..., Odds],
+        samples: int | None,
+        stop: threading.Event | None,
+    ) -> Odds:
+        """A preview within its token's and encounter's budget, its sample count within the
+        bound on its work, computed in a thread."""
         async with self.previews.slot(admitted.encounter_id, admitted.credential):
-            loaded, request, seed = self._preview(admitted, "zone_test_ask_type", body, zone_id)
+            loaded, request, seed = self._preview(admitted, body_type, body, zone_id)
             count = self.previews.samples(samples, request)
             answer = await self.previews.run(
-                loaded.ruleset.zone_test_odds,
-                zone_id,
+                compute,
+                loaded.ruleset,
                 request,
                 loaded.state.combat,
                 loaded.state.turn,
