@@ -73,6 +73,8 @@ class Config:
     max_body_bytes: int = 256 * 1024
     encounter_ttl_seconds: int = 7 * 24 * 3600
     max_events_per_encounter: int = 10_000
+    # The most an encounter's events take together: the oldest are trimmed first.
+    max_event_stream_bytes: int = 64 * 1024 * 1024
     # The most one stored event may take: a larger one is stored without the attack's request
     # it echoes; one whose result alone is larger is refused (422), nothing written.
     max_event_bytes: int = 256 * 1024
@@ -163,6 +165,12 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "state_cache_bytes": (_int, "FIREFIGHT_STATE_CACHE_BYTES", 0, 1024 * 1024 * 1024 * 1024),
     "refusals_per_second": (_int, "FIREFIGHT_REFUSALS_PER_SECOND", 0, 100_000),
     "max_events_per_encounter": (_int, "FIREFIGHT_MAX_EVENTS", 100, 1_000_000),
+    "max_event_stream_bytes": (
+        _int,
+        "FIREFIGHT_MAX_EVENTS_BYTES",
+        1024 * 1024,
+        1024 * 1024 * 1024,
+    ),
     "max_event_bytes": (_int, "FIREFIGHT_MAX_EVENT_BYTES", 16 * 1024, 16 * 1024 * 1024),
     "events_page_bytes": (_int, "FIREFIGHT_EVENTS_PAGE_BYTES", 64 * 1024, 256 * 1024 * 1024),
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),

@@ -55,7 +55,12 @@ CONTRACT_TIMEOUT_S = 10.0
 @pytest.fixture(params=["memory", "fakeredis", "redis", "cluster"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
     """One store of each kind, so one contract suite runs against all three."""
-    limits = StoreLimits(ttl_seconds=TEST_TTL_SECONDS, ended_ttl_seconds=60, max_events=100)
+    limits = StoreLimits(
+        ttl_seconds=TEST_TTL_SECONDS,
+        ended_ttl_seconds=60,
+        max_events=100,
+        max_event_stream_bytes=64 * 1024,
+    )
     if request.param == "memory":
         made: Any = MemoryStore(limits)
     elif request.param == "fakeredis":

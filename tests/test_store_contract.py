@@ -190,13 +190,30 @@ async def test_read_new_times_out_empty(store: Any) -> None:
 
 
 async def test_events_are_capped_per_encounter(store: Any) -> None:
-    # The fixture's stores keep about 100 events; Redis trims approximately ("MAXLEN ~").
+    # The fixture's stores keep 100 events, the newest.
     encounter = new_id()
     await create(store, encounter, b"0", b"e")
-    for version in range(1, 400):
-        await commit(store, encounter, version, b"v", b"e")
+    ids = [await commit(store, encounter, version, b"v", b"e") for version in range(1, 400)]
     kept = await store.events_after(encounter, START, 1000)
-    assert 100 <= len(kept) < 400
+    assert [event_id for event_id, _ in kept] == ids[-100:]
+
+
+async def test_events_are_capped_per_encounter_in_bytes(store: Any) -> None:
+    """Issue 23: 10,000 events of up to 256 KiB each kept one encounter's stream at gigabytes.
+    The stream is capped in bytes too (the fixture's stores: 64 KiB): the oldest go first, and
+    the newest is always kept."""
+    encounter = new_id()
+    await create(store, encounter, b"0", b"e")
+    big = b"x" * 10_000
+    for version in range(1, 21):
+        await commit(store, encounter, version, b"v", big)
+    kept = await store.events_after(encounter, START, 1000)
+    # 64 KiB holds six of the 10,000-byte events (and not seven): the newest six.
+    assert [event for _, event in kept] == [big] * 6
+    # One event larger than the whole cap is still kept, alone.
+    huge = b"y" * 70_000
+    await commit(store, encounter, 21, b"v", huge)
+    assert [event for _, event in await store.events_after(encounter, START, 1000)] == [huge]
 
 
 async def test_ping_answers(store: Any) -> None:

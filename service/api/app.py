@@ -997,7 +997,9 @@ async def _send_events(
 
 def _make_store(config: Config) -> EncounterStore:
     limits = StoreLimits(
-        ttl_seconds=config.encounter_ttl_seconds, max_events=config.max_events_per_encounter
+        ttl_seconds=config.encounter_ttl_seconds,
+        max_events=config.max_events_per_encounter,
+        max_event_stream_bytes=config.max_event_stream_bytes,
     )
     if config.redis_url:
         return RedisStore(

@@ -30,7 +30,7 @@ def parse_event_id(event_id: str) -> tuple[int, int]:
 
 
 # Names the store keeps for itself in an encounter's hash: a document never uses them.
-RESERVED_FIELDS = frozenset({"v", "nonce", "eid", "ended"})
+RESERVED_FIELDS = frozenset({"v", "nonce", "eid", "ended", "eb"})
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ class StoreLimits:
     ended_ttl_seconds: int = 3600
     # Events kept per encounter (older ones are trimmed).
     max_events: int = 10_000
+    # Bytes of events kept per encounter, the oldest trimmed first (the newest always stays).
+    max_event_stream_bytes: int = 64 * 1024 * 1024
     # How long the answer to a request with an Idempotency-Key is kept for its retries.
     idempotency_ttl_seconds: int = 24 * 3600
     # How long a request with an Idempotency-Key may run before a retry may take over. A request

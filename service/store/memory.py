@@ -45,6 +45,8 @@ class _Encounter:
     ended: bool = False
     # (sortable id, id, event), oldest first: found by bisection, since watchers look often.
     events: list[tuple[tuple[int, int], str, bytes]] = field(default_factory=list)
+    # The bytes of `events`.
+    event_bytes: int = 0
     keys: dict[str, _Key] = field(default_factory=dict)
 
 
@@ -83,8 +85,16 @@ class MemoryStore:
     def _append(self, encounter: _Encounter, event: bytes, ttl: int) -> str:
         event_id = self._next_id()
         encounter.events.append((self._last_id, event_id, event))
-        if len(encounter.events) > self._limits.max_events:
-            del encounter.events[: len(encounter.events) - self._limits.max_events]
+        encounter.event_bytes += len(event)
+        # The oldest go until the stream holds both caps (the newest always stays).
+        trimmed = 0
+        while len(encounter.events) - trimmed > 1 and (
+            len(encounter.events) - trimmed > self._limits.max_events
+            or encounter.event_bytes > self._limits.max_event_stream_bytes
+        ):
+            encounter.event_bytes -= len(encounter.events[trimmed][2])
+            trimmed += 1
+        del encounter.events[:trimmed]
         encounter.expires_at = self._clock() + ttl
         # Wake every reader, then arm a fresh event for the next wait.
         self._arrived.set()

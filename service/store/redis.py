@@ -45,9 +45,31 @@ from service.store.base import (
 # The state hash holds the document's fields beside the store's own (RESERVED_FIELDS). An answer
 # is sent only to be kept for an Idempotency-Key, and kept as sent: no script copies or edits it.
 
-# KEYS: state, events, idempotency. ARGV: event, ttl ms, max events, with key ("1"/"0"),
+# The stream's caps, one ARGV "<events>:<bytes>": after an event is added, the oldest go until
+# both hold (the newest always stays); the state hash counts the stream's bytes in 'eb'.
+_TRIM = """
+local function trim(state, stream, added, caps)
+  local max_events, max_bytes = string.match(caps, '(%d+):(%d+)')
+  max_events, max_bytes = tonumber(max_events), tonumber(max_bytes)
+  local bytes = redis.call('HINCRBY', state, 'eb', string.len(added))
+  local count = redis.call('XLEN', stream)
+  while count > 1 and (count > max_events or bytes > max_bytes) do
+    local oldest = redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)[1]
+    bytes = bytes - string.len(oldest[2][2])
+    redis.call('XDEL', stream, oldest[1])
+    count = count - 1
+  end
+  -- Events stored before the count began were never counted: never below nothing.
+  if bytes < 0 then bytes = 0 end
+  redis.call('HSET', state, 'eb', bytes)
+end
+"""
+
+# KEYS: state, events, idempotency. ARGV: event, ttl ms, the stream's caps, with key ("1"/"0"),
 # fingerprint, key ttl ms, answer, nonce, then the document's field/value pairs.
-_CREATE = """
+_CREATE = (
+    _TRIM
+    + """
 if redis.call('HGET', KEYS[1], 'nonce') == ARGV[8] then
   return {'created', redis.call('HGET', KEYS[1], 'eid')}
 end
@@ -56,8 +78,9 @@ if ARGV[4] == '1' then
   if kept[1] then return {'answered', kept[1], kept[2], kept[3]} end
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
-local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[1])
+local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
 redis.call('HSET', KEYS[1], 'v', 1, 'nonce', ARGV[8], 'eid', id, unpack(ARGV, 9))
+trim(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 if ARGV[4] == '1' then
@@ -66,6 +89,7 @@ if ARGV[4] == '1' then
 end
 return {'created', id}
 """
+)
 
 # KEYS: state. ARGV: the version the caller holds ('' for none). The whole hash, or only the
 # version when it is the caller's.
@@ -94,10 +118,12 @@ if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1
 return 1
 """
 
-# KEYS: state, events, idempotency. ARGV: expected version, nonce, event, ttl ms, max events,
+# KEYS: state, events, idempotency. ARGV: expected version, nonce, event, ttl ms, the stream's caps,
 # with key ("1"/"0"), owner, fingerprint, key ttl ms, answer, how many fields change, then the
 # changed field/value pairs, then the names of the fields removed.
-_COMMIT = """
+_COMMIT = (
+    _TRIM
+    + """
 if redis.call('HGET', KEYS[1], 'nonce') == ARGV[2] then
   return {'committed', redis.call('HGET', KEYS[1], 'eid')}
 end
@@ -106,7 +132,8 @@ if not v or tonumber(v) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[1], '
   return {'conflict', redis.call('HGETALL', KEYS[1])}
 end
 if ARGV[6] == '1' and redis.call('HGET', KEYS[3], 'owner') ~= ARGV[7] then return {'lost'} end
-local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'e', ARGV[3])
+local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[3])
+trim(KEYS[1], KEYS[2], ARGV[3], ARGV[5])
 local last_set = 11 + 2 * tonumber(ARGV[11])
 redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'nonce', ARGV[2], 'eid', id,
   unpack(ARGV, 12, last_set))
@@ -120,29 +147,34 @@ if ARGV[6] == '1' then
 end
 return {'committed', id}
 """
+)
 
-# KEYS: state, events. ARGV: event, ended ttl ms, max events, nonce.
-_DELETE = """
+# KEYS: state, events. ARGV: event, ended ttl ms, the stream's caps, nonce.
+_DELETE = (
+    _TRIM
+    + """
 if redis.call('HGET', KEYS[1], 'nonce') == ARGV[4] then
   return redis.call('HGET', KEYS[1], 'eid')
 end
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
   return false
 end
-local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[1])
+local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
+trim(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'ended', 1, 'nonce', ARGV[4], 'eid', id)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return id
 """
+)
 
 
 # The commands the scripts above run inside Redis: Redis counts each in its command statistics,
 # but none is a round trip of its own (what the benchmarks and tests count).
 SCRIPT_COMMANDS = frozenset(
     {"hget", "hmget", "hset", "hsetnx", "hexists", "hdel", "hgetall", "hincrby"}
-    | {"exists", "del", "xadd", "pexpire"}
+    | {"exists", "del", "xadd", "xlen", "xrange", "xdel", "pexpire"}
 )
 
 
@@ -292,6 +324,11 @@ class RedisStore:
     def _ttl_ms(self) -> int:
         return self._limits.ttl_seconds * 1000
 
+    @property
+    def _caps(self) -> str:
+        """The stream's caps as the scripts take them (_TRIM)."""
+        return f"{self._limits.max_events}:{self._limits.max_event_stream_bytes}"
+
     def _keys(self, encounter_id: str, idempotency: Idempotency | None) -> list[str]:
         return [
             state_key(encounter_id),
@@ -322,7 +359,7 @@ class RedisStore:
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
         with_key, _, fingerprint, key_ttl, kept = self._key_args(idempotency, answer)
-        args: list[Any] = [event, self._ttl_ms, self._limits.max_events, with_key, fingerprint]
+        args: list[Any] = [event, self._ttl_ms, self._caps, with_key, fingerprint]
         args += [key_ttl, kept, _nonce()]
         for name, value in fields.items():
             args += [name, value]
@@ -372,7 +409,7 @@ class RedisStore:
         answer: bytes = b"",
         idempotency: Idempotency | None = None,
     ) -> Committed | Conflict:
-        args: list[Any] = [expected_version, _nonce(), event, self._ttl_ms, self._limits.max_events]
+        args: list[Any] = [expected_version, _nonce(), event, self._ttl_ms, self._caps]
         args += [*self._key_args(idempotency, answer), len(changed)]
         for name, value in changed.items():
             args += [name, value]
@@ -388,7 +425,7 @@ class RedisStore:
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         keys = [state_key(encounter_id), events_key(encounter_id)]
-        args: list[Any] = [event, self._limits.ended_ttl_seconds * 1000, self._limits.max_events]
+        args: list[Any] = [event, self._limits.ended_ttl_seconds * 1000, self._caps]
         args.append(_nonce())
         event_id = await self._call(lambda: self._delete(keys=keys, args=args))
         return None if event_id is None else _text(event_id)
