@@ -90,6 +90,10 @@ class Config:
     ws_close_timeout_seconds: float = 5.0
     # Event batches a socket may have waiting; beyond that it is closed 1013 and resumes.
     ws_queue_batches: int = 1000
+    # WebSockets one token may hold open on one encounter, per process; more are refused 429
+    # before the upgrade. Above a table's worth: the shared players' token may follow on every
+    # player's phone, and a dropped socket still counts until the heartbeat finds it gone.
+    max_sockets_per_token: int = 16
     # A request body not received within this is answered 408 (slow or stalled clients).
     body_timeout_seconds: float = 10.0
     # Connections one process holds at once; more are refused at once.
@@ -144,6 +148,7 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_close_timeout_seconds": (_seconds, "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_queue_batches": (_int, "FIREFIGHT_WS_QUEUE_BATCHES", 1, 1_000_000),
+    "max_sockets_per_token": (_int, "FIREFIGHT_MAX_SOCKETS_PER_TOKEN", 1, 100_000),
     "body_timeout_seconds": (_seconds, "FIREFIGHT_BODY_TIMEOUT_SECONDS", 0.1, 3600),
     "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
     "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import msgspec
 import structlog
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN
 from schemas.encounter import (
@@ -25,8 +25,13 @@ from schemas.encounter import (
 )
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
-from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription
-from service.api.limits import RateLimiter
+from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription, changes_tokens
+from service.api.limits import (
+    CLIENT_FRAME_BURST,
+    CLIENT_FRAMES_PER_SECOND,
+    CLIENT_MESSAGE_BYTES,
+    RateLimiter,
+)
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config, IPNetwork
 from service.engine import (
@@ -47,7 +52,7 @@ from service.engine import (
     StoredStateInvalid,
     Unauthorized,
 )
-from service.engine.access import Permission
+from service.engine.access import Permission, token_hash
 from service.rules import RULESETS, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import DiceError
 from service.store import (
@@ -66,11 +71,20 @@ ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
 # Open sockets and their connections (cut when a socket cannot be closed).
 SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
+# Open sockets per (encounter, token hash), against FIREFIGHT_MAX_SOCKETS_PER_TOKEN.
+SOCKETS_PER_TOKEN: web.AppKey[dict[tuple[str, str], int]] = web.AppKey("sockets_per_token")
 # The per-encounter limit on state changes (None: no limit).
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
 # The requests this process is working on, and how many it may (FIREFIGHT_MAX_IN_FLIGHT).
 IN_FLIGHT = web.AppKey("in_flight", InFlight)
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The close code of a socket whose token was revoked or replaced (the private range of RFC 6455,
+# 7.4.2; 4000 + the HTTP status a new socket with that token gets).
+WS_TOKEN_REVOKED = 4401
+# When a token that holds as many sockets as it may is told to try again.
+TOO_MANY_SOCKETS_RETRY_SECONDS = 5
+# How long a client that broke the protocol gets to take its close frame before it is cut.
+CLIENT_CLOSE_SECONDS = 1.0
 
 JSON = "application/json"
 # The status logged for a request its client hung up on (nginx's, never sent to anyone).
@@ -752,14 +766,49 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     """Missed events first (after `after`), then live ones, each once and in order."""
     after = _after(request)
     app = request.app
-    encounters = app[ENCOUNTERS]
     # Refuse before the upgrade, so the client gets a problem it can read.
     admitted = await _admit(request, "read", ended_ok=True, query_allowed=True)
-    encounter_id = admitted.encounter_id
+    config = app[CONFIG]
+    # Counted from here to the end of the handler, with nothing awaited between the check and
+    # the count: the cap holds however many upgrades arrive at once.
+    holder = (admitted.encounter_id, token_hash(admitted.credential or ""))
+    open_sockets = app[SOCKETS_PER_TOKEN]
+    held = open_sockets.get(holder, 0)
+    if held >= config.max_sockets_per_token:
+        raise ProblemError(
+            429,
+            "too-many-sockets",
+            "Too many sockets",
+            f"this token has {held} sockets open on this encounter, as many as one replica "
+            f"allows ({config.max_sockets_per_token}); close one, or retry after "
+            f"{TOO_MANY_SOCKETS_RETRY_SECONDS} s",
+            headers={"Retry-After": str(TOO_MANY_SOCKETS_RETRY_SECONDS)},
+        )
+    open_sockets[holder] = held + 1
+    try:
+        return await _follow(request, admitted, after)
+    finally:
+        if open_sockets[holder] == 1:
+            del open_sockets[holder]
+        else:
+            open_sockets[holder] -= 1
+
+
+async def _follow(
+    request: web.Request, admitted: Admitted, after: str | None
+) -> web.WebSocketResponse:
+    app = request.app
+    encounters = app[ENCOUNTERS]
     config = app[CONFIG]
     # No per-message compression: the hub writes every socket of an audience the same prepared
-    # frames, which a compressor per socket could not share.
-    socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds, compress=False)
+    # frames, which a compressor per socket could not share. No message from the client is
+    # read beyond a control frame's size, and pings are answered here, where they are counted.
+    socket = web.WebSocketResponse(
+        heartbeat=config.ws_heartbeat_seconds,
+        compress=False,
+        autoping=False,
+        max_msg_size=CLIENT_MESSAGE_BYTES,
+    )
     writer = await socket.prepare(request)
     # Kept from the start: once the socket closes, aiohttp no longer gives the request's.
     transport = request.transport
@@ -767,7 +816,14 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         return socket
     app[SOCKETS][socket] = transport
     try:
-        subscription = await app[HUB].subscribe(encounter_id, players_only=admitted.role != "gm")
+        players_only = admitted.role != "gm"
+        subscription = await app[HUB].subscribe(admitted.encounter_id, players_only=players_only)
+        credential = admitted.credential
+
+        async def still_admitted() -> None:
+            """Raises Unauthorized once this socket's token opens the encounter no more."""
+            await encounters.admit(admitted.encounter_id, credential, "read", ended_ok=True)
+
         sender = asyncio.create_task(
             _send_events(
                 SocketFeed(socket, transport, writer),
@@ -775,11 +831,13 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 subscription,
                 after or START,
                 config.ws_send_timeout_seconds,
+                # The GM's token is never revoked; a player's is checked again on each change
+                # of tokens.
+                still_admitted if players_only else None,
             )
         )
         try:
-            async for _ in socket:
-                pass  # clients have nothing to say; reading keeps the heartbeat and close working
+            await _read_client(socket, transport)
         finally:
             sender.cancel()
             app[HUB].unsubscribe(subscription)
@@ -792,17 +850,51 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return socket
 
 
+async def _read_client(socket: web.WebSocketResponse, transport: asyncio.Transport) -> None:
+    """Reads what the client sends until the socket closes: reading keeps the heartbeat and the
+    close working. Pings are answered. Anything else the protocol does not need (a message:
+    clients have nothing to say; more frames than a client needs) closes the socket 1008; a
+    message above CLIENT_MESSAGE_BYTES is refused 1009 by aiohttp from its header, unread."""
+    frames = RateLimiter(CLIENT_FRAMES_PER_SECOND, CLIENT_FRAME_BURST)
+    async for message in socket:
+        if message.type is WSMsgType.ERROR:
+            continue  # aiohttp closed it (1009 for a message too big); the loop ends next
+        if frames.retry_after("frames") is not None:
+            reason = b"too many frames: this socket only sends events"
+        elif message.type is WSMsgType.PING:
+            await socket.pong(message.data)
+            continue
+        elif message.type is WSMsgType.PONG:
+            continue  # the heartbeat's answer (aiohttp notes any data as the client alive)
+        else:
+            reason = b"clients send no messages on this socket; resume with ?after="
+        log.info("socket_closed", reason=reason.decode(), code=WSCloseCode.POLICY_VIOLATION)
+        try:
+            async with asyncio.timeout(CLIENT_CLOSE_SECONDS):
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=reason)
+        except TimeoutError:
+            transport.abort()
+        return
+
+
 async def _send_events(
     feed: SocketFeed,
     encounters: Encounters,
     subscription: Subscription,
     after: str,
     send_timeout: float,
+    still_admitted: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """The replay, a page at a time; then what came live meanwhile (skipping what the replay
     sent, and for a player's token the events about hidden actors); then the hub writes the
     live events to the socket itself, and this task only wakes when the client falls behind
-    (to wait until it has taken what it was sent, and catch up) or the encounter ends.
+    (to wait until it has taken what it was sent, and catch up), the encounter ends, or, for
+    a socket with `still_admitted`, the tokens changed.
+
+    Before it sends events among which the tokens changed, `still_admitted` checks the
+    socket's token against the encounter as it is now (on whichever replica the change was
+    made: each reads the stream): a token revoked or replaced gets none of them, and its
+    socket is closed WS_TOKEN_REVOKED at once.
 
     Every such wait and every close has `send_timeout`: a client that does not take what it is
     sent is not reading, and its connection is cut (aborted) rather than waited on: closing it
@@ -813,6 +905,8 @@ async def _send_events(
 
     async def send(events: Events) -> bool:
         """Sends what the socket has not had of `events`; True when the encounter ended."""
+        if still_admitted is not None and any(changes_tokens(stored) for _, stored in events):
+            await still_admitted()
         for frame, ends in subscription.frames(events):
             if ends:
                 feed.write(frame)
@@ -821,7 +915,7 @@ async def _send_events(
                 await feed.drained(send_timeout)
         return False
 
-    async def close(code: WSCloseCode, message: bytes) -> None:
+    async def close(code: int, message: bytes) -> None:
         async with asyncio.timeout(send_timeout):
             await socket.close(code=code, message=message)
 
@@ -854,6 +948,13 @@ async def _send_events(
                 await close(WSCloseCode.OK, b"encounter ended")
                 return
             await feed.drained(send_timeout)
+    except Unauthorized:
+        log.info("socket_closed", reason="token revoked", code=WS_TOKEN_REVOKED)
+        try:
+            await close(WS_TOKEN_REVOKED, b"token revoked")
+        except TimeoutError:
+            transport.abort()
+        return
     except StoreUnavailable as error:
         log.warning("socket_replay_store_unavailable", error=str(error))
     except ConnectionResetError:
@@ -954,6 +1055,7 @@ def create_app(config: Config) -> web.Application:
         else None
     )
     app[SOCKETS] = {}
+    app[SOCKETS_PER_TOKEN] = {}
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_hub_ctx)
     app.on_shutdown.append(_close_sockets)

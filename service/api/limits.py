@@ -50,3 +50,14 @@ class RateLimiter:
         self._buckets = {
             key: bucket for key, bucket in self._buckets.items() if now - bucket.updated < refill
         }
+
+
+# What a WebSocket client may send. The protocol gives it nothing to say: events flow one way, and
+# a client resumes with `?after=` on a new socket. It may ping (some clients keep the connection
+# alive so), answer the service's heartbeat and close: control frames, of 125 bytes at most
+# (RFC 6455, 5.5). aiohttp refuses a larger message from its header, before reading it.
+CLIENT_MESSAGE_BYTES = 125
+# Frames a client may send per second, in bursts of CLIENT_FRAME_BURST: a keep-alive ping every
+# few seconds, a pong to each heartbeat, a close, with room to spare.
+CLIENT_FRAMES_PER_SECOND = 2
+CLIENT_FRAME_BURST = 10
