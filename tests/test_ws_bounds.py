@@ -1,8 +1,8 @@
 """Issue 23, WebSockets: what one token, one client and one revoked player may hold.
 
 Sockets per token are capped; a client frame the protocol does not need closes its socket before
-its bytes are read; a player's socket is closed the moment the GM revokes or replaces its token,
-on every replica."""
+its bytes are read; health checks are answered when the connection cap is full; a player's socket
+is closed the moment the GM revokes or replaces its token, on every replica."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from service.api.app import SOCKETS, WS_TOKEN_REVOKED
 from service.api.limits import CLIENT_FRAME_BURST, CLIENT_MESSAGE_BYTES
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
+from tests.service_process import ADMIN_KEY as PROCESS_ADMIN_KEY
+from tests.service_process import serve
 from tests.test_events_live import receive
 from tests.test_scene import SAM
 from tests.test_trust import bearer, open_table
@@ -220,6 +222,48 @@ async def test_a_ping_is_answered_and_a_ping_flood_closes_the_socket_1008(
         pass
     assert message.type == WSMsgType.CLOSE
     assert message.data == POLICY_VIOLATION
+
+
+# --- health checks when the connection cap is full ------------------------------------------------
+
+
+async def test_health_checks_are_answered_when_sockets_fill_the_connection_cap() -> None:
+    env = {"FIREFIGHT_MAX_CONNECTIONS": "4"}
+    async with serve(env=env) as service, contextlib.AsyncExitStack() as stack:
+        admin = bearer(PROCESS_ADMIN_KEY)
+        async with aiohttp.ClientSession() as http:
+            made = await http.post(
+                f"{service.base}/v1/encounters", json={"ruleset": "sr5"}, headers=admin
+            )
+            encounter = (await made.json())["id"]
+        # Sockets, each on a connection of its own, until the cap refuses one (the connection
+        # that created the encounter may still be counted for a moment).
+        sockets = []
+        while True:
+            own = await stack.enter_async_context(aiohttp.ClientSession())
+            try:
+                ws = await own.ws_connect(
+                    f"{service.base}/v1/encounters/{encounter}/ws", headers=admin
+                )
+            except aiohttp.WSServerHandshakeError as refused:
+                assert refused.status == 503
+                break
+            assert (await receive(ws))["type"] == "encounter_created"
+            sockets.append(ws)
+            assert len(sockets) <= 4
+        assert len(sockets) >= 3
+        for path in ("/healthz", "/readyz"):
+            async with aiohttp.ClientSession() as fresh:  # a new connection
+                async with fresh.get(service.base + path) as health:
+                    assert health.status == 200, (path, await health.text())
+                    assert (await health.json())["status"] == "ok"
+        # The API itself is still refused: the cap holds for everything else.
+        async with aiohttp.ClientSession() as fresh:
+            async with fresh.get(f"{service.base}/v1/rulesets") as refused_api:
+                assert refused_api.status == 503
+                assert (await refused_api.json())["type"].endswith("/too-many-connections")
+        for ws in sockets:
+            await ws.close()
 
 
 # --- a revoked player ----------------------------------------------------------------------------

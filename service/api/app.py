@@ -25,6 +25,7 @@ from schemas.encounter import (
 )
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
+from service.api.connections import TOO_MANY_CONNECTIONS
 from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription, changes_tokens
 from service.api.limits import (
     CLIENT_FRAME_BURST,
@@ -426,15 +427,46 @@ def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse
 
 
 async def healthz(request: web.Request) -> web.Response:
-    return _json_response(Health(status="ok", store=_store_kind(request.app)))
+    return _alive(request.app)
 
 
 async def readyz(request: web.Request) -> web.Response:
+    return await _ready(request.app)
+
+
+def _alive(app: web.Application) -> web.Response:
+    return _json_response(Health(status="ok", store=_store_kind(app)))
+
+
+async def _ready(app: web.Application) -> web.Response:
     try:
-        await request.app[STORE].ping()
+        await app[STORE].ping()
     except StoreUnavailable:
-        return _json_response(Health(status="unavailable", store=_store_kind(request.app)), 503)
-    return _json_response(Health(status="ok", store=_store_kind(request.app)))
+        return _json_response(Health(status="unavailable", store=_store_kind(app)), 503)
+    return _json_response(Health(status="ok", store=_store_kind(app)))
+
+
+def health_only(app: web.Application) -> Callable[[web.BaseRequest], Awaitable[web.Response]]:
+    """The handler of the connections taken in above the connection cap (`ConnectionCap`'s
+    reserve): `/healthz` and `/readyz` as the app answers them, anything else the cap's 503.
+    One answer each, then the connection is closed: a reserve place is never kept."""
+
+    async def handler(request: web.BaseRequest) -> web.Response:
+        if request.path == "/healthz":
+            response = _alive(app)
+        elif request.path == "/readyz":
+            response = await _ready(app)
+        else:
+            response = web.Response(
+                body=TOO_MANY_CONNECTIONS,
+                status=503,
+                content_type="application/problem+json",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        response.force_close()
+        return response
+
+    return handler
 
 
 def _store_kind(app: web.Application) -> str:
