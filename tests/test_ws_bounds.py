@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 from aiohttp import WSMsgType
 
-from service.api.app import SOCKETS, WS_TOKEN_REVOKED
+from service.api.app import SOCKETS, SOCKETS_PER_TOKEN, WS_TOKEN_REVOKED
 from service.api.limits import CLIENT_FRAME_BURST, CLIENT_MESSAGE_BYTES
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
@@ -83,12 +83,20 @@ async def test_sockets_beyond_the_per_token_cap_are_refused_429_before_the_upgra
     # A socket closed gives its place back.
     sockets = client.server.app[SOCKETS]
     await players.pop().close()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
     while len(sockets) > 2:  # the server's side of the closed one is let go
-        await asyncio.sleep(0.01)
+        assert loop.time() < deadline, "the closed socket was never let go"
+        await asyncio.sleep(0.01)  # polling the condition, with a deadline
     again = await client.ws_connect(path, headers=bearer(tokens["player"]))
     assert (await receive(again))["type"] == "encounter_created"
     for ws in [*players, gm, again]:
         await ws.close()
+    while sockets:  # every handler ends
+        assert loop.time() < deadline + TIMEOUT, "a closed socket was never let go"
+        await asyncio.sleep(0.01)  # polling the condition, with a deadline
+    # Nothing is left counted once they are closed (nor after a refusal).
+    assert client.server.app[SOCKETS_PER_TOKEN] == {}
 
 
 def test_the_per_token_cap_comes_from_the_environment() -> None:
@@ -336,3 +344,19 @@ async def test_a_revoked_players_socket_on_another_replica_is_closed_too(
     assert (closed.type, closed.data) == (WSMsgType.CLOSE, WS_TOKEN_REVOKED)
     await gm_attack(first, base, tokens["gm"])
     assert anna.closed
+
+
+async def test_a_players_socket_on_another_replica_closes_when_the_encounter_ends(
+    make_client: Any,
+) -> None:
+    # Not a bug of issue 23 (it passed before): the end, like a revocation, reaches every
+    # replica's player sockets through the stream.
+    first = await make_client(redis=True, admin=False)
+    second = await make_client(redis=True, admin=False)
+    base, tokens, last = await player_table(first)
+    shared = await second.ws_connect(f"{base}/ws?after={last}", headers=bearer(tokens["shared"]))
+    ended = await first.delete(base, headers=bearer(tokens["gm"]))
+    assert ended.status == 204
+    seen, closed = await closing(shared)
+    assert seen == ["encounter_ended"]
+    assert (closed.type, closed.data) == (WSMsgType.CLOSE, aiohttp.WSCloseCode.OK)

@@ -890,7 +890,9 @@ async def _read_client(socket: web.WebSocketResponse, transport: asyncio.Transpo
     frames = RateLimiter(CLIENT_FRAMES_PER_SECOND, CLIENT_FRAME_BURST)
     async for message in socket:
         if message.type is WSMsgType.ERROR:
-            continue  # aiohttp closed it (1009 for a message too big); the loop ends next
+            # aiohttp closed it (1009 for a message too big); the loop ends next.
+            log.info("socket_closed", reason=str(message.data), code=socket.close_code)
+            continue
         if frames.retry_after("frames") is not None:
             reason = b"too many frames: this socket only sends events"
         elif message.type is WSMsgType.PING:

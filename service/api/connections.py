@@ -22,11 +22,11 @@ log = structlog.get_logger("firefight.api")
 # not also flood the logs.
 LOG_EVERY_SECONDS = 10.0
 
-# How many connections above the cap are taken in for health checks, and how long each may take
-# to send its request: a check sends one at once, and a client that holds a reserve place
-# without asking anything is cut.
+# How many connections above the cap are taken in for health checks, and how long each may
+# hold its place: a check sends its request at once, and `/readyz` answers within the store's
+# 2 s timeouts (503 when Redis is gone); a client that holds a place asking nothing is cut.
 HEALTH_RESERVE = 8
-HEALTH_RESERVE_SECONDS = 2.0
+HEALTH_RESERVE_SECONDS = 5.0
 
 TOO_MANY_CONNECTIONS = (
     b'{"type":"https://firefight.invalid/problems/too-many-connections",'
