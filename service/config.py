@@ -22,6 +22,8 @@ MIN_ADMIN_KEY_LENGTH = 16
 # See Config.max_in_flight.
 DEFAULT_MAX_IN_FLIGHT = 32
 MAX_WORKERS = 64
+# Tenths of FIREFIGHT_MAX_CONNECTIONS that WebSockets may take unless FIREFIGHT_MAX_SOCKETS is set.
+SOCKETS_SHARE_OF_CONNECTIONS = 9
 
 
 class ConfigError(ValueError):
@@ -94,6 +96,10 @@ class Config:
     # before the upgrade. Above a table's worth: the shared players' token may follow on every
     # player's phone, and a dropped socket still counts until the heartbeat finds it gone.
     max_sockets_per_token: int = 16
+    # WebSockets one process holds at once; more are refused 503 before the upgrade. Below
+    # max_connections (nine tenths of it unless set), so that a replica full of sockets keeps
+    # connections for its API requests.
+    max_sockets: int = 900
     # A request body not received within this is answered 408 (slow or stalled clients).
     body_timeout_seconds: float = 10.0
     # Connections one process holds at once; more are refused at once.
@@ -241,6 +247,20 @@ def load_config(
             "FIREFIGHT_WORKERS above 1 needs a FIREFIGHT_PORT: with port 0 each worker process "
             "would listen on a port of its own"
         )
+    numbers = {
+        field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
+        for field, (parse, name, low, high) in _NUMBERS.items()
+    }
+    max_connections = numbers["max_connections"]
+    if "FIREFIGHT_MAX_SOCKETS" in env:
+        max_sockets = _int("FIREFIGHT_MAX_SOCKETS", env["FIREFIGHT_MAX_SOCKETS"], 1, 1_000_000)
+        if max_sockets > max_connections:
+            raise ConfigError(
+                f"FIREFIGHT_MAX_SOCKETS must not be above FIREFIGHT_MAX_CONNECTIONS "
+                f"({max_connections}), not {max_sockets}"
+            )
+    else:
+        max_sockets = max(1, max_connections * SOCKETS_SHARE_OF_CONNECTIONS // 10)
     return Config(
         host=args.host,
         port=port,
@@ -254,8 +274,6 @@ def load_config(
         log_format=fmt,
         log_level=args.log_level.lower(),
         trusted_proxies=tuple(proxies),
-        **{
-            field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
-            for field, (parse, name, low, high) in _NUMBERS.items()
-        },
+        max_sockets=max_sockets,
+        **numbers,
     )

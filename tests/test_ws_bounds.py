@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 from aiohttp import WSMsgType
 
-from service.api.app import SOCKETS, SOCKETS_PER_TOKEN, WS_TOKEN_REVOKED
+from service.api.app import SOCKET_COUNTS, SOCKETS, WS_TOKEN_REVOKED
 from service.api.limits import CLIENT_FRAME_BURST, CLIENT_MESSAGE_BYTES
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
@@ -96,7 +96,8 @@ async def test_sockets_beyond_the_per_token_cap_are_refused_429_before_the_upgra
         assert loop.time() < deadline + TIMEOUT, "a closed socket was never let go"
         await asyncio.sleep(0.01)  # polling the condition, with a deadline
     # Nothing is left counted once they are closed (nor after a refusal).
-    assert client.server.app[SOCKETS_PER_TOKEN] == {}
+    counts = client.server.app[SOCKET_COUNTS]
+    assert (counts.total, counts.per_holder) == (0, {})
 
 
 def test_the_per_token_cap_comes_from_the_environment() -> None:
@@ -107,6 +108,52 @@ def test_the_per_token_cap_comes_from_the_environment() -> None:
     assert config.max_sockets_per_token == 3
     with pytest.raises(ConfigError, match="FIREFIGHT_MAX_SOCKETS_PER_TOKEN must be between"):
         load_config([], {"FIREFIGHT_MAX_SOCKETS_PER_TOKEN": "0", **key})
+
+
+async def test_sockets_beyond_the_process_cap_are_refused_and_requests_keep_their_room() -> None:
+    # Four connections, of which sockets may take three (nine tenths, rounded down): a replica
+    # full of sockets still answers its API.
+    env = {"FIREFIGHT_MAX_CONNECTIONS": "4"}
+    async with serve(env=env) as service, contextlib.AsyncExitStack() as stack:
+        admin = bearer(PROCESS_ADMIN_KEY)
+        async with aiohttp.ClientSession() as http:
+            made = await http.post(
+                f"{service.base}/v1/encounters", json={"ruleset": "sr5"}, headers=admin
+            )
+            encounter = (await made.json())["id"]
+        sockets = []
+        for _ in range(3):
+            own = await stack.enter_async_context(aiohttp.ClientSession())
+            ws = await own.ws_connect(f"{service.base}/v1/encounters/{encounter}/ws", headers=admin)
+            assert (await receive(ws))["type"] == "encounter_created"
+            sockets.append(ws)
+        async with aiohttp.ClientSession() as fresh:
+            async with fresh.get(
+                f"{service.base}/v1/encounters/{encounter}/ws",
+                headers=upgrade_headers(PROCESS_ADMIN_KEY),
+            ) as refused:
+                assert refused.status == 503
+                assert (await refused.json())["type"].endswith("/sockets-full")
+                assert "Retry-After" in refused.headers
+            async with fresh.get(f"{service.base}/v1/rulesets") as served_api:
+                assert served_api.status == 200
+        for ws in sockets:
+            await ws.close()
+
+
+def test_the_process_socket_cap_is_nine_tenths_of_the_connections_unless_set() -> None:
+    from service.config import ConfigError, load_config
+
+    key = {"FIREFIGHT_ADMIN_KEY": ADMIN_KEY}
+    # 1000 x 9 / 10 = 900; 50 x 9 / 10 = 45.
+    assert load_config([], key).max_sockets == 900
+    assert load_config([], {"FIREFIGHT_MAX_CONNECTIONS": "50", **key}).max_sockets == 45
+    # One connection: one socket (never none).
+    assert load_config([], {"FIREFIGHT_MAX_CONNECTIONS": "1", **key}).max_sockets == 1
+    set_here = {"FIREFIGHT_MAX_CONNECTIONS": "50", "FIREFIGHT_MAX_SOCKETS": "50", **key}
+    assert load_config([], set_here).max_sockets == 50
+    with pytest.raises(ConfigError, match="FIREFIGHT_MAX_SOCKETS must not be above"):
+        load_config([], {**set_here, "FIREFIGHT_MAX_SOCKETS": "51"})
 
 
 # --- what a client may send --------------------------------------------------------------------
@@ -236,7 +283,8 @@ async def test_a_ping_is_answered_and_a_ping_flood_closes_the_socket_1008(
 
 
 async def test_health_checks_are_answered_when_sockets_fill_the_connection_cap() -> None:
-    env = {"FIREFIGHT_MAX_CONNECTIONS": "4"}
+    # Sockets may take every connection here, to fill the cap with them.
+    env = {"FIREFIGHT_MAX_CONNECTIONS": "4", "FIREFIGHT_MAX_SOCKETS": "4"}
     async with serve(env=env) as service, contextlib.AsyncExitStack() as stack:
         admin = bearer(PROCESS_ADMIN_KEY)
         async with aiohttp.ClientSession() as http:

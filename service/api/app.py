@@ -32,6 +32,7 @@ from service.api.limits import (
     CLIENT_FRAMES_PER_SECOND,
     CLIENT_MESSAGE_BYTES,
     RateLimiter,
+    SocketCounts,
 )
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config, IPNetwork
@@ -72,8 +73,8 @@ ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
 # Open sockets and their connections (cut when a socket cannot be closed).
 SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
-# Open sockets per (encounter, token hash), against FIREFIGHT_MAX_SOCKETS_PER_TOKEN.
-SOCKETS_PER_TOKEN: web.AppKey[dict[tuple[str, str], int]] = web.AppKey("sockets_per_token")
+# Open sockets in all and per (encounter, token), against their caps.
+SOCKET_COUNTS = web.AppKey("socket_counts", SocketCounts)
 # The per-encounter limit on state changes (None: no limit).
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
 # The requests this process is working on, and how many it may (FIREFIGHT_MAX_IN_FLIGHT).
@@ -801,11 +802,18 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # Refuse before the upgrade, so the client gets a problem it can read.
     admitted = await _admit(request, "read", ended_ok=True, query_allowed=True)
     config = app[CONFIG]
-    # Counted from here to the end of the handler, with nothing awaited between the check and
-    # the count: the cap holds however many upgrades arrive at once.
+    counts = app[SOCKET_COUNTS]
+    if counts.total >= config.max_sockets:
+        raise ProblemError(
+            503,
+            "sockets-full",
+            "Too many sockets",
+            f"this replica holds as many WebSockets as it may ({config.max_sockets}); retry in "
+            "a moment",
+            headers=_RETRY_AFTER,
+        )
     holder = (admitted.encounter_id, token_hash(admitted.credential or ""))
-    open_sockets = app[SOCKETS_PER_TOKEN]
-    held = open_sockets.get(holder, 0)
+    held = counts.held(holder)
     if held >= config.max_sockets_per_token:
         raise ProblemError(
             429,
@@ -816,14 +824,11 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             f"{TOO_MANY_SOCKETS_RETRY_SECONDS} s",
             headers={"Retry-After": str(TOO_MANY_SOCKETS_RETRY_SECONDS)},
         )
-    open_sockets[holder] = held + 1
+    counts.add(holder)
     try:
         return await _follow(request, admitted, after)
     finally:
-        if open_sockets[holder] == 1:
-            del open_sockets[holder]
-        else:
-            open_sockets[holder] -= 1
+        counts.remove(holder)
 
 
 async def _follow(
@@ -1089,7 +1094,7 @@ def create_app(config: Config) -> web.Application:
         else None
     )
     app[SOCKETS] = {}
-    app[SOCKETS_PER_TOKEN] = {}
+    app[SOCKET_COUNTS] = SocketCounts()
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_hub_ctx)
     app.on_shutdown.append(_close_sockets)
