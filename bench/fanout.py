@@ -573,7 +573,13 @@ async def _run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="firefight-fanout-") as log_dir:
             for store in stores:
                 spec = ServerSpec(
-                    store, "firefight", args.redis_url if store == "redis" else None, STORES[store]
+                    store,
+                    "firefight",
+                    args.redis_url if store == "redis" else None,
+                    STORES[store],
+                    # Every player watcher follows on the one shared players' token, past the
+                    # per-token cap a table needs (docs/operations.md).
+                    env=(("FIREFIGHT_MAX_SOCKETS_PER_TOKEN", str(max([1, *args.watchers]))),),
                 )
                 print(f"bench.fanout: {store} ({spec.description}) ...", flush=True)
                 results[store] = await _measure(spec, args, Path(log_dir), client)

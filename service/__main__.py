@@ -11,6 +11,7 @@ import structlog
 from aiohttp import web
 
 from service.api import create_app
+from service.api.app import health_only
 from service.api.connections import ConnectionCap
 from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
@@ -30,10 +31,11 @@ async def serve(
     A worker of `--workers` shares the port with the others (SO_REUSEPORT: the kernel spreads
     new connections over them) and also stops when its supervisor is gone."""
     log = structlog.get_logger("firefight")
-    runner = web.AppRunner(
-        create_app(config), access_log=None, shutdown_timeout=config.shutdown_timeout_seconds
-    )
+    app = create_app(config)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=config.shutdown_timeout_seconds)
     await runner.setup()
+    # Answers health checks on the few connections taken in above the cap.
+    health = web.Server(health_only(app), access_log=None)
     try:
         assert runner.server is not None
         if gc_tuning:
@@ -46,7 +48,7 @@ async def serve(
         if supervisor_gone_fd is not None:
             loop.add_reader(supervisor_gone_fd, stopping.set)
         listener = await loop.create_server(
-            ConnectionCap(runner.server, config.max_connections),
+            ConnectionCap(runner.server, config.max_connections, health),
             config.host,
             config.port,
             reuse_port=config.workers > 1,
@@ -61,6 +63,7 @@ async def serve(
             if supervisor_gone_fd is not None:
                 loop.remove_reader(supervisor_gone_fd)
     finally:
+        await health.shutdown(1.0)
         await runner.cleanup()
 
 

@@ -24,6 +24,8 @@ MIN_ADMIN_KEY_LENGTH = 16
 # See Config.max_in_flight.
 DEFAULT_MAX_IN_FLIGHT = 32
 MAX_WORKERS = 64
+# Tenths of FIREFIGHT_MAX_CONNECTIONS that WebSockets may take unless FIREFIGHT_MAX_SOCKETS is set.
+SOCKETS_SHARE_OF_CONNECTIONS = 9
 
 
 class ConfigError(ValueError):
@@ -106,6 +108,14 @@ class Config:
     ws_close_timeout_seconds: float = 5.0
     # Event batches a socket may have waiting; beyond that it is closed 1013 and resumes.
     ws_queue_batches: int = 1000
+    # WebSockets one token may hold open on one encounter, per process; more are refused 429
+    # before the upgrade. Above a table's worth: the shared players' token may follow on every
+    # player's phone, and a dropped socket still counts until the heartbeat finds it gone.
+    max_sockets_per_token: int = 16
+    # WebSockets one process holds at once; more are refused 503 before the upgrade. Below
+    # max_connections (nine tenths of it unless set), so that a replica full of sockets keeps
+    # connections for its API requests.
+    max_sockets: int = 900
     # A request body not received within this is answered 408 (slow or stalled clients).
     body_timeout_seconds: float = 10.0
     # Connections one process holds at once; more are refused at once.
@@ -176,6 +186,7 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_close_timeout_seconds": (_seconds, "FIREFIGHT_WS_CLOSE_TIMEOUT_SECONDS", 0.1, 3600),
     "ws_queue_batches": (_int, "FIREFIGHT_WS_QUEUE_BATCHES", 1, 1_000_000),
+    "max_sockets_per_token": (_int, "FIREFIGHT_MAX_SOCKETS_PER_TOKEN", 1, 100_000),
     "body_timeout_seconds": (_seconds, "FIREFIGHT_BODY_TIMEOUT_SECONDS", 0.1, 3600),
     "max_connections": (_int, "FIREFIGHT_MAX_CONNECTIONS", 1, 1_000_000),
     "shutdown_timeout_seconds": (_seconds, "FIREFIGHT_SHUTDOWN_TIMEOUT_SECONDS", 0, 3600),
@@ -299,6 +310,20 @@ def load_config(
             "FIREFIGHT_WORKERS above 1 needs a FIREFIGHT_PORT: with port 0 each worker process "
             "would listen on a port of its own"
         )
+    numbers = {
+        field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
+        for field, (parse, name, low, high) in _NUMBERS.items()
+    }
+    max_connections = numbers["max_connections"]
+    if "FIREFIGHT_MAX_SOCKETS" in env:
+        max_sockets = _int("FIREFIGHT_MAX_SOCKETS", env["FIREFIGHT_MAX_SOCKETS"], 1, 1_000_000)
+        if max_sockets > max_connections:
+            raise ConfigError(
+                f"FIREFIGHT_MAX_SOCKETS must not be above FIREFIGHT_MAX_CONNECTIONS "
+                f"({max_connections}), not {max_sockets}"
+            )
+    else:
+        max_sockets = max(1, max_connections * SOCKETS_SHARE_OF_CONNECTIONS // 10)
     return Config(
         host=args.host,
         port=port,
@@ -314,8 +339,6 @@ def load_config(
         trusted_proxies=tuple(proxies),
         public_url=_public_url(env.get("FIREFIGHT_PUBLIC_URL", "")),
         allowed_hosts=_allowed_hosts(env.get("FIREFIGHT_ALLOWED_HOSTS", "")),
-        **{
-            field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
-            for field, (parse, name, low, high) in _NUMBERS.items()
-        },
+        max_sockets=max_sockets,
+        **numbers,
     )

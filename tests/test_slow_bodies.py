@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from service.api.connections import HEALTH_RESERVE
 from service.config import ConfigError, load_config
 from tests import sr5_requests as make
 from tests.service_process import ADMIN_KEY, ServiceProcess, serve
@@ -170,17 +171,28 @@ async def test_connections_beyond_the_cap_are_refused_at_once() -> None:
             client = await stack.enter_async_context(raw_client(service))
             await client.start_post("/v1/encounters", body, 3)
             holding.append(client)
+        # Above the cap, a request (any but a health check's) is refused.
         async with raw_client(service) as refused:
+            await refused.send(b"GET /v1/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             status, headers, _ = await refused.response(5)
             assert status == 503
             assert "Retry-After" in headers
             assert await refused.closed_by_server(5)
+        # Beyond the health checks' reserve, a connection is refused before anything is read.
+        async with contextlib.AsyncExitStack() as reserve:
+            for _ in range(HEALTH_RESERVE):
+                await reserve.enter_async_context(raw_client(service))
+            async with raw_client(service) as refused:
+                status, headers, _ = await refused.response(5)
+                assert status == 503
+                assert "Retry-After" in headers
+                assert await refused.closed_by_server(5)
         # One of them goes away: its place is free again.
         holding.pop().writer.transport.abort()
         deadline = time.monotonic() + 10
         while True:
             async with raw_client(service) as client:
-                await client.send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                await client.send(b"GET /v1/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 try:
                     status, _, _ = await client.response(5)
                 except ConnectionResetError:

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import msgspec
 import structlog
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.payload import AsyncIterablePayload
 
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN, MAX_JSON_DEPTH
@@ -27,9 +27,16 @@ from schemas.encounter import (
 )
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
-from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription
+from service.api.connections import TOO_MANY_CONNECTIONS
+from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription, changes_tokens
 from service.api.json_depth import deeper_than
-from service.api.limits import RateLimiter
+from service.api.limits import (
+    CLIENT_FRAME_BURST,
+    CLIENT_FRAMES_PER_SECOND,
+    CLIENT_MESSAGE_BYTES,
+    RateLimiter,
+    SocketCounts,
+)
 from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
 from service.api.problems import ProblemError, problem_response, validation_problem
 from service.config import Config, IPNetwork
@@ -51,7 +58,7 @@ from service.engine import (
     StoredStateInvalid,
     Unauthorized,
 )
-from service.engine.access import Permission
+from service.engine.access import Permission, token_hash
 from service.engine.encounters import PREVIEW_THREADS
 from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
 from service.engine.previews import Previews, PreviewTooLarge, TooManyPreviews
@@ -73,11 +80,20 @@ ENCOUNTERS = web.AppKey("encounters", Encounters)
 HUB = web.AppKey("hub", EventHub)
 # Open sockets and their connections (cut when a socket cannot be closed).
 SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
+# Open sockets in all and per (encounter, token), against their caps.
+SOCKET_COUNTS = web.AppKey("socket_counts", SocketCounts)
 # The per-encounter limit on state changes (None: no limit).
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
 # The requests this process is working on, and how many it may (FIREFIGHT_MAX_IN_FLIGHT).
 IN_FLIGHT = web.AppKey("in_flight", InFlight)
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The close code of a socket whose token was revoked or replaced (the private range of RFC 6455,
+# 7.4.2; 4000 + the HTTP status a new socket with that token gets).
+WS_TOKEN_REVOKED = 4401
+# When a token that holds as many sockets as it may is told to try again.
+TOO_MANY_SOCKETS_RETRY_SECONDS = 5
+# How long a client that broke the protocol gets to take its close frame before it is cut.
+CLIENT_CLOSE_SECONDS = 1.0
 
 JSON = "application/json"
 # The status logged for a request its client hung up on (nginx's, never sent to anyone).
@@ -468,15 +484,46 @@ def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse
 
 
 async def healthz(request: web.Request) -> web.Response:
-    return _json_response(Health(status="ok", store=_store_kind(request.app)))
+    return _alive(request.app)
 
 
 async def readyz(request: web.Request) -> web.Response:
+    return await _ready(request.app)
+
+
+def _alive(app: web.Application) -> web.Response:
+    return _json_response(Health(status="ok", store=_store_kind(app)))
+
+
+async def _ready(app: web.Application) -> web.Response:
     try:
-        await request.app[STORE].ping()
+        await app[STORE].ping()
     except StoreUnavailable:
-        return _json_response(Health(status="unavailable", store=_store_kind(request.app)), 503)
-    return _json_response(Health(status="ok", store=_store_kind(request.app)))
+        return _json_response(Health(status="unavailable", store=_store_kind(app)), 503)
+    return _json_response(Health(status="ok", store=_store_kind(app)))
+
+
+def health_only(app: web.Application) -> Callable[[web.BaseRequest], Awaitable[web.Response]]:
+    """The handler of the connections taken in above the connection cap (`ConnectionCap`'s
+    reserve): `/healthz` and `/readyz` as the app answers them, anything else the cap's 503.
+    One answer each, then the connection is closed: a reserve place is never kept."""
+
+    async def handler(request: web.BaseRequest) -> web.Response:
+        if request.path == "/healthz":
+            response = _alive(app)
+        elif request.path == "/readyz":
+            response = await _ready(app)
+        else:
+            response = web.Response(
+                body=TOO_MANY_CONNECTIONS,
+                status=503,
+                content_type="application/problem+json",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        response.force_close()
+        return response
+
+    return handler
 
 
 def _store_kind(app: web.Application) -> str:
@@ -875,14 +922,53 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     """Missed events first (after `after`), then live ones, each once and in order."""
     after = _after(request)
     app = request.app
-    encounters = app[ENCOUNTERS]
     # Refuse before the upgrade, so the client gets a problem it can read.
     admitted = await _admit(request, "read", ended_ok=True, query_allowed=True)
-    encounter_id = admitted.encounter_id
+    config = app[CONFIG]
+    counts = app[SOCKET_COUNTS]
+    if counts.total >= config.max_sockets:
+        raise ProblemError(
+            503,
+            "sockets-full",
+            "Too many sockets",
+            f"this replica holds as many WebSockets as it may ({config.max_sockets}); retry in "
+            "a moment",
+            headers=_RETRY_AFTER,
+        )
+    holder = (admitted.encounter_id, token_hash(admitted.credential or ""))
+    held = counts.held(holder)
+    if held >= config.max_sockets_per_token:
+        raise ProblemError(
+            429,
+            "too-many-sockets",
+            "Too many sockets",
+            f"this token has {held} sockets open on this encounter, as many as one replica "
+            f"allows ({config.max_sockets_per_token}); close one, or retry after "
+            f"{TOO_MANY_SOCKETS_RETRY_SECONDS} s",
+            headers={"Retry-After": str(TOO_MANY_SOCKETS_RETRY_SECONDS)},
+        )
+    counts.add(holder)
+    try:
+        return await _follow(request, admitted, after)
+    finally:
+        counts.remove(holder)
+
+
+async def _follow(
+    request: web.Request, admitted: Admitted, after: str | None
+) -> web.WebSocketResponse:
+    app = request.app
+    encounters = app[ENCOUNTERS]
     config = app[CONFIG]
     # No per-message compression: the hub writes every socket of an audience the same prepared
-    # frames, which a compressor per socket could not share.
-    socket = web.WebSocketResponse(heartbeat=config.ws_heartbeat_seconds, compress=False)
+    # frames, which a compressor per socket could not share. No message from the client is
+    # read beyond a control frame's size, and pings are answered here, where they are counted.
+    socket = web.WebSocketResponse(
+        heartbeat=config.ws_heartbeat_seconds,
+        compress=False,
+        autoping=False,
+        max_msg_size=CLIENT_MESSAGE_BYTES,
+    )
     writer = await socket.prepare(request)
     # Kept from the start: once the socket closes, aiohttp no longer gives the request's.
     transport = request.transport
@@ -890,7 +976,14 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         return socket
     app[SOCKETS][socket] = transport
     try:
-        subscription = await app[HUB].subscribe(encounter_id, players_only=admitted.role != "gm")
+        players_only = admitted.role != "gm"
+        subscription = await app[HUB].subscribe(admitted.encounter_id, players_only=players_only)
+        credential = admitted.credential
+
+        async def still_admitted() -> None:
+            """Raises Unauthorized once this socket's token opens the encounter no more."""
+            await encounters.admit(admitted.encounter_id, credential, "read", ended_ok=True)
+
         sender = asyncio.create_task(
             _send_events(
                 SocketFeed(socket, transport, writer),
@@ -898,11 +991,13 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 subscription,
                 after or START,
                 config.ws_send_timeout_seconds,
+                # The GM's token is never revoked; a player's is checked again on each change
+                # of tokens.
+                still_admitted if players_only else None,
             )
         )
         try:
-            async for _ in socket:
-                pass  # clients have nothing to say; reading keeps the heartbeat and close working
+            await _read_client(socket, transport)
         finally:
             sender.cancel()
             app[HUB].unsubscribe(subscription)
@@ -915,17 +1010,53 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return socket
 
 
+async def _read_client(socket: web.WebSocketResponse, transport: asyncio.Transport) -> None:
+    """Reads what the client sends until the socket closes: reading keeps the heartbeat and the
+    close working. Pings are answered. Anything else the protocol does not need (a message:
+    clients have nothing to say; more frames than a client needs) closes the socket 1008; a
+    message above CLIENT_MESSAGE_BYTES is refused 1009 by aiohttp from its header, unread."""
+    frames = RateLimiter(CLIENT_FRAMES_PER_SECOND, CLIENT_FRAME_BURST)
+    async for message in socket:
+        if message.type is WSMsgType.ERROR:
+            # aiohttp closed it (1009 for a message too big); the loop ends next.
+            log.info("socket_closed", reason=str(message.data), code=socket.close_code)
+            continue
+        if frames.retry_after("frames") is not None:
+            reason = b"too many frames: this socket only sends events"
+        elif message.type is WSMsgType.PING:
+            await socket.pong(message.data)
+            continue
+        elif message.type is WSMsgType.PONG:
+            continue  # the heartbeat's answer (aiohttp notes any data as the client alive)
+        else:
+            reason = b"clients send no messages on this socket; resume with ?after="
+        log.info("socket_closed", reason=reason.decode(), code=WSCloseCode.POLICY_VIOLATION)
+        try:
+            async with asyncio.timeout(CLIENT_CLOSE_SECONDS):
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=reason)
+        except TimeoutError:
+            transport.abort()
+        return
+
+
 async def _send_events(
     feed: SocketFeed,
     encounters: Encounters,
     subscription: Subscription,
     after: str,
     send_timeout: float,
+    still_admitted: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """The replay, a page at a time; then what came live meanwhile (skipping what the replay
     sent, and for a player's token the events about hidden actors); then the hub writes the
     live events to the socket itself, and this task only wakes when the client falls behind
-    (to wait until it has taken what it was sent, and catch up) or the encounter ends.
+    (to wait until it has taken what it was sent, and catch up), the encounter ends, or, for
+    a socket with `still_admitted`, the tokens changed.
+
+    Before it sends events among which the tokens changed, `still_admitted` checks the
+    socket's token against the encounter as it is now (on whichever replica the change was
+    made: each reads the stream): a token revoked or replaced gets none of them, and its
+    socket is closed WS_TOKEN_REVOKED at once.
 
     Every such wait and every close has `send_timeout`: a client that does not take what it is
     sent is not reading, and its connection is cut (aborted) rather than waited on: closing it
@@ -936,6 +1067,8 @@ async def _send_events(
 
     async def send(events: Events) -> bool:
         """Sends what the socket has not had of `events`; True when the encounter ended."""
+        if still_admitted is not None and any(changes_tokens(stored) for _, stored in events):
+            await still_admitted()
         for frame, ends in subscription.frames(events):
             if ends:
                 feed.write(frame)
@@ -944,7 +1077,7 @@ async def _send_events(
                 await feed.drained(send_timeout)
         return False
 
-    async def close(code: WSCloseCode, message: bytes) -> None:
+    async def close(code: int, message: bytes) -> None:
         async with asyncio.timeout(send_timeout):
             await socket.close(code=code, message=message)
 
@@ -977,6 +1110,13 @@ async def _send_events(
                 await close(WSCloseCode.OK, b"encounter ended")
                 return
             await feed.drained(send_timeout)
+    except Unauthorized:
+        log.info("socket_closed", reason="token revoked", code=WS_TOKEN_REVOKED)
+        try:
+            await close(WS_TOKEN_REVOKED, b"token revoked")
+        except TimeoutError:
+            transport.abort()
+        return
     except StoreUnavailable as error:
         log.warning("socket_replay_store_unavailable", error=str(error))
     except ConnectionResetError:
@@ -1088,6 +1228,7 @@ def create_app(config: Config) -> web.Application:
         else None
     )
     app[SOCKETS] = {}
+    app[SOCKET_COUNTS] = SocketCounts()
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_hub_ctx)
     app.on_shutdown.append(_close_sockets)

@@ -2,7 +2,9 @@
 
 Without it, thousands of clients each holding a half-sent request keep their connections (and
 file descriptors) as long as they like. Beyond the cap a new connection is answered 503 with
-`Retry-After` and closed at once, before anything of it is read.
+`Retry-After` and closed at once, before anything of it is read; except for a small reserve
+taken in above the cap that answers health checks only, so that a replica whose connections are
+full (of WebSockets, say) is not also taken out of its load balancer's rotation.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import time
 
 import structlog
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 log = structlog.get_logger("firefight.api")
 
@@ -19,7 +22,13 @@ log = structlog.get_logger("firefight.api")
 # not also flood the logs.
 LOG_EVERY_SECONDS = 10.0
 
-_PROBLEM = (
+# How many connections above the cap are taken in for health checks, and how long each may
+# hold its place: a check sends its request at once, and `/readyz` answers within the store's
+# 2 s timeouts (503 when Redis is gone); a client that holds a place asking nothing is cut.
+HEALTH_RESERVE = 8
+HEALTH_RESERVE_SECONDS = 5.0
+
+TOO_MANY_CONNECTIONS = (
     b'{"type":"https://firefight.invalid/problems/too-many-connections",'
     b'"title":"Too many connections","status":503,'
     b'"detail":"this replica holds as many connections as it may; retry in a moment"}'
@@ -27,9 +36,9 @@ _PROBLEM = (
 REFUSAL = (
     b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
     b"Content-Type: application/problem+json\r\nContent-Length: "
-    + str(len(_PROBLEM)).encode()
+    + str(len(TOO_MANY_CONNECTIONS)).encode()
     + b"\r\n\r\n"
-    + _PROBLEM
+    + TOO_MANY_CONNECTIONS
 )
 
 
@@ -42,23 +51,43 @@ class _Refused(asyncio.Protocol):
 
 class ConnectionCap:
     """A protocol factory for `loop.create_server`: aiohttp's own (`AppRunner.server`) while the
-    process holds fewer than `limit` connections, else a refusal.
+    process holds fewer than `limit` connections; else, while the `health` server (answering
+    health checks only) holds fewer than `reserve`, that one's; else a refusal.
 
     The count is aiohttp's (`Server.connections`), which takes in a connection once asyncio has
     made it: a burst accepted in one go (the listen backlog at most) may pass the cap by that."""
 
-    def __init__(self, server: web.Server, limit: int) -> None:
+    def __init__(
+        self,
+        server: web.Server,
+        limit: int,
+        health: web.Server | None = None,
+        reserve: int = HEALTH_RESERVE,
+    ) -> None:
         self._server = server
         self._limit = limit
+        self._health = health
+        self._reserve = reserve
         self._refused = 0
         self._logged_at = float("-inf")
 
     def __call__(self) -> asyncio.BaseProtocol:
         if len(self._server.connections) < self._limit:
             return self._server()
+        health = self._health
+        if health is not None and len(health.connections) < self._reserve:
+            protocol = health()
+            asyncio.get_running_loop().call_later(HEALTH_RESERVE_SECONDS, _cut, protocol)
+            return protocol
         self._refused += 1
         now = time.monotonic()
         if now - self._logged_at >= LOG_EVERY_SECONDS:
             log.warning("connections_refused", limit=self._limit, refused=self._refused)
             self._logged_at, self._refused = now, 0
         return _Refused()
+
+
+def _cut(protocol: RequestHandler) -> None:
+    """A reserve connection still open at its deadline (answered, it is closed already)."""
+    if protocol.transport is not None:
+        protocol.transport.abort()

@@ -38,6 +38,15 @@ Position = tuple[int, int]
 
 # RFC 6455, 5.2: FIN and the text opcode; a server's frames are not masked.
 _TEXT = 0x81
+# A stored event starts with its type (as `ends_encounter` reads the end): this one gives,
+# replaces or revokes a player's token.
+_PLAYERS = b'{"type":"players"'
+
+
+def changes_tokens(stored: bytes) -> bool:
+    """Whether this stored event changed who holds a token (a player's given, replaced or
+    revoked): a socket opened with a player's token is checked again before it gets it."""
+    return stored.startswith(_PLAYERS)
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -91,12 +100,13 @@ class Batch:
     """New events of one encounter as the reader got them, with each audience's frames built
     the first time a socket of that audience needs them."""
 
-    __slots__ = ("_frames", "events", "first")
+    __slots__ = ("_frames", "changes_tokens", "events", "first")
 
     def __init__(self, events: Events) -> None:
         self.events = events
         self.first = parse_event_id(events[0][0])
         self._frames: dict[bool, Frames] = {}
+        self.changes_tokens = any(changes_tokens(stored) for _, stored in events)
 
     def frames(self, players_only: bool) -> Frames:
         built = self._frames.get(players_only)
@@ -195,9 +205,15 @@ class Subscription:
         await self._woken.wait()
 
     def deliver(self, batch: Batch) -> bool:
-        """Writes the batch to the live socket, or queues it; False when it was dropped."""
+        """Writes the batch to the live socket, or queues it; False when it was dropped. A
+        player's socket is not written a batch in which the tokens changed: it is queued, and
+        the socket's task checks the token before it sends any of it."""
         feed = self._feed
         if feed is None:
+            return self._enqueue(batch.events)
+        if self.players_only and batch.changes_tokens:
+            self._feed = None
+            self._woken.set()
             return self._enqueue(batch.events)
         if batch.first > self.last:
             frames = batch.frames(self.players_only)
