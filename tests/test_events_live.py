@@ -11,8 +11,8 @@ import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
 from service.api import app as app_module
+from service.api.app import REPLAY_PAGE
 from service.config import Config
-from service.engine import EVENTS_PAGE
 from service.store import MemoryStore
 from service.store.base import Events
 from tests import sr5_requests as make
@@ -155,7 +155,7 @@ class ReplayAfterLiveStore:
         return getattr(self._inner, name)
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
-        if limit == EVENTS_PAGE:  # the socket's replay, not the check before the upgrade
+        if limit == REPLAY_PAGE:  # the socket's replay, not the check before the upgrade
             self.replay_reached.set()
             await self.replay_may_read.wait()
         return await self._inner.events_after(encounter_id, after, limit)

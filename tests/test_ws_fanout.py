@@ -278,3 +278,29 @@ async def test_an_unreadable_event_closes_its_encounters_sockets_and_not_the_rea
     assert (await receive(resumed))["id"] == shot
     for ws in (watcher, resumed):
         await ws.close()
+
+
+async def test_a_replay_reads_the_stream_a_few_events_at_a_time(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: a socket's replay read 1000 events at once, up to 1000 x 256 KiB in memory for
+    one socket. It reads REPLAY_PAGE at a time (at most REPLAY_PAGE x FIREFIGHT_MAX_EVENT_BYTES),
+    and still sends every event once, in order."""
+    asked: list[int] = []
+
+    class Spied(MemoryStore):
+        async def events_after(self, encounter_id: str, after: str, limit: int) -> Any:
+            asked.append(limit)
+            return await super().events_after(encounter_id, after, limit)
+
+    monkeypatch.setattr(app_module, "_make_store", lambda config: Spied())
+    client = await make_client()
+    made = await client.post("/v1/encounters", json={"ruleset": "sr5"})
+    encounter = (await made.json())["id"]
+    shots = [await attack(client, encounter) for _ in range(app_module.REPLAY_PAGE + 5)]
+    asked.clear()
+    ws = await client.ws_connect(f"/v1/encounters/{encounter}/ws")
+    assert (await receive(ws))["type"] == "encounter_created"
+    assert [(await receive(ws))["id"] for _ in shots] == shots
+    await ws.close()
+    assert asked and max(asked) == app_module.REPLAY_PAGE

@@ -1039,6 +1039,11 @@ async def _read_client(socket: web.WebSocketResponse, transport: asyncio.Transpo
         return
 
 
+# Events a socket's replay reads from the store at once: each may take up to
+# FIREFIGHT_MAX_EVENT_BYTES, and a page is held in memory until the socket has taken it.
+REPLAY_PAGE = 32
+
+
 async def _send_events(
     feed: SocketFeed,
     encounters: Encounters,
@@ -1085,12 +1090,12 @@ async def _send_events(
         cursor = after
         while True:
             page = await encounters.store.events_after(
-                subscription.encounter_id, cursor, EVENTS_PAGE
+                subscription.encounter_id, cursor, REPLAY_PAGE
             )
             if await send(page):
                 await close(WSCloseCode.OK, b"encounter ended")
                 return
-            if len(page) < EVENTS_PAGE:
+            if len(page) < REPLAY_PAGE:
                 break
             cursor = page[-1][0]
         while True:
