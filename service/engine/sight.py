@@ -79,12 +79,6 @@ class Sight:
             return turn
         return msgspec.convert(self.redact(msgspec.to_builtins(turn)), TurnState)
 
-    def text(self, text: str) -> str:
-        """A problem's or an effect's text, with the hidden actors' names said as "someone"."""
-        if self.everything:
-            return text
-        return _names(self.hidden).sub(SOMEONE, text)
-
     def check_named(self, names: Iterable[tuple[str, str]], state: EncounterState) -> None:
         """Under the "scene" sheet policy a player's request names only actors it sees on the
         scene: a hidden actor and an unknown one are refused alike (404, the same text)."""
