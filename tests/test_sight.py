@@ -336,3 +336,28 @@ def test_the_redaction_leaves_what_is_not_a_name_alone() -> None:
         "dice": [{"step": "attack"}],
         "names": ["sam"],
     }
+
+
+async def test_a_hidden_name_inside_a_name_the_request_gave_stays_hidden(anonymous: Any) -> None:
+    """A name the request gave is said back as given; a hidden actor whose id is only part of
+    one ("goon" in "goon-1") is not: the 409 about its phase still says "someone"."""
+    base, tokens = await table(anonymous)
+    gm = tokens["gm"]
+    lurker = {"hidden": True, "position": {"x": 5.0, "y": 5.0}, "sheet": SHEET}
+    assert (await anonymous.put(f"{base}/actors/goon", json=lurker, headers=gm)).status == 200
+    start = {"actors": [{"actor": "goon", "score": 20}, {"actor": "sam", "score": 10}]}
+    assert (await anonymous.post(f"{base}/initiative", json=start, headers=gm)).status == 201
+    early = await anonymous.post(
+        f"{base}/attacks", json=_attack_at("goon-1"), headers=tokens["anna"]
+    )
+    assert early.status == 409, await early.text()
+    detail = (await early.json())["detail"]
+    assert "someone" in detail and "goon'" not in detail and "goon " not in detail
+
+
+def test_the_names_a_request_gave_are_whole_names() -> None:
+    from service.engine.sight import Sight
+
+    sight = Sight("player", frozenset({"goon", "ghost"}))
+    assert sight.but_what_was_asked('{"targets": [{"id": "goon-1"}]}').hidden == {"goon", "ghost"}
+    assert sight.but_what_was_asked('{"targets": [{"id": "ghost"}]}').hidden == {"goon"}

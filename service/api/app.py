@@ -225,8 +225,9 @@ async def problems_as_seen(request: web.Request, handler: Handler) -> web.Stream
     sight = request.app[ENCOUNTERS].sight(admitted)
     # A name the request gave itself is said back as given: it tells the player nothing it did
     # not say (and so a hidden actor's name and an unknown one are said back alike).
-    asked = request.path + request.get(_BODY, b"").decode(errors="replace")
-    sight = sight.without(name for name in sight.hidden if name in asked)
+    sight = sight.but_what_was_asked(
+        request.path + " " + request.get(_BODY, b"").decode(errors="replace")
+    )
     if not sight.everything:
         response.body = sight.redact_json(response.body)
     return response

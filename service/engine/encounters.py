@@ -1015,7 +1015,7 @@ class Encounters:
         body: bytes,
         samples: int | None = None,
         stop: threading.Event | None = None,
-    ) -> AttackOdds:
+    ) -> AttackOdds | Any:
         """The attack's odds on the encounter as it stands (nothing changes, no event).
         `samples`: those asked (None: the default, fewer when its work would pass the bound);
         `stop` set ends a sampled one before its next sample (odds.Stopped)."""
@@ -1032,7 +1032,7 @@ class Encounters:
         body: bytes,
         samples: int | None = None,
         stop: threading.Event | None = None,
-    ) -> ZoneTestOdds:
+    ) -> ZoneTestOdds | Any:
         """The zone test's odds for the actor in (or entering) live zone `zone_id`."""
 
         def compute(ruleset: Ruleset, *arguments: Any) -> ZoneTestOdds:
@@ -1051,11 +1051,15 @@ class Encounters:
         compute: Callable[..., Odds],
         samples: int | None,
         stop: threading.Event | None,
-    ) -> Odds:
+    ) -> Odds | Any:
         """A preview within its token's and encounter's budget, its sample count within the
-        bound on its work, computed in a thread."""
+        bound on its work, computed in a thread; as the token may see it (what a player's
+        token is told of the actors the request did not name itself)."""
         async with self.previews.slot(admitted.encounter_id, admitted.credential):
             loaded, request, seed = self._preview(admitted, body_type, body, zone_id)
+            sight = Sight.of(loaded.state, admitted.role).but_what_was_asked(
+                body.decode(errors="replace")
+            )
             count = self.previews.samples(samples, request)
             answer = await self.previews.run(
                 compute,
@@ -1067,7 +1071,8 @@ class Encounters:
                 count.count,
                 stop=stop,
             )
-        return _told_reduced(answer, count)
+        answer = _told_reduced(answer, count)
+        return answer if sight.everything else sight.redact(msgspec.to_builtins(answer))
 
     async def action(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
         return await self._play(

@@ -59,6 +59,14 @@ class Sight:
         """This sight with the `shown` actors no longer hidden from it."""
         return Sight(self.role, self.hidden.difference(shown))
 
+    def but_what_was_asked(self, asked: str) -> Sight:
+        """This sight for the answer to a request (its path and body as text): a name the
+        request gave itself is said back as given, as an unknown one is; it tells the player
+        nothing it did not say. A name only inside another word ("a" in "attack") is no name."""
+        if self.everything:
+            return self
+        return self.without(match.group(1) for match in _names(self.hidden).finditer(asked))
+
     def scene(self, scene: Mapping[str, SceneActor]) -> dict[str, SceneActor]:
         return {i: actor for i, actor in scene.items() if i not in self.hidden}
 
