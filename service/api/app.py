@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import math
 import re
 import threading
-import time
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -27,6 +24,18 @@ from schemas.encounter import (
 )
 from service.api import foundry, openapi
 from service.api.admission import InFlight, admission
+from service.api.app_keys import (
+    ADMITTED,
+    BODY,
+    CONFIG,
+    ENCOUNTERS,
+    HUB,
+    IN_FLIGHT,
+    LIMITER,
+    SOCKET_COUNTS,
+    SOCKETS,
+    STORE,
+)
 from service.api.connections import TOO_MANY_CONNECTIONS
 from service.api.hub import DROPPED, EventHub, SocketFeed, Subscription, changes_tokens
 from service.api.json_depth import deeper_than
@@ -37,36 +46,30 @@ from service.api.limits import (
     RateLimiter,
     SocketCounts,
 )
-from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
-from service.api.problems import ProblemError, problem_response, validation_problem
-from service.config import Config, IPNetwork
+from service.api.middlewares import (
+    RETRY_AFTER_HEADERS,
+    RETRY_AFTER_SECONDS,
+    cors,
+    problems,
+    problems_as_seen,
+    refusals,
+    request_context,
+)
+from service.api.problems import ProblemError
+from service.config import Config
 from service.engine import (
     EVENTS_PAGE,
-    ActorNotFound,
     Admitted,
     Answer,
-    EncounterEnded,
-    EncounterNotFound,
     Encounters,
-    Forbidden,
-    IdempotencyConflict,
-    IdempotencyInProgress,
-    LimitExceeded,
-    StateChanged,
-    StateLimitExceeded,
-    StoreContention,
-    StoredStateInvalid,
     Unauthorized,
 )
 from service.engine.access import Permission, token_hash
 from service.engine.encounters import PREVIEW_THREADS
-from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
-from service.engine.previews import Previews, PreviewTooLarge, TooManyPreviews
-from service.rules import RULESETS, Ruleset, RuleViolation, initiative, odds
-from service.rules.dice import DiceError
+from service.engine.previews import Previews
+from service.rules import RULESETS, Ruleset, initiative, odds
 from service.store import (
     EncounterStore,
-    IdempotencyKeyLost,
     MemoryStore,
     RedisStore,
     StoreLimits,
@@ -74,18 +77,6 @@ from service.store import (
 )
 from service.store.base import START, Events, parse_event_id
 
-CONFIG = web.AppKey("config", Config)
-STORE = web.AppKey("store", EncounterStore)
-ENCOUNTERS = web.AppKey("encounters", Encounters)
-HUB = web.AppKey("hub", EventHub)
-# Open sockets and their connections (cut when a socket cannot be closed).
-SOCKETS: web.AppKey[dict[web.WebSocketResponse, asyncio.Transport]] = web.AppKey("sockets")
-# Open sockets in all and per (encounter, token), against their caps.
-SOCKET_COUNTS = web.AppKey("socket_counts", SocketCounts)
-# The per-encounter limit on state changes (None: no limit).
-LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
-# The requests this process is working on, and how many it may (FIREFIGHT_MAX_IN_FLIGHT).
-IN_FLIGHT = web.AppKey("in_flight", InFlight)
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # The close code of a socket whose token was revoked or replaced (the private range of RFC 6455,
 # 7.4.2; 4000 + the HTTP status a new socket with that token gets).
@@ -96,14 +87,6 @@ TOO_MANY_SOCKETS_RETRY_SECONDS = 5
 CLIENT_CLOSE_SECONDS = 1.0
 
 JSON = "application/json"
-# The status logged for a request its client hung up on (nginx's, never sent to anyone).
-CLIENT_CLOSED_REQUEST = 499
-REQUEST_ID_HEADER = "X-Request-Id"
-# What a browser client may read of an answer: when to retry, whether it was a replay, where a
-# new encounter is.
-EXPOSED_HEADERS = f"{REQUEST_ID_HEADER}, Retry-After, Idempotent-Replayed, Location"
-# How long a client waits before retrying when the store is unreachable or contended.
-RETRY_AFTER_SECONDS = 1
 IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
 # How often a running preview's connection is looked at: a preview whose client is gone stops
 # within this (and a sample).
@@ -165,320 +148,6 @@ def _after(request: web.Request) -> str | None:
             "after",
         )
     return after
-
-
-_RETRY_AFTER = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-
-
-# --- middlewares -------------------------------------------------------------------------
-
-
-@web.middleware
-async def request_context(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A request id for every request, and one canonical log line when it ends."""
-    given = request.headers.get(REQUEST_ID_HEADER, "")
-    request_id = given if 0 < len(given) <= 64 and given.isprintable() else uuid.uuid4().hex
-    structlog.contextvars.clear_contextvars()
-    structlog.contextvars.bind_contextvars(request_id=request_id)
-    started = time.perf_counter()
-    status = 500
-    cancelled = False
-    try:
-        response = await handler(request)
-        status = response.status
-        response.headers[REQUEST_ID_HEADER] = request_id
-        return response
-    except asyncio.CancelledError:
-        # Cut short (the shutdown deadline passed): no answer was sent, and it is no 500.
-        status, cancelled = CLIENT_CLOSED_REQUEST, True
-        raise
-    finally:
-        log.info(
-            "request",
-            method=request.method,
-            path=request.path,
-            status=status,
-            duration_ms=round((time.perf_counter() - started) * 1000, 2),
-            **({"cancelled": True} if cancelled else {}),
-        )
-
-
-# The encounter a request was admitted to, for the problem it may end in.
-_ADMITTED = web.RequestKey("admitted", Admitted)
-_BODY = web.RequestKey("body", bytes)
-
-
-@web.middleware
-async def problems_as_seen(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A problem's text as the token that asked may see it: a player's token never reads a
-    hidden actor's name there (the same redaction as its answers and events)."""
-    response = await handler(request)
-    admitted = request.get(_ADMITTED)
-    if (
-        admitted is None
-        or admitted.role == "gm"
-        or not isinstance(response, web.Response)
-        or response.content_type != PROBLEM_CONTENT_TYPE
-        or not isinstance(response.body, bytes)
-    ):
-        return response
-    sight = request.app[ENCOUNTERS].sight(admitted)
-    # A name the request gave itself is said back as given: it tells the player nothing it did
-    # not say (and so a hidden actor's name and an unknown one are said back alike).
-    sight = sight.but_what_was_asked(
-        request.path + " " + request.get(_BODY, b"").decode(errors="replace")
-    )
-    if not sight.everything:
-        response.body = sight.redact_json(response.body)
-    return response
-
-
-@web.middleware
-async def problems(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Turns every error into problem+json; bad input is never a 500."""
-    request_id = structlog.contextvars.get_contextvars().get("request_id")
-    try:
-        return await handler(request)
-    except ProblemError as error:
-        response = problem_response(error, request_id)
-        if error.status == 408:
-            await _answer_and_hang_up(request, response, request_id)
-        return response
-    except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        return problem_response(validation_problem(error), request_id)
-    except DiceError as error:
-        return problem_response(
-            ProblemError(400, "dice", "Given dice do not fit", error.detail, error.path), request_id
-        )
-    except RuleViolation as error:
-        return problem_response(
-            ProblemError(
-                error.status, error.kind, "Not allowed by the rules", error.detail, error.path
-            ),
-            request_id,
-        )
-    except Unauthorized as error:
-        response = problem_response(
-            ProblemError(401, "unauthorized", "Unauthorized", str(error)), request_id
-        )
-        response.headers["WWW-Authenticate"] = 'Bearer realm="firefight"'
-        return response
-    except Forbidden as error:
-        return problem_response(
-            ProblemError(403, "forbidden", "Forbidden", str(error), error.path), request_id
-        )
-    except PreviewTooLarge as error:
-        return problem_response(
-            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error), "samples"),
-            request_id,
-        )
-    except LimitExceeded as error:
-        return problem_response(
-            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
-        )
-    except TooManyPreviews as error:
-        return problem_response(
-            ProblemError(
-                429,
-                "too-many-previews",
-                "Too many previews",
-                str(error),
-                headers={"Retry-After": str(PREVIEW_RETRY_AFTER_SECONDS)},
-            ),
-            request_id,
-        )
-    except EncounterEnded as error:
-        return problem_response(
-            ProblemError(410, "encounter-ended", "Encounter ended", str(error)), request_id
-        )
-    except IdempotencyConflict as error:
-        return problem_response(
-            ProblemError(
-                422,
-                "idempotency-key-reused",
-                "Idempotency-Key reused",
-                str(error),
-                IDEMPOTENCY_HEADER,
-            ),
-            request_id,
-        )
-    except (IdempotencyInProgress, IdempotencyKeyLost) as error:
-        detail = (
-            str(error)
-            if isinstance(error, IdempotencyInProgress)
-            else ("another attempt with this Idempotency-Key took over; retry to get its answer")
-        )
-        return problem_response(
-            ProblemError(
-                409, "idempotency-key-in-use", "Request in progress", detail, IDEMPOTENCY_HEADER
-            ),
-            request_id,
-        )
-    except EncounterNotFound as error:
-        return problem_response(
-            ProblemError(404, "encounter-not-found", "No such encounter", str(error)), request_id
-        )
-    except ActorNotFound as error:
-        return problem_response(
-            ProblemError(404, "actor-not-found", "No such actor", str(error), error.path),
-            request_id,
-        )
-    except StoredStateInvalid as error:
-        return problem_response(
-            ProblemError(
-                409, "stored-state-invalid", "Stored state invalid", str(error), error.path
-            ),
-            request_id,
-        )
-    except StateLimitExceeded as error:
-        return problem_response(
-            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
-        )
-    except StateChanged as error:
-        return problem_response(
-            ProblemError(409, "state-changed", "State changed", str(error), "$.version"),
-            request_id,
-        )
-    except StoreContention as error:
-        return problem_response(
-            ProblemError(503, "contention", "Busy, retry", str(error), headers=_RETRY_AFTER),
-            request_id,
-        )
-    except StoreUnavailable:
-        return problem_response(
-            ProblemError(
-                503,
-                "store-unavailable",
-                "Store unavailable",
-                "the encounter store cannot be reached",
-                headers=_RETRY_AFTER,
-            ),
-            request_id,
-        )
-    except web.HTTPException as error:
-        if error.status < 400:
-            raise
-        kind = {404: "not-found", 405: "method-not-allowed", 413: "body-too-large"}.get(
-            error.status, "http"
-        )
-        detail = error.text or error.reason
-        if error.status == 413:
-            detail = f"the body is larger than {request.app[CONFIG].max_body_bytes} bytes"
-        response = problem_response(
-            ProblemError(error.status, kind, error.reason, detail), request_id
-        )
-        if error.status == 405 and "Allow" in error.headers:
-            response.headers["Allow"] = error.headers["Allow"]
-        return response
-    except ConnectionResetError:
-        # The client hung up mid-request (aiohttp fails the body's read so): nobody to answer,
-        # nothing wrong with the service. The status is only for the log line.
-        log.info("client_disconnected")
-        return problem_response(
-            ProblemError(
-                CLIENT_CLOSED_REQUEST,
-                "client-disconnected",
-                "Client closed request",
-                "the client closed the connection before the request was read",
-            ),
-            request_id,
-        )
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        log.exception("unhandled_error")
-        return problem_response(
-            ProblemError(500, "internal", "Internal error", "the service failed; see its logs"),
-            request_id,
-        )
-
-
-async def _answer_and_hang_up(
-    request: web.Request, response: web.Response, request_id: str | None
-) -> None:
-    """Sends `response` now and closes the connection. What is left of a stalled body is no
-    request, and aiohttp would otherwise linger reading it (10 s), holding the very connection
-    the body timeout is there to free."""
-    if request_id is not None:
-        response.headers[REQUEST_ID_HEADER] = request_id
-    response.force_close()
-    await response.prepare(request)
-    await response.write_eof()
-    if request.transport is not None:
-        request.transport.close()
-
-
-def refusals(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """Requests refused for want of a valid credential, counted per client address: past the
-    limit the address gets 429 instead of 401, whatever encounter it tries. Only authenticated
-    requests count against an encounter's own limit (`_admit`), so a stranger cannot lock a
-    table out."""
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        try:
-            return await handler(request)
-        except Unauthorized:
-            wait = None if limiter is None else limiter.retry_after(client_address(request))
-            if wait is None:
-                raise
-            raise ProblemError(
-                429,
-                "rate-limited",
-                "Too many requests",
-                "too many requests without a valid token from this address; retry after "
-                f"{wait:.2f} s",
-                headers={"Retry-After": str(max(1, math.ceil(wait)))},
-            ) from None
-
-    return middleware
-
-
-def client_address(request: web.Request) -> str:
-    """The client's address: the peer's, or behind a trusted proxy the last hop it names in
-    X-Forwarded-For (the one it saw; earlier hops are the client's word)."""
-    peer = request.remote or ""
-    if _is_trusted(peer, request.app[CONFIG].trusted_proxies):
-        hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
-        if hops and hops[-1]:
-            return hops[-1]
-    return peer
-
-
-def _is_trusted(peer: str, proxies: tuple[IPNetwork, ...]) -> bool:
-    try:
-        address = ipaddress.ip_address(peer)
-    except ValueError:
-        return False
-    return any(address in network for network in proxies)
-
-
-def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """Answers the configured origins only (Foundry runs on its own origin); nothing by default."""
-    allowed = frozenset(origins)
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is None or origin not in allowed:
-            return await handler(request)
-        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-            response: web.StreamResponse = web.Response(status=204)
-            response.headers["Access-Control-Allow-Methods"] = (
-                "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-            )
-            response.headers["Access-Control-Allow-Headers"] = (
-                "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
-            )
-            response.headers["Access-Control-Max-Age"] = "600"
-        else:
-            response = await handler(request)
-            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
-        response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Vary"] = "Origin"
-        return response
-
-    return middleware
 
 
 # --- handlers ------------------------------------------------------------------------------
@@ -621,12 +290,12 @@ async def read_body(request: web.Request) -> bytes:
 async def _received_body(request: web.Request) -> bytes:
     if request.content.is_eof():
         # All of it came with the headers (as a table's small bodies do): nothing to wait for.
-        request[_BODY] = body = await request.read()
+        request[BODY] = body = await request.read()
         return body
     timeout = request.app[CONFIG].body_timeout_seconds
     try:
         async with asyncio.timeout(timeout):
-            request[_BODY] = body = await request.read()
+            request[BODY] = body = await request.read()
             return body
     except TimeoutError:
         raise ProblemError(
@@ -666,7 +335,7 @@ async def _admit(
     admitted = await request.app[ENCOUNTERS].admit(
         encounter_id, credential, needed, ended_ok, fresh=preview
     )
-    request[_ADMITTED] = admitted
+    request[ADMITTED] = admitted
     limiter = request.app[LIMITER]
     if limiter is not None and request.method in CHANGING_METHODS and not preview:
         wait = limiter.retry_after(encounter_id)
@@ -934,7 +603,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             "Too many sockets",
             f"this replica holds as many WebSockets as it may ({config.max_sockets}); retry in "
             "a moment",
-            headers=_RETRY_AFTER,
+            headers=RETRY_AFTER_HEADERS,
         )
     holder = (admitted.encounter_id, token_hash(admitted.credential or ""))
     held = counts.held(holder)

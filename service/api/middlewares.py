@@ -1,0 +1,362 @@
+"""The middlewares every request goes through: its id and log line, CORS, problem+json for every
+error (as the token that asked may see it), and the refusals of clients without a valid token."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import math
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+
+import msgspec
+import structlog
+from aiohttp import web
+
+from service.api import openapi
+from service.api.app_keys import ADMITTED, BODY, CONFIG, ENCOUNTERS
+from service.api.limits import RateLimiter
+from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
+from service.api.problems import ProblemError, problem_response, validation_problem
+from service.config import IPNetwork
+from service.engine import (
+    ActorNotFound,
+    EncounterEnded,
+    EncounterNotFound,
+    Forbidden,
+    IdempotencyConflict,
+    IdempotencyInProgress,
+    LimitExceeded,
+    StateChanged,
+    StateLimitExceeded,
+    StoreContention,
+    StoredStateInvalid,
+    Unauthorized,
+)
+from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
+from service.engine.previews import PreviewTooLarge, TooManyPreviews
+from service.rules import RuleViolation
+from service.rules.dice import DiceError
+from service.store import IdempotencyKeyLost, StoreUnavailable
+
+# The status logged for a request its client hung up on (nginx's, never sent to anyone).
+CLIENT_CLOSED_REQUEST = 499
+REQUEST_ID_HEADER = "X-Request-Id"
+# What a browser client may read of an answer: when to retry, whether it was a replay, where a
+# new encounter is.
+EXPOSED_HEADERS = f"{REQUEST_ID_HEADER}, Retry-After, Idempotent-Replayed, Location"
+# How long a client waits before retrying when the store is unreachable or contended.
+RETRY_AFTER_SECONDS = 1
+IDEMPOTENCY_HEADER = openapi.IDEMPOTENCY_HEADER
+
+log = structlog.get_logger("firefight.api")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+RETRY_AFTER_HEADERS = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+
+# --- middlewares -------------------------------------------------------------------------
+
+
+@web.middleware
+async def request_context(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request id for every request, and one canonical log line when it ends."""
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    request_id = given if 0 < len(given) <= 64 and given.isprintable() else uuid.uuid4().hex
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(request_id=request_id)
+    started = time.perf_counter()
+    status = 500
+    cancelled = False
+    try:
+        response = await handler(request)
+        status = response.status
+        response.headers[REQUEST_ID_HEADER] = request_id
+        return response
+    except asyncio.CancelledError:
+        # Cut short (the shutdown deadline passed): no answer was sent, and it is no 500.
+        status, cancelled = CLIENT_CLOSED_REQUEST, True
+        raise
+    finally:
+        log.info(
+            "request",
+            method=request.method,
+            path=request.path,
+            status=status,
+            duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            **({"cancelled": True} if cancelled else {}),
+        )
+
+
+@web.middleware
+async def problems_as_seen(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A problem's text as the token that asked may see it: a player's token never reads a
+    hidden actor's name there (the same redaction as its answers and events)."""
+    response = await handler(request)
+    admitted = request.get(ADMITTED)
+    if (
+        admitted is None
+        or admitted.role == "gm"
+        or not isinstance(response, web.Response)
+        or response.content_type != PROBLEM_CONTENT_TYPE
+        or not isinstance(response.body, bytes)
+    ):
+        return response
+    sight = request.app[ENCOUNTERS].sight(admitted)
+    # A name the request gave itself is said back as given: it tells the player nothing it did
+    # not say (and so a hidden actor's name and an unknown one are said back alike).
+    sight = sight.but_what_was_asked(
+        request.path + " " + request.get(BODY, b"").decode(errors="replace")
+    )
+    if not sight.everything:
+        response.body = sight.redact_json(response.body)
+    return response
+
+
+@web.middleware
+async def problems(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Turns every error into problem+json; bad input is never a 500."""
+    request_id = structlog.contextvars.get_contextvars().get("request_id")
+    try:
+        return await handler(request)
+    except ProblemError as error:
+        response = problem_response(error, request_id)
+        if error.status == 408:
+            await _answer_and_hang_up(request, response, request_id)
+        return response
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        return problem_response(validation_problem(error), request_id)
+    except DiceError as error:
+        return problem_response(
+            ProblemError(400, "dice", "Given dice do not fit", error.detail, error.path), request_id
+        )
+    except RuleViolation as error:
+        return problem_response(
+            ProblemError(
+                error.status, error.kind, "Not allowed by the rules", error.detail, error.path
+            ),
+            request_id,
+        )
+    except Unauthorized as error:
+        response = problem_response(
+            ProblemError(401, "unauthorized", "Unauthorized", str(error)), request_id
+        )
+        response.headers["WWW-Authenticate"] = 'Bearer realm="firefight"'
+        return response
+    except Forbidden as error:
+        return problem_response(
+            ProblemError(403, "forbidden", "Forbidden", str(error), error.path), request_id
+        )
+    except PreviewTooLarge as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error), "samples"),
+            request_id,
+        )
+    except LimitExceeded as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
+    except TooManyPreviews as error:
+        return problem_response(
+            ProblemError(
+                429,
+                "too-many-previews",
+                "Too many previews",
+                str(error),
+                headers={"Retry-After": str(PREVIEW_RETRY_AFTER_SECONDS)},
+            ),
+            request_id,
+        )
+    except EncounterEnded as error:
+        return problem_response(
+            ProblemError(410, "encounter-ended", "Encounter ended", str(error)), request_id
+        )
+    except IdempotencyConflict as error:
+        return problem_response(
+            ProblemError(
+                422,
+                "idempotency-key-reused",
+                "Idempotency-Key reused",
+                str(error),
+                IDEMPOTENCY_HEADER,
+            ),
+            request_id,
+        )
+    except (IdempotencyInProgress, IdempotencyKeyLost) as error:
+        detail = (
+            str(error)
+            if isinstance(error, IdempotencyInProgress)
+            else ("another attempt with this Idempotency-Key took over; retry to get its answer")
+        )
+        return problem_response(
+            ProblemError(
+                409, "idempotency-key-in-use", "Request in progress", detail, IDEMPOTENCY_HEADER
+            ),
+            request_id,
+        )
+    except EncounterNotFound as error:
+        return problem_response(
+            ProblemError(404, "encounter-not-found", "No such encounter", str(error)), request_id
+        )
+    except ActorNotFound as error:
+        return problem_response(
+            ProblemError(404, "actor-not-found", "No such actor", str(error), error.path),
+            request_id,
+        )
+    except StoredStateInvalid as error:
+        return problem_response(
+            ProblemError(
+                409, "stored-state-invalid", "Stored state invalid", str(error), error.path
+            ),
+            request_id,
+        )
+    except StateLimitExceeded as error:
+        return problem_response(
+            ProblemError(422, "limit-exceeded", "Limit exceeded", str(error)), request_id
+        )
+    except StateChanged as error:
+        return problem_response(
+            ProblemError(409, "state-changed", "State changed", str(error), "$.version"),
+            request_id,
+        )
+    except StoreContention as error:
+        return problem_response(
+            ProblemError(503, "contention", "Busy, retry", str(error), headers=RETRY_AFTER_HEADERS),
+            request_id,
+        )
+    except StoreUnavailable:
+        return problem_response(
+            ProblemError(
+                503,
+                "store-unavailable",
+                "Store unavailable",
+                "the encounter store cannot be reached",
+                headers=RETRY_AFTER_HEADERS,
+            ),
+            request_id,
+        )
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        kind = {404: "not-found", 405: "method-not-allowed", 413: "body-too-large"}.get(
+            error.status, "http"
+        )
+        detail = error.text or error.reason
+        if error.status == 413:
+            detail = f"the body is larger than {request.app[CONFIG].max_body_bytes} bytes"
+        response = problem_response(
+            ProblemError(error.status, kind, error.reason, detail), request_id
+        )
+        if error.status == 405 and "Allow" in error.headers:
+            response.headers["Allow"] = error.headers["Allow"]
+        return response
+    except ConnectionResetError:
+        # The client hung up mid-request (aiohttp fails the body's read so): nobody to answer,
+        # nothing wrong with the service. The status is only for the log line.
+        log.info("client_disconnected")
+        return problem_response(
+            ProblemError(
+                CLIENT_CLOSED_REQUEST,
+                "client-disconnected",
+                "Client closed request",
+                "the client closed the connection before the request was read",
+            ),
+            request_id,
+        )
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("unhandled_error")
+        return problem_response(
+            ProblemError(500, "internal", "Internal error", "the service failed; see its logs"),
+            request_id,
+        )
+
+
+async def _answer_and_hang_up(
+    request: web.Request, response: web.Response, request_id: str | None
+) -> None:
+    """Sends `response` now and closes the connection. What is left of a stalled body is no
+    request, and aiohttp would otherwise linger reading it (10 s), holding the very connection
+    the body timeout is there to free."""
+    if request_id is not None:
+        response.headers[REQUEST_ID_HEADER] = request_id
+    response.force_close()
+    await response.prepare(request)
+    await response.write_eof()
+    if request.transport is not None:
+        request.transport.close()
+
+
+def refusals(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """Requests refused for want of a valid credential, counted per client address: past the
+    limit the address gets 429 instead of 401, whatever encounter it tries. Only authenticated
+    requests count against an encounter's own limit (`_admit`), so a stranger cannot lock a
+    table out."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except Unauthorized:
+            wait = None if limiter is None else limiter.retry_after(client_address(request))
+            if wait is None:
+                raise
+            raise ProblemError(
+                429,
+                "rate-limited",
+                "Too many requests",
+                "too many requests without a valid token from this address; retry after "
+                f"{wait:.2f} s",
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            ) from None
+
+    return middleware
+
+
+def client_address(request: web.Request) -> str:
+    """The client's address: the peer's, or behind a trusted proxy the last hop it names in
+    X-Forwarded-For (the one it saw; earlier hops are the client's word)."""
+    peer = request.remote or ""
+    if _is_trusted(peer, request.app[CONFIG].trusted_proxies):
+        hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
+        if hops and hops[-1]:
+            return hops[-1]
+    return peer
+
+
+def _is_trusted(peer: str, proxies: tuple[IPNetwork, ...]) -> bool:
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in proxies)
+
+
+def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """Answers the configured origins only (Foundry runs on its own origin); nothing by default."""
+    allowed = frozenset(origins)
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is None or origin not in allowed:
+            return await handler(request)
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            response: web.StreamResponse = web.Response(status=204)
+            response.headers["Access-Control-Allow-Methods"] = (
+                "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+            )
+            response.headers["Access-Control-Allow-Headers"] = (
+                "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
+            )
+            response.headers["Access-Control-Max-Age"] = "600"
+        else:
+            response = await handler(request)
+            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Vary"] = "Origin"
+        return response
+
+    return middleware
