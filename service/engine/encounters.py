@@ -27,7 +27,6 @@ import msgspec
 
 from schemas.encounter import (
     ActionOutcome,
-    ActionResult,
     AdvanceOutcome,
     AdvanceRequest,
     AdvanceResult,
@@ -53,12 +52,9 @@ from schemas.encounter import (
     ZoneTestOutcome,
 )
 from schemas.initiative import (
-    InitiativeChange,
     InitiativeJoin,
-    InitiativeResult,
     InitiativeStart,
     InitiativeView,
-    TimedResult,
 )
 from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import (
@@ -69,7 +65,7 @@ from schemas.scene import (
     SceneActor,
     SceneChange,
 )
-from service.engine import keys, players, scene
+from service.engine import aftermath, keys, players, scene, sight
 from service.engine.access import (
     REFUSED,
     Forbidden,
@@ -102,7 +98,6 @@ from service.engine.sight import Sight
 from service.rules import RULESETS, Resolution, Ruleset, RuleViolation, initiative, odds
 from service.rules.dice import Dice, check_given
 from service.rules.ruleset import InitiativeRules
-from service.rules.scene import with_ammo
 from service.rules.turns import advance_turn
 from service.store import (
     Answered,
@@ -195,128 +190,6 @@ class Admitted:
 
 # How a 409 of the initiative names what was asked, by the body's type.
 _WHAT = {"attack_ask_type": "the attack", "zone_test_ask_type": "the zone test"}
-# What a resolution does beyond the combat state: to the scene, to the turn.
-After = Callable[[Resolution[Any], EncounterState], tuple[Resolution[Any], EncounterState]]
-
-
-def _fired(ruleset: Ruleset, request: Any) -> After:
-    """What an attack or an action does to the scene: the actor's guns hold the rounds left
-    (fired, or loaded)."""
-    actor_id, _ = players.acting_actor(request)
-
-    def after(
-        resolution: Resolution[Any], state: EncounterState
-    ) -> tuple[Resolution[Any], EncounterState]:
-        actor = state.scene.get(actor_id)
-        left = ruleset.ammo_left(request, resolution.result)
-        if actor is None or not left:
-            return resolution, state
-        return resolution, scene.with_actor(state, actor_id, with_ammo(actor, left))
-
-    return after
-
-
-def _crossed(
-    ruleset: Ruleset, state: EncounterState, crossings: list[AdvanceRequest]
-) -> tuple[EncounterState, list[str], list[TimedResult]]:
-    """What the moments the turn moved through (a new phase, pass or combat turn) do to the
-    combat state, in order, as the ruleset says, and what they set off (SR4's timed grenades,
-    with the scene as it stands now)."""
-    combat, effects, went_off = state.combat, [], []
-    for crossing in crossings:
-        combat, more = ruleset.on_advance(crossing, combat, state.turn)
-        effects.extend(more)
-        combat, results, said = ruleset.went_off(crossing, combat, state.turn, state.scene)
-        went_off.extend(results)
-        effects.extend(said)
-    return msgspec.structs.replace(state, combat=combat), effects, went_off
-
-
-def _with_effects(
-    resolution: Resolution[Any], effects: list[str], went_off: list[TimedResult]
-) -> Resolution[Any]:
-    """An action's result tells what it did to the initiative too, and what that set off
-    (attacks and zone tests show it in the turn their answer changes)."""
-    result = resolution.result
-    if not (effects or went_off) or not isinstance(result, ActionResult):
-        return resolution
-    result = msgspec.structs.replace(
-        result, effects=[*result.effects, *effects], went_off=[*result.went_off, *went_off]
-    )
-    return msgspec.structs.replace(resolution, result=result)
-
-
-def _spent(ruleset: Ruleset, request: Any, what: str, then: After | None = None) -> After:
-    """What an attack, action or zone test takes of the initiative the service runs: room in
-    the actor's phase, an interrupt's points, or (the ruleset's hold action) the whole phase
-    held for later in the pass. Nothing while the VTT runs its own initiative."""
-    actor_id, path = players.acting_actor(request)
-    rules = ruleset.initiative
-
-    def after(
-        resolution: Resolution[Any], state: EncounterState
-    ) -> tuple[Resolution[Any], EncounterState]:
-        if then is not None:
-            resolution, state = then(resolution, state)
-        if rules is None or state.turn.initiative is None:
-            return resolution, state
-        name = getattr(request, "action", None)
-        crossings: list[AdvanceRequest] = []
-        if name is not None and name == rules.hold_action:
-            turn, crossings, effects = initiative.hold(state.turn, rules, actor_id, path)
-        else:
-            cost = ruleset.action_cost(request, resolution.result)
-            turn, effects = initiative.spend(state.turn, rules, actor_id, cost, what, path)
-        state, more, went_off = _crossed(
-            ruleset, msgspec.structs.replace(state, turn=turn), crossings
-        )
-        return _with_effects(resolution, effects + more, went_off), state
-
-    return after
-
-
-def _check_initiative_dice(given: Mapping[str, Any], actors: list[str]) -> None:
-    check_given(given, dict.fromkeys((initiative.step(a) for a in actors), 6))
-
-
-def _initiative_resolution(
-    change: InitiativeChange,
-    actors: list[str],
-    state: EncounterState,
-    effects: list[str],
-    dice: Dice | None = None,
-    went_off: list[TimedResult] | None = None,
-) -> Resolution[InitiativeResult]:
-    running = state.turn.initiative
-    result = InitiativeResult(
-        change=change,
-        actors=actors,
-        combat_turn=state.turn.combat_turn,
-        initiative_pass=state.turn.initiative_pass,
-        entries=running.entries if running is not None else [],
-        current=running.current if running is not None else None,
-        effects=effects,
-        dice=dice.rolls if dice is not None else [],
-        seed=dice.seed if dice is not None and dice.rolls else None,
-        went_off=went_off or [],
-    )
-    return Resolution(result=result, state=state.combat, turn=state.turn)
-
-
-def _without_actors(state: EncounterState, masked: frozenset[str]) -> EncounterState:
-    """The state without the combat state of the `masked` actors."""
-    actors = {i: a for i, a in state.combat.actors.items() if i not in masked}
-    combat = msgspec.structs.replace(state.combat, actors=actors)
-    return msgspec.structs.replace(state, combat=combat)
-
-
-def _with_actors_of(combat: CombatState, real: CombatState, masked: frozenset[str]) -> CombatState:
-    """`combat` with the `masked` actors' combat state as it is in `real`."""
-    actors = {i: a for i, a in combat.actors.items() if i not in masked}
-    actors.update({i: a for i, a in real.actors.items() if i in masked})
-    return msgspec.structs.replace(combat, actors=actors)
-
-
 Odds = TypeVar("Odds", AttackOdds, ZoneTestOdds)
 
 
@@ -825,7 +698,7 @@ class Encounters:
         given: Mapping[str, Any],
         seed: int | None,
         roll: Callable[[_Loaded, Dice], Resolution[Any]],
-        after: After | None = None,
+        after: aftermath.After | None = None,
     ) -> Callable[[_Loaded], tuple[Resolution[Any], EncounterState]]:
         """A resolution that rolls: the same seed and given dice on every attempt, and the given
         dice all used; `after` carries what it did over to the scene and the turn."""
@@ -932,9 +805,11 @@ class Encounters:
         (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
         ruleset_id = admitted.envelope.ruleset
         loaded, request, masked = self._asked(admitted, body_type, body, zone_id)
-        fired = _fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
+        fired = (
+            aftermath.fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
+        )
         what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
-        after = _spent(loaded.ruleset, request, what, fired)
+        after = aftermath.spent(loaded.ruleset, request, what, fired)
         check_given(request.dice, steps(loaded.ruleset, request))
 
         def check_player(current: _Loaded) -> None:
@@ -963,10 +838,10 @@ class Encounters:
             # the rules read none of their state, and what they write of it is not kept.
             real = current.state.combat
             resolution = play(
-                current.ruleset, request, _without_actors(current.state, masked), dice, earlier
+                current.ruleset, request, sight.without_actors(current.state, masked), dice, earlier
             )
             return msgspec.structs.replace(
-                resolution, state=_with_actors_of(resolution.state, real, masked)
+                resolution, state=sight.with_actors_of(resolution.state, real, masked)
             )
 
         resolve = self._rolling(request.dice, request.seed, roll, after)
@@ -999,7 +874,7 @@ class Encounters:
         Nothing is rolled: given dice would make the odds those of dice already thrown."""
         loaded, request, masked = self._asked(admitted, body_type, body, zone_id)
         if masked:
-            loaded = dataclasses.replace(loaded, state=_without_actors(loaded.state, masked))
+            loaded = dataclasses.replace(loaded, state=sight.without_actors(loaded.state, masked))
         if request.dice:
             raise RuleViolation(
                 "odds are of dice not yet rolled: leave out the given dice",
@@ -1098,7 +973,7 @@ class Encounters:
                 turn, crossings, effects = initiative.advance(turn, rules, request)
             else:
                 turn, crossings, effects = advance_turn(turn, request), [request], []
-            state, more, went_off = _crossed(
+            state, more, went_off = aftermath.crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
             result = AdvanceResult(
@@ -1148,19 +1023,19 @@ class Encounters:
         def roll(current: _Loaded, dice: Dice) -> Resolution[Any]:
             turn = current.state.turn
             if request.actors:
-                _check_initiative_dice(request.dice, [a.actor for a in request.actors])
+                aftermath.check_initiative_dice(request.dice, [a.actor for a in request.actors])
                 entries = initiative.roll_entries(
                     rules, request.actors, current.state.scene, dice, combat=current.state.combat
                 )
             else:
                 before = [e.actor for e in (turn.initiative.entries if turn.initiative else [])]
-                _check_initiative_dice(request.dice, before)
+                aftermath.check_initiative_dice(request.dice, before)
                 entries = initiative.roll_again(turn, rules, dice, current.state.combat)
             turn, crossings, effects = initiative.start(turn, rules, entries)
-            state, more, went_off = _crossed(
+            state, more, went_off = aftermath.crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
-            return _initiative_resolution(
+            return aftermath.initiative_resolution(
                 "started", [e.actor for e in entries], state, effects + more, dice, went_off
             )
 
@@ -1175,7 +1050,7 @@ class Encounters:
         request: InitiativeJoin = self._decoders[InitiativeJoin].decode(body)
 
         def roll(current: _Loaded, dice: Dice) -> Resolution[Any]:
-            _check_initiative_dice(request.dice, [a.actor for a in request.actors])
+            aftermath.check_initiative_dice(request.dice, [a.actor for a in request.actors])
             entries = initiative.roll_entries(
                 rules, request.actors, current.state.scene, dice, combat=current.state.combat
             )
@@ -1183,7 +1058,7 @@ class Encounters:
             if len(turn.initiative.entries if turn.initiative else []) > self._max_actors:
                 raise LimitExceeded(f"a combat turn orders at most {self._max_actors} actors")
             state = msgspec.structs.replace(current.state, turn=turn)
-            return _initiative_resolution(
+            return aftermath.initiative_resolution(
                 "joined", [e.actor for e in entries], state, effects, dice
             )
 
@@ -1199,10 +1074,10 @@ class Encounters:
 
         def resolve(current: _Loaded) -> tuple[Resolution[Any], EncounterState]:
             turn, crossings, effects = initiative.leave(current.state.turn, rules, actor_id)
-            state, more, went_off = _crossed(
+            state, more, went_off = aftermath.crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
-            resolution = _initiative_resolution(
+            resolution = aftermath.initiative_resolution(
                 "left", [actor_id], state, effects + more, went_off=went_off
             )
             return resolution, state
@@ -1224,7 +1099,7 @@ class Encounters:
             turn = msgspec.structs.replace(current.state.turn, initiative=None)
             state = msgspec.structs.replace(current.state, turn=turn)
             effects = ["the service no longer runs the initiative"]
-            return _initiative_resolution("stopped", [], state, effects), state
+            return aftermath.initiative_resolution("stopped", [], state, effects), state
 
         return await self._initiative_change(admitted, key, b"stop\0", resolve)
 

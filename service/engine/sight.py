@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from schemas.encounter import EncounterState, TurnState
+from schemas.encounter import CombatState, EncounterState, TurnState
 from schemas.scene import GM, SceneActor
 from service.engine.access import Forbidden, player_of
 from service.engine.scene import ActorNotFound
@@ -169,3 +169,17 @@ def _redacted(value: Any, hidden: Collection[str], names: re.Pattern[str], in_li
             continue
         shown[key] = _redacted(item, hidden, names, in_list=False)
     return shown
+
+
+def without_actors(state: EncounterState, masked: frozenset[str]) -> EncounterState:
+    """The state without the combat state of the `masked` actors."""
+    actors = {i: a for i, a in state.combat.actors.items() if i not in masked}
+    combat = msgspec.structs.replace(state.combat, actors=actors)
+    return msgspec.structs.replace(state, combat=combat)
+
+
+def with_actors_of(combat: CombatState, real: CombatState, masked: frozenset[str]) -> CombatState:
+    """`combat` with the `masked` actors' combat state as it is in `real`."""
+    actors = {i: a for i, a in combat.actors.items() if i not in masked}
+    actors.update({i: a for i, a in real.actors.items() if i in masked})
+    return msgspec.structs.replace(combat, actors=actors)
