@@ -19,6 +19,7 @@ from schemas.d100 import (
     D100ZoneTestResult,
 )
 from schemas.initiative import Initiative, InitiativeResult, TimedResult
+from schemas.monitor import DamageMode, MonitorResult
 from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
 from schemas.sr3 import (
     SR3ActionName,
@@ -105,6 +106,8 @@ EventType = Literal[
     "zone_test",
     "scene",
     "players",
+    "monitor",
+    "undo",
     "encounter_ended",
 ]
 # Whose dice a player's own token may give: only those of its actors' steps ("own"), or any.
@@ -122,6 +125,8 @@ class EncounterCreate(Request):
     name: Name = ""
     dice_policy: DicePolicy = "own"
     sheet_policy: SheetPolicy = "scene"
+    # Who applies damage: the service keeps every actor's condition monitor.
+    damage: DamageMode = "service"
     # The combat state to start from (of the same ruleset), e.g. a d100 action point budget.
     combat: CombatState | None = None
 
@@ -160,6 +165,9 @@ class EncounterState(msgspec.Struct, gc=False):
     # A new encounter's is its creation's ("scene" unless asked); a state stored before the
     # policy existed lets players type their numbers, as they did then.
     sheet_policy: SheetPolicy = "typed"
+    # Who applies damage: a new encounter's is its creation's ("service" unless asked); one
+    # stored before the service kept monitors leaves them to the VTT, as it did then.
+    damage: DamageMode = "vtt"
 
 
 class StoredHead(msgspec.Struct, gc=False):
@@ -177,6 +185,7 @@ class StoredHead(msgspec.Struct, gc=False):
     dice_policy: DicePolicy = "own"
     # Encounters stored before the policy existed let players type their numbers, as then.
     sheet_policy: SheetPolicy = "typed"
+    damage: DamageMode = "vtt"
     # The ids of the combat state's actors and of the scene's, in order.
     actors: list[Id] = []
     scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
@@ -195,6 +204,7 @@ class EncounterEnvelope(msgspec.Struct, gc=False):
     token_hashes: dict[str, str] = {}
     dice_policy: DicePolicy = "own"
     sheet_policy: SheetPolicy = "typed"
+    damage: DamageMode = "vtt"
     actors: list[str] = []
     scene: list[str] = []
 
@@ -214,6 +224,7 @@ class EncounterView(msgspec.Struct, gc=False):
     scene: dict[str, SceneActor] = {}
     dice_policy: DicePolicy = "own"
     sheet_policy: SheetPolicy = "scene"
+    damage: DamageMode = "service"
 
 
 class EncounterCreated(msgspec.Struct, gc=False):
@@ -270,11 +281,31 @@ class StateEdit(Request):
     combat: CombatState | None = None
     dice_policy: DicePolicy | None = None
     sheet_policy: SheetPolicy | None = None
+    damage: DamageMode | None = None
     reason: Name = ""
     # The encounter's version the edit was made on (`GET`'s `version`): when given and the
     # encounter is at another, the edit is refused (409 `state-changed`) and nothing is written,
     # so a read-modify-write never overwrites a change that landed in between.
     version: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
+class UndoRequest(Request):
+    """`POST .../undo`: the GM takes back the newest change."""
+
+    # The id of the event the GM means to take back (the newest the client shows): when the
+    # newest change is another (one landed in between, or a double click undid it already),
+    # nothing is undone (409 `state-changed`).
+    event: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    reason: Name = ""
+
+
+class UndoResult(msgspec.Struct, tag="undo", tag_field="kind", gc=False):
+    # The event taken back, and its type.
+    undone: str
+    undone_type: EventType
+    reason: str = ""
+    # How many more changes an undo could take back now.
+    left: int = 0
 
 
 class StateEditResult(msgspec.Struct, tag="state_edit", tag_field="kind", gc=False):
@@ -333,6 +364,18 @@ class StateEditOutcome(msgspec.Struct):
     changes: StateChanges
 
 
+class MonitorOutcome(msgspec.Struct):
+    event_id: str
+    result: MonitorResult
+    changes: StateChanges
+
+
+class UndoOutcome(msgspec.Struct):
+    event_id: str
+    result: UndoResult
+    changes: StateChanges
+
+
 class ZoneTestOutcome(msgspec.Struct):
     event_id: str
     result: ZoneTestResult
@@ -363,6 +406,8 @@ Outcome = (
     | StateEditOutcome
     | ZoneTestOutcome
     | PlayerOutcome
+    | MonitorOutcome
+    | UndoOutcome
 )
 
 
@@ -383,6 +428,8 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
         | ZoneTestResult
         | SceneResult
         | PlayerResult
+        | MonitorResult
+        | UndoResult
         | None
     ) = None
     # Only the GM's tokens receive it (a change to a hidden actor).

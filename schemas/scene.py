@@ -12,6 +12,7 @@ import msgspec
 
 from schemas.common import Id, Name, Point, Request
 from schemas.d100 import D100Sheet
+from schemas.monitor import Monitor
 from schemas.sr3 import SR3Sheet
 from schemas.sr3hl import HLSheet
 from schemas.sr4 import SR4Sheet
@@ -45,6 +46,8 @@ class SceneActor(Request):
     position: Point | None = None
     posture: Posture = msgspec.field(default_factory=Posture)
     sheet: ActorSheet | None = None
+    # The damage it carries, kept by the service (unless the encounter's `damage` is "vtt").
+    monitor: Monitor | None = None
 
 
 class ActorPatch(Request):
@@ -56,6 +59,7 @@ class ActorPatch(Request):
     position: Point | msgspec.UnsetType | None = msgspec.UNSET
     posture: Posture | msgspec.UnsetType = msgspec.UNSET
     sheet: ActorSheet | msgspec.UnsetType | None = msgspec.UNSET
+    monitor: Monitor | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class ActorMove(Request):

@@ -274,6 +274,7 @@ class Documents:
                 token_hashes=after.token_hashes,
                 dice_policy=after.dice_policy,
                 sheet_policy=after.sheet_policy,
+                damage=after.damage,
                 actors=list(after.combat.actors),
                 scene=list(after.scene),
             )
@@ -371,6 +372,7 @@ def _state(
         scene=scene,
         dice_policy=envelope.dice_policy,
         sheet_policy=envelope.sheet_policy,
+        damage=envelope.damage,
     )
 
 

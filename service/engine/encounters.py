@@ -426,6 +426,7 @@ class Encounters:
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
             dice_policy=request.dice_policy,
             sheet_policy=request.sheet_policy,
+            damage=request.damage,
         )
         patch = self._documents.patch(None, state)
         # The event id goes in once the store has made it (keys.with_event_id).
@@ -516,6 +517,7 @@ class Encounters:
             scene=state.scene,
             dice_policy=state.dice_policy,
             sheet_policy=state.sheet_policy,
+            damage=state.damage,
         )
         sight = Sight.of(state, admitted.role)
         return view if sight.everything else sight.redact(msgspec.to_builtins(view))
@@ -1131,10 +1133,10 @@ class Encounters:
         """The GM replaces the turn, the combat state or both, as they are on the table. What it
         replaces is not read, so a stored state this version cannot use can be corrected."""
         edit: StateEdit = self._decoders[StateEdit].decode(body)
-        edited = ("turn", "combat", "dice_policy", "sheet_policy")
+        edited = ("turn", "combat", "dice_policy", "sheet_policy", "damage")
         if all(getattr(edit, name) is None for name in edited):
             raise RuleViolation(
-                "give `turn`, `combat`, `dice_policy`, `sheet_policy` or more of them",
+                "give `turn`, `combat`, `dice_policy`, `sheet_policy`, `damage` or more of them",
                 path="$",
                 kind="nothing-to-edit",
             )
@@ -1177,6 +1179,7 @@ class Encounters:
                 combat=combat or current.state.combat,
                 dice_policy=edit.dice_policy or current.state.dice_policy,
                 sheet_policy=edit.sheet_policy or current.state.sheet_policy,
+                damage=edit.damage or current.state.damage,
             )
             return Resolution(result=result, state=state.combat), state
 

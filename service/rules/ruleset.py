@@ -26,6 +26,7 @@ from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from schemas.sr3hl import BodyMap
 from service.rules.dice import Dice
+from service.rules.monitor import MonitorRules
 
 R = TypeVar("R", covariant=True)
 
@@ -204,6 +205,12 @@ class Ruleset(Protocol):
         ...
 
     def new_state(self) -> CombatState: ...
+
+    @property
+    def monitor(self) -> MonitorRules | None:
+        """The condition monitors the service keeps for this ruleset's scene actors
+        (service/rules/monitor.py); None where the combat state keeps its own (Hard Life)."""
+        ...
 
     def dice_steps(self, request: Any) -> dict[str, int]:
         """Every step `request` may roll, with its die's sides, to check given dice up front."""

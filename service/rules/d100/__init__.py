@@ -22,6 +22,7 @@ from schemas.scene import SceneActor
 from service.rules.d100 import actions, attack, odds, suppression
 from service.rules.d100 import scene as scene_fill
 from service.rules.dice import Dice
+from service.rules.monitor import MonitorRules
 from service.rules.ruleset import (
     NO_COST,
     ActionCost,
@@ -33,6 +34,7 @@ from service.rules.ruleset import (
 
 
 class D100Ruleset(NothingTimed, OddsFromModule):
+    monitor: MonitorRules | None = None
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="d100",

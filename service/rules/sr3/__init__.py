@@ -26,6 +26,7 @@ from schemas.sr3 import (
     SR3ZoneTestRequest,
 )
 from service.rules.dice import Dice
+from service.rules.monitor import MonitorRules
 from service.rules.ruleset import (
     NO_COST,
     ActionCost,
@@ -39,6 +40,7 @@ from service.rules.sr3 import scene as scene_fill
 
 
 class SR3Ruleset(NothingTimed, OddsFromModule):
+    monitor: MonitorRules | None = None
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr3",

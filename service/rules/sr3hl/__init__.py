@@ -23,6 +23,7 @@ from schemas.sr3hl import (
     HLZoneTestResult,
 )
 from service.rules.dice import Dice
+from service.rules.monitor import MonitorRules
 from service.rules.ruleset import EarlierAttack, NothingTimed, OddsFromModule, Resolution
 from service.rules.sr3 import tables as sr3_tables
 from service.rules.sr3hl import able, actions, attack, body, odds, suppression
@@ -47,6 +48,7 @@ DICE_STEPS = [
 
 
 class HardLifeRuleset(NothingTimed, OddsFromModule):
+    monitor: MonitorRules | None = None
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr3-hardlife",

@@ -22,12 +22,14 @@ from schemas.sr4 import (
     SR4ZoneTestResult,
 )
 from service.rules.dice import Dice
+from service.rules.monitor import MonitorRules
 from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, OddsFromModule, Resolution
 from service.rules.sr4 import actions, attack, grenade_attack, odds, suppression, tables
 from service.rules.sr4 import scene as scene_fill
 
 
 class SR4Ruleset(OddsFromModule):
+    monitor: MonitorRules | None = None
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr4",

@@ -20,6 +20,7 @@ from schemas.sr5 import (
     SR5ZoneTestResult,
 )
 from service.rules.dice import Dice
+from service.rules.monitor import MonitorRules
 from service.rules.ruleset import (
     NO_COST,
     ActionCost,
@@ -33,6 +34,7 @@ from service.rules.sr5 import scene as scene_fill
 
 
 class SR5Ruleset(NothingTimed, OddsFromModule):
+    monitor: MonitorRules | None = None
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr5",
