@@ -11,7 +11,7 @@ import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
 from service.api import app as app_module
-from service.api.app import REPLAY_PAGE
+from service.api.websocket import REPLAY_PAGE
 from service.config import Config
 from service.store import MemoryStore
 from service.store.base import Events

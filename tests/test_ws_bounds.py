@@ -19,8 +19,9 @@ import aiohttp
 import pytest
 from aiohttp import WSMsgType
 
-from service.api.app import SOCKET_COUNTS, SOCKETS, WS_TOKEN_REVOKED
+from service.api.app import SOCKET_COUNTS, SOCKETS
 from service.api.limits import CLIENT_FRAME_BURST, CLIENT_MESSAGE_BYTES
+from service.api.websocket import WS_TOKEN_REVOKED
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY
 from tests.service_process import ADMIN_KEY as PROCESS_ADMIN_KEY

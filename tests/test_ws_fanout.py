@@ -17,6 +17,7 @@ from service.api import app as app_module
 from service.api import hub as hub_module
 from service.api.app import SOCKETS
 from service.api.hub import text_frame
+from service.api.websocket import REPLAY_PAGE
 from service.config import Config
 from service.store import MemoryStore
 from service.store.base import Events
@@ -297,10 +298,10 @@ async def test_a_replay_reads_the_stream_a_few_events_at_a_time(
     client = await make_client()
     made = await client.post("/v1/encounters", json={"ruleset": "sr5"})
     encounter = (await made.json())["id"]
-    shots = [await attack(client, encounter) for _ in range(app_module.REPLAY_PAGE + 5)]
+    shots = [await attack(client, encounter) for _ in range(REPLAY_PAGE + 5)]
     asked.clear()
     ws = await client.ws_connect(f"/v1/encounters/{encounter}/ws")
     assert (await receive(ws))["type"] == "encounter_created"
     assert [(await receive(ws))["id"] for _ in shots] == shots
     await ws.close()
-    assert asked and max(asked) == app_module.REPLAY_PAGE
+    assert asked and max(asked) == REPLAY_PAGE
