@@ -364,3 +364,51 @@ async def test_the_vtt_keeps_the_monitors_when_damage_is_vtt(client: Any) -> Non
     back = await client.put(f"{base}/state", json={"damage": "vtt"})
     assert back.status == 201, await back.text()
     assert (await (await client.get(f"{base}/actors/ganger")).json())["monitor"] is None
+
+
+async def test_second_chance_replaces_the_damage_of_the_attack_it_re_rolls(client: Any) -> None:
+    sam = {**SAM, "sheet": {**SAM["sheet"], "edge": 2}}
+    base = await on_scene(client, sam=sam, ganger=GANGER)
+    encounter = base.rsplit("/", 1)[1]
+    await attack(client, encounter, shot("sam", "ganger", GRAZE))
+    assert (await monitor_of(client, base, "ganger"))["physical"] == 4
+    # Second Chance (the guide, "Edge"): the 11 dice that missed are rolled again, four 6s:
+    # 1 + 4 = 5 hits (limit 5), 5 net hits; DV 8 + 5 = 13 against 8, physical; the soak
+    # rolled stands (5 hits): 8 boxes. They replace the attack's 4: 8 physical, not 4 + 8.
+    response = await client.post(
+        f"{base}/actions",
+        json={
+            "actor": "sam",
+            "action": "second_chance",
+            "target": "ganger",
+            "dice": {"second_chance:ganger": [6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2]},
+        },
+    )
+    assert response.status == 201, await response.text()
+    answer = await response.json()
+    assert answer["result"]["attack"]["targets"][0]["damage"]["boxes"] == 8
+    monitor = answer["changes"]["scene"]["ganger"]["monitor"]
+    # -(8 // 3) = -2.
+    assert (monitor["physical"], monitor["status"]["wound_modifier"]) == (8, -2)
+
+
+async def test_second_chance_in_confirm_mode_replaces_the_damage_still_waiting(
+    client: Any,
+) -> None:
+    sam = {**SAM, "sheet": {**SAM["sheet"], "edge": 2}}
+    base = await on_scene(client, damage="confirm", sam=sam, ganger=GANGER)
+    encounter = base.rsplit("/", 1)[1]
+    await attack(client, encounter, shot("sam", "ganger", GRAZE))
+    second = {
+        "actor": "sam",
+        "action": "second_chance",
+        "target": "ganger",
+        "dice": {"second_chance:ganger": [6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2]},
+    }
+    response = await client.post(f"{base}/actions", json=second)
+    assert response.status == 201, await response.text()
+    # The 4 boxes waiting as d1 give way to the re-rolled attack's 8 (as above), as d2.
+    pending = (await monitor_of(client, base, "ganger"))["pending"]
+    assert [(p["id"], p["boxes"], p["source"]) for p in pending] == [
+        ("d2", 8, "attack by sam (predator, second_chance)")
+    ]
