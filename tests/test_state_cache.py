@@ -95,12 +95,15 @@ async def test_an_attack_on_a_crowded_table_writes_only_the_fields_it_changed(
     # The first shot puts Sam and the ganger in the combat state (the head lists them)...
     admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
     await encounters.attack(admitted, msgspec.json.encode(NAMED))
-    assert recording.commits[-1][0] == {"head", "a:sam", "a:goon-1", "s:sam"}
+    # (and the ganger's condition monitor takes the README's 9 boxes: its scene field too).
+    assert recording.commits[-1][0] == {"head", "a:sam", "a:goon-1", "s:sam", "s:goon-1"}
     # ...the next changes only what it changes.
     recording.calls.clear()
     admitted = await encounters.admit(encounter, ADMIN_KEY, "play")
-    # Hits, so the ganger rolls a defense (a miss, left to chance, would change no defense).
-    hits = {**NAMED, "dice": {"attack": [6, 5, *[2] * 11]}}
+    # Hits, so the ganger rolls a defense (a miss, left to chance, would change no defense):
+    # 2 hits against its 2 (Reaction 3 + Intuition 3, -3 for its 9 boxes, -1 for its earlier
+    # defense: 2 dice, both hit): no net hit, no damage, its monitor as it was.
+    hits = {**NAMED, "dice": {"attack": [6, 5, *[2] * 11], "defense:goon-1": [5, 5]}}
     await encounters.attack(admitted, msgspec.json.encode(hits))
     # One call to the store: the commit (the encounter was in memory).
     assert recording.calls == ["commit"]
