@@ -375,27 +375,27 @@ async def revoke_player_token(request: web.Request) -> web.Response:
 
 
 async def edit_monitor(request: web.Request) -> web.Response:
-    actor_id = _actor_id(request)
-    admitted, body, key = await _change_arguments(request, "gm")
+    actor_id = route_actor(request)
+    admitted, body, key = await change_arguments(request, "gm")
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.edit_monitor(admitted, actor_id, body, key), 200)
+    return answered(await encounters.edit_monitor(admitted, actor_id, body, key), 200)
 
 
 async def apply_pending(request: web.Request) -> web.Response:
-    actor_id, damage_id = _actor_id(request), _route_id(request, "damage")
-    key = _idempotency_key(request)
+    actor_id, damage_id = route_actor(request), route_id(request, "damage")
+    key = idempotency_key(request)
     # The GM, or a player for the actor it controls (checked on the state).
-    admitted = await _admit(request, "play")
+    admitted = await admit(request, "play")
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.apply_pending(admitted, actor_id, damage_id, key), 200)
+    return answered(await encounters.apply_pending(admitted, actor_id, damage_id, key), 200)
 
 
 async def decline_pending(request: web.Request) -> web.Response:
-    actor_id, damage_id = _actor_id(request), _route_id(request, "damage")
-    key = _idempotency_key(request)
-    admitted = await _admit(request, "gm")
+    actor_id, damage_id = route_actor(request), route_id(request, "damage")
+    key = idempotency_key(request)
+    admitted = await admit(request, "gm")
     encounters = request.app[ENCOUNTERS]
-    return _answer(await encounters.decline_pending(admitted, actor_id, damage_id, key), 200)
+    return answered(await encounters.decline_pending(admitted, actor_id, damage_id, key), 200)
 
 
 async def events(request: web.Request) -> web.Response:
