@@ -815,6 +815,8 @@ def _make_store(config: Config) -> EncounterStore:
         ttl_seconds=config.encounter_ttl_seconds,
         max_events=config.max_events_per_encounter,
         max_event_stream_bytes=config.max_event_stream_bytes,
+        max_undo=config.undo_depth,
+        max_undo_bytes=config.undo_bytes,
     )
     if config.redis_url:
         return RedisStore(
