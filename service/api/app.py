@@ -500,6 +500,11 @@ async def edit_state(request: web.Request) -> web.Response:
     return _answer(await encounters.edit_state(*await _change_arguments(request, "gm")))
 
 
+async def undo(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.undo(*await _change_arguments(request, "gm")), 200)
+
+
 async def _change_arguments(
     request: web.Request, needed: Permission
 ) -> tuple[Admitted, bytes, str | None]:
@@ -951,4 +956,6 @@ def create_app(config: Config) -> web.Application:
     app.router.add_delete("/v1/encounters/{encounter}/initiative", stop_initiative)
     app.router.add_post("/v1/encounters/{encounter}/initiative/actors", join_initiative)
     app.router.add_delete("/v1/encounters/{encounter}/initiative/actors/{actor}", leave_initiative)
+    # Monitors and undo.
+    app.router.add_post("/v1/encounters/{encounter}/undo", undo)
     return app

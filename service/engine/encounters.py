@@ -8,9 +8,10 @@ from service.engine.lifecycle import EncounterUses
 from service.engine.play import PlayUses
 from service.engine.staging import SceneUses
 from service.engine.turn import TurnUses
+from service.engine.undo import UndoUses
 
 __all__ = ["EVENTS_PAGE", "PREVIEW_THREADS", "Admitted", "Answer", "Encounters", "EventsPage"]
 
 
-class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses):
+class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses, UndoUses):
     """Every use case of the service."""
