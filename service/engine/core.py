@@ -152,6 +152,16 @@ class Loaded:
         return self.document.version
 
 
+class Moved(Exception):
+    """A change that read something beside the state (the undo's newest record, a follow-up's
+    earlier attack in the stream) found the state moved on when it came to commit: what it read
+    may no longer go with it, so it starts again from `current`."""
+
+    def __init__(self, current: Loaded) -> None:
+        super().__init__("the encounter changed under the request")
+        self.current = current
+
+
 class EncounterCore:
     """The state and the machinery every use case shares (service/engine/encounters.py
     puts the use cases together)."""

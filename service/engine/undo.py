@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from schemas.encounter import EncounterState, UndoOutcome, UndoRequest, UndoResult
-from service.engine.core import MAX_ATTEMPTS, Admitted, Answer, EncounterCore, Loaded
+from service.engine.core import MAX_ATTEMPTS, Admitted, Answer, EncounterCore, Loaded, Moved
 from service.engine.documents import StoredStateInvalid
 from service.engine.errors import NotNewest, StoreContention
 from service.engine.undo_records import read_record, restored
@@ -18,14 +18,6 @@ from service.rules import Resolution, RuleViolation
 from service.store import StoredEncounter, UndoTop
 
 _request = msgspec.json.Decoder(UndoRequest)
-
-
-class _Moved(Exception):
-    """The encounter changed after the undo read its newest record: read it again."""
-
-    def __init__(self, current: Loaded) -> None:
-        super().__init__("the encounter changed under the undo")
-        self.current = current
 
 
 class UndoUses(EncounterCore):
@@ -43,7 +35,7 @@ class UndoUses(EncounterCore):
             top = await self._store.undo_top(admitted.encounter_id)
             try:
                 return await self._undo(admitted, loaded, request, top, body, key)
-            except _Moved as moved:
+            except Moved as moved:
                 loaded = moved.current
                 admitted = self._admitted(
                     admitted.encounter_id,
@@ -69,7 +61,7 @@ class UndoUses(EncounterCore):
 
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
             if current.version != loaded.version:
-                raise _Moved(current)
+                raise Moved(current)
             if request.event is not None and (top is None or top.event_id != request.event):
                 raise NotNewest(request.event, None if top is None else top.event_id)
             if top is None or record is None:
