@@ -482,3 +482,13 @@ async def test_the_undo_reaches_the_websocket(client: Any) -> None:
     assert (event["id"], event["type"]) == (answer["event_id"], "undo")
     assert event["result"]["undone_type"] == "scene"
     assert event["actor"] == "goon-1"
+
+
+async def test_the_openapi_document_describes_the_undo(client: Any) -> None:
+    document = await (await client.get("/openapi.json")).json()
+    undo_op = document["paths"]["/v1/encounters/{encounter}/undo"]["post"]
+    # The body may be left out: an undo of whatever is newest.
+    assert undo_op["requestBody"]["required"] is False
+    assert "409" in undo_op["responses"] and "200" in undo_op["responses"]
+    schemas = document["components"]["schemas"]
+    assert {"UndoRequest", "UndoOutcome", "UndoResult"} <= set(schemas)
