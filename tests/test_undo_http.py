@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from service.api.app_keys import STORE
+from service.store import UndoTop
 from tests import d100_requests as d100
 from tests import sr3_requests as sr3
 from tests import sr3hl_requests as hl
@@ -339,6 +340,24 @@ async def test_a_players_token_change_is_never_undone(client: Any) -> None:
     await changed(client, "PUT", f"{base}/actors/goon-1", {"name": "Goon", "hidden": True})
     assert (await undone(client, base))["result"]["undone_type"] == "scene"
     await refused(await undo(client, base), 409, "cannot-undo")
+
+
+async def test_a_record_this_version_cannot_read_is_not_undone(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = await scene_of(client, "sr5", **{"goon-1": {"name": "Goon"}})
+    before = await view(client, base)
+    store = client.app[STORE]
+    top = await store.undo_top(base.rsplit("/", 1)[1])
+
+    async def unreadable(encounter_id: str) -> Any:
+        # 0xc1 is no msgpack value at all: a record of some other version.
+        return UndoTop(top.event_id, b"\xc1", top.depth)
+
+    monkeypatch.setattr(store, "undo_top", unreadable)
+    problem = await refused(await undo(client, base), 409, "cannot-undo")
+    assert top.event_id in problem["detail"]
+    assert await view(client, base) == before
 
 
 async def test_the_event_guard_refuses_a_double_click(client: Any) -> None:

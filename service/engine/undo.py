@@ -64,12 +64,20 @@ class UndoUses(EncounterCore):
                 raise Moved(current)
             if request.event is not None and (top is None or top.event_id != request.event):
                 raise NotNewest(request.event, None if top is None else top.event_id)
-            if top is None or record is None:
+            if top is None:
                 raise RuleViolation(
                     "there is no change to undo: the encounter is as it was created, or the "
                     "changes before are past the undo bound (FIREFIGHT_UNDO_DEPTH)",
                     path="$",
                     kind="nothing-to-undo",
+                    status=409,
+                )
+            if record is None:
+                raise RuleViolation(
+                    f"the newest change ('{top.event_id}') kept a record this version cannot "
+                    "read: it cannot be undone",
+                    path="$",
+                    kind="cannot-undo",
                     status=409,
                 )
             if record.barrier:

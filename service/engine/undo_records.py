@@ -58,8 +58,12 @@ def record_of(
     return _encoder.encode(UndoRecord(event_type, actor, gm_only, unseen_actor, previous))
 
 
-def read_record(record: bytes) -> UndoRecord:
-    return _decoder.decode(record)
+def read_record(record: bytes) -> UndoRecord | None:
+    """The record as kept; None for one this version cannot read (it cannot be undone)."""
+    try:
+        return _decoder.decode(record)
+    except msgspec.DecodeError:
+        return None
 
 
 def restored(fields: Mapping[str, bytes], record: UndoRecord) -> dict[str, bytes]:
