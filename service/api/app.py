@@ -316,6 +316,11 @@ async def edit_state(request: web.Request) -> web.Response:
     return answered(await encounters.edit_state(*await change_arguments(request, "gm")))
 
 
+async def undo(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return answered(await encounters.undo(*await change_arguments(request, "gm")), 200)
+
+
 async def list_actors(request: web.Request) -> web.Response:
     admitted = await admit(request, "read")
     return json_response(await request.app[ENCOUNTERS].actors(admitted))
@@ -568,4 +573,5 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post(monitor, edit_monitor)
     app.router.add_post(monitor + "/pending/{damage}", apply_pending)
     app.router.add_delete(monitor + "/pending/{damage}", decline_pending)
+    app.router.add_post("/v1/encounters/{encounter}/undo", undo)
     return app

@@ -35,6 +35,8 @@ from schemas.encounter import (
     SceneOutcome,
     StateEdit,
     StateEditOutcome,
+    UndoOutcome,
+    UndoRequest,
     ZoneList,
     ZoneTestAsk,
     ZoneTestOutcome,
@@ -101,6 +103,8 @@ class Operation:
     idempotent: bool = False
     # Statuses answered with `response`'s type rather than a problem (/readyz's 503).
     also: tuple[int, ...] = ()
+    # The body may be left out (the request's defaults).
+    body_optional: bool = False
 
 
 OPERATIONS = (
@@ -238,6 +242,21 @@ OPERATIONS = (
         "An actor leaves the combat turn; if it was acting, the next phase begins (GM).",
         response=InitiativeOutcome,
         errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/undo",
+        "Take back the newest change (GM): the state goes back to what it was before it, its "
+        "dice are not rolled again, and the undo is an event. A chain of undos walks back up "
+        "to FIREFIGHT_UNDO_DEPTH changes. 409 `nothing-to-undo` when none is left, "
+        "`cannot-undo` when the newest gave or revoked a player's token, `state-changed` when "
+        "the body's `event` is not the newest change (nothing undone).",
+        request=UndoRequest,
+        response=UndoOutcome,
+        body_optional=True,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
     ),
@@ -572,7 +591,7 @@ def document() -> dict[str, Any]:
             entry["security"] = _SECURITY[op.auth]
         if op.request is not None:
             entry["requestBody"] = {
-                "required": True,
+                "required": not op.body_optional,
                 "content": {"application/json": {"schema": refs[op.request]}},
             }
         entry["responses"][str(op.status)] = _success(op, refs)

@@ -56,6 +56,19 @@ def for_players(stored: bytes) -> bytes | None:
     return _encoder.encode(sight.Sight("player", frozenset(hidden)).redact(event))
 
 
+class _Undone(msgspec.Struct):
+    undone: str | None = None
+
+
+class _Looked(msgspec.Struct):
+    """What finding an actor's last attack reads of each event: an attack's actor, and the
+    event an undo took back."""
+
+    type: str
+    actor: str | None = None
+    result: _Undone | None = None
+
+
 class _Attack(msgspec.Struct):
     # Empty when the event has none (attacks stored before events kept their request).
     request: msgspec.Raw = msgspec.Raw()
@@ -80,7 +93,7 @@ class AttackEvents:
     """Finds an actor's newest attack by its event, and reads it as the ruleset's types."""
 
     def __init__(self, attack_types: Mapping[str, type[Any]]) -> None:
-        self._head = _head
+        self._looked = msgspec.json.Decoder(_Looked)
         self._attack = msgspec.json.Decoder(_Attack)
         self._requests = {
             ruleset_id: msgspec.json.Decoder(attack_type)
@@ -92,14 +105,18 @@ class AttackEvents:
         self, store: EncounterStore, encounter_id: str, actor: str, ruleset_id: str
     ) -> EarlierAttack | None:
         """The actor's newest attack, from its event, within the last LAST_ATTACK_LOOKBACK
-        events (None past them, or without one)."""
+        events (None past them, or without one). An attack an undo took back is not one: its
+        event stays in the stream, and the undo's, newer, names it."""
         before: str | None = None
         seen = 0
+        undone: set[str] = set()
         while seen < LAST_ATTACK_LOOKBACK:
             page = await store.events_before(encounter_id, before, LAST_ATTACK_PAGE)
             for event_id, stored in page:
-                head = self._head.decode(stored)
-                if head.type == "attack" and head.actor == actor:
+                head = self._looked.decode(stored)
+                if head.type == "undo" and head.result is not None and head.result.undone:
+                    undone.add(head.result.undone)
+                elif head.type == "attack" and head.actor == actor and event_id not in undone:
                     return self._attack_of(stored, ruleset_id)
                 before = event_id
             seen += len(page)

@@ -23,7 +23,8 @@ from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
 from service.engine import aftermath, damage, players, sight
 from service.engine.access import player_of
-from service.engine.core import Admitted, Answer, EncounterCore, Loaded
+from service.engine.core import MAX_ATTEMPTS, Admitted, Answer, EncounterCore, Loaded, Moved
+from service.engine.errors import StoreContention
 from service.engine.previews import Samples
 from service.engine.sight import Sight
 from service.rules import Resolution, Ruleset, RuleViolation, odds
@@ -135,6 +136,7 @@ class PlayUses(EncounterCore):
         outcome_type: Callable[..., Outcome],
         scope: bytes = b"",
         zone_id: str | None = None,
+        attempts: int = MAX_ATTEMPTS,
     ) -> Answer:
         """A player's request that may roll: decoded as the encounter's ruleset's `body_type`
         (msgspec.ValidationError if it is not one), its given dice checked, then resolved."""
@@ -159,12 +161,12 @@ class PlayUses(EncounterCore):
 
         check_player(loaded)
         earlier = None
-        if body_type == "action_type":
-            follows = loaded.ruleset.follows_up(request)
-            if follows is not None:
-                earlier = await self._attacks.last_attack(
-                    self._store, admitted.encounter_id, follows, ruleset_id
-                )
+        follows = loaded.ruleset.follows_up(request) if body_type == "action_type" else None
+        if follows is not None:
+            # Read after the state: an attack or an undo since moves the version on.
+            earlier = await self._attacks.last_attack(
+                self._store, admitted.encounter_id, follows, ruleset_id
+            )
         # What it does to the initiative, then the damage it deals (a re-resolved attack's in
         # place of the one it replaces), in the same commit.
         after = damage.dealing(
@@ -178,6 +180,10 @@ class PlayUses(EncounterCore):
             if current is not loaded:
                 # The encounter changed under the request: the player may no longer act so.
                 check_player(current)
+                if follows is not None and current.version != loaded.version:
+                    # An attack, or an undo of one, may have changed which is the actor's
+                    # last: find it again on this state, never follow up the one read before.
+                    raise Moved(current)
             if not masked:
                 return play(current.ruleset, request, current.state, dice, earlier)
             # The hidden actors the request named are to it actors the scene does not hold:
@@ -194,9 +200,30 @@ class PlayUses(EncounterCore):
         # The attack's event keeps it whole, as the scene filled it in, its given dice left out
         # (they are in the result).
         kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_ask_type" else None
-        return await self._change(
-            admitted, event_type, key, scope + body, resolve, outcome_type, loaded, kept, masked
-        )
+        try:
+            return await self._change(
+                admitted, event_type, key, scope + body, resolve, outcome_type, loaded, kept, masked
+            )
+        except Moved as moved:
+            if attempts <= 1:
+                raise StoreContention(
+                    f"encounter '{admitted.encounter_id}' changed too often while this "
+                    f"{what} read its earlier attack"
+                ) from None
+            again, _ = self._again(admitted, moved.current.document)
+            return await self._play(
+                again,
+                event_type,
+                body_type,
+                body,
+                key,
+                steps,
+                play,
+                outcome_type,
+                scope,
+                zone_id,
+                attempts - 1,
+            )
 
     async def attack(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
         return await self._play(
