@@ -51,7 +51,7 @@ from bench.servers import (
     start_server,
 )
 from bench.targets import Target, report
-from service.store.redis import events_key, state_key
+from service.store.redis import events_key, state_key, undo_key
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 BASELINE = "baseline"
@@ -193,7 +193,7 @@ class RedisCounters:
 
         Ended encounters keep their streams an hour for resuming clients: thousands of events
         each, for every run, that nobody will read."""
-        keys = [key(e) for e in encounter_ids for key in (state_key, events_key)]
+        keys = [key(e) for e in encounter_ids for key in (state_key, events_key, undo_key)]
         if keys:
             await self._client.unlink(*keys)
 

@@ -77,6 +77,10 @@ class Config:
     max_events_per_encounter: int = 10_000
     # The most an encounter's events take together: the oldest are trimmed first.
     max_event_stream_bytes: int = 64 * 1024 * 1024
+    # Changes an undo may take back per encounter (0: none), and the bytes their undo records
+    # may take together: the oldest dropped first, the newest always kept.
+    undo_depth: int = 20
+    undo_bytes: int = 8 * 1024 * 1024
     # The most one stored event may take: a larger one is stored without the attack's request
     # it echoes; one whose result alone is larger is refused (422), nothing written.
     max_event_bytes: int = 256 * 1024
@@ -181,6 +185,8 @@ _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float
         1024 * 1024,
         1024 * 1024 * 1024,
     ),
+    "undo_depth": (_int, "FIREFIGHT_UNDO_DEPTH", 0, 1000),
+    "undo_bytes": (_int, "FIREFIGHT_UNDO_BYTES", 64 * 1024, 1024 * 1024 * 1024),
     "max_event_bytes": (_int, "FIREFIGHT_MAX_EVENT_BYTES", 16 * 1024, 16 * 1024 * 1024),
     "events_page_bytes": (_int, "FIREFIGHT_EVENTS_PAGE_BYTES", 64 * 1024, 256 * 1024 * 1024),
     "ws_send_timeout_seconds": (_seconds, "FIREFIGHT_WS_SEND_TIMEOUT_SECONDS", 0.1, 3600),

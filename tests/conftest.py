@@ -52,38 +52,58 @@ def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
 CONTRACT_TIMEOUT_S = 10.0
 
 
+# What the contract's stores keep: caps small enough for a test to reach.
+CONTRACT_LIMITS = StoreLimits(
+    ttl_seconds=TEST_TTL_SECONDS,
+    ended_ttl_seconds=60,
+    max_events=100,
+    max_event_stream_bytes=64 * 1024,
+    max_undo=5,
+    max_undo_bytes=32 * 1024,
+)
+
+StoreFactory = Callable[[StoreLimits], Any]
+
+
 @pytest.fixture(params=["memory", "fakeredis", "redis", "cluster"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
-    """One store of each kind, so one contract suite runs against all three."""
-    limits = StoreLimits(
-        ttl_seconds=TEST_TTL_SECONDS,
-        ended_ttl_seconds=60,
-        max_events=100,
-        max_event_stream_bytes=64 * 1024,
-    )
-    if request.param == "memory":
-        made: Any = MemoryStore(limits)
-    elif request.param == "fakeredis":
-        server = fakeredis.FakeServer()
-        made = RedisStore(
-            "redis://fake",
-            limits,
-            client=fakeredis.FakeAsyncRedis(server=server, max_connections=1000),
-            reader=fakeredis.FakeAsyncRedis(server=server),
-        )
-    elif request.param == "redis":
-        made = RedisStore(
-            request.getfixturevalue("redis_url"), limits, command_timeout_s=CONTRACT_TIMEOUT_S
-        )
-    else:
-        made = RedisStore(
-            request.getfixturevalue("redis_cluster_url"),
-            limits,
-            cluster=True,
-            command_timeout_s=CONTRACT_TIMEOUT_S,
-        )
-    yield made
-    await made.close()
+async def make_store(request: pytest.FixtureRequest) -> AsyncIterator[StoreFactory]:
+    """Makes stores of one kind with the limits a test gives, and closes them after it."""
+    made: list[Any] = []
+
+    def make(limits: StoreLimits) -> Any:
+        if request.param == "memory":
+            store: Any = MemoryStore(limits)
+        elif request.param == "fakeredis":
+            server = fakeredis.FakeServer()
+            store = RedisStore(
+                "redis://fake",
+                limits,
+                client=fakeredis.FakeAsyncRedis(server=server, max_connections=1000),
+                reader=fakeredis.FakeAsyncRedis(server=server),
+            )
+        elif request.param == "redis":
+            store = RedisStore(
+                request.getfixturevalue("redis_url"), limits, command_timeout_s=CONTRACT_TIMEOUT_S
+            )
+        else:
+            store = RedisStore(
+                request.getfixturevalue("redis_cluster_url"),
+                limits,
+                cluster=True,
+                command_timeout_s=CONTRACT_TIMEOUT_S,
+            )
+        made.append(store)
+        return store
+
+    yield make
+    for store in made:
+        await store.close()
+
+
+@pytest.fixture
+def store(make_store: StoreFactory) -> Any:
+    """One store of each kind, so one contract suite runs against all four."""
+    return make_store(CONTRACT_LIMITS)
 
 
 def new_id() -> str:

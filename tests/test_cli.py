@@ -121,6 +121,9 @@ def test_environment_and_flags_with_flags_winning() -> None:
         ({"FIREFIGHT_REDIS_CLUSTER": "maybe"}, "FIREFIGHT_REDIS_CLUSTER must be true or false"),
         ({"FIREFIGHT_RATE_LIMIT": "-1"}, "FIREFIGHT_RATE_LIMIT must be between"),
         ({"FIREFIGHT_LOG_FORMAT": "xml"}, "json or console"),
+        ({"FIREFIGHT_UNDO_DEPTH": "1001"}, "FIREFIGHT_UNDO_DEPTH must be between 0 and 1000"),
+        ({"FIREFIGHT_UNDO_DEPTH": "-1"}, "FIREFIGHT_UNDO_DEPTH must be between 0 and 1000"),
+        ({"FIREFIGHT_UNDO_BYTES": "1000"}, "FIREFIGHT_UNDO_BYTES must be between 65536"),
     ],
 )
 def test_bad_configuration_is_refused_clearly(env: dict[str, str], message: str) -> None:
@@ -265,3 +268,19 @@ def test_the_cluster_switch_by_environment_or_flag() -> None:
     assert not load_config([], {}).redis_cluster
     assert load_config([], {"FIREFIGHT_REDIS_CLUSTER": "true"}).redis_cluster
     assert load_config(["--redis-cluster"], {}).redis_cluster
+
+
+async def test_the_undo_stack_is_as_deep_as_configured() -> None:
+    from service.api.app import _make_store
+
+    config = load_config([], {"FIREFIGHT_UNDO_DEPTH": "2", "FIREFIGHT_UNDO_BYTES": "65536"})
+    assert (config.undo_depth, config.undo_bytes) == (2, 65536)
+    assert (load_config([], {}).undo_depth, load_config([], {}).undo_bytes) == (20, 8 * 1024**2)
+    store = _make_store(config)
+    await store.create("e", {"body": b"v"}, b"created")
+    for version in (1, 2, 3):
+        await store.commit("e", version, {"body": b"v"}, (), b"e", undo=b"r%d" % version)
+    # Three changes with records, two kept (FIREFIGHT_UNDO_DEPTH): the newest, r3, on top.
+    top = await store.undo_top("e")
+    assert top is not None and (top.record, top.depth) == (b"r3", 2)
+    await store.close()

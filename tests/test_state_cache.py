@@ -52,11 +52,12 @@ class RecordingStore:
         changed: Mapping[str, bytes],
         removed: Collection[str],
         *rest: Any,
+        **options: Any,
     ) -> Committed | Conflict:
         self.calls.append("commit")
         self.commits.append((set(changed), set(removed)))
         committed = await self._store.commit(
-            encounter_id, expected_version, changed, removed, *rest
+            encounter_id, expected_version, changed, removed, *rest, **options
         )
         self.conflicts += isinstance(committed, Conflict)
         return committed

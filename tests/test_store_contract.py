@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,10 +18,11 @@ from service.store import (
     Pending,
     StoredEncounter,
     Unchanged,
+    UndoTop,
     parse_event_id,
 )
 from service.store.base import START
-from tests.conftest import new_id
+from tests.conftest import CONTRACT_LIMITS, StoreFactory, new_id
 
 # What a use case keeps for a key: its answer as it gives it (the store never edits it).
 ANSWER = b'{"event_id":""}'
@@ -249,11 +251,12 @@ async def test_memory_encounters_expire_after_their_ttl() -> None:
     encounter = new_id()
     await create(store, encounter, b"doc", b"created")
     now[0] += 59
-    assert await commit(store, encounter, 1, b"doc2", b"e") is not None  # a write refreshes it
+    await push(store, encounter, 1, b"r1")  # a write refreshes it
     now[0] += 59
     assert (await store.load(encounter)).version == 2
     now[0] += 61
     assert await store.load(encounter) is None
+    assert await store.undo_top(encounter) is None
     assert await store.events_after(encounter, START, 10) == []
 
 
@@ -366,4 +369,219 @@ async def test_a_burst_queues_its_commands_instead_of_opening_a_connection_each(
         assert all(item is not None and document(item) == b"doc" for item in loaded)
         assert 0 < opened <= COMMANDS_IN_FLIGHT
     finally:
+        await store.close()
+
+
+# --- the undo stack (issue 24) -----------------------------------------------------------------
+# The contract's stores keep 5 undo records and 32 KiB of them (conftest.CONTRACT_LIMITS).
+
+
+async def push(store: Any, encounter: str, version: int, record: bytes) -> str:
+    """A change with its undo record; the id of the event it appended."""
+    committed = await store.commit(encounter, version, {BODY: b"v"}, (), b"e", undo=record)
+    assert isinstance(committed, Committed)
+    return str(committed.event_id)
+
+
+async def pop(store: Any, encounter: str, version: int) -> str:
+    """An undo: a change that takes the newest record off."""
+    committed = await store.commit(encounter, version, {BODY: b"u"}, (), b"undo", undo_pop=True)
+    assert isinstance(committed, Committed)
+    return str(committed.event_id)
+
+
+async def records(store: Any, encounter: str, version: int) -> list[tuple[str, bytes]]:
+    """The whole stack, newest first, read by undoing every record from `version` on."""
+    found = []
+    while (top := await store.undo_top(encounter)) is not None:
+        found.append((top.event_id, top.record))
+        await pop(store, encounter, version)
+        version += 1
+    return found
+
+
+async def test_undo_records_come_back_newest_first_with_the_event_they_undo(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    assert await store.undo_top(encounter) is None
+    first = await push(store, encounter, 1, b"before the first")
+    second = await push(store, encounter, 2, b"before the second")
+    assert await store.undo_top(encounter) == UndoTop(second, b"before the second", depth=2)
+    undone = await pop(store, encounter, 3)
+    # The undo is an event of its own, and the record under it is the newest now.
+    assert undone not in (first, second)
+    assert await store.undo_top(encounter) == UndoTop(first, b"before the first", depth=1)
+    await pop(store, encounter, 4)
+    assert await store.undo_top(encounter) is None
+    # An undo with nothing to take off still commits its change.
+    await pop(store, encounter, 5)
+    # Version 1 created, 2 and 3 the changes, 4, 5 and 6 the undos.
+    assert (await store.load(encounter)).version == 6
+
+
+async def test_a_change_without_a_record_leaves_the_stack_as_it_was(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    kept = await push(store, encounter, 1, b"r1")
+    assert await commit(store, encounter, 2, b"v3", b"no record") is not None
+    assert await store.undo_top(encounter) == UndoTop(kept, b"r1", depth=1)
+
+
+async def test_a_record_may_hold_any_bytes(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    # Spaces (the Redis store parses "<event id> <record>" at the first space), NULs, no bytes.
+    spaced = await push(store, encounter, 1, b" a b \x00 \xff ")
+    empty = await push(store, encounter, 2, b"")
+    assert await records(store, encounter, 3) == [(empty, b""), (spaced, b" a b \x00 \xff ")]
+
+
+async def test_a_lost_compare_and_set_neither_pushes_nor_pops(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    kept = await push(store, encounter, 1, b"r1")
+    stale_push = await store.commit(encounter, 1, {BODY: b"x"}, (), b"x", undo=b"stale")
+    stale_pop = await store.commit(encounter, 1, {BODY: b"x"}, (), b"x", undo_pop=True)
+    assert stale_push == stale_pop == Conflict(StoredEncounter(2, {BODY: b"v"}))
+    assert await store.undo_top(encounter) == UndoTop(kept, b"r1", depth=1)
+
+
+async def test_an_answered_retry_does_not_push_twice(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    assert await store.begin(encounter, key()) is None
+    committed = await store.commit(encounter, 1, {BODY: b"v2"}, (), b"shot", ANSWER, key(), b"r")
+    assert isinstance(committed, Committed)
+    # The retry is answered from the key and commits nothing: one record, of the one event.
+    assert isinstance(await store.begin(encounter, key(owner="retry")), Answered)
+    assert await store.undo_top(encounter) == UndoTop(committed.event_id, b"r", depth=1)
+
+
+async def test_a_record_given_with_an_undo_replaces_the_newest(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    kept = await push(store, encounter, 1, b"r1")
+    await push(store, encounter, 2, b"r2")
+    both = await store.commit(encounter, 3, {BODY: b"x"}, (), b"x", undo=b"r3", undo_pop=True)
+    assert isinstance(both, Committed)
+    assert await records(store, encounter, 4) == [(both.event_id, b"r3"), (kept, b"r1")]
+
+
+async def test_the_stack_keeps_the_newest_records_up_to_the_count(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    pushed = [await push(store, encounter, v, b"r%d" % v) for v in range(1, 9)]
+    # 8 pushed, 5 kept (CONTRACT_LIMITS.max_undo): the newest five, records 8 down to 4.
+    assert (await store.undo_top(encounter)).depth == 5
+    kept = [(pushed[v - 1], b"r%d" % v) for v in (8, 7, 6, 5, 4)]
+    assert await records(store, encounter, 9) == kept
+
+
+async def test_the_stack_keeps_the_newest_records_up_to_the_bytes(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    ten_k = [await push(store, encounter, v, bytes([v]) * 10_000) for v in range(1, 5)]
+    # 32 KiB = 32,768 bytes hold three 10,000-byte records (30,000) and not four (40,000).
+    assert await store.undo_top(encounter) == UndoTop(ten_k[3], b"\x04" * 10_000, depth=3)
+    # Taken off, a record's bytes are counted no more: 20,000 + 10,000 fits again, three kept.
+    await pop(store, encounter, 5)
+    await push(store, encounter, 6, b"\x06" * 10_000)
+    assert (await store.undo_top(encounter)).depth == 3
+    # A record larger than the cap is kept, alone (the newest always stays) ...
+    huge = await push(store, encounter, 7, b"h" * 40_000)
+    assert await store.undo_top(encounter) == UndoTop(huge, b"h" * 40_000, depth=1)
+    # ... and goes first when the next comes: 40,000 + 10,000 > 32,768.
+    after = await push(store, encounter, 8, b"\x08" * 10_000)
+    assert await store.undo_top(encounter) == UndoTop(after, b"\x08" * 10_000, depth=1)
+    # 10,000 + 10,000 = 20,000 fits: the count went down with what was trimmed.
+    await push(store, encounter, 9, b"\x09" * 10_000)
+    assert (await store.undo_top(encounter)).depth == 2
+
+
+async def test_a_depth_of_zero_keeps_no_record(make_store: StoreFactory) -> None:
+    store = make_store(replace(CONTRACT_LIMITS, max_undo=0))
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    assert await push(store, encounter, 1, b"r1")
+    assert await store.undo_top(encounter) is None
+    await pop(store, encounter, 2)
+    assert (await store.load(encounter)).version == 3
+
+
+async def test_an_ended_encounter_keeps_nothing_to_undo(store: Any) -> None:
+    encounter = new_id()
+    await create(store, encounter, b"v1", b"created")
+    await push(store, encounter, 1, b"r1")
+    assert await store.delete(encounter, b"ended") is not None
+    assert await store.undo_top(encounter) is None
+    assert await store.commit(encounter, 3, {BODY: b"x"}, (), b"x", undo_pop=True) == Conflict(
+        StoredEncounter(3, {BODY: b"v"}, ended=True)
+    )
+    assert await store.undo_top(new_id()) is None
+
+
+@pytest.mark.parametrize("url_fixture", ["redis_url", "redis_cluster_url"])
+async def test_a_commit_run_twice_pushes_its_record_once(
+    url_fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit whose reply was lost is sent again with the same nonce (redis.py): the second run
+    answers the first's event and pushes nothing, pops nothing."""
+    from service.store import RedisStore
+    from service.store import redis as redis_store
+
+    cluster = url_fixture == "redis_cluster_url"
+    store = RedisStore(request.getfixturevalue(url_fixture), CONTRACT_LIMITS, cluster=cluster)
+    monkeypatch.setattr(redis_store, "_nonce", lambda: "one-call")
+    try:
+        encounter = new_id()
+        await create(store, encounter, b"v1", b"created")
+        monkeypatch.setattr(redis_store, "_nonce", lambda: "the-push")
+        first = await push(store, encounter, 1, b"r1")
+        assert await push(store, encounter, 1, b"r1") == first
+        monkeypatch.setattr(redis_store, "_nonce", lambda: "another")
+        second = await push(store, encounter, 2, b"r2")
+        monkeypatch.setattr(redis_store, "_nonce", lambda: "the-pop")
+        undone = await pop(store, encounter, 3)
+        assert await pop(store, encounter, 3) == undone
+        assert await store.undo_top(encounter) == UndoTop(first, b"r1", depth=1)
+        assert second != first
+        assert len(await store.events_after(encounter, START, 10)) == 4
+    finally:
+        await store.close()
+
+
+async def test_the_undo_key_shares_the_hash_tag_and_expires_with_the_encounter(
+    redis_url: str,
+) -> None:
+    import redis.asyncio as aioredis
+    from redis.crc import key_slot
+
+    from service.store import RedisStore, StoreLimits
+    from service.store.redis import events_key, idempotency_key, state_key, undo_key
+
+    store = RedisStore(redis_url, StoreLimits(ttl_seconds=600, ended_ttl_seconds=60))
+    raw = aioredis.Redis.from_url(redis_url)
+    try:
+        encounter = new_id()
+        # One slot for every key of the encounter: a Cluster runs each script on one node.
+        keys = [state_key(encounter), events_key(encounter), undo_key(encounter)]
+        keys.append(idempotency_key(encounter, "k"))
+        assert undo_key(encounter) == f"ff:{{{encounter}}}:undo"
+        assert len({key_slot(k.encode()) for k in keys}) == 1
+        await create(store, encounter, b"doc", b"created")
+        await push(store, encounter, 1, b"r1")
+        assert 590_000 < await raw.pttl(undo_key(encounter)) <= 600_000
+        # The state hash counts the records' bytes (a store's own field, not the document's).
+        assert await raw.hget(state_key(encounter), "ub") == b"2"
+        assert "ub" not in (await store.load(encounter)).fields
+        # Every write refreshes its TTL as the state's, with or without a record of its own.
+        await raw.pexpire(undo_key(encounter), 5_000)
+        assert await commit(store, encounter, 2, b"doc", b"no record") is not None
+        assert 590_000 < await raw.pttl(undo_key(encounter)) <= 600_000
+        # Ended, the encounter cannot be undone: its records go at once.
+        await store.delete(encounter, b"ended")
+        assert await raw.exists(undo_key(encounter)) == 0
+        assert await raw.hget(state_key(encounter), "ub") is None
+    finally:
+        await raw.aclose()
         await store.close()

@@ -500,6 +500,11 @@ async def edit_state(request: web.Request) -> web.Response:
     return _answer(await encounters.edit_state(*await _change_arguments(request, "gm")))
 
 
+async def undo(request: web.Request) -> web.Response:
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.undo(*await _change_arguments(request, "gm")), 200)
+
+
 async def _change_arguments(
     request: web.Request, needed: Permission
 ) -> tuple[Admitted, bytes, str | None]:
@@ -839,6 +844,8 @@ def _make_store(config: Config) -> EncounterStore:
         ttl_seconds=config.encounter_ttl_seconds,
         max_events=config.max_events_per_encounter,
         max_event_stream_bytes=config.max_event_stream_bytes,
+        max_undo=config.undo_depth,
+        max_undo_bytes=config.undo_bytes,
     )
     if config.redis_url:
         return RedisStore(
@@ -978,4 +985,5 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post(monitor, edit_monitor)
     app.router.add_post(monitor + "/pending/{damage}", apply_pending)
     app.router.add_delete(monitor + "/pending/{damage}", decline_pending)
+    app.router.add_post("/v1/encounters/{encounter}/undo", undo)
     return app

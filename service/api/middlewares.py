@@ -217,7 +217,7 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
         )
     except StateChanged as error:
         return problem_response(
-            ProblemError(409, "state-changed", "State changed", str(error), "$.version"),
+            ProblemError(409, "state-changed", "State changed", str(error), error.path),
             request_id,
         )
     except StoreContention as error:

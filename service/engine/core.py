@@ -53,6 +53,7 @@ from service.engine.events import AttackEvents
 from service.engine.keys import Keys
 from service.engine.previews import Previews
 from service.engine.sight import Sight
+from service.engine.undo_records import record_of
 from service.rules import RULESETS, Resolution, Ruleset
 from service.rules.dice import Dice
 from service.store import (
@@ -356,7 +357,11 @@ class EncounterCore:
         loaded: Loaded,
         event_request: Any = None,
         shown: frozenset[str] = frozenset(),
+        audience: Mapping[str, bool] | None = None,
     ) -> Answer:
+        """Resolve and commit a change; with it goes the record that takes it back (an undo's
+        own commit takes the newest record off instead). `audience`: whom the event is for, in
+        place of what the scene says of the actor (an undo's, the undone change's)."""
         encounter_id = admitted.encounter_id
         idempotency = keys.attempt(f"{encounter_id}:{event_type}", key, body)
         if idempotency is not None:
@@ -374,6 +379,7 @@ class EncounterCore:
                     outcome_type,
                     event_request,
                     shown,
+                    audience,
                 )
         except BaseException:
             if idempotency is not None:
@@ -390,8 +396,10 @@ class EncounterCore:
         outcome_type: Callable[..., Outcome],
         event_request: Any,
         shown: frozenset[str],
+        audience: Mapping[str, bool] | None,
     ) -> Answer:
         encounter_id = admitted.encounter_id
+        undoing = event_type == "undo"
         give_up_at = time.monotonic() + CONTENTION_SECONDS
         newer = self._cache.get(encounter_id)
         if newer is not None and newer.version > loaded.version:
@@ -419,10 +427,13 @@ class EncounterCore:
             unseen -= shown | ({resolution.actor} if event_type == "scene" else set())
             if admitted.role != "gm" and unseen:
                 answer = Sight(admitted.role, frozenset(unseen)).redact_json(answer)
+            heard = audience
+            if heard is None:
+                heard = scene.audience(event_type, loaded.state, new_state, resolution.actor)
             fields: dict[str, Any] = dict(
                 actor=resolution.actor,
                 result=cast(Any, result),
-                **scene.audience(event_type, loaded.state, new_state, resolution.actor),
+                **heard,
                 zones_started=[z for z in after if z.id not in before],
                 zones_ended=sorted(before - {z.id for z in after}),
             )
@@ -440,6 +451,8 @@ class EncounterCore:
                 event,
                 answer if idempotency is not None else b"",
                 idempotency,
+                undo=None if undoing else record_of(event_type, loaded.document, patch, fields),
+                undo_pop=undoing,
             )
             if isinstance(committed, Committed):
                 self._cache.put(patch.document)

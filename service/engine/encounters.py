@@ -9,9 +9,10 @@ from service.engine.monitors import MonitorUses
 from service.engine.play import PlayUses
 from service.engine.staging import SceneUses
 from service.engine.turn import TurnUses
+from service.engine.undo import UndoUses
 
 __all__ = ["EVENTS_PAGE", "PREVIEW_THREADS", "Admitted", "Answer", "Encounters", "EventsPage"]
 
 
-class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses, MonitorUses):
+class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses, MonitorUses, UndoUses):
     """Every use case of the service."""

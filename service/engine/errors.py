@@ -12,6 +12,7 @@ __all__ = [
     "IdempotencyConflict",
     "IdempotencyInProgress",
     "LimitExceeded",
+    "NotNewest",
     "StateChanged",
     "StoreContention",
     "Unauthorized",
@@ -38,6 +39,9 @@ class StateChanged(RuntimeError):
     """An edit made on a version of the state the encounter has moved past (409): written, it
     would undo what changed in between."""
 
+    # The request's field that named what it was made on.
+    path = "$.version"
+
     def __init__(self, asked: int, now: int) -> None:
         super().__init__(
             f"the encounter is at version {now}, not {asked}: it changed since it was read; "
@@ -45,6 +49,23 @@ class StateChanged(RuntimeError):
         )
         self.asked = asked
         self.now = now
+
+
+class NotNewest(StateChanged):
+    """An undo of a change that is not the newest one (another landed since, or a double click
+    undid it already): nothing is undone (409 `state-changed`)."""
+
+    path = "$.event"
+
+    def __init__(self, asked: str, newest: str | None) -> None:
+        RuntimeError.__init__(
+            self,
+            f"event '{asked}' is not the newest change an undo would take back"
+            + (f" ('{newest}' is)" if newest is not None else " (there is none)")
+            + ": read the events again and undo what they show",
+        )
+        self.asked_event = asked
+        self.newest = newest
 
 
 class StoreContention(RuntimeError):

@@ -13,6 +13,7 @@ from service.store.base import (
     StoreLimits,
     StoreUnavailable,
     Unchanged,
+    UndoTop,
     parse_event_id,
 )
 from service.store.memory import MemoryStore
@@ -33,5 +34,6 @@ __all__ = [
     "StoreUnavailable",
     "StoredEncounter",
     "Unchanged",
+    "UndoTop",
     "parse_event_id",
 ]

@@ -5,6 +5,10 @@ keeps each actor in a field of its own, service/engine/documents.py), so that a 
 the fields it changed. An update is compare-and-set on the version, and the changed fields, the
 event and (with an idempotency key) the answer to keep for retries are written in one atomic step;
 a lost compare-and-set answers the document as it is now in that same step.
+
+Beside them each encounter keeps an undo stack: the opaque records the engine gives with its
+changes (what an undo needs to restore), each tagged with the id of the event its change appended,
+pushed and popped in the same atomic step as the change.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def parse_event_id(event_id: str) -> tuple[int, int]:
 
 
 # Names the store keeps for itself in an encounter's hash: a document never uses them.
-RESERVED_FIELDS = frozenset({"v", "nonce", "eid", "ended", "eb"})
+RESERVED_FIELDS = frozenset({"v", "nonce", "eid", "ended", "eb", "ub"})
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ class StoreLimits:
     # that fails releases its key at once (or, with the store unreachable, as soon as it is back);
     # this bounds the wait only when the replica running it died.
     idempotency_pending_seconds: int = 10
+    # Undo records kept per encounter, the newest (0: none, and nothing can be undone).
+    max_undo: int = 20
+    # Bytes of undo records kept per encounter, the oldest dropped first (the newest always stays).
+    max_undo_bytes: int = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,18 @@ class Conflict:
     same atomic step, so the caller resolves again without reading it again; None when gone."""
 
     current: StoredEncounter | None
+
+
+@dataclass(frozen=True)
+class UndoTop:
+    """The newest record of an encounter's undo stack."""
+
+    # The id of the event whose change the record takes back.
+    event_id: str
+    # The record as the change gave it.
+    record: bytes
+    # How many records the stack holds, this one included.
+    depth: int
 
 
 class StoreUnavailable(Exception):
@@ -157,17 +177,34 @@ class EncounterStore(Protocol):
         event: bytes,
         answer: bytes = b"",
         idempotency: Idempotency | None = None,
+        undo: bytes | None = None,
+        undo_pop: bool = False,
     ) -> Committed | Conflict:
         """Write version expected+1 (the `changed` fields set, the `removed` ones deleted, the
-        others kept), append `event` and, with `idempotency`, keep `answer` for the key: all or
-        none. Conflict, with the encounter as it is now, when the stored version is not
-        `expected_version` or the encounter is gone or ended; IdempotencyKeyLost when the key is
-        no longer this attempt's."""
+        others kept), append `event`, with `idempotency` keep `answer` for the key, and change
+        the undo stack: all or none.
+
+        `undo_pop` takes the newest undo record off (the change is an undo; with none left,
+        nothing is taken). `undo` then pushes this record, tagged with the id of the event
+        appended; the stack keeps `StoreLimits.max_undo` records and `max_undo_bytes` bytes of
+        them, the oldest dropped first and the newest always kept (unless max_undo is 0). Both:
+        the record replaces the newest. Neither: the stack is untouched.
+
+        Conflict, with the encounter as it is now, when the stored version is not
+        `expected_version` or the encounter is gone or ended (nothing written, the stack
+        untouched); IdempotencyKeyLost when the key is no longer this attempt's."""
+        ...
+
+    async def undo_top(self, encounter_id: str) -> UndoTop | None:
+        """The newest undo record, with how many the stack holds (one read gives the undo its
+        record and what it leaves: no separate depth call); None when there is none, or the
+        encounter is gone or ended."""
         ...
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         """End the encounter: no more changes, `event` appended for watchers, everything expires
-        after the ended TTL. None when there is no such encounter or it already ended."""
+        after the ended TTL, and the undo records go at once (an ended encounter is never undone).
+        None when there is no such encounter or it already ended."""
         ...
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:

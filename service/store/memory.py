@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import time
+from collections import deque
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ from service.store.base import (
     StoredEncounter,
     StoreLimits,
     Unchanged,
+    UndoTop,
     parse_event_id,
 )
 
@@ -48,6 +50,9 @@ class _Encounter:
     # The bytes of `events`.
     event_bytes: int = 0
     keys: dict[str, _Key] = field(default_factory=dict)
+    # (event id, record), oldest first, and the records' bytes.
+    undo: deque[tuple[str, bytes]] = field(default_factory=deque)
+    undo_bytes: int = 0
 
 
 class MemoryStore:
@@ -100,6 +105,22 @@ class MemoryStore:
         self._arrived.set()
         self._arrived = asyncio.Event()
         return event_id
+
+    def _change_undo(
+        self, encounter: _Encounter, event_id: str, undo: bytes | None, undo_pop: bool
+    ) -> None:
+        stack = encounter.undo
+        if undo_pop and stack:
+            encounter.undo_bytes -= len(stack.pop()[1])
+        if undo is None:
+            return
+        stack.append((event_id, undo))
+        encounter.undo_bytes += len(undo)
+        # The oldest go until both caps hold (the newest stays, unless no record is kept at all).
+        while len(stack) > self._limits.max_undo or (
+            len(stack) > 1 and encounter.undo_bytes > self._limits.max_undo_bytes
+        ):
+            encounter.undo_bytes -= len(stack.popleft()[1])
 
     def _keep(
         self,
@@ -182,6 +203,8 @@ class MemoryStore:
         event: bytes,
         answer: bytes = b"",
         idempotency: Idempotency | None = None,
+        undo: bytes | None = None,
+        undo_pop: bool = False,
     ) -> Committed | Conflict:
         encounter = self._live(encounter_id)
         if encounter is None:
@@ -197,13 +220,23 @@ class MemoryStore:
         for name in removed:
             encounter.fields.pop(name, None)
         event_id = self._append(encounter, event, self._limits.ttl_seconds)
+        self._change_undo(encounter, event_id, undo, undo_pop)
         return self._keep(encounter, event_id, answer, idempotency)
+
+    async def undo_top(self, encounter_id: str) -> UndoTop | None:
+        encounter = self._live(encounter_id)
+        if encounter is None or encounter.ended or not encounter.undo:
+            return None
+        event_id, record = encounter.undo[-1]
+        return UndoTop(event_id, record, len(encounter.undo))
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         encounter = self._live(encounter_id)
         if encounter is None or encounter.ended:
             return None
         encounter.ended = True
+        encounter.undo.clear()
+        encounter.undo_bytes = 0
         encounter.version += 1
         return self._append(encounter, event, self._limits.ended_ttl_seconds)
 

@@ -1,7 +1,8 @@
 """The Redis store: compare-and-set and the event append in one Lua script per encounter.
 
-Keys carry the encounter id as a hash tag (`ff:{<id>}:state`, `ff:{<id>}:events`) so a Redis
-Cluster keeps an encounter on one node and every script touches one slot.
+Keys carry the encounter id as a hash tag (`ff:{<id>}:state`, `ff:{<id>}:events`,
+`ff:{<id>}:undo`) so a Redis Cluster keeps an encounter on one node and every script touches one
+slot.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from service.store.base import (
     StoreLimits,
     StoreUnavailable,
     Unchanged,
+    UndoTop,
 )
 
 # Every script touches one encounter's keys only (one hash tag, one Cluster slot).
@@ -65,8 +67,42 @@ local function trim(state, stream, added, caps)
 end
 """
 
-# KEYS: state, events, idempotency. ARGV: event, ttl ms, the stream's caps, with key ("1"/"0"),
-# fingerprint, key ttl ms, answer, nonce, then the document's field/value pairs.
+# The undo stack: a list, newest first, of "<event id> <record>" (an event id has no space). Its
+# caps, one ARGV "<records>:<bytes>": after a record is pushed, the oldest go until both hold (the
+# newest stays unless no record is kept at all); the state hash counts the records' bytes in 'ub'.
+# Each step costs O(records pushed, popped or trimmed).
+_UNDO = """
+local function record_bytes(entry)
+  return string.len(entry) - string.find(entry, ' ', 1, true)
+end
+
+local function change_undo(state, stack, pop, push, id, record, caps)
+  local bytes = tonumber(redis.call('HGET', state, 'ub') or '0')
+  if pop == '1' then
+    local newest = redis.call('LPOP', stack)
+    if newest then bytes = bytes - record_bytes(newest) end
+  end
+  if push == '1' then
+    local max_records, max_bytes = string.match(caps, '(%d+):(%d+)')
+    max_records, max_bytes = tonumber(max_records), tonumber(max_bytes)
+    local count = redis.call('LPUSH', stack, id .. ' ' .. record)
+    bytes = bytes + string.len(record)
+    while count > max_records or (count > 1 and bytes > max_bytes) do
+      bytes = bytes - record_bytes(redis.call('RPOP', stack))
+      count = count - 1
+    end
+  end
+  if redis.call('EXISTS', stack) == 0 then
+    redis.call('HDEL', state, 'ub')
+  else
+    -- Never below nothing, were the count ever behind the stack.
+    redis.call('HSET', state, 'ub', math.max(bytes, 0))
+  end
+end
+"""
+
+# KEYS: state, events, idempotency, undo. ARGV: event, ttl ms, the stream's caps, with key
+# ("1"/"0"), fingerprint, key ttl ms, answer, nonce, then the document's field/value pairs.
 _CREATE = (
     _TRIM
     + """
@@ -78,6 +114,8 @@ if ARGV[4] == '1' then
   if kept[1] then return {'answered', kept[1], kept[2], kept[3]} end
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
+-- No records of an encounter that had this id and expired (they expire with it: a safeguard).
+redis.call('DEL', KEYS[4])
 local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
 redis.call('HSET', KEYS[1], 'v', 1, 'nonce', ARGV[8], 'eid', id, unpack(ARGV, 9))
 trim(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
@@ -118,11 +156,13 @@ if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1
 return 1
 """
 
-# KEYS: state, events, idempotency. ARGV: expected version, nonce, event, ttl ms, the stream's caps,
-# with key ("1"/"0"), owner, fingerprint, key ttl ms, answer, how many fields change, then the
-# changed field/value pairs, then the names of the fields removed.
+# KEYS: state, events, idempotency, undo. ARGV: expected version, nonce, event, ttl ms, the
+# stream's caps, with key ("1"/"0"), owner, fingerprint, key ttl ms, answer, undo pop ("1"/"0"),
+# undo push ("1"/"0"), the record pushed, the undo stack's caps, how many fields change, then
+# the changed field/value pairs, then the names of the fields removed.
 _COMMIT = (
     _TRIM
+    + _UNDO
     + """
 if redis.call('HGET', KEYS[1], 'nonce') == ARGV[2] then
   return {'committed', redis.call('HGET', KEYS[1], 'eid')}
@@ -134,12 +174,16 @@ end
 if ARGV[6] == '1' and redis.call('HGET', KEYS[3], 'owner') ~= ARGV[7] then return {'lost'} end
 local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[3])
 trim(KEYS[1], KEYS[2], ARGV[3], ARGV[5])
-local last_set = 11 + 2 * tonumber(ARGV[11])
+local last_set = 15 + 2 * tonumber(ARGV[15])
 redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'nonce', ARGV[2], 'eid', id,
-  unpack(ARGV, 12, last_set))
+  unpack(ARGV, 16, last_set))
 if #ARGV > last_set then redis.call('HDEL', KEYS[1], unpack(ARGV, last_set + 1)) end
+if ARGV[11] == '1' or ARGV[12] == '1' then
+  change_undo(KEYS[1], KEYS[4], ARGV[11], ARGV[12], id, ARGV[13], ARGV[14])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[4], ARGV[4])
 if ARGV[6] == '1' then
   redis.call('DEL', KEYS[3])
   redis.call('HSET', KEYS[3], 'fp', ARGV[8], 'answer', ARGV[10], 'eid', id)
@@ -149,7 +193,8 @@ return {'committed', id}
 """
 )
 
-# KEYS: state, events. ARGV: event, ended ttl ms, the stream's caps, nonce.
+# KEYS: state, events, undo. ARGV: event, ended ttl ms, the stream's caps, nonce. An ended
+# encounter is never undone: its undo records go at once.
 _DELETE = (
     _TRIM
     + """
@@ -163,11 +208,24 @@ local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
 trim(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'ended', 1, 'nonce', ARGV[4], 'eid', id)
+redis.call('HDEL', KEYS[1], 'ub')
+redis.call('DEL', KEYS[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return id
 """
 )
+
+# KEYS: state, undo. The newest record and how many there are; false when there is none or the
+# encounter is gone or ended.
+_UNDO_TOP = """
+if not redis.call('HGET', KEYS[1], 'v') or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
+  return false
+end
+local newest = redis.call('LINDEX', KEYS[2], 0)
+if not newest then return false end
+return {newest, redis.call('LLEN', KEYS[2])}
+"""
 
 
 # The commands the scripts above run inside Redis: Redis counts each in its command statistics,
@@ -175,6 +233,7 @@ return id
 SCRIPT_COMMANDS = frozenset(
     {"hget", "hmget", "hset", "hsetnx", "hexists", "hdel", "hgetall", "hincrby"}
     | {"exists", "del", "xadd", "xlen", "xrange", "xdel", "pexpire"}
+    | {"lpush", "lpop", "rpop", "lindex", "llen"}
 )
 
 
@@ -245,6 +304,10 @@ def events_key(encounter_id: str) -> str:
     return f"ff:{{{encounter_id}}}:events"
 
 
+def undo_key(encounter_id: str) -> str:
+    return f"ff:{{{encounter_id}}}:undo"
+
+
 def idempotency_key(encounter_id: str, key: str | None) -> str:
     return f"ff:{{{encounter_id}}}:idem:{key or '-'}"
 
@@ -268,6 +331,14 @@ def _stored(flat: list[Any]) -> StoredEncounter | None:
 
 def _answered(reply: list[Any]) -> Answered:
     return Answered(_text(reply[1]), reply[2] or b"", _text(reply[3] or b""))
+
+
+def _undo_top(reply: list[Any] | None) -> UndoTop | None:
+    """The newest record as _UNDO_TOP answers it: "<event id> <record>" and the depth."""
+    if not reply:
+        return None
+    event_id, _, record = reply[0].partition(b" ")
+    return UndoTop(_text(event_id), record, int(reply[1]))
 
 
 def _events(entries: list[Any]) -> Events:
@@ -300,6 +371,7 @@ class RedisStore:
         self._abandon = self._redis.register_script(_ABANDON)
         self._commit = self._redis.register_script(_COMMIT)
         self._delete = self._redis.register_script(_DELETE)
+        self._undo_top = self._redis.register_script(_UNDO_TOP)
         self._in_flight = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
 
     async def _call(self, operation: Callable[[], Awaitable[Any]]) -> Any:
@@ -329,12 +401,27 @@ class RedisStore:
         """The stream's caps as the scripts take them (_TRIM)."""
         return f"{self._limits.max_events}:{self._limits.max_event_stream_bytes}"
 
+    @property
+    def _undo_caps(self) -> str:
+        """The undo stack's caps as the scripts take them (_UNDO)."""
+        return f"{self._limits.max_undo}:{self._limits.max_undo_bytes}"
+
     def _keys(self, encounter_id: str, idempotency: Idempotency | None) -> list[str]:
         return [
             state_key(encounter_id),
             events_key(encounter_id),
             idempotency_key(encounter_id, idempotency.key if idempotency else None),
+            undo_key(encounter_id),
         ]
+
+    def _undo_args(self, undo: bytes | None, undo_pop: bool) -> list[Any]:
+        """undo pop, undo push, the record, the stack's caps."""
+        if undo is not None and self._limits.max_undo == 0:
+            # Kept by no one: the push still runs (and clears records kept under an earlier
+            # setting), the record does not cross the wire.
+            undo = b""
+        push = "0" if undo is None else "1"
+        return ["1" if undo_pop else "0", push, undo or b"", self._undo_caps]
 
     def _key_args(self, idempotency: Idempotency | None, answer: bytes) -> list[Any]:
         """with key, owner, fingerprint, key ttl ms, answer: the answer crosses the wire only to
@@ -408,9 +495,12 @@ class RedisStore:
         event: bytes,
         answer: bytes = b"",
         idempotency: Idempotency | None = None,
+        undo: bytes | None = None,
+        undo_pop: bool = False,
     ) -> Committed | Conflict:
         args: list[Any] = [expected_version, _nonce(), event, self._ttl_ms, self._caps]
-        args += [*self._key_args(idempotency, answer), len(changed)]
+        args += self._key_args(idempotency, answer)
+        args += [*self._undo_args(undo, undo_pop), len(changed)]
         for name, value in changed.items():
             args += [name, value]
         args += removed
@@ -423,8 +513,14 @@ class RedisStore:
             return Conflict(_stored(reply[1]))
         return Committed(_text(reply[1]))
 
+    async def undo_top(self, encounter_id: str) -> UndoTop | None:
+        if self._limits.max_undo == 0:
+            return None  # records kept under an earlier setting are not undone
+        keys = [state_key(encounter_id), undo_key(encounter_id)]
+        return _undo_top(await self._call(lambda: self._undo_top(keys=keys, args=[])))
+
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
-        keys = [state_key(encounter_id), events_key(encounter_id)]
+        keys = [state_key(encounter_id), events_key(encounter_id), undo_key(encounter_id)]
         args: list[Any] = [event, self._limits.ended_ttl_seconds * 1000, self._caps]
         args.append(_nonce())
         event_id = await self._call(lambda: self._delete(keys=keys, args=args))
