@@ -383,12 +383,12 @@ async function readState() {
   }
 }
 
-// An undo took back a change: everything it may have changed is read again.
+// An undo took back a change: everything it may have changed is read again (the initiative
+// and Hard Life's monitors follow it as they follow any event).
 async function afterUndo() {
   const { id, token } = state.encounter || {};
   if (!id) return;
   readState();
-  initiative.refresh();
   try {
     map.setZones(await api.getZones(id, token));
   } catch (error) {

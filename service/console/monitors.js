@@ -358,17 +358,19 @@ function track(ruleset, name, label, marked, size) {
       unsized ? " (the sheet does not size this track)" : `/${size}`));
 }
 
-const TRACK_NAMES = { sr3: ["Physical", "Stun"], d100: ["Hit points lost", null] };
+// Each ruleset's names for the physical, stun and overflow tracks (d100 has one track of hit
+// points, and goes below 0 past it).
+const TRACK_NAMES = { d100: ["Hit points lost", null, "Below 0"] };
 
 // An actor's monitor (schemas/monitor.py Monitor): its tracks as boxes, the overflow after them,
 // d100's wounds by location, and the status line (wound modifier, initiative, condition).
 export function drawMonitor(id, ruleset, monitor) {
   const status = monitor.status || {};
-  const [physicalName, stunName] = TRACK_NAMES[ruleset] || ["Physical", "Stun"];
+  const [physicalName, stunName, overflowName] = TRACK_NAMES[ruleset] || ["Physical", "Stun", "Overflow"];
   const part = el("div", { class: `condition-monitor ${ruleset}`, dataMonitor: id, role: "group", "aria-label": `Condition monitor of ${id}` });
   part.appendChild(track(ruleset, "physical", physicalName, monitor.physical || 0, status.physical_max));
   if (stunName) part.appendChild(track(ruleset, "stun", stunName, monitor.stun || 0, status.stun_max));
-  if (status.overflow_max || monitor.overflow) part.appendChild(track(ruleset, "overflow", "Overflow", monitor.overflow || 0, status.overflow_max));
+  if (status.overflow_max || monitor.overflow) part.appendChild(track(ruleset, "overflow", overflowName, monitor.overflow || 0, status.overflow_max));
   const wounds = Object.entries(monitor.wounds || {}).filter(([, points]) => points > 0);
   if (ruleset === "d100" || wounds.length) {
     part.appendChild(el("p", { class: "wounds", dataField: "wounds",
