@@ -177,15 +177,21 @@ def test_sr5_monitors_on_the_gms_and_a_players_console(page: Page, browser: Any,
 
         # The GM heals 3 boxes (first aid) from the roster, on the version read.
         page.get_by_text("Monitor of goon-1: heal, set, clear").click()
-        page.get_by_label("Physical boxes to heal (goon-1)").fill("3")
+        heal = page.get_by_label("Physical boxes to heal (goon-1)")
+        heal.fill("3")
         read = gm_read_version(page, url, encounter)
-        edit = monitor_edit(page, page.get_by_role("button", name="Heal goon-1").click)
+        # Enter in the field sends it, as a keyboard user would.
+        edit = monitor_edit(page, lambda: heal.press("Enter"))
         assert edit["sent"] == {"heal": {"physical": 3}, "version": read}
         for shown_on in (page, anna):
             expect_boxes(shown_on, "goon-1", "physical", SR5_HEALED, SR5_PHYSICAL)
             expect(wound(shown_on, "goon-1")).to_have_text(str(SR5_WOUND_6))
         expect(page.locator("#feed li[data-type=monitor]")).to_have_count(1)
         expect(anna.locator("#feed li[data-type=monitor]")).to_have_count(1)
+        # The roster was drawn again from the state; the editor stays open, the focus where
+        # it was, and the field empty for the next heal.
+        expect(heal).to_be_focused()
+        expect(heal).to_have_value("")
 
         # The GM takes the heal back: Undo sends the newest event the feed shows, and every
         # console draws the 9 boxes again; the feed says so.
@@ -435,8 +441,9 @@ def test_sr3_confirmed_damage_is_declined_by_the_gm_and_applied_by_the_targets_p
         for panel in ("#roster-panel", "#feed-panel"):
             scroll, client = anna.locator(panel).evaluate("p => [p.scrollWidth, p.clientWidth]")
             assert scroll <= client, (panel, scroll, client)
-        expect(
-            anna.locator('[data-monitor="sam"] [data-track="stun"] .box').last
-        ).to_be_in_viewport()
+        last_box = anna.locator('[data-monitor="sam"] [data-track="stun"] .box').last
+        last_box.scroll_into_view_if_needed()
+        drawn = last_box.bounding_box()
+        assert drawn is not None and drawn["x"] + drawn["width"] <= 375, drawn
     finally:
         anna.context.close()

@@ -8,6 +8,9 @@ import * as api from "./api.js";
 import { el } from "./results.js";
 
 const BOX_LIMIT = 1000; // schemas/monitor.py Boxes
+// The id of one of an actor's controls: "/" is in no actor id (schemas/common.py Id), so no two
+// actors' ids meet.
+const fieldId = (actor, name) => `monitor/${actor}/${name}`;
 const LOCATION_POINTS = /^([A-Za-z_][\w-]{0,31})\s+(\d{1,4})$/;
 
 // "torso 3, left_arm 2" -> {torso: 3, left_arm: 2}; throws what is wrong, in words.
@@ -107,17 +110,17 @@ export class MonitorControls {
     if (!this.isGm || !actor.monitor) return null;
     const monitor = actor.monitor;
     const d100 = ruleset === "d100";
+    const key = (name) => fieldId(id, name);
     const details = el("details", { class: "monitor-edit", dataEdit: id },
-      el("summary", { text: `Monitor of ${id}: heal, set, clear` }));
+      el("summary", { id: key("edit"), text: `Monitor of ${id}: heal, set, clear` }));
     details.open = this.opened.has(id);
     details.addEventListener("toggle", () => (details.open ? this.opened.add(id) : this.opened.delete(id)));
     const number = { type: "number", min: 0, max: BOX_LIMIT, step: 1 };
-    const key = (name) => `monitor-${name}-${id}`;
 
     const heal = el("form", { class: "row monitor-heal", novalidate: true },
       ...this.input(key("heal-physical"), d100 ? `Hit points to heal (${id})` : `Physical boxes to heal (${id})`, "", number),
       ...(d100 ? [] : this.input(key("heal-stun"), `Stun boxes to heal (${id})`, "", number)),
-      el("button", { type: "submit", text: `Heal ${id}` }));
+      el("button", { type: "submit", id: key("heal"), text: `Heal ${id}` }));
     heal.addEventListener("submit", (event) => {
       event.preventDefault();
       const boxes = {};
@@ -138,7 +141,7 @@ export class MonitorControls {
       : [...this.input(key("set-physical"), `Physical boxes of ${id}`, monitor.physical || 0, number),
         ...this.input(key("set-stun"), `Stun boxes of ${id}`, monitor.stun || 0, number),
         ...this.input(key("set-overflow"), `Overflow boxes of ${id}`, monitor.overflow || 0, number)];
-    const set = el("form", { class: "row monitor-set", novalidate: true }, ...setFields, el("button", { type: "submit", text: `Set ${id}'s monitor` }));
+    const set = el("form", { class: "row monitor-set", novalidate: true }, ...setFields, el("button", { type: "submit", id: key("set"), text: `Set ${id}'s monitor` }));
     set.addEventListener("submit", (event) => {
       event.preventDefault();
       const body = {};
@@ -164,7 +167,7 @@ export class MonitorControls {
       this.edit(id, set, { set: body }, ["set-physical", "set-stun", "set-overflow", "set-wounds"]);
     });
 
-    const clear = el("button", { type: "button", text: `Clear ${id}'s monitor` });
+    const clear = el("button", { type: "button", id: key("clear"), text: `Clear ${id}'s monitor` });
     clear.addEventListener("click", () => this.edit(id, clear, { clear: true }, []));
     const reason = this.input(key("reason"), `Reason for the edit (${id}, optional)`, "", { type: "text", inputmode: "text", maxlength: 200 });
     details.append(heal, set, el("div", { class: "row monitor-clear" }, clear), el("div", { class: "row" }, ...reason));
@@ -175,11 +178,12 @@ export class MonitorControls {
   async edit(id, control, change, fields) {
     const session = this.session();
     if (!session) return;
-    const reason = this.typed.get(`monitor-reason-${id}`)?.trim();
+    const reason = this.typed.get(fieldId(id, "reason"))?.trim();
+    // The roster's redraws keep the focus on the control by its id (each has one).
     const body = { ...change, ...(reason ? { reason } : {}), ...(session.version ? { version: session.version } : {}) };
     const written = await this.send(control.querySelector?.("button[type=submit]") || control,
       () => api.editMonitor(session.id, session.token, id, body), `${id}'s monitor not changed`);
-    if (written) for (const name of [...fields, "reason"]) this.typed.delete(`monitor-${name}-${id}`);
+    if (written) for (const name of [...fields, "reason"]) this.typed.delete(fieldId(id, name));
   }
 }
 
