@@ -68,8 +68,10 @@ const encounterPath = (id) => `/v1/encounters/${encodeURIComponent(id)}`;
 
 export const listRulesets = async () => (await call("GET", "/v1/rulesets")).rulesets;
 
-export const createEncounter = (adminKey, ruleset, name) =>
-  call("POST", "/v1/encounters", { token: adminKey, body: { ruleset, name }, idempotent: true });
+// `damage`: who applies an attack's damage ("service", "confirm" or "vtt"); left out, the
+// service's default.
+export const createEncounter = (adminKey, ruleset, name, damage = undefined) =>
+  call("POST", "/v1/encounters", { token: adminKey, body: damage ? { ruleset, name, damage } : { ruleset, name }, idempotent: true });
 
 export const getEncounter = (id, token) => call("GET", encounterPath(id), { token });
 
@@ -115,6 +117,28 @@ export const patchActor = (id, token, actor, body) => call("PATCH", actorPath(id
 
 export const moveActor = (id, token, actor, position) =>
   call("POST", `${actorPath(id, actor)}/move`, { token, body: { position }, idempotent: true });
+
+// The condition monitor the service keeps for a scene actor: the GM heals, sets or clears it
+// (MonitorEdit: exactly one of heal, set, clear; `version` the encounter's version as read, so
+// a hit that landed in between is never written over: 409 `state-changed`).
+export const editMonitor = (id, token, actor, body) =>
+  call("POST", `${actorPath(id, actor)}/monitor`, { token, body, idempotent: true });
+
+// Damage waiting for confirmation (`"damage": "confirm"`): applied by the GM or the actor's
+// controller, declined by the GM; each once.
+const pendingPath = (id, actor, damage) => `${actorPath(id, actor)}/monitor/pending/${encodeURIComponent(damage)}`;
+
+export const applyPending = (id, token, actor, damage) =>
+  call("POST", pendingPath(id, actor, damage), { token, idempotent: true });
+
+export const declinePending = (id, token, actor, damage) =>
+  call("DELETE", pendingPath(id, actor, damage), { token, idempotent: true });
+
+// The GM takes back the newest change (`event`: the id of the event the page means to take
+// back; any other newest change makes it a 409 `state-changed`, so a retry or a double click
+// never undoes two).
+export const undo = (id, token, body) =>
+  call("POST", `${encounterPath(id)}/undo`, { token, body, idempotent: true });
 
 // A player's own token: that player controls these actors, and acts only for them. Sent without
 // an Idempotency-Key (the service keeps no token for replays; asking again replaces it).

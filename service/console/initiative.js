@@ -10,8 +10,9 @@ import { FieldError } from "./fields.js";
 import { diceSection, el, facts } from "./results.js";
 import { showProblem } from "./round.js";
 
-// The events after which the order, the scores or what the acting actor has left may differ.
-export const INITIATIVE_EVENTS = new Set(["initiative", "advance", "action", "attack", "zone_test", "state_edited"]);
+// The events after which the order, the scores or what the acting actor has left may differ (a
+// monitor edit may put an actor out of the fight, or back in; an undo may take back any change).
+export const INITIATIVE_EVENTS = new Set(["initiative", "advance", "action", "attack", "zone_test", "state_edited", "monitor", "undo"]);
 
 const words = (text) => String(text).replaceAll("_", " ");
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -7,10 +7,12 @@ import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
 import { round1, SceneMap } from "./map.js";
-import { MONITOR_EVENTS, MonitorsPanel } from "./monitors.js";
+import { MonitorControls } from "./monitor-edit.js";
+import { drawMonitor, INCAPACITATED, MONITOR_EVENTS, MonitorsPanel, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { OddsPanel } from "./odds.js";
 import { el, genericResult } from "./results.js";
 import { Roster } from "./roster.js";
+import { UndoControl } from "./undo.js";
 import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
 import d100 from "./rulesets/d100.js";
 import sr3 from "./rulesets/sr3.js";
@@ -25,6 +27,13 @@ const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
 const state = { rulesets: [], encounter: null, feed: null };
+// Who applies damage (the encounter's `damage`), as the encounter's facts say it.
+const DAMAGE_MODES = {
+  service: "the service keeps every actor's monitor",
+  confirm: "the GM or the target's player confirms each hit",
+  vtt: "kept by the VTT (no monitors here)",
+};
+
 // The panels an encounter shows; the turn panel only to a GM (see setRole).
 const PANELS = ["attack", "action-panel", "turn-panel", "initiative-panel", "roster-panel", "map-panel", "monitors-panel", "result-panel", "feed-panel"];
 
@@ -94,9 +103,37 @@ const turns = new TurnControls({
   onForbidden: () => setRole("player"),
 });
 const actions = new ActionForm({ form: $("action-form"), map, session, onAnswer: onRoundAnswer });
+// The monitors the service keeps (sr5, sr4, sr3, d100 unless the encounter's damage is "vtt"):
+// drawn in the roster under each actor, with the GM's edits and the pending damage.
+const serviceMonitors = () => Boolean(state.encounter && SERVICE_MONITORS.has(state.encounter.ruleset) && state.encounter.damage !== "vtt");
+const monitorControls = new MonitorControls({
+  session,
+  onAnswer: (answer) => {
+    showResult(answer.result, answer.event_id, "your monitor change");
+    readState();
+  },
+  onError: (message, input) => roster.showError(message, input),
+  onStale: () => readState(),
+});
+function decorate(id, actor) {
+  const monitor = serviceMonitors() ? actor.monitor : null;
+  if (!monitor) return { badges: [], parts: [], down: null };
+  const ruleset = state.encounter.ruleset;
+  const status = monitor.status || {};
+  const condition = status.condition || "ok";
+  const badges = [];
+  if (status.wound_modifier) {
+    badges.push(el("span", { class: "badge wound", title: status.source || undefined },
+      "wounds ", el("span", { dataField: "wound_modifier", text: woundText(ruleset, status.wound_modifier) })));
+  }
+  if (condition !== "ok") badges.push(el("span", { class: `badge condition ${condition}`, dataField: "condition", text: condition }));
+  const parts = [drawMonitor(id, ruleset, monitor), monitorControls.pending(id, actor), monitorControls.editor(id, actor, ruleset)];
+  return { badges, parts: parts.filter(Boolean), down: INCAPACITATED.has(condition) ? condition : null };
+}
 const roster = new Roster({
   panel: $("roster-panel"),
   session,
+  decorate,
   onSceneResult: (result) => applySceneResult(result),
   onPickAttacker: (id) => form.pickAttacker(id),
   onToggleTarget: (id) => form.toggleTarget(id),
@@ -119,6 +156,15 @@ const initiative = new InitiativePanel({
 });
 // Hard Life's monitors of every actor, live from the events.
 const monitors = new MonitorsPanel({ panel: $("monitors-panel"), session, onAnswer: onRoundAnswer, actors: () => roster.actors });
+// The GM's Undo of the newest change, next to the feed.
+const undo = new UndoControl({
+  panel: $("undo-gm"),
+  feed: $("feed"),
+  session,
+  summarize: (event) => summarize(event),
+  onAnswer: (answer) => showResult(answer.result, answer.event_id, "your undo"),
+  onForbidden: () => setRole("player"),
+});
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -185,7 +231,7 @@ async function createEncounter(event) {
   key.removeAttribute("aria-invalid");
   say($("encounter-status"), "Creating…");
   try {
-    const created = await api.createEncounter(key.value.trim(), $("create-ruleset").value, $("create-name").value.trim());
+    const created = await api.createEncounter(key.value.trim(), $("create-ruleset").value, $("create-name").value.trim(), $("create-damage").value);
     key.value = "";
     await join(created.id, created.tokens.gm, created.tokens, "gm");
   } catch (error) {
@@ -220,7 +266,9 @@ async function joinFromForm(event) {
 async function join(id, token, tokens = null, role = "player", player = null) {
   const view = await api.getEncounter(id, token);
   leave({ keepStatus: true });
-  state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name };
+  state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name, damage: view.damage, version: view.version };
+  undo.reset();
+  showDamage(view.damage);
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
 
   $("info-name").textContent = view.name || "(unnamed)";
@@ -265,7 +313,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
 
   map.setZones(await api.getZones(id, token));
-  setScene(await api.getActors(id, token));
+  setScene(view.scene || await api.getActors(id, token));
   $("feed").replaceChildren();
   state.feed = new EventFeed({
     encounter: id,
@@ -302,10 +350,50 @@ function setRole(role) {
   const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
   if (saved) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...saved, role }));
   $("turn-panel").hidden = role === "player";
+  // Undo is the GM's; a token joined by hand keeps it until the service refuses it.
+  undo.setRole(role);
   roster.setRole(role);
   initiative.setRole(role);
   monitors.setRole(role);
   if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
+}
+
+function showDamage(damage) {
+  $("info-damage").textContent = DAMAGE_MODES[damage] || damage || "";
+}
+
+// The encounter read again after a change (an event, an edit, an undo): the scene with its
+// monitors, the turn, and the version the GM's next monitor edit is made on. Only the newest
+// read is shown when two cross.
+let reads = 0;
+async function readState() {
+  const { id, token } = state.encounter || {};
+  if (!id) return;
+  reads += 1;
+  const read = reads;
+  try {
+    const view = await api.getEncounter(id, token);
+    if (read !== reads || state.encounter?.id !== id) return;
+    Object.assign(state.encounter, { version: view.version, damage: view.damage });
+    showDamage(view.damage);
+    showTurn(view.turn);
+    setScene(view.scene || {});
+  } catch (error) {
+    if (read === reads) say($("map-status"), `The encounter could not be read: ${error.describe?.() || error.message}`, "error");
+  }
+}
+
+// An undo took back a change: everything it may have changed is read again (the initiative
+// and Hard Life's monitors follow it as they follow any event).
+async function afterUndo() {
+  const { id, token } = state.encounter || {};
+  if (!id) return;
+  readState();
+  try {
+    map.setZones(await api.getZones(id, token));
+  } catch (error) {
+    say($("map-status"), `The zones could not be read: ${error.describe?.() || error.message}`, "error");
+  }
 }
 
 function showTurn(turn) {
@@ -479,6 +567,12 @@ function summarize(event) {
       const change = { set: "set on the scene", patched: "changed", hidden: "hidden" }[result?.change] || result?.change;
       return `${result?.actor} ${change}${result?.change === "removed" ? " from the scene" : where}.`;
     }
+    case "monitor": {
+      const effects = result?.effects?.length ? `: ${result.effects.join("; ")}` : "";
+      return `${result?.actor}'s monitor ${result?.change}${effects}${result?.reason ? ` (${result.reason})` : ""}.`;
+    }
+    case "undo":
+      return `Undo: the ${String(result?.undone_type || "change").replaceAll("_", " ")} of event ${result?.undone} taken back${result?.reason ? ` (${result.reason})` : ""}.`;
     case "zone_test": {
       const ruleset = formFor(result?.kind);
       if (ruleset) return ruleset.summary(result);
@@ -497,6 +591,9 @@ function onEvent(event) {
   if (event.result?.turn) showTurn(event.result.turn);
   if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh();
   if (MONITOR_EVENTS.has(event.type)) monitors.refresh();
+  // The service's monitors, and the version an edit is made on, follow every change.
+  if (event.type === "undo") afterUndo();
+  else if (serviceMonitors() || event.type === "state_edited") readState();
   refreshOdds();
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },
@@ -514,6 +611,7 @@ function onEvent(event) {
   const feed = $("feed");
   feed.prepend(item);
   while (feed.children.length > 200) feed.lastElementChild.remove();
+  undo.note(event);
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
     $("initiative-gm").hidden = true;

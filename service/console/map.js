@@ -1,6 +1,8 @@
 // The scene map: actors placed in metres (dragged, or moved with the arrow keys), the live
 // suppression zones drawn on it, and who stands inside each. y points up, as on the scene plane.
 
+import { INCAPACITATED } from "./monitors.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const ROLE_NAMES = { attacker: "attacker", target: "target", aim: "suppressive fire aim point", scene: "on the scene" };
 
@@ -9,6 +11,9 @@ function svgElement(name, attributes = {}) {
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
   return element;
 }
+
+// Unconscious, dying or dead: marked on the map.
+const isDown = (actor) => INCAPACITATED.has(actor.scene?.condition);
 
 export const round1 = (value) => Math.round(value * 10) / 10;
 export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
@@ -229,7 +234,9 @@ export class SceneMap {
   }
 
   setSceneActor(id, state) {
-    const scene = { name: state.name || "", controller: state.controller || "gm", hidden: Boolean(state.hidden) };
+    // Its condition as its monitor says (schemas/monitor.py): "ok" unless the service keeps one.
+    const condition = state.monitor?.status?.condition || "ok";
+    const scene = { name: state.name || "", controller: state.controller || "gm", hidden: Boolean(state.hidden), condition };
     const existing = this.actors.get(id);
     const at = state.position ? { x: round1(state.position.x), y: round1(state.position.y) } : null;
     if (existing) {
@@ -315,7 +322,8 @@ export class SceneMap {
   describe(actor) {
     const hidden = actor.scene?.hidden ? ", hidden from the players" : "";
     const acting = actor.id === this.acting ? ", acting now" : "";
-    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}${hidden}${acting}) at x ${actor.x} m, y ${actor.y} m`;
+    const down = isDown(actor) ? `, ${actor.scene.condition}` : "";
+    let text = `${actor.id} (${ROLE_NAMES[actor.role] || actor.role}${hidden}${down}${acting}) at x ${actor.x} m, y ${actor.y} m`;
     const attacker = this.attacker();
     if (attacker && actor !== attacker && actor.role !== "aim") {
       text += `, ${round1(distance(attacker, actor))} m from ${attacker.id}`;
@@ -498,7 +506,7 @@ export class SceneMap {
   actorElement(actor) {
     const radius = this.width / 70;
     const g = svgElement("g", {
-      class: `actor ${actor.role}${actor.scene ? " on-scene" : ""}${actor.scene?.hidden ? " hidden-actor" : ""}${actor.id === this.acting ? " acting" : ""}`,
+      class: `actor ${actor.role}${actor.scene ? " on-scene" : ""}${actor.scene?.hidden ? " hidden-actor" : ""}${actor.id === this.acting ? " acting" : ""}${isDown(actor) ? ` down ${actor.scene.condition}` : ""}`,
       tabindex: 0,
       role: "button",
       "aria-roledescription": "movable actor",
@@ -511,8 +519,15 @@ export class SceneMap {
     } else {
       g.appendChild(svgElement("circle", { r: radius }));
     }
+    if (isDown(actor)) {
+      // Out of the fight: a cross over the token, its condition in the label (and in the
+      // aria-label, through describe).
+      const arm = radius * 1.3;
+      g.appendChild(svgElement("line", { class: "down-mark", x1: -arm, y1: -arm, x2: arm, y2: arm }));
+      g.appendChild(svgElement("line", { class: "down-mark", x1: -arm, y1: arm, x2: arm, y2: -arm }));
+    }
     const label = svgElement("text", { x: radius * 1.4, y: -radius * 1.2, "font-size": this.width / 40 });
-    label.textContent = actor.id;
+    label.textContent = isDown(actor) ? `${actor.id} (${actor.scene.condition})` : actor.id;
     g.appendChild(label);
     g.addEventListener("keydown", (event) => this.onKey(event, actor.id));
     g.addEventListener("pointerdown", (event) => this.onPointerDown(event, actor.id, g));

@@ -1,3 +1,8 @@
+// Condition monitors, drawn as on the paper sheet. Hard Life's (004, "Taking Damage") are a
+// panel of their own (MonitorsPanel, below the first section); every other ruleset's are the ones
+// the service keeps on each scene actor (schemas/monitor.py), drawn in the roster by
+// `drawMonitor` with SR3's levels from the same table Hard Life counts with.
+//
 // Hard Life's condition monitors (004, "Taking Damage"): every actor of the encounter with each
 // location's and the trauma monitor's boxes, what they mean (the service's `condition`), what is
 // due (a recovery roll, a consciousness test) and the armour it wears with its wear. Read from
@@ -20,8 +25,8 @@ const MONITORS = ["trauma", ...LOCATIONS];
 // overflows into physical, service/rules/sr3hl/condition.py, so no monitor keeps more).
 const MAX_PHYSICAL = 100;
 const MAX_STUN = 10;
-// Events after which the monitors may have changed.
-export const MONITOR_EVENTS = new Set(["attack", "zone_test", "action", "advance", "state_edited", "initiative"]);
+// Events after which the monitors may have changed (an undo may take back any change).
+export const MONITOR_EVENTS = new Set(["attack", "zone_test", "action", "advance", "state_edited", "initiative", "monitor", "undo"]);
 
 export class MonitorsPanel {
   // `onAnswer(answer)`: the answer to an action sent from here (shown as the page's result);
@@ -296,4 +301,84 @@ function armorTable(id, pieces) {
     el("caption", { text: `${id}: armour worn, and its wear per location (004, Armour Degradation)` }),
     el("thead", {}, el("tr", {}, ["Piece", "Covers", "Worn off"].map((h) => el("th", { scope: "col", text: h })))),
     body);
+}
+
+// --- the monitors the service keeps (sr5, sr4, sr3, d100) ---------------------------------
+
+// The rulesets whose scene actors carry a `monitor` (docs/api.md; Hard Life keeps its own).
+export const SERVICE_MONITORS = new Set(["sr5", "sr4", "sr3", "d100"]);
+// Conditions in which an actor cannot act (schemas/monitor.py INCAPACITATED).
+export const INCAPACITATED = new Set(["unconscious", "dying", "dead"]);
+// SR5 and SR4 sheets mark a -1 every third box of each track (SR5 and SR4 core rules, "Wound
+// Modifiers", as rules-sources/README.md takes the core rules where 000 and 001 are silent);
+// the modifier itself is the service's (status.wound_modifier), this only draws the marks.
+const BOXES_PER_WOUND = 3;
+// Boxes drawn one by one up to this many (a d100 sheet's hit points may run higher): past it
+// the track is its count alone.
+const MAX_DRAWN_BOXES = 60;
+
+// An actor's monitor as the page draws it, or null (a "vtt" encounter, Hard Life, no monitor).
+export const monitorOf = (actor) => actor?.monitor || null;
+export const conditionOf = (actor) => monitorOf(actor)?.status?.condition || "ok";
+
+// The wound modifier as its ruleset says it: a dice-pool penalty ("-2": sr5, sr4), a target
+// number modifier ("+2 TN": sr3) or a Success Target penalty ("-10": d100).
+export function woundText(ruleset, modifier) {
+  if (ruleset === "sr3") return `${modifier > 0 ? "+" : ""}${modifier} TN`;
+  return modifier > 0 ? `+${modifier}` : String(modifier);
+}
+
+// The box numbers that carry a mark on a track of `size` boxes in `ruleset`.
+function trackMarks(ruleset, size) {
+  const marks = new Map();
+  if (ruleset === "sr3") {
+    for (const [level, at] of LEVEL_BOXES) marks.set(at, level);
+  } else if (ruleset === "sr5" || ruleset === "sr4") {
+    for (let box = BOXES_PER_WOUND; box <= (size || 0); box += BOXES_PER_WOUND) marks.set(box, `-${box / BOXES_PER_WOUND}`);
+  }
+  return marks;
+}
+
+// One track: `size` boxes (null: the sheet cannot size it, so only the marked ones are drawn),
+// `marked` of them filled. The boxes are a picture; the count beside them is the text.
+function track(ruleset, name, label, marked, size) {
+  const drawn = Math.min(size ?? marked, MAX_DRAWN_BOXES);
+  const marks = name === "overflow" ? new Map() : trackMarks(ruleset, size);
+  const boxes = el("span", { class: "boxes", "aria-hidden": "true" });
+  for (let box = 1; box <= drawn; box += 1) {
+    const mark = marks.get(box);
+    boxes.appendChild(el("span", { class: `box${box <= marked ? " marked" : ""}`, dataBox: box, dataMark: mark }, mark ? el("span", { class: "mark", text: mark }) : null));
+  }
+  const unsized = size === null || size === undefined;
+  return el("div", { class: `track track-${name}`, dataTrack: name },
+    el("span", { class: "track-name", text: label }),
+    drawn ? boxes : null,
+    el("span", { class: "track-count" },
+      el("span", { dataField: name, text: String(marked) }),
+      unsized ? " (the sheet does not size this track)" : `/${size}`));
+}
+
+// Each ruleset's names for the physical, stun and overflow tracks (d100 has one track of hit
+// points, and goes below 0 past it).
+const TRACK_NAMES = { d100: ["Hit points lost", null, "Below 0"] };
+
+// An actor's monitor (schemas/monitor.py Monitor): its tracks as boxes, the overflow after them,
+// d100's wounds by location, and the status line (wound modifier, initiative, condition).
+export function drawMonitor(id, ruleset, monitor) {
+  const status = monitor.status || {};
+  const [physicalName, stunName, overflowName] = TRACK_NAMES[ruleset] || ["Physical", "Stun", "Overflow"];
+  const part = el("div", { class: `condition-monitor ${ruleset}`, dataMonitor: id, role: "group", "aria-label": `Condition monitor of ${id}` });
+  part.appendChild(track(ruleset, "physical", physicalName, monitor.physical || 0, status.physical_max));
+  if (stunName) part.appendChild(track(ruleset, "stun", stunName, monitor.stun || 0, status.stun_max));
+  if (status.overflow_max || monitor.overflow) part.appendChild(track(ruleset, "overflow", overflowName, monitor.overflow || 0, status.overflow_max));
+  const wounds = Object.entries(monitor.wounds || {}).filter(([, points]) => points > 0);
+  if (ruleset === "d100" || wounds.length) {
+    part.appendChild(el("p", { class: "wounds", dataField: "wounds",
+      text: `Wounds: ${wounds.length ? wounds.map(([where, points]) => `${words(where)} ${points}`).join(", ") : "none"}.` }));
+  }
+  const said = [`wound modifier ${woundText(ruleset, status.wound_modifier || 0)}`];
+  if (status.initiative_modifier) said.push(`initiative ${status.initiative_modifier > 0 ? "+" : ""}${status.initiative_modifier}`);
+  said.push(status.condition || "ok");
+  part.appendChild(el("p", { class: "monitor-status help", dataField: "status", title: status.source || undefined, text: `${said.join("; ")}.` }));
+  return part;
 }

@@ -41,7 +41,10 @@ function fill(container, specs, prefix, values) {
 export class Roster {
   // `session()`: the encounter joined ({id, token, role, player}); `onSceneResult(result)`: the
   // service's answer to a change, applied at once (its event follows and changes nothing more).
-  constructor({ panel, session, onSceneResult, onPickAttacker, onToggleTarget }) {
+  // `decorate(id, actor)`: what the roster adds of the actor's condition monitor ({badges,
+  // parts, down}: beside the name, under the line, and whether it is out of the fight).
+  constructor({ panel, session, onSceneResult, onPickAttacker, onToggleTarget, decorate = () => ({ badges: [], parts: [], down: null }) }) {
+    this.decorate = decorate;
     this.panel = panel;
     this.list = panel.querySelector("#roster-list");
     this.editor = panel.querySelector("#roster-form");
@@ -113,9 +116,11 @@ export class Roster {
       const where = actor.position ? `at (${actor.position.x}, ${actor.position.y})` : "not placed";
       const played = actor.controller === "gm" ? "the GM's" : `played by ${actor.controller}`;
       const weapons = (actor.sheet?.weapons || []).map((weapon) => weapon.id).join(", ");
-      const classes = [actor.hidden && "hidden-actor", id === this.acting && "acting"].filter(Boolean).join(" ");
-      const item = el("li", { dataActor: id, class: classes || undefined, "aria-current": id === this.acting ? "true" : undefined },
+      const monitor = this.decorate(id, actor);
+      const classes = [actor.hidden && "hidden-actor", id === this.acting && "acting", monitor.down && `down ${monitor.down}`].filter(Boolean).join(" ");
+      const item = el("li", { dataActor: id, dataCondition: monitor.down || undefined, class: classes || undefined, "aria-current": id === this.acting ? "true" : undefined },
         el("strong", { text: actor.name ? `${actor.name} (${id})` : id }),
+        monitor.badges,
         el("span", { class: "facts-line", text: ` — ${played}, ${where}${weapons ? `, carries ${weapons}` : ""}` }),
         actor.hidden ? el("span", { class: "badge", text: "hidden" }) : null,
         id === this.acting ? el("span", { class: "badge acting", text: "acting now" }) : null);
@@ -146,13 +151,15 @@ export class Roster {
         hide.addEventListener("click", () => this.change(id, () => api.patchActor(this.session().id, this.session().token, id, { hidden: !actor.hidden })));
         buttons.append(hide);
       }
-      item.append(" ", buttons);
+      item.append(" ", buttons, ...monitor.parts);
       items.push(item);
     }
     if (!items.length) items.push(el("li", { class: "empty", text: "Nobody on the scene yet." }));
-    const focused = this.list.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
+    // The focus stays on the control it was on (a button by its name, a field by its id).
+    const active = this.list.contains(document.activeElement) ? document.activeElement : null;
+    const focused = active?.id ? `#${CSS.escape(active.id)}` : active?.getAttribute("aria-label") ? `[aria-label="${CSS.escape(active.getAttribute("aria-label"))}"]` : null;
     this.list.replaceChildren(...items);
-    if (focused) this.list.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
+    if (focused) this.list.querySelector(focused)?.focus();
   }
 
   // --- the GM's editor -------------------------------------------------------------------

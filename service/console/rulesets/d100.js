@@ -80,6 +80,8 @@ export default {
     { key: "defense", label: "Active Defense (%)", type: "int", min: 0, max: 500, optional: true },
     { key: "passive_defense", label: "Passive Defense (%)", type: "int", min: 0, max: 500, optional: true },
     { key: "armor", label: "Armour", type: "int", min: 0, max: 500, value: 0 },
+    // Sizes the monitor the service keeps (schemas/d100.py HitPoints; 003 gives none).
+    { key: "hit_points", label: "Hit points", type: "int", min: 1, max: 499, optional: true },
   ],
   targetDefaults: { prefix: "ganger" },
   options: [

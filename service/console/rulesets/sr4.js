@@ -91,6 +91,8 @@ export default {
     attribute("reaction", "Reaction", undefined, { optional: true }),
     attribute("intuition", "Intuition", undefined, { optional: true }),
     attribute("body", "Body", undefined, { optional: true }),
+    // Sizes the stun track of the monitor the service keeps (8 + Willpower / 2).
+    attribute("willpower", "Willpower", undefined, { optional: true }),
     rating("edge", "Edge", undefined, { optional: true }),
     rating("dodge", "Dodge", 0),
     rating("ballistic_armor", "Ballistic armor", 0),
