@@ -160,6 +160,16 @@ export function ammoUpdate(ammoLeft) {
 }
 
 /**
+ * Where the system keeps each track of firefight's monitor (schemas/monitor.py): the physical and
+ * stun monitors' boxes (schema-helper.js, monitorField). It has no overflow field (only a
+ * `modifiers.overflowBonus`): the service's overflow is not shown on the sheet.
+ */
+export const TRACK_PATHS = Object.freeze({
+  physical: "system.conditionMonitor.physical.value",
+  stun: "system.conditionMonitor.stun.value",
+});
+
+/**
  * The update that adds `boxes` to a condition monitor (its `max` boxes): stun past its last box
  * carries into the physical monitor, box for box (SR4 core, "Condition Monitors"); physical
  * stops at its last box (overflow is the GM's).
