@@ -118,6 +118,7 @@ DicePolicy = Literal["own", "any"]
 SheetPolicy = Literal["scene", "typed"]
 Scene = Annotated[dict[Id, SceneActor], msgspec.Meta(max_length=MAX_SCENE_ACTORS)]
 Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
+PendingCount = Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)]
 
 
 class EncounterCreate(Request):
@@ -168,6 +169,8 @@ class EncounterState(msgspec.Struct, gc=False):
     # Who applies damage: a new encounter's is its creation's ("service" unless asked); one
     # stored before the service kept monitors leaves them to the VTT, as it did then.
     damage: DamageMode = "vtt"
+    # The number of the last damage put up for confirmation: the next one's id is "d<n + 1>".
+    last_pending: PendingCount = 0
 
 
 class StoredHead(msgspec.Struct, gc=False):
@@ -186,6 +189,7 @@ class StoredHead(msgspec.Struct, gc=False):
     # Encounters stored before the policy existed let players type their numbers, as then.
     sheet_policy: SheetPolicy = "typed"
     damage: DamageMode = "vtt"
+    last_pending: PendingCount = 0
     # The ids of the combat state's actors and of the scene's, in order.
     actors: list[Id] = []
     scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
@@ -205,6 +209,7 @@ class EncounterEnvelope(msgspec.Struct, gc=False):
     dice_policy: DicePolicy = "own"
     sheet_policy: SheetPolicy = "typed"
     damage: DamageMode = "vtt"
+    last_pending: int = 0
     actors: list[str] = []
     scene: list[str] = []
 

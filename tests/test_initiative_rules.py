@@ -727,3 +727,54 @@ def test_described_tells_how_the_dice_and_passes_count() -> None:
         "score",
         10,
     )
+
+
+# --- actors out of the fight (issue 24: unconscious, dying or dead on their monitors) ----------
+
+
+def test_an_actor_out_of_the_fight_is_passed_over_at_the_start_and_on_advance() -> None:
+    out = {"rat": "unconscious"}
+    # Scores 27, 14, 8: rat (14) is out, so pass 1 goes sam, goon.
+    turn, _, effects = initiative.start(
+        TurnState(), SR5, [entry("sam", 27), entry("rat", 14), entry("goon", 8)], out
+    )
+    assert turn.action_phase == "sam"
+    phases = [turn.action_phase]
+    said = list(effects)
+    while turn.initiative is not None and not turn.initiative.over:
+        turn, _, effects = initiative.advance(turn, SR5, NEXT, out)
+        phases.append(turn.action_phase)
+        said.extend(effects)
+    # Pass 1: sam 27, (rat 14 passed over), goon 8; pass 2 (10 off): sam 17, (rat 4 passed
+    # over); pass 3: sam 7; then the turn is over.
+    assert phases == ["sam", "goon", "sam", "sam", None]
+    assert said.count("rat is unconscious: its phase is passed over") == 2
+
+
+def test_an_actor_out_of_the_fight_with_the_highest_score_does_not_begin_the_turn() -> None:
+    turn, _, effects = initiative.start(
+        TurnState(), SR5, [entry("sam", 27), entry("goon", 8)], {"sam": "dead"}
+    )
+    assert (turn.action_phase, turn.initiative_pass) == ("goon", 1)
+    assert effects[1:] == [
+        "sam is dead: its phase is passed over",
+        "goon's combat phase (pass 1, score 8)",
+    ]
+
+
+def test_when_everyone_is_out_of_the_fight_the_turn_ends() -> None:
+    # sam 12 (pass 1, then 2 at pass 2): passed over both times; then the turn is over.
+    turn, _, effects = initiative.start(
+        TurnState(), SR5, [entry("sam", 12)], {"sam": "unconscious"}
+    )
+    assert turn.initiative is not None and turn.initiative.over
+    assert effects.count("sam is unconscious: its phase is passed over") == 2
+    assert effects[-1] == "combat turn 1 is over; start the next with POST .../initiative"
+
+
+def test_an_actor_out_of_the_fight_cannot_step_in() -> None:
+    turn = started(entry("sam", 27), entry("goon", 8))
+    with conflict("'goon' is unconscious: it cannot act"):
+        initiative.advance(
+            turn, SR5, AdvanceRequest(to="action_phase", actor="goon"), {"goon": "unconscious"}
+        )

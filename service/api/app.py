@@ -567,6 +567,30 @@ async def revoke_player_token(request: web.Request) -> web.Response:
     return _answer(await request.app[ENCOUNTERS].revoke_player_token(admitted, player_id), 200)
 
 
+async def edit_monitor(request: web.Request) -> web.Response:
+    actor_id = _actor_id(request)
+    admitted, body, key = await _change_arguments(request, "gm")
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.edit_monitor(admitted, actor_id, body, key), 200)
+
+
+async def apply_pending(request: web.Request) -> web.Response:
+    actor_id, damage_id = _actor_id(request), _route_id(request, "damage")
+    key = _idempotency_key(request)
+    # The GM, or a player for the actor it controls (checked on the state).
+    admitted = await _admit(request, "play")
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.apply_pending(admitted, actor_id, damage_id, key), 200)
+
+
+async def decline_pending(request: web.Request) -> web.Response:
+    actor_id, damage_id = _actor_id(request), _route_id(request, "damage")
+    key = _idempotency_key(request)
+    admitted = await _admit(request, "gm")
+    encounters = request.app[ENCOUNTERS]
+    return _answer(await encounters.decline_pending(admitted, actor_id, damage_id, key), 200)
+
+
 async def events(request: web.Request) -> web.Response:
     """A page of events, written event by event as the connection takes them (a payload the
     response streams once the middlewares have set its headers): a page never becomes one
@@ -949,4 +973,9 @@ def create_app(config: Config) -> web.Application:
     app.router.add_delete("/v1/encounters/{encounter}/initiative", stop_initiative)
     app.router.add_post("/v1/encounters/{encounter}/initiative/actors", join_initiative)
     app.router.add_delete("/v1/encounters/{encounter}/initiative/actors/{actor}", leave_initiative)
+    # Monitors and undo.
+    monitor = "/v1/encounters/{encounter}/actors/{actor}/monitor"
+    app.router.add_post(monitor, edit_monitor)
+    app.router.add_post(monitor + "/pending/{damage}", apply_pending)
+    app.router.add_delete(monitor + "/pending/{damage}", decline_pending)
     return app

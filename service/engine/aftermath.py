@@ -11,7 +11,7 @@ import msgspec
 
 from schemas.encounter import ActionResult, AdvanceRequest, EncounterState
 from schemas.initiative import InitiativeChange, InitiativeResult, TimedResult
-from service.engine import players, scene
+from service.engine import damage, players, scene
 from service.rules import Resolution, Ruleset, initiative
 from service.rules.dice import Dice, check_given
 from service.rules.scene import with_ammo
@@ -84,7 +84,8 @@ def spent(ruleset: Ruleset, request: Any, what: str, then: After | None = None) 
         name = getattr(request, "action", None)
         crossings: list[AdvanceRequest] = []
         if name is not None and name == rules.hold_action:
-            turn, crossings, effects = initiative.hold(state.turn, rules, actor_id, path)
+            out = damage.out_of_fight(ruleset, state)
+            turn, crossings, effects = initiative.hold(state.turn, rules, actor_id, path, out)
         else:
             cost = ruleset.action_cost(request, resolution.result)
             turn, effects = initiative.spend(state.turn, rules, actor_id, cost, what, path)

@@ -275,6 +275,7 @@ class Documents:
                 dice_policy=after.dice_policy,
                 sheet_policy=after.sheet_policy,
                 damage=after.damage,
+                last_pending=after.last_pending,
                 actors=list(after.combat.actors),
                 scene=list(after.scene),
             )
@@ -373,6 +374,7 @@ def _state(
         dice_policy=envelope.dice_policy,
         sheet_policy=envelope.sheet_policy,
         damage=envelope.damage,
+        last_pending=envelope.last_pending,
     )
 
 

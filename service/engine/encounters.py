@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from service.engine.core import EVENTS_PAGE, PREVIEW_THREADS, Admitted, Answer, EventsPage
 from service.engine.lifecycle import EncounterUses
+from service.engine.monitors import MonitorUses
 from service.engine.play import PlayUses
 from service.engine.staging import SceneUses
 from service.engine.turn import TurnUses
@@ -12,5 +13,5 @@ from service.engine.turn import TurnUses
 __all__ = ["EVENTS_PAGE", "PREVIEW_THREADS", "Admitted", "Answer", "Encounters", "EventsPage"]
 
 
-class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses):
+class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses, MonitorUses):
     """Every use case of the service."""

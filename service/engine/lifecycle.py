@@ -25,7 +25,7 @@ from schemas.encounter import (
     ZoneList,
 )
 from schemas.scene import PlayerBinding
-from service.engine import keys, players
+from service.engine import damage, keys, players
 from service.engine.access import digest, seal_tokens, token_hash, unseal_tokens
 from service.engine.core import (
     EVENTS_FIRST_READ,
@@ -246,6 +246,10 @@ class EncounterUses(EncounterCore):
                 sheet_policy=edit.sheet_policy or current.state.sheet_policy,
                 damage=edit.damage or current.state.damage,
             )
+            if edit.damage is not None and edit.damage != current.state.damage:
+                # Every actor's monitor settled on its sheet (kept from the first "service" or
+                # "confirm"), or dropped when the VTT takes them over.
+                state = damage.with_monitors(ruleset, state)
             return Resolution(result=result, state=state.combat), state
 
         try:

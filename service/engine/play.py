@@ -21,7 +21,7 @@ from schemas.encounter import (
 )
 from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
-from service.engine import aftermath, players, sight
+from service.engine import aftermath, damage, players, sight
 from service.engine.access import player_of
 from service.engine.core import Admitted, Answer, EncounterCore, Loaded
 from service.engine.previews import Samples
@@ -70,6 +70,9 @@ class PlayUses(EncounterCore):
         # an actor the scene does not hold: the scene fills nothing in from it.
         masked = sight.named_hidden([name for name, _ in names])
         scene_seen = {i: a for i, a in state.scene.items() if i not in masked}
+        # The rules read each sheet with the wounds its monitor holds (what the request types
+        # itself still wins: the scene fills in only what it leaves out).
+        scene_seen = damage.wounded(loaded.ruleset, state, scene_seen)
         request = self._filled(loaded, body_type, asked, scene_seen, zone_id)
         players.check_typed(body, request, typed)
         return loaded, request, masked
@@ -141,13 +144,16 @@ class PlayUses(EncounterCore):
             aftermath.fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         )
         what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
-        after = aftermath.spent(loaded.ruleset, request, what, fired)
         check_given(request.dice, steps(loaded.ruleset, request))
 
         def check_player(current: Loaded) -> None:
             self._check_acts_for(admitted, current, request)
+            acting, path = players.acting_actor(request)
+            # An actor out of the fight does nothing, whoever asks (the GM too); a hidden actor
+            # a player's request named is to it one the scene does not hold.
+            if acting not in masked:
+                damage.check_able(current.ruleset, current.state, acting, path)
             if admitted.role != "gm" and current.state.dice_policy == "own":
-                acting, _ = players.acting_actor(request)
                 player = player_of(admitted.role)
                 players.check_dice(current.state, current.ruleset, player, acting, request.dice)
 
@@ -159,6 +165,14 @@ class PlayUses(EncounterCore):
                 earlier = await self._attacks.last_attack(
                     self._store, admitted.encounter_id, follows, ruleset_id
                 )
+        # What it does to the initiative, then the damage it deals (a re-resolved attack's in
+        # place of the one it replaces), in the same commit.
+        after = damage.dealing(
+            loaded.ruleset,
+            masked,
+            earlier,
+            then=aftermath.spent(loaded.ruleset, request, what, fired),
+        )
 
         def roll(current: Loaded, dice: Dice) -> Resolution[Any]:
             if current is not loaded:

@@ -9,7 +9,7 @@ import msgspec
 
 from schemas.encounter import EncounterState, SceneOutcome
 from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor, SceneChange
-from service.engine import scene
+from service.engine import damage, scene
 from service.engine.core import Admitted, Answer, EncounterCore, Loaded
 from service.engine.errors import LimitExceeded
 from service.engine.scene import ActorNotFound
@@ -45,6 +45,11 @@ class SceneUses(EncounterCore):
                 raise LimitExceeded(
                     f"a scene holds at most {self._max_actors} actors; take one off first"
                 )
+            kept = state.scene.get(actor_id)
+            if actor.monitor is None and kept is not None and kept.monitor is not None:
+                # The damage an actor carries is the service's: a PUT that leaves the monitor
+                # out (a VTT sending a changed sheet) keeps it; one that gives it sets it.
+                return "set", msgspec.structs.replace(actor, monitor=kept.monitor)
             return "set", actor
 
         return await self._scene_change(admitted, actor_id, body, key, change)
@@ -104,6 +109,13 @@ class SceneUses(EncounterCore):
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
             kind, actor = change(current.state)
             after = scene.with_actor(current.state, actor_id, actor)
+            if kind in ("set", "patched"):
+                if actor is not None and actor.monitor is not None:
+                    if damage.rules_of(current.ruleset, current.state) is None:
+                        raise damage.no_monitors(current.state, current.state.ruleset)
+                # A sheet changed sizes the tracks anew; a monitor given is the GM's, within
+                # them.
+                after = damage.with_monitors(current.ruleset, after, [actor_id])
             result = scene.result(kind, actor_id, current.state, after)
             if kind == "moved" and actor is not None and actor.position is not None:
                 zones = current.ruleset.zones(after.combat)

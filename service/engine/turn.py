@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -15,11 +16,11 @@ from schemas.encounter import (
     InitiativeOutcome,
 )
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
-from service.engine import aftermath
+from service.engine import aftermath, damage
 from service.engine.core import Admitted, Answer, EncounterCore, Loaded
 from service.engine.errors import LimitExceeded
 from service.engine.sight import Sight
-from service.rules import Resolution, RuleViolation, initiative
+from service.rules import Resolution, Ruleset, RuleViolation, initiative
 from service.rules.dice import Dice
 from service.rules.ruleset import InitiativeRules
 from service.rules.turns import advance_turn
@@ -35,7 +36,8 @@ class TurnUses(EncounterCore):
             turn, rules = current.state.turn, current.ruleset.initiative
             if rules is not None and turn.initiative is not None:
                 # The service runs the initiative: the next phase is the order's.
-                turn, crossings, effects = initiative.advance(turn, rules, request)
+                out = damage.out_of_fight(current.ruleset, current.state)
+                turn, crossings, effects = initiative.advance(turn, rules, request, out)
             else:
                 turn, crossings, effects = advance_turn(turn, request), [request], []
             state, more, went_off = aftermath.crossed(
@@ -50,6 +52,23 @@ class TurnUses(EncounterCore):
 
         loaded = self._loaded(admitted)
         return await self._change(admitted, "advance", key, body, resolve, AdvanceOutcome, loaded)
+
+    @staticmethod
+    def _wounded(
+        rules: InitiativeRules, ruleset: Ruleset, state: EncounterState
+    ) -> InitiativeRules:
+        """The initiative rules reading an actor's wounds off its monitor, where the service
+        keeps one: a roll that gives no modifier takes it, and so does the roll of the next
+        combat turn (the wounds may have changed since)."""
+        if damage.rules_of(ruleset, state) is None:
+            return rules
+        of_state = rules.state_modifier
+
+        def state_modifier(combat: Any, actor: str) -> int | None:
+            wounds = damage.initiative_modifier(ruleset, state, actor)
+            return wounds if wounds is not None else of_state(combat, actor)
+
+        return dataclasses.replace(rules, state_modifier=state_modifier)
 
     def _initiative_rules(self, admitted: Admitted) -> InitiativeRules:
         ruleset_id = admitted.envelope.ruleset
@@ -84,17 +103,20 @@ class TurnUses(EncounterCore):
             raise LimitExceeded(f"a combat turn orders at most {self._max_actors} actors")
 
         def roll(current: Loaded, dice: Dice) -> Resolution[Any]:
-            turn = current.state.turn
+            turn, state = current.state.turn, current.state
+            wounded = self._wounded(rules, current.ruleset, state)
+            scene = damage.wounded(current.ruleset, state, state.scene)
             if request.actors:
                 aftermath.check_initiative_dice(request.dice, [a.actor for a in request.actors])
                 entries = initiative.roll_entries(
-                    rules, request.actors, current.state.scene, dice, combat=current.state.combat
+                    wounded, request.actors, scene, dice, combat=state.combat
                 )
             else:
                 before = [e.actor for e in (turn.initiative.entries if turn.initiative else [])]
                 aftermath.check_initiative_dice(request.dice, before)
-                entries = initiative.roll_again(turn, rules, dice, current.state.combat)
-            turn, crossings, effects = initiative.start(turn, rules, entries)
+                entries = initiative.roll_again(turn, wounded, dice, state.combat)
+            out = damage.out_of_fight(current.ruleset, state)
+            turn, crossings, effects = initiative.start(turn, rules, entries, out)
             state, more, went_off = aftermath.crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )
@@ -114,8 +136,13 @@ class TurnUses(EncounterCore):
 
         def roll(current: Loaded, dice: Dice) -> Resolution[Any]:
             aftermath.check_initiative_dice(request.dice, [a.actor for a in request.actors])
+            state = current.state
             entries = initiative.roll_entries(
-                rules, request.actors, current.state.scene, dice, combat=current.state.combat
+                self._wounded(rules, current.ruleset, state),
+                request.actors,
+                damage.wounded(current.ruleset, state, state.scene),
+                dice,
+                combat=state.combat,
             )
             turn, effects = initiative.join(current.state.turn, entries)
             if len(turn.initiative.entries if turn.initiative else []) > self._max_actors:
@@ -136,7 +163,8 @@ class TurnUses(EncounterCore):
         rules = self._initiative_rules(admitted)
 
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
-            turn, crossings, effects = initiative.leave(current.state.turn, rules, actor_id)
+            out = damage.out_of_fight(current.ruleset, current.state)
+            turn, crossings, effects = initiative.leave(current.state.turn, rules, actor_id, out)
             state, more, went_off = aftermath.crossed(
                 current.ruleset, msgspec.structs.replace(current.state, turn=turn), crossings
             )

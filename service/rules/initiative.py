@@ -41,6 +41,10 @@ _FROM_SHEET = {
     "initiative_dice": "initiative_dice",
     "passes": "initiative_passes",
 }
+# The actors out of the fight (unconscious, dying, dead: the monitors the engine keeps), each
+# with why: their phases are passed over.
+Out = Mapping[str, str]
+NOBODY_OUT: Out = {}
 # A tie-breaker that is no field of the roll: what the ruleset adds up before the dice (SR4's
 # Initiative attribute).
 BASE_TIE = "base"
@@ -250,18 +254,25 @@ def _up_next(entries: Sequence[InitiativeEntry], pass_number: int) -> Initiative
 
 
 def _next_up(
-    initiative: Initiative, pass_number: int, effects: list[str]
+    initiative: Initiative, pass_number: int, effects: list[str], out: Out
 ) -> tuple[Initiative, InitiativeEntry | None]:
-    """Who acts next, once those who gave their next phase up ahead have been passed by."""
+    """Who acts next, once those who gave their next phase up ahead, and those out of the
+    fight (`out`: unconscious and worse), have been passed by."""
     while True:
         up = _up_next(initiative.entries, pass_number)
-        if up is None or not up.lost:
+        if up is None or (not up.lost and up.actor not in out):
             return initiative, up
-        effects.append(f"{up.actor} has given this phase up (taken ahead)")
+        if up.actor in out:
+            # Its phase comes and goes: nothing is given up ahead (it may wake up).
+            effects.append(f"{up.actor} is {out[up.actor]}: its phase is passed over")
+            lost = up.lost
+        else:
+            effects.append(f"{up.actor} has given this phase up (taken ahead)")
+            lost = up.lost - 1
         initiative = msgspec.structs.replace(
             initiative,
             entries=[
-                msgspec.structs.replace(e, acted=True, holding=False, lost=e.lost - 1)
+                msgspec.structs.replace(e, acted=True, holding=False, lost=lost)
                 if e.actor == up.actor
                 else e
                 for e in initiative.entries
@@ -342,10 +353,13 @@ def _begin_phase(
 
 
 def start(
-    turn: TurnState, rules: InitiativeRules, entries: list[InitiativeEntry]
+    turn: TurnState,
+    rules: InitiativeRules,
+    entries: list[InitiativeEntry],
+    out: Out = NOBODY_OUT,
 ) -> tuple[TurnState, list[Crossing], list[str]]:
     """A combat turn begins with these scores: the next one if the turn under way has begun,
-    then its first pass and the highest score's phase."""
+    then its first pass and the highest score's phase (of those not `out`)."""
     crossings: list[Crossing] = []
     effects: list[str] = []
     if has_begun(turn):
@@ -358,10 +372,13 @@ def start(
     turn = msgspec.structs.replace(
         turn, initiative_pass=1, action_phase=None, initiative=initiative
     )
-    first = _up_next(order, 1)
-    if first is None:
+    if _up_next(order, 1) is None:
         turn, ended = _end_turn(turn, effects)
         return turn, crossings + ended, effects
+    initiative, first = _next_up(initiative, 1, effects, out)
+    if first is None:  # everyone with a phase in the first pass is out of the fight
+        turn, more, effects = _end_pass(turn, rules, initiative, effects, out)
+        return turn, crossings + more, effects
     turn, began = _begin_phase(turn, initiative, first.actor, effects)
     return turn, crossings + began, effects
 
@@ -392,7 +409,11 @@ def _end_turn(turn: TurnState, effects: list[str]) -> tuple[TurnState, list[Cros
 
 
 def _end_pass(
-    turn: TurnState, rules: InitiativeRules, initiative: Initiative, effects: list[str]
+    turn: TurnState,
+    rules: InitiativeRules,
+    initiative: Initiative,
+    effects: list[str],
+    out: Out = NOBODY_OUT,
 ) -> tuple[TurnState, list[Crossing], list[str]]:
     """10 off every score (SR4: none); a new pass for those with a phase in it, or the end of
     the combat turn."""
@@ -421,9 +442,9 @@ def _end_pass(
         + (f"{rules.pass_cost} off every score; " if rules.pass_cost else "")
         + ", ".join(f"{e.actor} {e.score}" for e in entries if _has_phase(e, next_pass))
     )
-    initiative, first = _next_up(initiative, next_pass, effects)
-    if first is None:  # everyone left gave this pass up ahead
-        turn, crossings, effects = _end_pass(turn, rules, initiative, effects)
+    initiative, first = _next_up(initiative, next_pass, effects, out)
+    if first is None:  # everyone left gave this pass up ahead, or is out of the fight
+        turn, crossings, effects = _end_pass(turn, rules, initiative, effects, out)
         return turn, [Crossing(to="initiative_pass"), *crossings], effects
     turn, began = _begin_phase(turn, initiative, first.actor, effects)
     return turn, [Crossing(to="initiative_pass"), *began], effects
@@ -455,10 +476,11 @@ def _holder(initiative: Initiative, actor: str | None, pass_number: int) -> Init
 
 
 def advance(
-    turn: TurnState, rules: InitiativeRules, request: AdvanceRequest
+    turn: TurnState, rules: InitiativeRules, request: AdvanceRequest, out: Out = NOBODY_OUT
 ) -> tuple[TurnState, list[Crossing], list[str]]:
     """`advance` while the service runs the initiative: the next phase in its order (or the one
-    of an actor who steps in with its held action), the end of the pass, or of the turn."""
+    of an actor who steps in with its held action), the end of the pass, or of the turn; the
+    phases of those `out` of the fight are passed over, and none of them may step in."""
     initiative = turn.initiative
     assert initiative is not None
     effects: list[str] = []
@@ -473,7 +495,13 @@ def advance(
         turn, crossings = _end_turn(turn, effects)
         return turn, crossings, effects
     if request.to == "initiative_pass":
-        return _end_pass(turn, rules, initiative, effects)
+        return _end_pass(turn, rules, initiative, effects, out)
+    if request.actor is not None and request.actor in out:
+        _conflict(
+            f"'{request.actor}' is {out[request.actor]}: it cannot act",
+            kind="actor-incapacitated",
+            path="$.actor",
+        )
     stepping_in = _holder(initiative, request.actor, turn.initiative_pass)
     if stepping_in is not None and initiative.used == ActionsUsed():
         # A holder steps in before the acting actor has done anything: that phase waits, and
@@ -487,7 +515,7 @@ def advance(
         for e in initiative.entries
     ]
     initiative = msgspec.structs.replace(initiative, entries=entries)
-    initiative, up = _next_up(initiative, turn.initiative_pass, effects)
+    initiative, up = _next_up(initiative, turn.initiative_pass, effects, out)
     if request.actor is not None:
         if stepping_in is None and (up is None or up.actor != request.actor):
             _conflict(
@@ -498,7 +526,7 @@ def advance(
         turn, began = _begin_phase(turn, initiative, request.actor, effects)
         return turn, began, effects
     if up is None:
-        return _end_pass(turn, rules, initiative, effects)
+        return _end_pass(turn, rules, initiative, effects, out)
     turn, began = _begin_phase(turn, initiative, up.actor, effects)
     return turn, began, effects
 
@@ -637,7 +665,7 @@ def spend(
 
 
 def hold(
-    turn: TurnState, rules: InitiativeRules, actor: str, path: str
+    turn: TurnState, rules: InitiativeRules, actor: str, path: str, out: Out = NOBODY_OUT
 ) -> tuple[TurnState, list[Crossing], list[str]]:
     """The acting actor holds its action: its whole phase waits until it steps in later in the
     pass (advance with its id), or until everyone else has acted."""
@@ -664,7 +692,11 @@ def hold(
         for e in initiative.entries
     ]
     pass_number = turn.initiative_pass
-    later = [e for e in entries if _has_phase(e, pass_number) and not e.acted and not e.holding]
+    later = [
+        e
+        for e in entries
+        if _has_phase(e, pass_number) and not e.acted and not e.holding and e.actor not in out
+    ]
     if not later:
         _conflict(
             f"nobody acts after {actor} in this pass: there is no later phase to hold for",
@@ -673,7 +705,7 @@ def hold(
         )
     effects = [f"{actor} holds its action"]
     initiative, up = _next_up(
-        msgspec.structs.replace(initiative, entries=entries), pass_number, effects
+        msgspec.structs.replace(initiative, entries=entries), pass_number, effects, out
     )
     assert up is not None  # the holder itself waits, at the least
     turn, began = _begin_phase(turn, initiative, up.actor, effects)
@@ -704,7 +736,7 @@ def join(turn: TurnState, entries: list[InitiativeEntry]) -> tuple[TurnState, li
 
 
 def leave(
-    turn: TurnState, rules: InitiativeRules, actor: str
+    turn: TurnState, rules: InitiativeRules, actor: str, out: Out = NOBODY_OUT
 ) -> tuple[TurnState, list[Crossing], list[str]]:
     """An actor leaves the combat turn; if it was acting, the next phase begins."""
     initiative = turn.initiative
@@ -727,9 +759,9 @@ def leave(
     )
     if not was_acting or initiative.over:
         return turn, [], effects
-    initiative, up = _next_up(initiative, turn.initiative_pass, effects)
+    initiative, up = _next_up(initiative, turn.initiative_pass, effects, out)
     if up is None:
-        turn, crossings, more = _end_pass(turn, rules, initiative, effects)
+        turn, crossings, more = _end_pass(turn, rules, initiative, effects, out)
         return turn, crossings, more
     turn, began = _begin_phase(turn, initiative, up.actor, effects)
     return turn, began, effects

@@ -31,10 +31,11 @@ from service.rules.ruleset import (
 )
 from service.rules.sr5 import actions, attack, odds, suppression, tables
 from service.rules.sr5 import scene as scene_fill
+from service.rules.sr5.monitor import SR5Monitor
 
 
 class SR5Ruleset(NothingTimed, OddsFromModule):
-    monitor: MonitorRules | None = None
+    monitor: MonitorRules | None = SR5Monitor()
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr5",
