@@ -570,6 +570,8 @@ class SR4Sheet(Request, tag="sr4", tag_field="ruleset"):
     reaction: Attribute | None = None
     intuition: Attribute | None = None
     body: Attribute | None = None
+    # What sizes the stun track of the condition monitor (service/rules/sr4/monitor.py).
+    willpower: Attribute | None = None
     edge: Rating | None = None
     skill: Rating | None = None
     weapon_skills: Annotated[dict[Id, Rating], msgspec.Meta(max_length=MAX_WEAPONS)] = {}

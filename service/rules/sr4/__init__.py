@@ -26,10 +26,11 @@ from service.rules.monitor import MonitorRules
 from service.rules.ruleset import NO_COST, ActionCost, EarlierAttack, OddsFromModule, Resolution
 from service.rules.sr4 import actions, attack, grenade_attack, odds, suppression, tables
 from service.rules.sr4 import scene as scene_fill
+from service.rules.sr4.monitor import SR4Monitor
 
 
 class SR4Ruleset(OddsFromModule):
-    monitor: MonitorRules | None = None
+    monitor: MonitorRules | None = SR4Monitor()
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr4",
