@@ -270,7 +270,7 @@ export class FirefightApp {
     const monitors = this.monitorTarget(this.combatOfScene(tokenDocument.parent));
     return this.queueScene(async () => {
       const answer = await put();
-      if (monitors) await this.seedMonitor(monitors, tokenDocument);
+      if (monitors) await this.queueMonitors(() => this.seedMonitor(monitors, tokenDocument));
       return answer;
     });
   }

@@ -166,12 +166,17 @@ export class MonitorSync {
     return target.client.editMonitor(target.encounter.id, target.encounter.gmToken, sceneActorId(tokenDocument), body);
   }
 
-  async seedMonitors(combat = this.game.combat) {
-    const target = this.monitorTarget(combat);
-    if (!target) return [];
+  async seedAll(target) {
     const seeded = [];
     for (const token of target.scene.tokens ?? []) if (await this.seedMonitor(target, token)) seeded.push(sceneActorId(token));
     return seeded;
+  }
+
+  /** Every token's sheet damage onto the service's monitors, before any mirror reads them. */
+  async seedMonitors(combat = this.game.combat) {
+    const target = this.monitorTarget(combat);
+    if (!target) return [];
+    return this.queueMonitors(() => this.seedAll(target));
   }
 
   /**
@@ -222,16 +227,21 @@ export class MonitorSync {
    * The world setting switched (onChange runs on every client; the active GM's acts): the
    * running encounter's `damage` follows it (`PUT .../state`), the combat's flag remembers it,
    * and when the service takes the monitors over, the sheets' damage seeds them and the
-   * service's monitors are mirrored back.
+   * service's monitors are mirrored back. All of it in the monitors' queue: a mirror that the
+   * switch's own event starts reads the monitors only once the sheets' damage is on them (else it
+   * would write the fresh, empty monitors over the sheets before they were read).
    */
   async damageModeChanged(mode, combat = this.game.combat) {
     if (!this.isActiveGM()) return null;
     const encounter = this.encounter(combat);
     if (!encounter?.gmToken) return null;
-    await this.client().editState(encounter.id, encounter.gmToken, { damage: mode, reason: this.localize("FIREFIGHT.Monitor.Switched") });
-    if (encounter.combat) await encounter.combat.setFlag(MODULE_ID, "encounter.damage", mode);
+    const seeded = await this.queueMonitors(async () => {
+      await this.client().editState(encounter.id, encounter.gmToken, { damage: mode, reason: this.localize("FIREFIGHT.Monitor.Switched") });
+      if (encounter.combat) await encounter.combat.setFlag(MODULE_ID, "encounter.damage", mode);
+      const target = mode === "vtt" ? null : this.monitorTarget(combat);
+      return target ? this.seedAll(target) : [];
+    });
     if (mode === "vtt") return { damage: mode };
-    const seeded = await this.seedMonitors(combat);
     const mirrored = await this.mirrorMonitors(combat);
     return { damage: mode, seeded, mirrored };
   }

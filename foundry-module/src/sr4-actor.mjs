@@ -201,6 +201,8 @@ export function sr4Sheet(actor) {
     reaction: stat(actor, "REACTION"),
     intuition: stat(actor, "INTUITION"),
     body: stat(actor, "BODY"),
+    // What sizes the stun track of the service's condition monitor.
+    willpower: stat(actor, "WILLPOWER"),
     edge: clamp(num(actor.system?.sheetStats?.EDGE), 0, 30),
     ballistic_armor: clamp(num(actor.system?.armor?.ballistic), 0, 30),
     impact_armor: clamp(num(actor.system?.armor?.impact), 0, 30),
