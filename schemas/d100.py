@@ -27,6 +27,9 @@ from schemas.common import (
 SkillValue = Annotated[int, msgspec.Meta(ge=0, le=500)]
 ModifierValue = Annotated[int, msgspec.Meta(ge=-500, le=500)]
 Penalty = Annotated[int, msgspec.Meta(ge=-500, le=0)]
+# A character's hit points: at most half what a monitor holds (schemas/monitor.py, `Boxes`), so
+# the hit points below zero down to death fit too.
+HitPoints = Annotated[int, msgspec.Meta(ge=1, le=499)]
 Rounds = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
 ShotRate = Annotated[int, msgspec.Meta(ge=0, le=6)]
 # The most action points an action may cost or an encounter's budget may give.
@@ -116,6 +119,9 @@ class D100Sheet(Request, tag="d100", tag_field="ruleset"):
     athletics: SkillValue | None = None
     recoil_control: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
     wound_modifier: Penalty = 0
+    # Its hit points, which size the condition monitor (003 gives none: the sheet's own number,
+    # service/rules/d100/monitor.py); unset: the monitor counts wounds but sizes nothing.
+    hit_points: HitPoints | None = None
     defense: SkillValue | None = None
     passive_defense: SkillValue | None = None
     armor: Annotated[int, msgspec.Meta(ge=0, le=500)] = 0

@@ -65,6 +65,9 @@ Sight = Literal[
 FiringMode = Literal["SS", "SA", "BF", "FA"]
 DamageLevel = Literal["L", "M", "S", "D"]
 WoundLevel = Literal["none", "L", "M", "S", "D"]
+# The target-number modifier of a character's wounds given as a number: the condition
+# monitor's physical and stun levels added up (service/rules/sr3/monitor.py), up to D + D.
+WoundModifier = Annotated[int, msgspec.Meta(ge=0, le=8)]
 ArmorKind = Literal["ballistic", "impact"]
 Cover = Literal["none", "partial", "good", "full"]
 AttackerMovement = Literal[
@@ -164,6 +167,9 @@ class SR3Attacker(Request):
     combat_pool: PoolDice | None = None
     armor: ArmorPieces = []
     wounds: WoundLevel = "none"
+    # The wounds as a number, when they are more than one level's (both monitors wounded):
+    # given, it is the target-number modifier and `wounds` is not read.
+    wound_modifier: WoundModifier | None = None
 
 
 class SR3Weapon(Request):
@@ -380,8 +386,10 @@ class SR3Sheet(Request, tag="sr3", tag_field="ruleset"):
     reaction: Attribute | None = None
     initiative_dice: Annotated[int, msgspec.Meta(ge=1, le=5)] | None = None
     armor: ArmorPieces = []
-    # The character's wound level now (the condition monitor's).
+    # The character's wound level now (the condition monitor's), and, when the service keeps
+    # the monitors, the modifier of both its tracks added up (it wins over `wounds`).
     wounds: WoundLevel = "none"
+    wound_modifier: WoundModifier | None = None
     weapons: Annotated[list[SR3Weapon], msgspec.Meta(max_length=MAX_WEAPONS)] = []
 
 

@@ -15,10 +15,18 @@ from schemas.common import Point
 from schemas.encounter import ActionResult, AdvanceResult, TurnState
 from schemas.monitor import Monitor
 from schemas.scene import SceneActor
-from schemas.sr4 import SR4AttackRequest, SR4AttackResult, SR4Sheet, SR4State, SR4ZoneTestRequest
+from schemas.sr4 import (
+    SR4ActionRequest,
+    SR4AttackRequest,
+    SR4AttackResult,
+    SR4Sheet,
+    SR4State,
+    SR4ZoneTestRequest,
+)
 from service.rules import RULESETS
 from service.rules.dice import Dice
 from service.rules.monitor import Dealt, MonitorRules
+from service.rules.ruleset import EarlierAttack
 from service.rules.sr4 import tables
 from tests import sr4_requests as make
 from tests.sr4_cases import MISS8, miss
@@ -196,6 +204,30 @@ def test_a_failed_zone_test_deals_the_base_dv() -> None:
     # ballistic 6 - 1 = 5: physical; Body 3 + 5 = 8 dice, none: 6 boxes.
     assert MONITOR.dealt(tested.result) == [
         Dealt(target="goon-1", track="physical", boxes=6, source="suppressive fire (zone-1)")
+    ]
+
+
+def test_an_edge_re_roll_deals_the_re_resolved_attacks_damage() -> None:
+    body = make.attack(dice={"attack": [5, *miss(7)], "defense:goon-1": [5, 2, 2]})
+    # 1 hit against 1: a miss (ties to the defender), nothing dealt.
+    first = attack(body)
+    assert first.result.targets[0].outcome == "miss" and MONITOR.dealt(first.result) == []
+    earlier = EarlierAttack(request=msgspec.convert(body, SR4AttackRequest), result=first.result)
+    request = SR4ActionRequest(
+        actor="sam",
+        action="edge_reroll",
+        dice={"reroll:goon-1": [5, 5, *miss(5)], "soak:goon-1": MISS8},
+    )
+    again = SR4.resolve_action(request, first.state, TurnState(), Dice(2, request.dice), earlier)
+    # SR4 core (Edge): the 5 stands, 7 dice again, two more hits: 3 against 1, 2 net; DV 5 + 2
+    # = 7 against ballistic 6 - 1 = 5: physical; Body 3 + 5 = 8 dice, none: 7 boxes.
+    assert MONITOR.dealt(again.result) == [
+        Dealt(
+            target="goon-1",
+            track="physical",
+            boxes=7,
+            source="attack by sam (predator, edge_reroll)",
+        )
     ]
 
 

@@ -21,6 +21,7 @@ from schemas.encounter import ActionResult, AdvanceRequest, CombatState, Ruleset
 from schemas.scene import SceneActor
 from service.rules.d100 import actions, attack, odds, suppression
 from service.rules.d100 import scene as scene_fill
+from service.rules.d100.monitor import D100Monitor
 from service.rules.dice import Dice
 from service.rules.monitor import MonitorRules
 from service.rules.ruleset import (
@@ -34,7 +35,7 @@ from service.rules.ruleset import (
 
 
 class D100Ruleset(NothingTimed, OddsFromModule):
-    monitor: MonitorRules | None = None
+    monitor: MonitorRules | None = D100Monitor()
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="d100",

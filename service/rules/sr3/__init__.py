@@ -37,10 +37,11 @@ from service.rules.ruleset import (
 )
 from service.rules.sr3 import actions, attack, odds, tables
 from service.rules.sr3 import scene as scene_fill
+from service.rules.sr3.monitor import SR3Monitor
 
 
 class SR3Ruleset(NothingTimed, OddsFromModule):
-    monitor: MonitorRules | None = None
+    monitor: MonitorRules | None = SR3Monitor()
     odds_module = odds  # attack_odds, zone_test_odds
     info = RulesetInfo(
         id="sr3",

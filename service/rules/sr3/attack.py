@@ -271,10 +271,13 @@ def situation_modifiers(
     return modifiers
 
 
-def wounds(level: str) -> Modifier | None:
-    """README (SR3 modifiers, "Attacker Wounded"): the attacker's wound level."""
-    value = tables.WOUNDS[level]
-    return Modifier(f"wounds ({level})", value) if value else None
+def wounds(level: str, modifier: int | None = None) -> Modifier | None:
+    """README (SR3 modifiers, "Attacker Wounded"): the attacker's wound level, or its wounds
+    as a number when it gives one (both condition monitors' levels added up, monitor.py)."""
+    value = tables.wounds_modifier(level, modifier)
+    if not value:
+        return None
+    return Modifier("wounds" if modifier is not None else f"wounds ({level})", value)
 
 
 def validate_fire(request: FireOrder) -> None:
@@ -411,7 +414,7 @@ def build_attack(request: SR3AttackRequest, state: SR3State, turn: TurnState) ->
             request,
             target.cover,
             target.movement,
-            wounds(attacker.wounds),
+            wounds(attacker.wounds, attacker.wound_modifier),
             recoil_now.modifier,
             len(targets_seen),
             shooter.aims,

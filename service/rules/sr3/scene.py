@@ -29,6 +29,7 @@ def _attacker(scene: Mapping[str, SceneActor], name: str, weapon: str) -> SR3Att
         combat_pool=sheet.combat_pool,
         armor=sheet.armor,
         wounds=sheet.wounds,
+        wound_modifier=sheet.wound_modifier,
     )
 
 

@@ -229,6 +229,14 @@ ATTACKER_MOVEMENT: Mapping[str, int] = MappingProxyType(
 MELEE_PER_OPPONENT = 2
 # README (SR3 modifiers, "Attacker Wounded"): L +1, M +2, S +3, D +4.
 WOUNDS: Mapping[str, int] = MappingProxyType({"none": 0, "L": 1, "M": 2, "S": 3, "D": 4})
+
+
+def wounds_modifier(level: str, modifier: int | None) -> int:
+    """The target-number modifier of a character's wounds: the number it gives (the two
+    condition monitors added up, monitor.py), else its wound level's."""
+    return modifier if modifier is not None else WOUNDS[level]
+
+
 # SR3 modifiers: using a second firearm +2 for each weapon.
 SECOND_FIREARM = 2
 # SR3 modifiers: aimed shot -1 per simple action, at most half the skill (rounded down).
@@ -372,7 +380,7 @@ INITIATIVE = InitiativeRules(
     ties=("reaction",),
     # **Choice** (SR3 core, "Damage Modifiers": a wound takes off initiative what it adds to
     # target numbers): L -1, M -2, S -3, and D -4 as README's target-number row goes.
-    sheet_modifier=lambda sheet: -WOUNDS[sheet.wounds],
+    sheet_modifier=lambda sheet: -wounds_modifier(sheet.wounds, sheet.wound_modifier),
     budgets=(
         ActionsUsed(free=PHASE_FREE_ACTIONS, complex=PHASE_COMPLEX_ACTIONS),
         ActionsUsed(free=PHASE_FREE_ACTIONS, simple=SIMPLE_ACTIONS_PER_COMPLEX),
