@@ -117,7 +117,7 @@ test("the setting: Foundry sheets by default, its encounters keep no monitor; sw
   const handled = new Promise((resolve) => {
     switched = resolve;
   });
-  const hold = () => Promise.race([handled, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  const hold = () => Promise.race([handled, new Promise((resolve) => setTimeout(resolve, 1500))]);
   const sr5 = await table({ systemId: "shadowrun5e", ruleset: "sr5", sam: fixture("sr5-actor-sam.json"), goon: fixture("sr5-actor-goon.json"), holdMonitorPosts: hold });
   const handleEvent = sr5.app.handleEvent.bind(sr5.app);
   sr5.app.handleEvent = async (event, encounter) => {
