@@ -142,6 +142,9 @@ VALID_YET_400 = (
     "/v1/encounters/{encounter}/actors/{actor}",
     "/v1/encounters/{encounter}/actors/{actor}/move",
     "/v1/encounters/{encounter}/players/{player}",
+    # The same for a monitor edit's numbers, and a pending damage's id in the path.
+    "/v1/encounters/{encounter}/actors/{actor}/monitor",
+    "/v1/encounters/{encounter}/actors/{actor}/monitor/pending/{damage}",
     # An HTTP client cannot finish a WebSocket handshake, so every request the fuzzer makes is a
     # plain GET: the documented 400 is the right answer to it.
     "/v1/encounters/{encounter}/ws",

@@ -28,6 +28,7 @@ from schemas.encounter import (
     EventPage,
     Health,
     InitiativeOutcome,
+    MonitorOutcome,
     PlayerOutcome,
     RulesetDetail,
     RulesetList,
@@ -39,6 +40,7 @@ from schemas.encounter import (
     ZoneTestOutcome,
 )
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
+from schemas.monitor import MonitorEdit
 from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import ActorList, ActorMove, ActorPatch, ActorSheet, PlayerBinding, SceneActor
 from service.rules import odds
@@ -358,6 +360,38 @@ OPERATIONS = (
         auth="encounter",
     ),
     Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/monitor",
+        "Heal, set or clear an actor's condition monitor (GM): exactly one of `heal`, `set` and "
+        "`clear`. With `version` (GET's), it is written only on that version: on any other, "
+        "409 `state-changed`. 409 `no-monitors` where the VTT keeps them (damage 'vtt') or "
+        "the ruleset keeps its own (sr3-hardlife).",
+        request=MonitorEdit,
+        response=MonitorOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/monitor/pending/{damage}",
+        "Apply damage waiting for confirmation (damage 'confirm'), once: the GM, or the player "
+        "who controls the actor. 404 `pending-not-found` once it waits no more.",
+        response=MonitorOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/actors/{actor}/monitor/pending/{damage}",
+        "Decline damage waiting for confirmation (GM): it is dropped, nothing written.",
+        response=MonitorOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
         "get",
         "/v1/encounters/{encounter}/events",
         "Events after an id, oldest first.",
@@ -419,7 +453,7 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
     parameters: list[dict[str, Any]] = []
     # Path ids are any string here; an actor's or a player's is checked by the route as the ids
     # of bodies are (a 400 naming `actor` or `player`), as the description says.
-    for name in ("ruleset", "encounter", "zone", "actor", "player"):
+    for name in ("ruleset", "encounter", "zone", "actor", "player", "damage"):
         if "{" + name + "}" in op.path:
             parameters.append(
                 {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
