@@ -130,12 +130,27 @@ export class CardActions {
     return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
   }
 
+  /** Who applied a card's damage when it was dealt (its flags; cards from before: Foundry). */
+  cardDamageMode(message) {
+    return message?.flags?.[MODULE_ID]?.damage ?? "vtt";
+  }
+
   /**
    * Show on a rendered card what was already applied: the Apply button says so and stays
-   * disabled, and the GM gets an Undo beside it.
+   * disabled, and the GM gets an Undo beside it. With the service's monitors ("service") the
+   * service applied it already: the button says so and does nothing; with "confirm" its damage
+   * is applied once from the service's pending damage, and the service's undo (not the card's)
+   * takes it back.
    */
   markApplied(message, element) {
+    const mode = this.cardDamageMode(message);
     for (const button of element.querySelectorAll('[data-firefight-action="apply-damage"]')) {
+      if (mode === "service") {
+        button.disabled = true;
+        button.classList.add("firefight-applied");
+        button.textContent = this.localize("FIREFIGHT.Button.AppliedByService");
+        continue;
+      }
       const record = this.appliedRecord(message, button.dataset.target);
       const undo = button.parentElement?.querySelector?.('[data-firefight-action="undo-damage"]');
       if (!record) {
@@ -148,7 +163,7 @@ export class CardActions {
       button.disabled = true;
       button.classList.add("firefight-applied");
       button.textContent = this.localize("FIREFIGHT.Button.Applied", { boxes: record.boxes, track: this.localize(`FIREFIGHT.Track.${record.track}`) });
-      if (this.game.user?.isGM && !undo) {
+      if (this.game.user?.isGM && !undo && mode === "vtt") {
         const undoButton = this.env.document.createElement("button");
         undoButton.type = "button";
         undoButton.classList.add("firefight-button", "firefight-undo");
@@ -168,7 +183,9 @@ export class CardActions {
       button.disabled = true;
       try {
         const { firefightAction: action, target, boxes, track, zone, actor } = button.dataset;
-        if (action === "apply-damage") await this.applyDamage(target, track, Number(boxes), message);
+        const mode = this.cardDamageMode(message);
+        if (action === "apply-damage" && mode === "confirm") await this.applyPending(target, track, Number(boxes), message);
+        else if (action === "apply-damage" && mode === "vtt") await this.applyDamage(target, track, Number(boxes), message);
         else if (action === "undo-damage") await this.undoDamage(target, message);
         else if (action === "second-chance") await this.secondChance(flags.attacker, target);
         else if (action === "zone-test") await this.zoneTest(zone, actor);

@@ -95,10 +95,17 @@ export class FirefightClient {
   /**
    * POST /v1/encounters. Foundry keeps its own sheets, and its players' requests carry their
    * actors' numbers: the encounter lets them ("sheet_policy": "typed"), hidden actors staying hidden.
+   * `damage` says who keeps the condition monitors: Foundry's sheets ("vtt", the module's
+   * default) or the service ("service", mirrored onto the sheets: monitor-sync.mjs).
    */
-  createEncounter(adminKey, { ruleset, name = "" }) {
-    const body = { ruleset, name, sheet_policy: "typed" };
+  createEncounter(adminKey, { ruleset, name = "", damage = "vtt" }) {
+    const body = { ruleset, name, sheet_policy: "typed", damage };
     return this.request("POST", "/v1/encounters", { token: adminKey, body, idempotent: true });
+  }
+
+  /** PUT /v1/encounters/{id}/state (GM): a correction of the state, e.g. `{"damage": "service"}`. */
+  editState(id, token, body) {
+    return this.request("PUT", `/v1/encounters/${encodeURIComponent(id)}/state`, { token, body });
   }
 
   getEncounter(id, token) {
@@ -173,6 +180,23 @@ export class FirefightClient {
 
   deleteActor(id, token, actor) {
     return this.request("DELETE", actorPath(id, actor), { token });
+  }
+
+  getActor(id, token, actor) {
+    return this.request("GET", actorPath(id, actor), { token });
+  }
+
+  /**
+   * The condition monitor the service keeps (docs/api.md): the GM heals, sets or clears it
+   * (`{"set": {...}, "version": N}`: refused with 409 state-changed once the encounter moved past
+   * N); damage waiting for confirmation is applied (the GM or the actor's controller) or declined.
+   */
+  editMonitor(id, token, actor, body) {
+    return this.request("POST", `${actorPath(id, actor)}/monitor`, { token, body, idempotent: true });
+  }
+
+  applyPending(id, token, actor, damage) {
+    return this.request("POST", `${actorPath(id, actor)}/monitor/pending/${encodeURIComponent(damage)}`, { token, idempotent: true });
   }
 
   moveActor(id, token, actor, position) {

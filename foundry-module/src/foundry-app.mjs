@@ -12,6 +12,7 @@ import { CARD_TEMPLATE, cardForEvent } from "./chat-card.mjs";
 import { advancesBetween, encounterFlag, trackerSnapshot } from "./combat-sync.mjs";
 import { INITIATIVE_EVENTS } from "./initiative-sync.mjs";
 import { EncounterFeed } from "./live.mjs";
+import { MONITOR_EVENTS, MonitorSync } from "./monitor-sync.mjs";
 import { TrackerInitiative } from "./tracker-initiative.mjs";
 import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
@@ -115,7 +116,10 @@ export class FirefightApp {
     const gmToken = settings.gmTokens?.[id] || settings.gmToken || null;
     const playerToken = flag?.playerToken || settings.playerToken || null;
     const token = this.game.user?.isGM ? gmToken || playerToken : playerToken;
-    return { id, ruleset, token, gmToken, playerToken, combat: flag ? combat : null, lastEventId: flag?.lastEventId ?? null };
+    // Who keeps the monitors: what the combat's encounter was created with or switched to (one
+    // created before the setting existed: "vtt"), else, for the world's fixed one, the setting.
+    const damage = flag ? flag.damage || "vtt" : settings.damageMode || "vtt";
+    return { id, ruleset, token, gmToken, playerToken, damage, combat: flag ? combat : null, lastEventId: flag?.lastEventId ?? null };
   }
 
   requireEncounter() {
@@ -154,10 +158,11 @@ export class FirefightApp {
     const settings = this.settings();
     if (!settings.adminKey) return null;
     const ruleset = settings.ruleset || "sr5";
-    const created = await this.client().createEncounter(settings.adminKey, { ruleset, name: `${this.game.world?.title ?? "Foundry"}: ${combat.id}`.slice(0, 200) });
+    const damage = settings.damageMode || "vtt";
+    const created = await this.client().createEncounter(settings.adminKey, { ruleset, damage, name: `${this.game.world?.title ?? "Foundry"}: ${combat.id}`.slice(0, 200) });
     const gmTokens = { ...(settings.gmTokens ?? {}), [created.id]: created.tokens.gm };
     await this.game.settings.set(MODULE_ID, "gmTokens", gmTokens);
-    const flag = encounterFlag(created, ruleset);
+    const flag = { ...encounterFlag(created, ruleset), damage };
     flag.synced = combat.round >= 1 ? { ...trackerSnapshot(combat, (c) => this.combatantId(c)), turn: null, actor: null } : null;
     await combat.setFlag(MODULE_ID, "encounter", flag);
     this.notify("info", "FIREFIGHT.Notify.EncounterCreated", { id: created.id });
@@ -251,6 +256,8 @@ export class FirefightApp {
       for (const [, put] of puts) await put();
       return puts.map(([id]) => id);
     });
+    // The service keeps the monitors: the damage the sheets hold already is its starting point.
+    await this.seedMonitors(combat);
     await combat.setFlag(MODULE_ID, "encounter", { ...combat.getFlag(MODULE_ID, "encounter"), scene: target.scene.id });
     return sent;
   }
@@ -259,7 +266,13 @@ export class FirefightApp {
   async tokenCreated(tokenDocument) {
     const target = this.sceneTarget(tokenDocument);
     if (!target) return null;
-    return this.queueScene(this.sceneActorPut(target, tokenDocument));
+    const put = this.sceneActorPut(target, tokenDocument);
+    const monitors = this.monitorTarget(this.combatOfScene(tokenDocument.parent));
+    return this.queueScene(async () => {
+      const answer = await put();
+      if (monitors) await this.queueMonitors(() => this.seedMonitor(monitors, tokenDocument));
+      return answer;
+    });
   }
 
   /**
@@ -354,7 +367,12 @@ export class FirefightApp {
     if (combat && INITIATIVE_EVENTS.has(event.type) && this.initiativeTarget(combat)) {
       await this.queueInitiative(() => this.followInitiative(combat));
     }
-    await this.postCard(event, encounter.ruleset);
+    // Who keeps the monitors now (the GM may have switched since the feed started).
+    const current = this.encounter(combat ?? this.game.combat);
+    const damage = current?.id === encounter.id ? current.damage : encounter.damage;
+    // The service's monitors changed: read them again and put them on the sheets.
+    if (MONITOR_EVENTS.has(event.type) && damage !== "vtt") await this.mirrorMonitors(combat ?? this.game.combat);
+    await this.postCard(event, encounter.ruleset, { damage });
     if (combat) await combat.setFlag(MODULE_ID, "encounter.lastEventId", event.id);
   }
 
@@ -423,7 +441,7 @@ export class FirefightApp {
     return this.bodyMaps.get(key);
   }
 
-  async postCard(event, ruleset, { rollMode = null, author = null } = {}) {
+  async postCard(event, ruleset, { rollMode = null, author = null, damage = this.encounter()?.damage ?? "vtt" } = {}) {
     if (this.game.messages?.find?.((m) => m.flags?.[MODULE_ID]?.eventId === event.id)) return null;
     const actorId = event.result?.attacker ?? event.result?.actor ?? null;
     const request = rollMode ? null : requestOf(this.game.users, actorId, MODULE_ID);
@@ -445,7 +463,8 @@ export class FirefightApp {
       content,
       rolls,
       speaker,
-      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode } },
+      // `damage`: who applied the card's damage when it was dealt (its Apply button follows it).
+      flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode, damage } },
     };
     applyCardRollMode(this.env.ChatMessage, data, mode, { author: cardAuthor, poster: this.game.user?.id ?? null });
     return this.env.ChatMessage.create(data);
@@ -844,7 +863,7 @@ export class FirefightApp {
     await this.writeBack(writeBack, answer.result);
     // With no GM online nobody follows the socket: the attacker's client posts the card itself.
     if (!this.game.users?.activeGM) {
-      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset, { rollMode, author: this.game.user?.id });
+      await this.postCard({ id: answer.event_id, type: "attack", encounter: encounter.id, result: answer.result, zones_started: [], zones_ended: [] }, encounter.ruleset, { rollMode, author: this.game.user?.id, damage: encounter.damage });
     }
     return answer;
   }
@@ -961,8 +980,9 @@ export class FirefightApp {
 }
 
 // The card's buttons live in card-actions.mjs, the service's initiative in the tracker in
-// tracker-initiative.mjs; they are methods of the app all the same.
-for (const mixin of [CardActions, TrackerInitiative]) {
+// tracker-initiative.mjs, the service's monitors on the sheets in monitor-sync.mjs; they are
+// methods of the app all the same.
+for (const mixin of [CardActions, TrackerInitiative, MonitorSync]) {
   for (const name of Object.getOwnPropertyNames(mixin.prototype)) {
     if (name !== "constructor") Object.defineProperty(FirefightApp.prototype, name, Object.getOwnPropertyDescriptor(mixin.prototype, name));
   }

@@ -46,6 +46,8 @@ Hooks.once("init", () => {
       app.follow();
       // Turned on mid-combat: the tracker shows the service's order at once.
       if (key === "serviceInitiative" && value && game.combat) app.queueInitiative(() => app.followInitiative(game.combat)).catch(report);
+      // Who keeps the monitors: the running encounter follows (the active GM's client sends it).
+      if (key === "damageMode") app.damageModeChanged(value).catch(report);
     },
   });
   // v13 renders chat messages through renderChatMessageHTML (an HTMLElement) and keeps v12's
@@ -85,6 +87,10 @@ Hooks.on("updateCombat", (combat, changed, options) => {
 Hooks.on("updateCombatant", (combatant, changed, options) => app?.initiativeChanged(combatant, changed, options)?.catch(report));
 
 Hooks.on("deleteCombat", () => app?.follow());
+
+// With the service's monitors, a GM's edit of a track on a sheet goes back to the service (on
+// that GM's client; never the mirror's own writes, which carry its update option).
+Hooks.on("updateActor", (actor, changed, options, userId) => app?.actorUpdated(actor, changed, options, userId)?.catch(report));
 
 // Tokens of the combat's scene are the encounter's actors. These fire on every client; the app
 // sends only from the active GM's.

@@ -19,6 +19,9 @@ export const SETTINGS = [
   { key: "encounterId", scope: "world", type: String, default: "", config: true },
   { key: "ruleset", scope: "world", type: String, default: "sr5", config: true, choices: { sr5: "FIREFIGHT.Ruleset.sr5", d100: "FIREFIGHT.Ruleset.d100", sr3: "FIREFIGHT.Ruleset.sr3", sr4: "FIREFIGHT.Ruleset.sr4", "sr3-hardlife": "FIREFIGHT.Ruleset.sr3_hardlife" } },
   { key: "damagePath", scope: "world", type: String, default: "", config: true },
+  // Who keeps the condition monitors: Foundry's sheets ("vtt", as before the service kept any)
+  // or the service, whose monitors the GM's client mirrors onto the sheets (monitor-sync.mjs).
+  { key: "damageMode", scope: "world", type: String, default: "vtt", config: true, choices: { vtt: "FIREFIGHT.Damage.vtt", service: "FIREFIGHT.Damage.service" } },
   // The GM's choice: the service runs the combat turn's initiative and the tracker follows it.
   { key: "serviceInitiative", scope: "world", type: Boolean, default: false, config: true },
   { key: "gmToken", scope: "client", type: String, default: "", config: false, menu: GM_MENU },

@@ -202,6 +202,16 @@ export function ammoUpdate(ammoLeft) {
   return { "system.rounds": Math.max(0, num(ammoLeft)) };
 }
 
+/**
+ * Where the system keeps each track of firefight's monitor (schemas/monitor.py): the physical and
+ * stun monitors' boxes and the physical overflow (actor-components/Health.ts).
+ */
+export const TRACK_PATHS = Object.freeze({
+  physical: "system.health.physical.value",
+  stun: "system.health.stun.value",
+  overflow: "system.health.overflow.value",
+});
+
 const MONITOR = 10;
 
 /**

@@ -160,6 +160,16 @@ export function ammoUpdate(ammoLeft) {
 }
 
 /**
+ * Where the system keeps each track of firefight's monitor (schemas/monitor.py): the physical and
+ * stun monitors' boxes (schema-helper.js, monitorField). It has no overflow field (only a
+ * `modifiers.overflowBonus`): the service's overflow is not shown on the sheet.
+ */
+export const TRACK_PATHS = Object.freeze({
+  physical: "system.conditionMonitor.physical.value",
+  stun: "system.conditionMonitor.stun.value",
+});
+
+/**
  * The update that adds `boxes` to a condition monitor (its `max` boxes): stun past its last box
  * carries into the physical monitor, box for box (SR4 core, "Condition Monitors"); physical
  * stops at its last box (overflow is the GM's).
@@ -191,6 +201,8 @@ export function sr4Sheet(actor) {
     reaction: stat(actor, "REACTION"),
     intuition: stat(actor, "INTUITION"),
     body: stat(actor, "BODY"),
+    // What sizes the stun track of the service's condition monitor.
+    willpower: stat(actor, "WILLPOWER"),
     edge: clamp(num(actor.system?.sheetStats?.EDGE), 0, 30),
     ballistic_armor: clamp(num(actor.system?.armor?.ballistic), 0, 30),
     impact_armor: clamp(num(actor.system?.armor?.impact), 0, 30),

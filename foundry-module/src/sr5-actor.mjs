@@ -196,6 +196,16 @@ export function edgeUpdate(actor, spent) {
 }
 
 /**
+ * Where the system keeps each track of firefight's monitor (schemas/monitor.py): the boxes marked
+ * on the physical and stun tracks and the physical overflow (ConditionMonitors.ts).
+ */
+export const TRACK_PATHS = Object.freeze({
+  physical: "system.track.physical.value",
+  stun: "system.track.stun.value",
+  overflow: "system.track.physical.overflow.value",
+});
+
+/**
  * The update that adds `boxes` to a condition monitor, as the system does it
  * (SR5Actor.addStunDamage / addPhysicalDamage, src/module/actor/SR5Actor.ts): boxes past the
  * end of the stun track overflow into the physical track at half (SR5E#170, floored), and past

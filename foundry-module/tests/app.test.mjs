@@ -391,7 +391,7 @@ test("Apply damage applies once, the card says so, and the GM's Undo puts the mo
   assert.equal(card.querySelector('[data-firefight-action="undo-damage"]'), null);
   await apply.click();
   assert.equal(goon.system.track.physical.value, 10);
-  assert.deepEqual(message.flags.firefight.applied.tokGoon00000001, { track: "physical", boxes: 10, previous: { "system.track.physical.value": 0 }, by: "user0000000001" });
+  assert.deepEqual(message.flags.firefight.applied.tokGoon00000001, { track: "physical", boxes: 10, previous: { system: { track: { physical: { value: 0 } } } }, by: "user0000000001" }, "stored as Foundry stores it: setFlag's update expands dotted keys inside the value too");
   // A second click (this card, or the card rendered again after the update) changes nothing.
   await apply.click();
   card = render();

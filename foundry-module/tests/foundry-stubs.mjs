@@ -27,6 +27,24 @@ function setProperty(object, path, value) {
   o[keys.at(-1)] = value;
 }
 
+/** foundry.utils.flattenObject: nested objects as dotted keys (arrays and null stay values). */
+function flattenObject(object, prefix = "") {
+  const flat = {};
+  for (const [key, value] of Object.entries(object ?? {})) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0) Object.assign(flat, flattenObject(value, path));
+    else flat[path] = value;
+  }
+  return flat;
+}
+
+/** foundry.utils.expandObject: dotted keys as nested objects. */
+function expandObject(flat) {
+  const object = {};
+  for (const [key, value] of Object.entries(flat)) setProperty(object, key, structuredClone(value));
+  return object;
+}
+
 /** foundry.utils: localize like game.i18n.localize (a missing key comes back as itself). */
 export function localize(key) {
   const value = getProperty(LANG, key);
@@ -137,14 +155,24 @@ export class StubDocument {
   get hasPlayerOwner() {
     return this.ownedByPlayer !== false;
   }
+  /**
+   * As Document#update with its default `diff: true`: only the values that differ from the
+   * document's are written, an update that changes nothing is dropped (no hook, undefined), and
+   * the hooks receive that differential data expanded into objects with the document's `_id`
+   * (`{_id, system: {track: {stun: {value: 3}}}}`, not the dotted keys given), with the update's
+   * options as given (a module's own keys included) and the id of the user who made it.
+   */
   async update(changes, options = {}) {
     const user = currentGame?.user;
     if (user && !this.isOwner) throw new Error(`User ${user.name} lacks permission to update ${this.documentName} [${this.id}]`);
     const userId = user?.id ?? null;
-    if (Hooks.call(`preUpdate${this.documentName}`, this, changes, options, userId) === false) return undefined;
+    const diff = Object.fromEntries(Object.entries(flattenObject(changes)).filter(([key, value]) => !isDeepStrictEqual(getProperty(this, key), value)));
+    if (Object.keys(diff).length === 0) return undefined;
+    const changed = { ...expandObject(diff), _id: this.id };
+    if (Hooks.call(`preUpdate${this.documentName}`, this, changed, options, userId) === false) return undefined;
     this.updates.push(changes);
-    for (const [key, value] of Object.entries(changes)) setProperty(this, key, structuredClone(value));
-    Hooks.callAll(`update${this.documentName}`, this, changes, options, userId);
+    for (const [key, value] of Object.entries(diff)) setProperty(this, key, structuredClone(value));
+    Hooks.callAll(`update${this.documentName}`, this, changed, options, userId);
     return this;
   }
   getFlag(scope, key) {

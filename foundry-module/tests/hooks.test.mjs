@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ApplicationV2, DialogV2, fixture, FormDataExtended, makeActor, makeChatMessage, makeGame, makeGrid, makeHooks, makeRenderTemplate, makeScene,
+  ApplicationV2, DialogV2, fixture, FormDataExtended, Hooks as documentHooks, makeActor, makeChatMessage, makeGame, makeGrid, makeHooks, makeRenderTemplate, makeScene,
   makeToken, makeUser, Roll, startGame, StubElement, stubDocument,
 } from "./foundry-stubs.mjs";
 
@@ -50,7 +50,7 @@ test("module.mjs registers its settings and templates on init and wires the hook
   try {
     const { hooks, game, loaded } = await boot({ isGM: false });
     assert.deepEqual([...hooks.handlers.keys()].filter((name) => ["init", "ready"].includes(name)).sort(), ["init", "ready"]);
-    for (const hook of ["createCombat", "updateCombat", "updateCombatant", "deleteCombat", "createToken", "updateToken", "deleteToken", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
+    for (const hook of ["createCombat", "updateCombat", "updateCombatant", "deleteCombat", "createToken", "updateToken", "deleteToken", "updateActor", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
       assert.equal(hooks.handlers.get(hook)?.length, 1, hook);
     }
     await startGame(game, hooks);
@@ -149,6 +149,55 @@ test("the token HUD's crosshairs open the attack dialog and Fire posts the attac
     }
     assert.equal(posted.length, 2);
   } finally {
+    cleanUp();
+  }
+});
+
+test("module.mjs: 'Damage kept by' switched by the GM puts the fixed encounter's damage mode; a GM's track edit is sent back, the mirror's is not", async () => {
+  const goon = makeActor(fixture("sr5-actor-goon.json"));
+  const grid = makeGrid();
+  const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 1200, y: 500 });
+  const canvas = { grid, scene: makeScene({ grid, tokens: [goonToken] }), tokens: { placeables: [goonToken] } };
+  const sent = [];
+  // The service: ready, the encounter read at version 4 with the ganger's empty monitor, writes answered.
+  const fetch = async (url, init = {}) => {
+    const path = new URL(url).pathname;
+    const method = init.method ?? "GET";
+    if (method === "GET") {
+      const view = { id: "enc1", version: 4, damage: "service", scene: { tokGoon00000001: { name: "Halloweener", monitor: { status: {} } } } };
+      return { status: 200, ok: true, text: async () => JSON.stringify(path === "/readyz" ? { status: "ok" } : view) };
+    }
+    sent.push([method, path, JSON.parse(init.body ?? "null")]);
+    return { status: 200, ok: true, text: async () => JSON.stringify({ event_id: "5-0", result: { kind: "monitor", monitor: { stun: 2 } }, changes: { version: 5 } }) };
+  };
+  // The stub documents fire their hooks on the stubs' Hooks: handed on to the booted module's, as
+  // Foundry has one.
+  const forward = (...args) => globalThis.Hooks?.callAll("updateActor", ...args);
+  documentHooks.on("updateActor", forward);
+  try {
+    const { hooks, game, notes } = await boot({ isGM: true, canvas, fetch });
+    game.actors.set(goon.id, goon);
+    await startGame(game, hooks);
+    await game.settings.set("firefight", "serviceUrl", "http://ff");
+    await game.settings.set("firefight", "encounterId", "enc1");
+    await game.settings.set("firefight", "gmToken", "g");
+    assert.equal(game.settings.get("firefight", "damageMode"), "vtt");
+    await game.settings.set("firefight", "damageMode", "service");
+    const app = game.modules.get("firefight").api;
+    await app.monitorQueue;
+    await app.monitorQueue;
+    assert.deepEqual(sent.shift(), ["PUT", "/v1/encounters/enc1/state", { damage: "service", reason: "Damage kept by: switched in Foundry" }]);
+    // The ganger's 8 stun from its sheet seeds the service's monitor.
+    assert.deepEqual(sent.shift(), ["POST", "/v1/encounters/enc1/actors/tokGoon00000001/monitor", { set: { physical: 0, stun: 8, overflow: 0 }, reason: "the Foundry sheet's damage" }]);
+    // The mirror's write (the service said no stun) goes through the updateActor hook and is not sent.
+    assert.equal(goon.system.track.stun.value, 0);
+    assert.deepEqual(sent, []);
+    await goon.update({ "system.track.stun.value": 2 });
+    await app.monitorQueue;
+    assert.deepEqual(sent, [["POST", "/v1/encounters/enc1/actors/tokGoon00000001/monitor", { set: { stun: 2 }, version: 4, reason: "edited on the Foundry sheet" }]]);
+    assert.deepEqual(notes.filter(([level]) => level === "error"), []);
+  } finally {
+    documentHooks.off("updateActor", forward);
     cleanUp();
   }
 });
