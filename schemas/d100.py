@@ -100,9 +100,12 @@ class D100Defender(Request):
     armor: Annotated[int, msgspec.Meta(ge=0, le=500)] = 0
     # Armour at some locations other than `armor` (which covers the rest).
     armor_by_location: dict[Location, Annotated[int, msgspec.Meta(ge=0, le=500)]] = {}
-    # Modifiers of every test the defender makes here (its Wounds, say): Active and Passive
-    # Defense, and the Athletics test of a suppression zone.
+    # Modifiers of every test the defender makes here: Active and Passive Defense, and the
+    # Athletics test of a suppression zone.
     test_modifiers: Annotated[list[D100Modifier], msgspec.Meta(max_length=20)] = []
+    # The character's current Wounds modifier, as a penalty (0, -10, -20, ...): every test
+    # above takes it (docs/rulesets/d100.md, a choice; the scene fills it from the sheet).
+    wound_modifier: Penalty = 0
     # Where the defender stands: inside a suppression zone, its penalty applies to its tests.
     position: Point | None = None
 

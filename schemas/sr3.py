@@ -197,6 +197,10 @@ class SR3Defender(Request):
     willpower: Attribute | None = None
     combat_pool: PoolDice | None = None
     armor: ArmorPieces = []
+    # The defender's wounds, as the attacker's: they raise its dodge's target number, not its
+    # damage resistance test's (service/rules/sr3/attack.py).
+    wounds: WoundLevel = "none"
+    wound_modifier: WoundModifier | None = None
 
 
 class SR3Target(Request):

@@ -298,6 +298,9 @@ class SR4Defender(Request):
     edge: Rating = 0
     ballistic_armor: Rating = 0
     impact_armor: Rating = 0
+    # The defender's wound modifier, as a penalty (0, -1, -2, ...): it lowers its defense test
+    # and its zone tests, not its damage resistance (SR4 core, "Wound Modifiers").
+    wound_modifier: WoundModifier = 0
 
 
 class SR4Target(Request):

@@ -185,7 +185,7 @@ export function sr3Attacker(actor, item, { id }) {
   };
 }
 
-/** An sr3e actor as firefight's SR3Defender. */
+/** An sr3e actor as firefight's SR3Defender; its wounds raise its dodge's target number. */
 export function sr3Defender(actor) {
   return {
     body: attribute(actor, "body"),
@@ -194,6 +194,7 @@ export function sr3Defender(actor) {
     willpower: attribute(actor, "willpower"),
     ...combatPool(actor),
     armor: armorPieces(actor),
+    wounds: woundLevel(actor),
   };
 }
 

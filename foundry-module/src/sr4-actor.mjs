@@ -143,7 +143,10 @@ export function sr4Attacker(actor, item, { id }) {
   };
 }
 
-/** A shadowrun4e actor as firefight's SR4Defender (Dodge is not on the sheet: the dialog's). */
+/**
+ * A shadowrun4e actor as firefight's SR4Defender (Dodge is not on the sheet: the dialog's). Its
+ * wound modifier lowers its defense and zone tests, never its soak (SR4 core, "Wound Modifiers").
+ */
 export function sr4Defender(actor) {
   return {
     reaction: stat(actor, "REACTION"),
@@ -151,6 +154,7 @@ export function sr4Defender(actor) {
     edge: clamp(num(actor.system?.sheetStats?.EDGE), 0, 30),
     ballistic_armor: clamp(num(actor.system?.armor?.ballistic), 0, 30),
     impact_armor: clamp(num(actor.system?.armor?.impact), 0, 30),
+    wound_modifier: woundModifier(actor),
   };
 }
 

@@ -31,6 +31,9 @@ test("an sr3e character's shot, its card with every TN, the clip written back, a
   // The ganger of the worked case: its sheet's Combat Pool left to the service ((4 + 3 + 3) / 2).
   const goonData = fixture("sr3e-actor-goon.json");
   goonData.system.dicePools.combat.value = 0;
+  // And unhurt: the fixture's 8 stun boxes (Serious) would be +3 on its dodge's TN.
+  goonData.system.health.stun.value = 0;
+  goonData.system.health.physical.value = 0;
   const goon = makeActor(goonData);
   const grid = makeGrid({ size: 100, distance: 1, units: "m" });
   const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });

@@ -44,6 +44,8 @@ test("an sr3e character and its weapons as SR3 attacker, weapon and defender", (
   // The ganger's sheet gives its Combat Pool; an unset one (Sam's 0) is left to the service.
   assert.deepEqual(sr3e.sr3Defender(goon), {
     body: 4, quickness: 4, intelligence: 3, willpower: 3, combat_pool: 5, armor: [{ name: "Armor Jacket", ballistic: 5, impact: 3 }],
+    // 8 stun boxes: Serious (SR3 p. 125), for its dodge.
+    wounds: "S",
   });
   assert.equal(sr3e.woundLevel(goon), "S", "8 stun boxes");
   // Config keys as stored, as i18n keys, or an older sheet's labels.

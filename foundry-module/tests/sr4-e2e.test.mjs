@@ -64,20 +64,21 @@ test("a shadowrun4e burst and a held grenade against the real service, their car
   assert.deepEqual(data.targets.map((x) => [x.id, x.distance_m]), [[goonToken.id, 4]]);
   const form = {
     weapon: "ak97Rifle000001", mode: "BF", burst: "wide", [`cover.${goonToken.id}`]: "none", [`dodge.${goonToken.id}`]: 0,
-    dice: `attack: 6 5 5 2 1 3 4 2 3 4\ndefense:${goonToken.id}: 5\nsoak:${goonToken.id}: 5 6 1 2 3 4 2 2 3 4 1`,
+    dice: `attack: 6 5 5 2 1 3 4 2 3 4\nsoak:${goonToken.id}: 5 6 1 2 3 4 2 2 3 4 1`,
   };
   const answer = await app.attack(samToken, data, form);
   const result = answer.result;
   const [target] = result.targets;
   // By hand (001): Agility 5 + Automatics 5; the first burst's -2 recoil against the rifle's RC
-  // 2: 10 dice, 3 hits. Reaction 3 less the wide burst's 2: 1 die, 1 hit. 2 net: DV 6 + 2 = 8
-  // against the jacket's 8 - 1 = 7: physical; Body 4 + 7 = 11 soak dice, 2 hits: 6 boxes.
+  // 2: 10 dice, 3 hits. Reaction 3 less the wide burst's 2 and the ganger's wounds 3 (its sheet's
+  // woundModifier; SR4 core, "Wound Modifiers"): no die. 3 net: DV 6 + 3 = 9 against the
+  // jacket's 8 - 1 = 7: physical; Body 4 + 7 = 11 soak dice (no wounds), 2 hits: 7 boxes.
   assert.equal(result.kind, "sr4_attack");
-  assert.deepEqual([target.attack.pool, target.attack.hits, target.defense.pool, target.net_hits], [10, 3, 1, 2]);
-  assert.deepEqual([target.damage.dv, target.damage.armor, target.damage.track, target.damage.boxes], [8, 7, "physical", 6]);
+  assert.deepEqual([target.attack.pool, target.attack.hits, target.defense.pool, target.net_hits], [10, 3, 0, 3]);
+  assert.deepEqual([target.damage.dv, target.damage.armor, target.damage.track, target.damage.boxes], [9, 7, "physical", 7]);
   assert.equal(sam.items.get("ak97Rifle000001").system.currentAmmo, 35, "three rounds fired, written back");
   const message = await cardOf(answer.event_id);
-  assert.match(message.content, /<span class="firefight-boxes__count">6<\/span>/);
+  assert.match(message.content, /<span class="firefight-boxes__count">7<\/span>/);
   assert.deepEqual(message.rolls.map((r) => r.dice[0].results.map((x) => x.result)), result.dice.map((d) => d.values));
 
   // A fragmentation grenade at a point 2 m past the ganger: held, then set off by the second

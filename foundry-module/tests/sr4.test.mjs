@@ -37,7 +37,8 @@ test("a shadowrun4e character and its guns as SR4 attacker, weapon and defender"
   assert.deepEqual(sr4e.sr4Attacker(sam, predator, { id: "tokSam000000001" }), {
     id: "tokSam000000001", agility: 5, skill: 4, strength: 3, intuition: 4, edge: 3, wound_modifier: 0,
   });
-  assert.deepEqual(sr4e.sr4Defender(goon), { reaction: 3, body: 4, edge: 1, ballistic_armor: 8, impact_armor: 6 });
+  // The ganger's wounds go with its defense (SR4 core, "Wound Modifiers").
+  assert.deepEqual(sr4e.sr4Defender(goon), { reaction: 3, body: 4, edge: 1, ballistic_armor: 8, impact_armor: 6, wound_modifier: -3 });
   assert.equal(sr4e.woundModifier(goon), -3);
   assert.deepEqual(sr4e.weaponModes({ system: { mode: "SINGLE_SEMI_BURST_FULL_AUTO" } }), ["SS", "SA", "BF", "FA"]);
   assert.deepEqual(sr4e.weaponModes({ system: { mode: "sr4.shooting.single" } }), ["SS"]);

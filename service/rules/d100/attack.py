@@ -298,7 +298,7 @@ def build_target(request: D100AttackRequest, built: AttackBuild, index: int) -> 
     band, modifiers = _target_modifiers(request, index, target)
     defender = target.defender
     test_modifiers = [
-        *core.named(defender.test_modifiers),
+        *core.defender_modifiers(defender),
         *core.suppression_modifiers(built.state, defender.position),
     ]
     weapon = request.weapon

@@ -57,6 +57,16 @@ def named(modifiers: Sequence[D100Modifier]) -> list[Modifier]:
     return [Modifier(m.source, m.value) for m in modifiers]
 
 
+def defender_modifiers(defender: D100Defender) -> list[Modifier]:
+    """What every test the defender makes takes (Active and Passive Defense, a zone's Athletics
+    test): the table's `test_modifiers` and its Wounds. 003 names Wounds for the attack and the
+    suppressive test; the defender's tests take them too (**choice**, docs/rulesets/d100.md)."""
+    modifiers = named(defender.test_modifiers)
+    if defender.wound_modifier:
+        modifiers.append(Modifier("wounds", defender.wound_modifier))
+    return modifiers
+
+
 def _inside(zone: D100ZoneState, point: Point) -> bool:
     center = zone.zone.center
     radius = zone.zone.radius_m

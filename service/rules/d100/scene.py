@@ -29,6 +29,7 @@ def _defender(sheet: D100Sheet, actor: SceneActor) -> D100Defender:
         passive_defense=sheet.passive_defense,
         armor=sheet.armor,
         armor_by_location=sheet.armor_by_location,
+        wound_modifier=sheet.wound_modifier,
         position=actor.position,
     )
 

@@ -56,7 +56,7 @@ def build_zone_test(zone_id: str, request: D100ZoneTestRequest, state: D100State
     # The strongest zone where the actor stands; without a position, the zone tested.
     worst = core.strongest(here) or live
     penalty = Modifier(f"suppression ({worst.zone.id}, {worst.zone.hits} hits)", worst.zone.penalty)
-    test_modifiers = [*core.named(defender.test_modifiers), penalty]
+    test_modifiers = [*core.defender_modifiers(defender), penalty]
     # Cold bonus dice: they count without a successful test. The zone's own hits add none.
     damage = core.build_damage(
         flat=live.damage,

@@ -272,8 +272,10 @@ def situation_modifiers(
 
 
 def wounds(level: str, modifier: int | None = None) -> Modifier | None:
-    """README (SR3 modifiers, "Attacker Wounded"): the attacker's wound level, or its wounds
-    as a number when it gives one (both condition monitors' levels added up, monitor.py)."""
+    """README (SR3 modifiers, "Attacker Wounded"; SR3 p. 125: injuries modify target numbers):
+    a character's wound level, or its wounds as a number when it gives one (both condition
+    monitors' levels added up, monitor.py). The attack test takes the attacker's, the dodge
+    the defender's."""
     value = tables.wounds_modifier(level, modifier)
     if not value:
         return None
@@ -421,13 +423,17 @@ def build_attack(request: SR3AttackRequest, state: SR3State, turn: TurnState) ->
         ),
     ]
 
-    # The dodge: TN 4, + 1 per three rounds of a burst or full auto.
+    # The dodge: TN 4, + 1 per three rounds of a burst or full auto, + the defender's wounds.
     dodge_modifiers = [Modifier("dodge", tables.DODGE_TARGET_NUMBER)]
     autofire_points = rounds // tables.DODGE_ROUNDS_PER_POINT if request.mode in ("BF", "FA") else 0
     if autofire_points:
         dodge_modifiers.append(Modifier(f"{rounds} rounds of autofire", autofire_points))
+    dodge_wounds = wounds(defender.wounds, defender.wound_modifier)
+    if dodge_wounds is not None:
+        dodge_modifiers.append(dodge_wounds)
 
-    # The damage resistance test: Body + pool dice against Power less armour.
+    # The damage resistance test: Body + pool dice against Power less armour, and no wounds
+    # (**choice**, docs/rulesets/sr3.md: the crib sheet's TN is Power less armour alone).
     power_bonus, level_modifiers = damage.autofire(request.mode, rounds)
     power_modifiers = [Modifier("weapon", weapon.power), *power_bonus]
     kind = damage.armor_kind(weapon)

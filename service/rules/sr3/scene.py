@@ -43,6 +43,8 @@ def _defender(actor_id: str, actor: SceneActor, path: str) -> SR3Defender:
         willpower=sheet.willpower,
         combat_pool=sheet.combat_pool,
         armor=sheet.armor,
+        wounds=sheet.wounds,
+        wound_modifier=sheet.wound_modifier,
     )
 
 

@@ -45,10 +45,12 @@ def defense_modifiers(
     choke_defense: int,
     edge: bool,
 ) -> list[Modifier]:
-    """001, "Defending Against Ranged Combat": Reaction, + Dodge on full defense."""
+    """001, "Defending Against Ranged Combat": Reaction, + Dodge on full defense, less the
+    defender's wounds."""
     modifiers = [Modifier("reaction", defender.reaction)]
     if state.full_defense and defender.dodge:
         modifiers.append(Modifier("dodge (full defense)", defender.dodge))
+    modifiers.extend(wounds(defender))
     if wide:
         modifiers.append(Modifier("wide burst", wide))
     if choke_defense:
@@ -63,6 +65,15 @@ def defense_modifiers(
     if edge:
         modifiers.append(Modifier("Edge", defender.edge))
     return modifiers
+
+
+def wounds(defender: SR4Defender) -> list[Modifier]:
+    """SR4 core, "Wound Modifiers": the wound modifier goes on every test but those that resist
+    the boxes about to be taken; so on a defender's defense test and its zone tests, never on
+    its damage resistance (001 names wounds only for the attacker, "Attacker Wounded")."""
+    if defender.wound_modifier == 0:
+        return []
+    return [Modifier("wound modifier", defender.wound_modifier)]
 
 
 def ammunition(request: SR4AttackRequest) -> tuple[str, tables.Ammunition]:

@@ -52,6 +52,7 @@ def defender_of(actor_id: str, actor: SceneActor, path: str) -> SR4Defender:
         edge=sheet.edge or 0,
         ballistic_armor=sheet.ballistic_armor,
         impact_armor=sheet.impact_armor,
+        wound_modifier=sheet.wound_modifier,
     )
 
 

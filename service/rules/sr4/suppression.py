@@ -173,6 +173,7 @@ def plan_zone_test(
     modifiers = [Modifier("reaction", defender.reaction), Modifier("edge", defender.edge)]
     if actor.full_defense and defender.dodge:
         modifiers.append(Modifier("dodge (full defense)", defender.dodge))
+    modifiers.extend(opposed.wounds(defender))
     pool = max(0, total(modifiers))
     avoided = None if request.avoid == "none" else request.avoid
     return ZoneTest(live, actor, tested, modifiers, pool, avoided)
@@ -185,8 +186,9 @@ def zone_test(
     turn: TurnState,
     dice: Dice,
 ) -> tuple[SR4ZoneTestResult, SR4State]:
-    """001: Reaction + Edge (+ Dodge on full defense) against a threshold of the zone's hits;
-    a failure takes the weapon's base DV (its ammunition's too), resisted as any damage."""
+    """001: Reaction + Edge (+ Dodge on full defense), less the actor's wounds (SR4 core,
+    "Wound Modifiers"), against a threshold of the zone's hits; a failure takes the weapon's
+    base DV (its ammunition's too), resisted as any damage (no wounds on that test)."""
     built = plan_zone_test(zone_id, request, state, turn)
     live, actor, tested, modifiers = built.live, built.actor, built.tested, built.modifiers
     pool, avoided = built.pool, built.avoided
