@@ -412,3 +412,20 @@ async def test_second_chance_in_confirm_mode_replaces_the_damage_still_waiting(
     assert [(p["id"], p["boxes"], p["source"]) for p in pending] == [
         ("d2", 8, "attack by sam (predator, second_chance)")
     ]
+
+
+async def test_an_undone_attacks_pending_damage_id_is_never_given_again(client: Any) -> None:
+    """A console still showing the undone d1 must not apply, by that id, damage of another hit."""
+    base = await on_scene(client, damage="confirm", sam=SAM, ganger=GANGER)
+    encounter = base.rsplit("/", 1)[1]
+    await attack(client, encounter, shot("sam", "ganger", GRAZE))
+    assert [p["id"] for p in (await monitor_of(client, base, "ganger"))["pending"]] == ["d1"]
+    undone = await client.post(f"{base}/undo")
+    assert undone.status == 200, await undone.text()
+    assert (await monitor_of(client, base, "ganger")).get("pending", []) == []
+    # The same shot again (the undo put the defenses taken back: 6 dice) waits as d2.
+    await attack(client, encounter, shot("sam", "ganger", GRAZE))
+    monitor = await monitor_of(client, base, "ganger")
+    assert [(p["id"], p["boxes"]) for p in monitor["pending"]] == [("d2", 4)]
+    stale = await client.post(f"{base}/actors/ganger/monitor/pending/d1")
+    await problem(stale, 404, "pending-not-found")

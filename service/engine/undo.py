@@ -100,8 +100,13 @@ class UndoUses(EncounterCore):
                     kind="cannot-undo",
                     status=409,
                 ) from None
-            # The tokens stay as they are now: one revoked since stays revoked.
-            state = msgspec.structs.replace(before, token_hashes=current.state.token_hashes)
+            # The tokens stay as they are now: one revoked since stays revoked. Pending damage
+            # ids are never given twice: one a client still shows names no other damage.
+            state = msgspec.structs.replace(
+                before,
+                token_hashes=current.state.token_hashes,
+                last_pending=max(before.last_pending, current.state.last_pending),
+            )
             result = UndoResult(
                 undone=top.event_id,
                 undone_type=record.type,
