@@ -213,6 +213,9 @@ async def test_sr5_recoil_defenses_and_rounds_walk_back_burst_by_burst(client: A
     assert (sam_state["recoil_rounds"], sam_state["recoil_compensation"]) == (3, 5)
     assert first["combat"]["actors"]["goon-1"]["defenses"] == 1
     assert ammo(first, "sam") == 27
+    # The encounter keeps the monitors ("damage": "service"): the 9 boxes are on goon-1's.
+    assert before["scene"]["goon-1"]["monitor"].get("physical", 0) == 0
+    assert first["scene"]["goon-1"]["monitor"]["physical"] == 9
 
     # The second burst: 3 + 3 = 6 rounds against 5 (README: progressive, no reset between):
     # -1; pool 5 Agility + 5 skill - 1 = 9 dice, one hit. Defense 3 + 3 - 2 (burst) - 1 (one
@@ -233,9 +236,12 @@ async def test_sr5_recoil_defenses_and_rounds_walk_back_burst_by_burst(client: A
     assert both["combat"]["actors"]["sam"]["recoil_rounds"] == 6
     assert both["combat"]["actors"]["goon-1"]["defenses"] == 2
     assert ammo(both, "sam") == 24  # 27 - 3
+    # goon-1's sheet does not size its track: the boxes add up, 9 + 9 = 18.
+    assert both["scene"]["goon-1"]["monitor"]["physical"] == 18
 
     back = await undone(client, base)
     assert back["changes"]["combat"]["actors"]["sam"]["recoil_rounds"] == 3
+    assert back["changes"]["scene"]["goon-1"]["monitor"]["physical"] == 9
     assert await view(client, base) == first
     await undone(client, base)
     assert await view(client, base) == before
