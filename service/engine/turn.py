@@ -31,6 +31,9 @@ class TurnUses(EncounterCore):
 
     async def advance(self, admitted: Admitted, body: bytes, key: str | None = None) -> Answer:
         request: AdvanceRequest = self._decoders[AdvanceRequest].decode(body)
+        loaded = self._loaded(admitted)
+        # What it sets off (SR4's timed grenades) deals its damage in the same commit.
+        dealt = damage.dealing(loaded.ruleset)
 
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
             turn, rules = current.state.turn, current.ruleset.initiative
@@ -48,9 +51,8 @@ class TurnUses(EncounterCore):
             )
             actor = request.actor or turn.action_phase
             resolution = Resolution(result=result, state=state.combat, actor=actor)
-            return resolution, state
+            return dealt(resolution, state)
 
-        loaded = self._loaded(admitted)
         return await self._change(admitted, "advance", key, body, resolve, AdvanceOutcome, loaded)
 
     @staticmethod
@@ -80,6 +82,11 @@ class TurnUses(EncounterCore):
                 kind="no-initiative",
             )
         return rules
+
+    def _dealing(self, admitted: Admitted) -> aftermath.After:
+        """What an initiative change sets off as the turn moves on (SR4's timed grenades, the
+        result's `went_off`) deals its damage in the same commit."""
+        return damage.dealing(self._rulesets[admitted.envelope.ruleset])
 
     async def _initiative_change(
         self,
@@ -124,7 +131,7 @@ class TurnUses(EncounterCore):
                 "started", [e.actor for e in entries], state, effects + more, dice, went_off
             )
 
-        resolve = self._rolling(request.dice, request.seed, roll)
+        resolve = self._rolling(request.dice, request.seed, roll, self._dealing(admitted))
         return await self._initiative_change(admitted, key, b"start\0" + body, resolve)
 
     async def join_initiative(
@@ -152,7 +159,7 @@ class TurnUses(EncounterCore):
                 "joined", [e.actor for e in entries], state, effects, dice
             )
 
-        resolve = self._rolling(request.dice, request.seed, roll)
+        resolve = self._rolling(request.dice, request.seed, roll, self._dealing(admitted))
         return await self._initiative_change(admitted, key, b"join\0" + body, resolve)
 
     async def leave_initiative(
@@ -161,6 +168,7 @@ class TurnUses(EncounterCore):
         """An actor leaves the combat turn (it may join again); if it was acting, the next
         phase begins."""
         rules = self._initiative_rules(admitted)
+        dealt = self._dealing(admitted)
 
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
             out = damage.out_of_fight(current.ruleset, current.state)
@@ -171,7 +179,7 @@ class TurnUses(EncounterCore):
             resolution = aftermath.initiative_resolution(
                 "left", [actor_id], state, effects + more, went_off=went_off
             )
-            return resolution, state
+            return dealt(resolution, state)
 
         return await self._initiative_change(admitted, key, b"leave\0" + actor_id.encode(), resolve)
 
