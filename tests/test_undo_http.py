@@ -497,6 +497,26 @@ async def test_players_see_an_unseen_shooters_attack_undone_without_its_name(cli
     assert "sam" not in json.dumps(feed)
 
 
+async def test_players_cannot_count_a_hidden_actors_changes_from_an_undo(client: Any) -> None:
+    """`left` counts every change an undo could take back, a hidden actor's too: a player who
+    read it before and after the GM moved a hidden actor would know that it moved."""
+    created = await (await client.post("/v1/encounters", json={"ruleset": "sr5"})).json()
+    base = f"/v1/encounters/{created['id']}"
+    player = {"Authorization": f"Bearer {created['tokens']['player']}"}
+    await changed(client, "PUT", f"{base}/actors/ninja", {"name": "Ninja", "hidden": True})
+    await changed(client, "PUT", f"{base}/actors/goon-1", {"name": "Goon"})
+    await changed(client, "PUT", f"{base}/actors/goon-2", {"name": "Goon"})
+    answer = await undone(client, base)
+    # The GM's answer and feed count the two changes left: the ninja and goon-1 put on.
+    assert answer["result"]["left"] == 2
+    gm_feed = (await changed(client, "GET", f"{base}/events"))["events"]
+    assert gm_feed[-1]["result"]["left"] == 2
+    feed = await (await client.get(f"{base}/events", headers=player)).json()
+    last = feed["events"][-1]
+    assert (last["type"], last["result"]["undone_type"]) == ("undo", "scene")
+    assert "left" not in last["result"]
+
+
 async def test_the_undo_reaches_the_websocket(client: Any) -> None:
     base = await scene_of(client, "sr5", **{"goon-1": {"name": "Goon"}})
     last = (await changed(client, "GET", f"{base}/events"))["last_event_id"]

@@ -39,10 +39,17 @@ def for_players(stored: bytes) -> bytes | None:
     """This stored event as players' tokens receive it: None for one about a hidden actor; an
     attack by a hidden actor names it "someone" (and leaves out the request that would name
     it and its gun); and every event without what it says of the hidden actors it names
-    (`hidden_actors`, found when it was written), as every answer is (sight.redact)."""
+    (`hidden_actors`, found when it was written), as every answer is (sight.redact); an undo
+    without the count of changes left to undo."""
     head = _head.decode(stored)
     if head.gm_only:
         return None
+    if head.type == "undo":
+        # How many changes an undo could take back counts the hidden actors' too: players
+        # are not told it.
+        event = msgspec.json.decode(stored)
+        (event.get("result") or {}).pop("left", None)
+        stored = _encoder.encode(event)
     if not (head.unseen_actor or head.hidden_actors):
         return stored
     event = msgspec.json.decode(stored)
