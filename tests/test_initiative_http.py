@@ -326,6 +326,11 @@ async def test_players_see_no_hidden_actor_in_the_initiative(make_client: Any) -
         shown = str(events)
         assert ("ninja" in shown) is sees_ninja
         assert ("'score': 30" in shown and "ninja 30" in shown) is sees_ninja
+        # Nor in the events' words: a line about ninja ("someone 30", "someone's combat phase
+        # (pass 1, score 30)") would tell its score, and that it is in the fight.
+        effects = [line for e in events for line in (e.get("result") or {}).get("effects", [])]
+        assert any("30" in line for line in effects) is sees_ninja
+        assert any("someone" in line for line in effects) is False
     # The players' view is as their events say: rat acts, ninja's phase is not theirs to see.
     view = await (await client.get(f"{base}/initiative", headers=player)).json()
     assert [e["actor"] for e in view["entries"]] == ["rat", "sam"]

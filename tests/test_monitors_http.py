@@ -345,6 +345,25 @@ async def test_a_player_never_sees_a_hidden_actors_monitor(client: Any) -> None:
     del encounter
 
 
+async def test_players_are_not_told_that_a_hidden_actor_is_passed_over(client: Any) -> None:
+    base = await on_scene(client, sam=SAM, ganger={**GANGER, "hidden": True})
+    player = await client.post(f"{base}/players/ann", json={"actors": ["sam"]})
+    ann = {"Authorization": f"Bearer {(await player.json())['token']}"}
+    # The hidden ganger's stun track full (Willpower 3: 10 boxes): unconscious.
+    knocked = await client.post(f"{base}/actors/ganger/monitor", json={"set": {"stun": 10}})
+    assert knocked.status == 200, await knocked.text()
+    scores = {"actors": [{"actor": "ganger", "score": 30}, {"actor": "sam", "score": 20}]}
+    started = await client.post(f"{base}/initiative", json=scores)
+    assert started.status == 201, await started.text()
+    # The GM is told why the ganger's phase (30) goes by; Sam acts.
+    effects = (await started.json())["result"]["effects"]
+    assert "ganger is unconscious: its phase is passed over" in effects
+    events = (await (await client.get(f"{base}/events", headers=ann)).json())["events"]
+    told = [line for e in events for line in (e.get("result") or {}).get("effects", [])]
+    assert "sam's combat phase (pass 1, score 20)" in told
+    assert not [line for line in told if "unconscious" in line or "someone" in line]
+
+
 async def test_the_vtt_keeps_the_monitors_when_damage_is_vtt(client: Any) -> None:
     base = await on_scene(client, damage="vtt", sam=SAM, ganger=GANGER)
     encounter = base.rsplit("/", 1)[1]

@@ -5,7 +5,8 @@ The GM's token sees everything. A player's token (the shared one, or a player's 
 scene without its hidden actors, and to it a hidden actor and an unknown one are the same: a
 request may not name one (under the "scene" sheet policy) or names it as an actor the scene does
 not hold (under "typed"), and whatever it reads has the hidden actors taken out: entries about
-them dropped, their names in other entries and in text said as "someone".
+them dropped, a line of text about one (an effect) left out, their names in other entries and
+in a problem's text said as "someone".
 """
 
 from __future__ import annotations
@@ -145,7 +146,9 @@ def _names_one(value: Any, hidden: Collection[str]) -> bool:
 
 def _redacted(value: Any, hidden: Collection[str], names: re.Pattern[str], in_list: bool) -> Any:
     if isinstance(value, str):
-        if in_list and value in hidden:
+        if in_list and (value in hidden or names.search(value)):
+            # An id in a list, or a line of text about a hidden actor (an effect: "ninja's
+            # combat phase (pass 1, score 30)" would tell that it is in the fight, and more).
             return _DROP
         return names.sub(SOMEONE, value) if value else value
     if isinstance(value, list):
