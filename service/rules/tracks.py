@@ -6,6 +6,7 @@ overflow, and overflow past its size is death. Each edition gives its own number
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -135,6 +136,43 @@ class TwoTracks:
     def settled(self, monitor: Monitor, sheet: Any | None) -> Monitor:
         after = clamped(monitor, self.sizes(sheet))
         return msgspec.structs.replace(after, status=self.status(sheet, after))
+
+
+class DicePoolTracks(TwoTracks):
+    """The shape SR5 and SR4 share: each track holds `track_base` + half its attribute rounded
+    up (Body physical, Willpower stun), the overflow Body; the wound modifier is -1 die per
+    `boxes_per_wound` boxes of each track, the two added, and it comes off the Initiative too;
+    the sheet the rules read has it as its `wound_modifier` (no worse than the sheet allows).
+    Each edition gives these numbers where it cites them."""
+
+    sheet_type: type[Any]
+    track_base: int
+    boxes_per_wound: int
+    worst_wound_modifier: int
+
+    def track_size(self, attribute: int | None) -> int | None:
+        return None if attribute is None else self.track_base + math.ceil(attribute / 2)
+
+    def sizes(self, sheet: Any | None) -> Sizes:
+        if not isinstance(sheet, self.sheet_type):
+            return Sizes(physical=None, stun=None, overflow=None)
+        return Sizes(
+            physical=self.track_size(sheet.body),
+            stun=self.track_size(sheet.willpower),
+            overflow=sheet.body,
+        )
+
+    def wound_modifier(self, monitor: Monitor) -> int:
+        return -(monitor.physical // self.boxes_per_wound) - (monitor.stun // self.boxes_per_wound)
+
+    def initiative_modifier(self, wound_modifier: int) -> int:
+        return wound_modifier
+
+    def wounded(self, sheet: Any, status: MonitorStatus) -> Any:
+        if not isinstance(sheet, self.sheet_type):
+            return sheet
+        wounds = max(status.wound_modifier, self.worst_wound_modifier)
+        return msgspec.structs.replace(sheet, wound_modifier=wounds)
 
 
 def dealt_to(target: str, damage: Any, source: str) -> list[Dealt]:

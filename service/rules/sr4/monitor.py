@@ -4,14 +4,10 @@ overflow and the modifiers from the SR4 core rules, as rules-sources/README.md d
 
 from __future__ import annotations
 
-import math
 from typing import Any
-
-import msgspec
 
 from schemas.encounter import ActionResult, AdvanceResult
 from schemas.initiative import InitiativeResult
-from schemas.monitor import Monitor, MonitorStatus
 from schemas.sr4 import (
     SR4AttackResult,
     SR4BlastResult,
@@ -19,13 +15,13 @@ from schemas.sr4 import (
     SR4ZoneTestResult,
 )
 from service.rules.monitor import Dealt
-from service.rules.tracks import Edition, Sizes, TwoTracks, dealt_to
+from service.rules.tracks import DicePoolTracks, Edition, dealt_to
 
 # SR4 core, "Condition Monitor" (p. 153; SR4A p. 163): each track holds 8 + half the
 # attribute, rounded up (Body for physical, Willpower for stun).
 TRACK_BASE = 8
-ATTRIBUTE_DIVISOR = 2
-# SR4 core, "Wound Modifiers": -1 for every 3 boxes on each track, the two tracks added up.
+# SR4 core, "Wound Modifiers": -1 for every 3 boxes on each track, the two tracks added up; they
+# apply to Initiative too.
 BOXES_PER_WOUND = 3
 # SR4 core, "Damage Overflow": stun past a full stun track carries over into the physical track
 # box for box; a full physical track is near death (unconscious and dying unless stabilised,
@@ -42,10 +38,6 @@ SOURCE = (
 )
 
 
-def track_size(attribute: int | None) -> int | None:
-    return None if attribute is None else TRACK_BASE + math.ceil(attribute / ATTRIBUTE_DIVISOR)
-
-
 def _blast(blast: SR4BlastResult) -> list[Dealt]:
     source = f"grenade {blast.grenade} by {blast.thrower}"
     return [d for hit in blast.hits for d in dealt_to(hit.actor, hit, source)]
@@ -57,25 +49,13 @@ def _attack(attack: SR4AttackResult, how: str = "") -> list[Dealt]:
     return dealt + (_blast(attack.blast) if attack.blast is not None else [])
 
 
-class SR4Monitor(TwoTracks):
+class SR4Monitor(DicePoolTracks):
     edition = EDITION
     source = SOURCE
-
-    def sizes(self, sheet: Any | None) -> Sizes:
-        if not isinstance(sheet, SR4Sheet):
-            return Sizes(physical=None, stun=None, overflow=None)
-        return Sizes(
-            physical=track_size(sheet.body),
-            stun=track_size(sheet.willpower),
-            overflow=sheet.body,
-        )
-
-    def wound_modifier(self, monitor: Monitor) -> int:
-        return -(monitor.physical // BOXES_PER_WOUND) - (monitor.stun // BOXES_PER_WOUND)
-
-    def initiative_modifier(self, wound_modifier: int) -> int:
-        # SR4 core, "Wound Modifiers": they apply to Initiative too.
-        return wound_modifier
+    sheet_type = SR4Sheet
+    track_base = TRACK_BASE
+    boxes_per_wound = BOXES_PER_WOUND
+    worst_wound_modifier = WORST_WOUND_MODIFIER
 
     def dealt(self, result: Any) -> list[Dealt]:
         """An attack's targets and its airburst blast; a zone test's hit; a held grenade going
@@ -93,9 +73,3 @@ class SR4Monitor(TwoTracks):
         if isinstance(result, (ActionResult, AdvanceResult, InitiativeResult)):
             dealt += [d for blast in result.went_off for d in _blast(blast)]
         return dealt
-
-    def wounded(self, sheet: Any, status: MonitorStatus) -> Any:
-        if not isinstance(sheet, SR4Sheet):
-            return sheet
-        wounds = max(status.wound_modifier, WORST_WOUND_MODIFIER)
-        return msgspec.structs.replace(sheet, wound_modifier=wounds)

@@ -4,23 +4,19 @@ rules, as rules-sources/README.md directs where the guide is silent)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import msgspec
-
 from schemas.encounter import ActionResult
-from schemas.monitor import Monitor, MonitorStatus
 from schemas.sr5 import SR5AttackResult, SR5Sheet, SR5ZoneTestResult
 from service.rules.monitor import Dealt
-from service.rules.tracks import Edition, Sizes, TwoTracks, dealt_to
+from service.rules.tracks import DicePoolTracks, Edition, dealt_to
 
 # SR5 core, "Condition Monitor" (p. 169): each track holds 8 + half the attribute, rounded up
 # (Body for physical, Willpower for stun).
 TRACK_BASE = 8
-ATTRIBUTE_DIVISOR = 2
 # SR5 core, "Wound Modifiers" (p. 169): -1 for every 3 boxes filled on each track; 000
-# ("Character wounded"): the two tracks' modifiers add up.
+# ("Character wounded"): the two tracks' modifiers add up; the same comes off the Initiative
+# Score (p. 169).
 BOXES_PER_WOUND = 3
 # SR5 core, "Damage Overflow" (p. 170): every two full boxes of stun past a full stun track make one
 # box of physical; overflowing the physical track is near death (dying), and death comes when the
@@ -37,29 +33,13 @@ SOURCE = (
 )
 
 
-def track_size(attribute: int | None) -> int | None:
-    return None if attribute is None else TRACK_BASE + math.ceil(attribute / ATTRIBUTE_DIVISOR)
-
-
-class SR5Monitor(TwoTracks):
+class SR5Monitor(DicePoolTracks):
     edition = EDITION
     source = SOURCE
-
-    def sizes(self, sheet: Any | None) -> Sizes:
-        if not isinstance(sheet, SR5Sheet):
-            return Sizes(physical=None, stun=None, overflow=None)
-        return Sizes(
-            physical=track_size(sheet.body),
-            stun=track_size(sheet.willpower),
-            overflow=sheet.body,
-        )
-
-    def wound_modifier(self, monitor: Monitor) -> int:
-        return -(monitor.physical // BOXES_PER_WOUND) - (monitor.stun // BOXES_PER_WOUND)
-
-    def initiative_modifier(self, wound_modifier: int) -> int:
-        # SR5 core p. 169, "Wound Modifiers": they apply to the Initiative Score too.
-        return wound_modifier
+    sheet_type = SR5Sheet
+    track_base = TRACK_BASE
+    boxes_per_wound = BOXES_PER_WOUND
+    worst_wound_modifier = WORST_WOUND_MODIFIER
 
     def dealt(self, result: Any) -> list[Dealt]:
         if isinstance(result, SR5AttackResult):
@@ -74,9 +54,3 @@ class SR5Monitor(TwoTracks):
             source = f"attack by {attack.attacker} ({attack.weapon}, {result.action})"
             return [d for t in attack.targets for d in dealt_to(t.target, t.damage, source)]
         return []
-
-    def wounded(self, sheet: Any, status: MonitorStatus) -> Any:
-        if not isinstance(sheet, SR5Sheet):
-            return sheet
-        wounds = max(status.wound_modifier, WORST_WOUND_MODIFIER)
-        return msgspec.structs.replace(sheet, wound_modifier=wounds)
