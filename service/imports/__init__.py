@@ -2,8 +2,9 @@
 actor's JSON export) into a sheet of its ruleset and a report of what was read from where and
 what was left out. Pure functions of the bytes given; ImportRefused names what cannot be read."""
 
+from service.imports.chummer4 import import_chummer4
 from service.imports.chummer5 import import_chummer5
 from service.imports.errors import ImportRefused
 from service.imports.xml_document import MAX_IMPORT_BYTES
 
-__all__ = ["MAX_IMPORT_BYTES", "ImportRefused", "import_chummer5"]
+__all__ = ["MAX_IMPORT_BYTES", "ImportRefused", "import_chummer4", "import_chummer5"]
