@@ -5,6 +5,13 @@ what was left out. Pure functions of the bytes given; ImportRefused names what c
 from service.imports.chummer4 import import_chummer4
 from service.imports.chummer5 import import_chummer5
 from service.imports.errors import ImportRefused
+from service.imports.foundry import import_foundry
 from service.imports.xml_document import MAX_IMPORT_BYTES
 
-__all__ = ["MAX_IMPORT_BYTES", "ImportRefused", "import_chummer4", "import_chummer5"]
+__all__ = [
+    "MAX_IMPORT_BYTES",
+    "ImportRefused",
+    "import_chummer4",
+    "import_chummer5",
+    "import_foundry",
+]
