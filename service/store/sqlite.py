@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from service.store import sqlite_file
 from service.store.base import (
     UNCHANGED,
     Answered,
@@ -38,95 +38,11 @@ from service.store.base import (
     UndoTop,
     parse_event_id,
 )
+from service.store.sqlite_file import Row, StoreRefused, event_id
 
-# The file's layout; a file of a later one (a newer firefight) is refused, not rewritten.
-SCHEMA_VERSION = 1
-
-# Events and undo records are rowid tables keyed by encounter: an event may take hundreds of KiB,
-# which a WITHOUT ROWID table stores badly. Times are Unix seconds; an encounter's `expires_at`
-# is NULL when it is kept until it ends (no TTL configured).
-_SCHEMA = """
-CREATE TABLE encounters (
-  id TEXT PRIMARY KEY,
-  version INTEGER NOT NULL,
-  ended INTEGER NOT NULL DEFAULT 0,
-  expires_at REAL,
-  event_count INTEGER NOT NULL DEFAULT 0,
-  event_bytes INTEGER NOT NULL DEFAULT 0,
-  undo_count INTEGER NOT NULL DEFAULT 0,
-  undo_bytes INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX encounters_by_expiry ON encounters (expires_at) WHERE expires_at IS NOT NULL;
-CREATE TABLE fields (
-  encounter TEXT NOT NULL,
-  name TEXT NOT NULL,
-  value BLOB NOT NULL,
-  PRIMARY KEY (encounter, name)
-);
-CREATE TABLE events (
-  encounter TEXT NOT NULL,
-  ms INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  body BLOB NOT NULL,
-  PRIMARY KEY (encounter, ms, seq)
-);
-CREATE TABLE undo (
-  encounter TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  event_id TEXT NOT NULL,
-  record BLOB NOT NULL,
-  PRIMARY KEY (encounter, position)
-);
-CREATE TABLE idempotency (
-  encounter TEXT NOT NULL,
-  key TEXT NOT NULL,
-  expires_at REAL NOT NULL,
-  owner TEXT,
-  fingerprint TEXT,
-  answer BLOB,
-  event_id TEXT,
-  PRIMARY KEY (encounter, key)
-);
--- The newest event id given: ids never go back, even when every event was trimmed or deleted.
-CREATE TABLE last_event (
-  only INTEGER PRIMARY KEY CHECK (only = 0),
-  ms INTEGER NOT NULL,
-  seq INTEGER NOT NULL
-);
-"""
-
-# The tables that hold an encounter's rows (besides `encounters`), all keyed by `encounter`.
-_PER_ENCOUNTER = ("fields", "events", "undo", "idempotency")
-
-# Expired encounters deleted per sweep (a sweep runs in the transaction of a creation).
-SWEEP_BATCH = 100
-
-# How long opening the file waits for a process that holds it to let go (one stopping while the
-# next starts) before it is refused.
-OPEN_WAIT_SECONDS = 2.0
+__all__ = ["SQLiteStore", "StoreRefused"]
 
 T = TypeVar("T")
-
-
-class StoreRefused(Exception):
-    """The file cannot be this process's store: another process holds it, or it is not one."""
-
-
-@dataclass
-class _Row:
-    """An encounter's row in `encounters`."""
-
-    version: int
-    ended: bool
-    expires_at: float | None
-    event_count: int
-    event_bytes: int
-    undo_count: int
-    undo_bytes: int
-
-
-def _event_id(ms: int, seq: int) -> str:
-    return f"{ms}-{seq}"
 
 
 class SQLiteStore:
@@ -152,48 +68,9 @@ class SQLiteStore:
     # --- the store's thread ----------------------------------------------------------------------
 
     def _open(self) -> None:
-        # Autocommit: every operation opens and ends its own transaction (_transaction).
-        db = sqlite3.connect(self._path, timeout=OPEN_WAIT_SECONDS, isolation_level=None)
-        try:
-            # Exclusive before WAL: the lock is taken at the first access and held until the
-            # connection closes, and WAL then needs no shared-memory index (no other process).
-            db.execute("PRAGMA locking_mode=EXCLUSIVE")
-            db.execute("PRAGMA journal_mode=WAL")
-            # FULL: the WAL is synced at every commit, so a commit whose answer a client got
-            # survives a power cut too, not only a crash of the process (NORMAL's promise). At
-            # table speed one sync per change costs nothing anyone sees.
-            db.execute("PRAGMA synchronous=FULL")
-            with self._transaction(db):
-                layout = db.execute("PRAGMA user_version").fetchone()[0]
-                if layout == 0:
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    db.execute("INSERT INTO last_event VALUES (0, 0, 0)")
-                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                elif layout != SCHEMA_VERSION:
-                    raise StoreRefused(
-                        f"{self._path} was written by a newer firefight (layout {layout}; this "
-                        f"one reads layout {SCHEMA_VERSION})"
-                    )
-                ms, seq = db.execute("SELECT ms, seq FROM last_event").fetchone()
-                self._last_id = (ms, seq)
-                self._sweep(db, self._clock(), limit=None)
-        except sqlite3.OperationalError as error:
-            db.close()
-            if "locked" in str(error):
-                raise StoreRefused(
-                    f"{self._path} is in use by another firefight process: one process serves a "
-                    "data directory (for several, use Redis)"
-                ) from None
-            raise StoreRefused(f"{self._path} cannot be opened: {error}") from None
-        except sqlite3.DatabaseError as error:
-            db.close()
-            raise StoreRefused(f"{self._path} is not a firefight store ({error})") from None
-        except BaseException:
-            db.close()
-            raise
-        self._db = db
+        self._db, self._last_id = sqlite_file.open_file(self._path)
+        # Whatever expired while no process served the file.
+        self._atomic(lambda db, now: sqlite_file.sweep(db, now, limit=-1))
 
     @contextmanager
     def _transaction(self, db: sqlite3.Connection) -> Iterator[None]:
@@ -241,53 +118,6 @@ class SQLiteStore:
 
     # --- rows ------------------------------------------------------------------------------------
 
-    def _drop(self, db: sqlite3.Connection, encounter_id: str) -> None:
-        db.execute("DELETE FROM encounters WHERE id = ?", (encounter_id,))
-        for table in _PER_ENCOUNTER:
-            db.execute(f"DELETE FROM {table} WHERE encounter = ?", (encounter_id,))
-
-    def _sweep(self, db: sqlite3.Connection, now: float, limit: int | None = SWEEP_BATCH) -> None:
-        """Deletes encounters whose time is up (ended ones after the ended TTL)."""
-        expired = db.execute(
-            "SELECT id FROM encounters WHERE expires_at <= ? LIMIT ?", (now, limit or -1)
-        ).fetchall()
-        for (encounter_id,) in expired:
-            self._drop(db, encounter_id)
-
-    def _live(self, db: sqlite3.Connection, encounter_id: str, now: float) -> _Row | None:
-        found = db.execute(
-            "SELECT version, ended, expires_at, event_count, event_bytes, undo_count, undo_bytes"
-            " FROM encounters WHERE id = ?",
-            (encounter_id,),
-        ).fetchone()
-        if found is None:
-            return None
-        row = _Row(found[0], bool(found[1]), *found[2:])
-        if row.expires_at is not None and row.expires_at <= now:
-            self._drop(db, encounter_id)
-            return None
-        return row
-
-    def _stored(self, db: sqlite3.Connection, encounter_id: str, row: _Row) -> StoredEncounter:
-        fields = db.execute("SELECT name, value FROM fields WHERE encounter = ?", (encounter_id,))
-        return StoredEncounter(row.version, dict(fields.fetchall()), row.ended)
-
-    def _save(self, db: sqlite3.Connection, encounter_id: str, row: _Row) -> None:
-        db.execute(
-            "UPDATE encounters SET version = ?, ended = ?, expires_at = ?, event_count = ?,"
-            " event_bytes = ?, undo_count = ?, undo_bytes = ? WHERE id = ?",
-            (
-                row.version,
-                int(row.ended),
-                row.expires_at,
-                row.event_count,
-                row.event_bytes,
-                row.undo_count,
-                row.undo_bytes,
-                encounter_id,
-            ),
-        )
-
     def _expiry(self, now: float, ttl_seconds: int | None) -> float | None:
         return None if ttl_seconds is None else now + ttl_seconds
 
@@ -299,14 +129,13 @@ class SQLiteStore:
         return self._last_id
 
     def _append(
-        self, db: sqlite3.Connection, encounter_id: str, row: _Row, event: bytes, now: float
+        self, db: sqlite3.Connection, encounter_id: str, row: Row, event: bytes, now: float
     ) -> str:
         ms, seq = self._next_id(db, now)
         db.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (encounter_id, ms, seq, event))
         row.event_count += 1
         row.event_bytes += len(event)
         # The oldest go until the stream holds both caps (the newest always stays).
-        cut: tuple[int, int] | None = None
         if row.event_count > self._limits.max_events or (
             row.event_bytes > self._limits.max_event_stream_bytes
         ):
@@ -314,28 +143,26 @@ class SQLiteStore:
                 "SELECT ms, seq, length(body) FROM events WHERE encounter = ? ORDER BY ms, seq",
                 (encounter_id,),
             )
-            for old_ms, old_seq, size in oldest:
-                if row.event_count <= 1 or (
-                    row.event_count <= self._limits.max_events
-                    and row.event_bytes <= self._limits.max_event_stream_bytes
-                ):
-                    break
-                row.event_count -= 1
-                row.event_bytes -= size
-                cut = (old_ms, old_seq)
-            oldest.close()
-        if cut is not None:
-            db.execute(
-                "DELETE FROM events WHERE encounter = ? AND (ms, seq) <= (?, ?)",
-                (encounter_id, *cut),
+            cut, row.event_count, row.event_bytes = sqlite_file.oldest_to_trim(
+                (((ms, seq), size) for ms, seq, size in oldest),
+                row.event_count,
+                row.event_bytes,
+                max(1, self._limits.max_events),
+                self._limits.max_event_stream_bytes,
             )
-        return _event_id(ms, seq)
+            oldest.close()
+            if cut is not None:
+                db.execute(
+                    "DELETE FROM events WHERE encounter = ? AND (ms, seq) <= (?, ?)",
+                    (encounter_id, *cut),
+                )
+        return event_id(ms, seq)
 
     def _change_undo(
         self,
         db: sqlite3.Connection,
         encounter_id: str,
-        row: _Row,
+        row: Row,
         event_id: str,
         undo: bytes | None,
         undo_pop: bool,
@@ -361,46 +188,23 @@ class SQLiteStore:
         row.undo_count += 1
         row.undo_bytes += len(undo)
         # The oldest go until both caps hold (the newest stays, unless none is kept at all).
-        cut: int | None = None
         if row.undo_count > self._limits.max_undo or row.undo_bytes > self._limits.max_undo_bytes:
             oldest = db.execute(
                 "SELECT position, length(record) FROM undo WHERE encounter = ? ORDER BY position",
                 (encounter_id,),
             )
-            for position, size in oldest:
-                if row.undo_count <= self._limits.max_undo and (
-                    row.undo_count <= 1 or row.undo_bytes <= self._limits.max_undo_bytes
-                ):
-                    break
-                row.undo_count -= 1
-                row.undo_bytes -= size
-                cut = position
+            cut, row.undo_count, row.undo_bytes = sqlite_file.oldest_to_trim(
+                oldest,
+                row.undo_count,
+                row.undo_bytes,
+                self._limits.max_undo,
+                self._limits.max_undo_bytes,
+            )
             oldest.close()
-        if cut is not None:
-            db.execute(
-                "DELETE FROM undo WHERE encounter = ? AND position <= ?", (encounter_id, cut)
-            )
-
-    def _key(
-        self, db: sqlite3.Connection, encounter_id: str, key: str, now: float
-    ) -> tuple[str | None, Answered | None] | None:
-        """(owner, answer) of a key that has not expired; None when there is none."""
-        found = db.execute(
-            "SELECT expires_at, owner, fingerprint, answer, event_id FROM idempotency"
-            " WHERE encounter = ? AND key = ?",
-            (encounter_id, key),
-        ).fetchone()
-        if found is None:
-            return None
-        expires_at, owner, fingerprint, answer, event_id = found
-        if expires_at <= now:
-            db.execute(
-                "DELETE FROM idempotency WHERE encounter = ? AND key = ?", (encounter_id, key)
-            )
-            return None
-        if fingerprint is None:
-            return owner, None
-        return owner, Answered(fingerprint, answer, event_id)
+            if cut is not None:
+                db.execute(
+                    "DELETE FROM undo WHERE encounter = ? AND position <= ?", (encounter_id, cut)
+                )
 
     def _keep(
         self,
@@ -428,7 +232,7 @@ class SQLiteStore:
     def _after(
         self, db: sqlite3.Connection, encounter_id: str, after: str, limit: int, now: float
     ) -> Events:
-        if self._live(db, encounter_id, now) is None:
+        if sqlite_file.live(db, encounter_id, now) is None:
             return []
         ms, seq = parse_event_id(after)
         found = db.execute(
@@ -436,7 +240,7 @@ class SQLiteStore:
             " ORDER BY ms, seq LIMIT ?",
             (encounter_id, ms, seq, limit),
         )
-        return [(_event_id(ms, seq), body) for ms, seq, body in found]
+        return [(event_id(ms, seq), body) for ms, seq, body in found]
 
     # --- the contract ----------------------------------------------------------------------------
 
@@ -449,20 +253,24 @@ class SQLiteStore:
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
         def work(db: sqlite3.Connection, now: float) -> Committed | Answered:
-            self._sweep(db, now)
-            if self._live(db, encounter_id, now) is not None:
-                kept = self._key(db, encounter_id, idempotency.key, now) if idempotency else None
+            sqlite_file.sweep(db, now)
+            if sqlite_file.live(db, encounter_id, now) is not None:
+                kept = (
+                    sqlite_file.read_key(db, encounter_id, idempotency.key, now)
+                    if idempotency
+                    else None
+                )
                 if kept is not None and kept[1] is not None:
                     return kept[1]
                 raise EncounterExists(encounter_id)
-            row = _Row(1, False, self._expiry(now, self._limits.ttl_seconds), 0, 0, 0, 0)
+            row = Row(1, False, self._expiry(now, self._limits.ttl_seconds), 0, 0, 0, 0)
             db.execute("INSERT INTO encounters (id, version) VALUES (?, 1)", (encounter_id,))
             db.executemany(
                 "INSERT INTO fields VALUES (?, ?, ?)",
                 ((encounter_id, name, value) for name, value in fields.items()),
             )
             event_id = self._append(db, encounter_id, row, event, now)
-            self._save(db, encounter_id, row)
+            sqlite_file.save(db, encounter_id, row)
             return self._keep(db, encounter_id, event_id, answer, idempotency, now)
 
         outcome = await self._run(work)
@@ -474,24 +282,24 @@ class SQLiteStore:
         self, encounter_id: str, known_version: int | None = None
     ) -> StoredEncounter | Unchanged | None:
         def work(db: sqlite3.Connection, now: float) -> StoredEncounter | Unchanged | None:
-            row = self._live(db, encounter_id, now)
+            row = sqlite_file.live(db, encounter_id, now)
             if row is None:
                 return None
             if row.version == known_version:
                 return UNCHANGED
-            return self._stored(db, encounter_id, row)
+            return sqlite_file.stored(db, encounter_id, row)
 
         return await self._run(work)
 
     async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
         def work(db: sqlite3.Connection, now: float) -> Answered | Pending | None:
-            if self._live(db, encounter_id, now) is None:
+            if sqlite_file.live(db, encounter_id, now) is None:
                 return None  # the use case finds it missing when it loads it
             db.execute(
                 "DELETE FROM idempotency WHERE encounter = ? AND expires_at <= ?",
                 (encounter_id, now),
             )
-            kept = self._key(db, encounter_id, idempotency.key, now)
+            kept = sqlite_file.read_key(db, encounter_id, idempotency.key, now)
             if kept is not None:
                 return kept[1] or Pending()
             db.execute(
@@ -529,13 +337,13 @@ class SQLiteStore:
         undo_pop: bool = False,
     ) -> Committed | Conflict:
         def work(db: sqlite3.Connection, now: float) -> Committed | Conflict:
-            row = self._live(db, encounter_id, now)
+            row = sqlite_file.live(db, encounter_id, now)
             if row is None:
                 return Conflict(None)
             if row.ended or row.version != expected_version:
-                return Conflict(self._stored(db, encounter_id, row))
+                return Conflict(sqlite_file.stored(db, encounter_id, row))
             if idempotency is not None:
-                kept = self._key(db, encounter_id, idempotency.key, now)
+                kept = sqlite_file.read_key(db, encounter_id, idempotency.key, now)
                 if kept is None or kept[0] != idempotency.owner:
                     raise IdempotencyKeyLost(encounter_id)
             row.version += 1
@@ -550,7 +358,7 @@ class SQLiteStore:
             event_id = self._append(db, encounter_id, row, event, now)
             self._change_undo(db, encounter_id, row, event_id, undo, undo_pop)
             row.expires_at = self._expiry(now, self._limits.ttl_seconds)
-            self._save(db, encounter_id, row)
+            sqlite_file.save(db, encounter_id, row)
             return self._keep(db, encounter_id, event_id, answer, idempotency, now)
 
         outcome = await self._run(work)
@@ -563,7 +371,7 @@ class SQLiteStore:
             return None  # records kept under an earlier setting are not undone
 
         def work(db: sqlite3.Connection, now: float) -> UndoTop | None:
-            row = self._live(db, encounter_id, now)
+            row = sqlite_file.live(db, encounter_id, now)
             if row is None or row.ended or not row.undo_count:
                 return None
             event_id, record = db.execute(
@@ -577,7 +385,7 @@ class SQLiteStore:
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         def work(db: sqlite3.Connection, now: float) -> str | None:
-            row = self._live(db, encounter_id, now)
+            row = sqlite_file.live(db, encounter_id, now)
             if row is None or row.ended:
                 return None
             row.ended = True
@@ -586,7 +394,7 @@ class SQLiteStore:
             row.undo_count = row.undo_bytes = 0
             event_id = self._append(db, encounter_id, row, event, now)
             row.expires_at = now + self._limits.ended_ttl_seconds
-            self._save(db, encounter_id, row)
+            sqlite_file.save(db, encounter_id, row)
             return event_id
 
         event_id = await self._run(work)
@@ -599,7 +407,7 @@ class SQLiteStore:
 
     async def events_before(self, encounter_id: str, before: str | None, limit: int) -> Events:
         def work(db: sqlite3.Connection, now: float) -> Events:
-            if self._live(db, encounter_id, now) is None:
+            if sqlite_file.live(db, encounter_id, now) is None:
                 return []
             ms, seq = (math.inf, math.inf) if before is None else parse_event_id(before)
             found = db.execute(
@@ -607,7 +415,7 @@ class SQLiteStore:
                 " ORDER BY ms DESC, seq DESC LIMIT ?",
                 (encounter_id, ms, seq, limit),
             )
-            return [(_event_id(ms, seq), body) for ms, seq, body in found]
+            return [(event_id(ms, seq), body) for ms, seq, body in found]
 
         return await self._run(work)
 
