@@ -18,6 +18,7 @@ from service.store import (
     SQLiteStore,
     StoredEncounter,
     StoreLimits,
+    StoreUnavailable,
     UndoTop,
 )
 from service.store.base import START, parse_event_id
@@ -218,3 +219,11 @@ async def test_an_ended_encounter_is_deleted_from_the_file_after_the_ended_ttl(
             rows = raw.execute(f"SELECT {column} FROM {table}").fetchall()
             assert ("ended",) not in rows, table
     raw.close()
+
+
+async def test_a_closed_store_is_unavailable(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "firefight.sqlite3")
+    await store.close()
+    with pytest.raises(StoreUnavailable, match="the store is closed"):
+        await store.load("e")
+    await store.close()  # closing twice does nothing

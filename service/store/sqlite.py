@@ -59,6 +59,8 @@ class SQLiteStore:
         self._arrived = asyncio.Event()
         self._last_id = (0, 0)
         self._db: sqlite3.Connection | None = None
+        # Set by close: later calls are refused at once (the thread is gone).
+        self._closed = False
         try:
             self._thread.submit(self._open).result()
         except BaseException:
@@ -102,6 +104,8 @@ class SQLiteStore:
         return await asyncio.get_running_loop().run_in_executor(self._thread, run)
 
     async def _run(self, work: Callable[[sqlite3.Connection, float], T]) -> T:
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self._thread, self._atomic, work
@@ -449,6 +453,10 @@ class SQLiteStore:
         await self._run(lambda db, now: db.execute("SELECT 1").fetchone())
 
     async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+
         def shut() -> None:
             if self._db is not None:
                 self._db.close()
