@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import sys
+from pathlib import Path
 
 import structlog
 from aiohttp import web
@@ -15,7 +16,9 @@ from service.api.app import health_only
 from service.api.connections import ConnectionCap
 from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
+from service.data_dir import keep_generated_key, prepare
 from service.logs import configure_logging
+from service.store import StoreRefused
 from service.workers import supervise
 
 
@@ -70,27 +73,31 @@ async def serve(
 def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
     """`gc_tuning=False` keeps Python's default garbage collection (the benchmarks' "before")."""
     try:
-        config = load_config(argv)
+        config, key_note = keep_generated_key(load_config(argv))
+        if config.store == "sqlite":
+            prepare(config.data_dir)
     except ConfigError as error:
         sys.stderr.write(f"firefight: {error}\n")
         return 2
-    if config.admin_key_generated:
-        # Printed once, on the console only: keys never go into the logs.
-        sys.stderr.write(
-            "firefight: no FIREFIGHT_ADMIN_KEY is set, so this run made one (it listens on "
-            f"localhost only).\nfirefight: admin key: {config.admin_key}\n"
-        )
+    if key_note is not None:
+        # On the console only (a made key printed once): keys never go into the logs.
+        sys.stderr.write(f"firefight: {key_note}\n")
     configure_logging(config)
     log = structlog.get_logger("firefight")
     log.info(
         "starting",
         host=config.host,
         port=config.port,
-        store="redis" if config.redis_url else "memory",
+        store=config.store,
+        **({"data_dir": str(Path(config.data_dir).resolve())} if config.store == "sqlite" else {}),
         **({"workers": config.workers} if config.workers > 1 else {}),
     )
     if config.workers == 1:
-        asyncio.run(serve(config, gc_tuning))
+        try:
+            asyncio.run(serve(config, gc_tuning))
+        except StoreRefused as error:
+            sys.stderr.write(f"firefight: {error}\n")
+            return 2
         return 0
 
     def work(index: int, supervisor_gone_fd: int) -> int:

@@ -1,6 +1,7 @@
 """Configuration from environment variables and command-line flags, with safe defaults.
 
-With nothing set, the service listens on 127.0.0.1:8080 with the embedded store.
+With nothing set, the service listens on 127.0.0.1:8080 with the durable embedded store (one
+SQLite file in ./firefight-data).
 """
 
 from __future__ import annotations
@@ -17,10 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 LogFormat = Literal["json", "console"]
+StoreKind = Literal["sqlite", "memory", "redis"]
+STORE_KINDS: tuple[StoreKind, ...] = ("sqlite", "memory", "redis")
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 MIN_ADMIN_KEY_LENGTH = 16
+# Where the durable embedded store keeps its file (and the admin key it made), relative to the
+# working directory unless absolute.
+DEFAULT_DATA_DIR = "firefight-data"
+# How long an encounter untouched lives where a TTL applies and none was set (Redis, memory).
+DEFAULT_ENCOUNTER_TTL_SECONDS = 7 * 24 * 3600
 # See Config.max_in_flight.
 DEFAULT_MAX_IN_FLIGHT = 32
 MAX_WORKERS = 64
@@ -53,7 +61,12 @@ def _is_loopback(host: str) -> bool:
 class Config:
     host: str = "127.0.0.1"
     port: int = 8080
-    # Unset: the embedded in-process store.
+    # Where encounters are kept: "sqlite" (on disk in `data_dir`, the command line's default),
+    # "memory" (gone with the process: tests and throwaway runs; a Config built in code keeps
+    # this default) or "redis" (`redis_url`; a Redis URL wins over the other two).
+    store: StoreKind = "memory"
+    data_dir: str = DEFAULT_DATA_DIR
+    # Set: the Redis store (replicas, workers, the cluster).
     redis_url: str | None = None
     # The URL names one node of a Redis Cluster; the client finds the others.
     redis_cluster: bool = False
@@ -73,7 +86,9 @@ class Config:
     log_format: LogFormat = "json"
     log_level: str = "info"
     max_body_bytes: int = 256 * 1024
-    encounter_ttl_seconds: int = 7 * 24 * 3600
+    # How long an encounter untouched lives. None (not set): on SQLite until it ends, on Redis
+    # and in memory DEFAULT_ENCOUNTER_TTL_SECONDS.
+    encounter_ttl_seconds: int | None = None
     max_events_per_encounter: int = 10_000
     # The most an encounter's events take together: the oldest are trimmed first.
     max_event_stream_bytes: int = 64 * 1024 * 1024
@@ -172,7 +187,6 @@ def _seconds(name: str, value: str, minimum: float, maximum: float) -> float:
 # The numeric settings: Config field -> (parser, environment variable, lowest, highest).
 _NUMBERS: dict[str, tuple[Callable[[str, str, Any, Any], Any], str, float, float]] = {
     "max_body_bytes": (_int, "FIREFIGHT_MAX_BODY_BYTES", 1024, 16 * 1024 * 1024),
-    "encounter_ttl_seconds": (_int, "FIREFIGHT_ENCOUNTER_TTL_SECONDS", 60, 365 * 24 * 3600),
     "rate_limit_per_second": (_int, "FIREFIGHT_RATE_LIMIT", 0, 100_000),
     "max_actors_per_encounter": (_int, "FIREFIGHT_MAX_ACTORS", 2, 100_000),
     "max_state_bytes": (_int, "FIREFIGHT_MAX_STATE_BYTES", 16 * 1024, 64 * 1024 * 1024),
@@ -231,6 +245,33 @@ def _allowed_hosts(value: str) -> tuple[str, ...]:
     return hosts
 
 
+YEAR = 365 * 24 * 3600
+
+
+def _store(chosen: str | None, redis_url: str | None) -> StoreKind:
+    if chosen is None:
+        return "redis" if redis_url else "sqlite"
+    for kind in STORE_KINDS:
+        if chosen.strip().lower() == kind:
+            break
+    else:
+        raise ConfigError(f"FIREFIGHT_STORE must be sqlite, memory or redis, not '{chosen}'")
+    if kind == "redis" and not redis_url:
+        raise ConfigError("FIREFIGHT_STORE=redis needs FIREFIGHT_REDIS_URL (redis://host:port/db)")
+    if kind != "redis" and redis_url:
+        raise ConfigError(
+            f"FIREFIGHT_STORE is {kind}, but FIREFIGHT_REDIS_URL is set: the store is Redis when "
+            "a Redis URL is given (unset one of them)"
+        )
+    return kind
+
+
+def _data_dir(value: str) -> str:
+    if not value.strip():
+        raise ConfigError(f"FIREFIGHT_DATA_DIR names a directory (default ./{DEFAULT_DATA_DIR})")
+    return value
+
+
 def load_config(
     argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> Config:
@@ -245,6 +286,16 @@ def load_config(
         "--redis-url",
         default=env.get("FIREFIGHT_REDIS_URL") or None,
         help="redis://host:port/db; unset for the embedded store",
+    )
+    parser.add_argument(
+        "--store",
+        default=env.get("FIREFIGHT_STORE") or None,
+        help="sqlite (on disk, the default without a Redis URL), memory (gone at exit) or redis",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=env.get("FIREFIGHT_DATA_DIR", DEFAULT_DATA_DIR),
+        help=f"where the sqlite store keeps its file and admin key (default ./{DEFAULT_DATA_DIR})",
     )
     parser.add_argument(
         "--redis-cluster",
@@ -320,6 +371,8 @@ def load_config(
         field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
         for field, (parse, name, low, high) in _NUMBERS.items()
     }
+    ttl = env.get("FIREFIGHT_ENCOUNTER_TTL_SECONDS")
+    encounter_ttl = None if ttl is None else _int("FIREFIGHT_ENCOUNTER_TTL_SECONDS", ttl, 60, YEAR)
     max_connections = numbers["max_connections"]
     if "FIREFIGHT_MAX_SOCKETS" in env:
         max_sockets = _int("FIREFIGHT_MAX_SOCKETS", env["FIREFIGHT_MAX_SOCKETS"], 1, 1_000_000)
@@ -333,6 +386,9 @@ def load_config(
     return Config(
         host=args.host,
         port=port,
+        store=_store(args.store, args.redis_url),
+        data_dir=_data_dir(args.data_dir),
+        encounter_ttl_seconds=encounter_ttl,
         workers=workers,
         redis_url=args.redis_url,
         redis_cluster=args.redis_cluster,

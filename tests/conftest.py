@@ -15,7 +15,7 @@ from aiohttp.test_utils import TestClient
 
 from service.api import create_app
 from service.config import Config
-from service.store import MemoryStore, RedisStore, StoreLimits
+from service.store import MemoryStore, RedisStore, SQLiteStore, StoreLimits
 from tests.redis_cluster import start_cluster
 
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -65,7 +65,7 @@ CONTRACT_LIMITS = StoreLimits(
 StoreFactory = Callable[[StoreLimits], Any]
 
 
-@pytest.fixture(params=["memory", "fakeredis", "redis", "cluster"])
+@pytest.fixture(params=["memory", "sqlite", "fakeredis", "redis", "cluster"])
 async def make_store(request: pytest.FixtureRequest) -> AsyncIterator[StoreFactory]:
     """Makes stores of one kind with the limits a test gives, and closes them after it."""
     made: list[Any] = []
@@ -73,6 +73,10 @@ async def make_store(request: pytest.FixtureRequest) -> AsyncIterator[StoreFacto
     def make(limits: StoreLimits) -> Any:
         if request.param == "memory":
             store: Any = MemoryStore(limits)
+        elif request.param == "sqlite":
+            # A file of its own in the test's directory, as `--data-dir` names one.
+            path = request.getfixturevalue("tmp_path") / f"store-{len(made)}.sqlite3"
+            store = SQLiteStore(path, limits)
         elif request.param == "fakeredis":
             server = fakeredis.FakeServer()
             store = RedisStore(
@@ -102,7 +106,7 @@ async def make_store(request: pytest.FixtureRequest) -> AsyncIterator[StoreFacto
 
 @pytest.fixture
 def store(make_store: StoreFactory) -> Any:
-    """One store of each kind, so one contract suite runs against all four."""
+    """One store of each kind, so one contract suite runs against all five."""
     return make_store(CONTRACT_LIMITS)
 
 

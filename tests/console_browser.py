@@ -46,11 +46,13 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serve(admin_key: str = ADMIN_KEY) -> Iterator[str]:
     """`python -m service` on a free port, its log in a file (a pipe nobody reads would fill up
-    and stall the service), stopped at the end."""
+    and stall the service), its data in a directory of its own (the default store, as `make run`
+    keeps it), stopped at the end."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     env["FIREFIGHT_ADMIN_KEY"] = admin_key
-    with tempfile.TemporaryFile() as log:
+    with tempfile.TemporaryFile() as log, tempfile.TemporaryDirectory() as data:
+        env["FIREFIGHT_DATA_DIR"] = data
         process = subprocess.Popen(
             [sys.executable, "-m", "service", "--port", str(port)],
             cwd=ROOT,

@@ -115,6 +115,8 @@ class Services:
         port = port or free_port(host)
         inherited = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
         settings = {
+            # The default store keeps its file here, never in the repository.
+            "FIREFIGHT_DATA_DIR": str(self.directory / f"{name}-data"),
             "FIREFIGHT_HOST": host,
             "FIREFIGHT_PORT": str(port),
             "FIREFIGHT_ADMIN_KEY": ADMIN_KEY,
@@ -123,6 +125,8 @@ class Services:
             "FIREFIGHT_ENCOUNTER_TTL_SECONDS": "600",
             **env,
         }
+        # An empty value leaves the setting unset (no admin key: the service makes one).
+        settings = {name: value for name, value in settings.items() if value}
         log = self.directory / f"{name}.log"
         with log.open("wb") as sink:
             process = subprocess.Popen(

@@ -7,8 +7,10 @@ import json
 import os
 import re
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -48,11 +50,26 @@ ADMIN_KEY = "cli-admin-key-0123456789"
 
 @contextlib.contextmanager
 def serve(
-    *args: str, admin_key: str | None = ADMIN_KEY, expect_store: str = "memory"
+    *args: str,
+    admin_key: str | None = ADMIN_KEY,
+    expect_store: str = "sqlite",
+    data_dir: Path | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`python -m service` with nothing configured but the port, the admin key and `args`."""
+    """`python -m service` with nothing configured but the port, the admin key, the data
+    directory (a fresh one unless given: never the repository's) and `args`."""
+    with contextlib.ExitStack() as cleanup:
+        if data_dir is None:
+            data_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory())) / "data"
+        yield cleanup.enter_context(_serve(args, admin_key, expect_store, data_dir))
+
+
+@contextlib.contextmanager
+def _serve(
+    args: tuple[str, ...], admin_key: str | None, expect_store: str, data_dir: Path
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    env["FIREFIGHT_DATA_DIR"] = str(data_dir)
     if admin_key is not None:
         env["FIREFIGHT_ADMIN_KEY"] = admin_key
     process = subprocess.Popen(
@@ -83,6 +100,25 @@ def test_defaults_are_localhost_8080_and_the_embedded_store() -> None:
     config = load_config([], {})
     assert (config.host, config.port, config.redis_url) == ("127.0.0.1", 8080, None)
     assert config.cors_origins == ()
+    # The durable embedded store, in ./firefight-data, keeping encounters until they end.
+    assert (config.store, config.data_dir, config.encounter_ttl_seconds) == (
+        "sqlite",
+        "firefight-data",
+        None,
+    )
+
+
+def test_the_store_and_its_directory_by_environment_or_flag() -> None:
+    assert load_config(["--store", "memory"], {}).store == "memory"
+    assert load_config([], {"FIREFIGHT_STORE": "memory"}).store == "memory"
+    assert load_config(["--store", "sqlite"], {"FIREFIGHT_STORE": "memory"}).store == "sqlite"
+    assert load_config([], {"FIREFIGHT_REDIS_URL": "redis://cache:6379/0"}).store == "redis"
+    assert load_config(["--data-dir", "/srv/ff"], {}).data_dir == "/srv/ff"
+    assert load_config([], {"FIREFIGHT_DATA_DIR": "/srv/ff"}).data_dir == "/srv/ff"
+    # A TTL applies where the operator set one, and only there.
+    assert (
+        load_config([], {"FIREFIGHT_ENCOUNTER_TTL_SECONDS": "3600"}).encounter_ttl_seconds == 3600
+    )
 
 
 def test_environment_and_flags_with_flags_winning() -> None:
@@ -100,6 +136,7 @@ def test_environment_and_flags_with_flags_winning() -> None:
         host="0.0.0.0",
         port=9100,
         redis_url="redis://cache:6379/1",
+        store="redis",
         admin_key=ADMIN_KEY,
         cors_origins=("http://localhost:30000", "https://vtt.example.org"),
         log_format="console",
@@ -124,6 +161,13 @@ def test_environment_and_flags_with_flags_winning() -> None:
         ({"FIREFIGHT_UNDO_DEPTH": "1001"}, "FIREFIGHT_UNDO_DEPTH must be between 0 and 1000"),
         ({"FIREFIGHT_UNDO_DEPTH": "-1"}, "FIREFIGHT_UNDO_DEPTH must be between 0 and 1000"),
         ({"FIREFIGHT_UNDO_BYTES": "1000"}, "FIREFIGHT_UNDO_BYTES must be between 65536"),
+        ({"FIREFIGHT_STORE": "postgres"}, "FIREFIGHT_STORE must be sqlite, memory or redis"),
+        ({"FIREFIGHT_STORE": "redis"}, "FIREFIGHT_STORE=redis needs FIREFIGHT_REDIS_URL"),
+        (
+            {"FIREFIGHT_STORE": "sqlite", "FIREFIGHT_REDIS_URL": "redis://cache:6379/0"},
+            "FIREFIGHT_STORE is sqlite, but FIREFIGHT_REDIS_URL is set",
+        ),
+        ({"FIREFIGHT_DATA_DIR": " "}, "FIREFIGHT_DATA_DIR names a directory"),
     ],
 )
 def test_bad_configuration_is_refused_clearly(env: dict[str, str], message: str) -> None:
@@ -270,10 +314,13 @@ def test_the_cluster_switch_by_environment_or_flag() -> None:
     assert load_config(["--redis-cluster"], {}).redis_cluster
 
 
-async def test_the_undo_stack_is_as_deep_as_configured() -> None:
+async def test_the_undo_stack_is_as_deep_as_configured(tmp_path: Path) -> None:
     from service.api.app import _make_store
 
-    config = load_config([], {"FIREFIGHT_UNDO_DEPTH": "2", "FIREFIGHT_UNDO_BYTES": "65536"})
+    config = load_config(
+        ["--data-dir", str(tmp_path)],
+        {"FIREFIGHT_UNDO_DEPTH": "2", "FIREFIGHT_UNDO_BYTES": "65536"},
+    )
     assert (config.undo_depth, config.undo_bytes) == (2, 65536)
     assert (load_config([], {}).undo_depth, load_config([], {}).undo_bytes) == (20, 8 * 1024**2)
     store = _make_store(config)
@@ -284,3 +331,85 @@ async def test_the_undo_stack_is_as_deep_as_configured() -> None:
     top = await store.undo_top("e")
     assert top is not None and (top.record, top.depth) == (b"r3", 2)
     await store.close()
+    # The default store, in the data directory it names.
+    assert (tmp_path / "firefight.sqlite3").exists()
+
+
+def run_until_refused(*args: str, data_dir: Path) -> str:
+    """`python -m service` that is expected to stop at once with exit code 2: what it said."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "service", "--port", str(free_port()), *args],
+        cwd=ROOT,
+        env={**env, "FIREFIGHT_DATA_DIR": str(data_dir)},
+        capture_output=True,
+        timeout=30,
+    )
+    assert result.returncode == 2, result.stderr
+    return result.stderr.decode()
+
+
+def test_a_data_directory_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    taken = tmp_path / "notes.txt"
+    taken.write_text("not a directory")
+    said = run_until_refused(data_dir=taken)
+    assert f"FIREFIGHT_DATA_DIR (--data-dir) {taken} is not a directory" in said
+
+
+def test_a_data_directory_that_cannot_be_made_is_refused(tmp_path: Path) -> None:
+    # /sys refuses new entries to everyone, root included (a chmod would not stop root).
+    said = run_until_refused(data_dir=Path("/sys/firefight-data"))
+    assert "FIREFIGHT_DATA_DIR (--data-dir) /sys/firefight-data cannot be made" in said
+
+
+def test_the_admin_key_made_at_first_start_is_kept_and_the_same_next_time(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    with serve(admin_key=None, data_dir=data) as (url, process):
+        # The directory and the key are the owner's alone.
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        kept = data / "admin-key"
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+        key = kept.read_text().strip()
+        assert create_encounter(url, key) == 201
+    assert process.stderr is not None
+    first = process.stderr.read().decode()
+    assert first.count(key) == 1 and f"kept in {kept}" in first
+    with serve(admin_key=None, data_dir=data) as (url, process):
+        assert create_encounter(url, key) == 201
+    assert process.stderr is not None
+    second = process.stderr.read().decode()
+    # Not printed again: where it is instead.
+    assert key not in second and f"the admin key kept in {kept}" in second
+    assert (data / "firefight.sqlite3").exists()
+
+
+def test_the_memory_store_keeps_nothing_on_disk(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with serve("--store", "memory", admin_key=None, data_dir=data, expect_store="memory") as (
+        url,
+        _,
+    ):
+        assert create_encounter(url, ADMIN_KEY) == 401
+    assert not data.exists()
+
+
+def create_encounter(url: str, key: str) -> int:
+    request = urllib.request.Request(
+        url + "/v1/encounters",
+        data=b'{"ruleset": "sr5"}',
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
+
+
+def test_a_second_service_on_the_same_data_directory_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with serve(data_dir=data):
+        said = run_until_refused(data_dir=data)
+    assert f"{data / 'firefight.sqlite3'} is in use by another firefight process" in said

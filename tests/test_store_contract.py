@@ -1,4 +1,4 @@
-"""One contract for every EncounterStore: memory, fakeredis and the real Redis."""
+"""One contract for every EncounterStore: memory, SQLite, fakeredis, Redis and the cluster."""
 
 from __future__ import annotations
 

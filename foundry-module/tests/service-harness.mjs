@@ -43,7 +43,7 @@ export async function startService({ adminKey, timeoutMs = 20_000 }) {
   const output = [];
   const child = spawn(python, ["-m", serviceModule(), "--host", "127.0.0.1", "--port", String(port)], {
     cwd: REPO_ROOT,
-    env: { ...process.env, FIREFIGHT_ADMIN_KEY: adminKey, FIREFIGHT_LOG_FORMAT: "json", FIREFIGHT_REDIS_URL: "" },
+    env: { ...process.env, FIREFIGHT_ADMIN_KEY: adminKey, FIREFIGHT_LOG_FORMAT: "json", FIREFIGHT_REDIS_URL: "", FIREFIGHT_STORE: "memory" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout.on("data", (chunk) => output.push(chunk));

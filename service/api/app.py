@@ -54,12 +54,20 @@ from service.api.middlewares import (
 )
 from service.api.problems import ProblemError
 from service.api.websocket import websocket
-from service.config import Config
+from service.config import DEFAULT_ENCOUNTER_TTL_SECONDS, Config
+from service.data_dir import DATA_FILE, prepare
 from service.engine import EVENTS_PAGE, Admitted, Encounters
 from service.engine.encounters import PREVIEW_THREADS
 from service.engine.previews import Previews
 from service.rules import RULESETS, Ruleset, initiative, odds
-from service.store import EncounterStore, MemoryStore, RedisStore, StoreLimits, StoreUnavailable
+from service.store import (
+    EncounterStore,
+    MemoryStore,
+    RedisStore,
+    SQLiteStore,
+    StoreLimits,
+    StoreUnavailable,
+)
 
 # How often a running preview's connection is looked at: a preview whose client is gone stops
 # within this (and a sample).
@@ -120,7 +128,7 @@ def health_only(app: web.Application) -> Callable[[web.BaseRequest], Awaitable[w
 
 
 def _store_kind(app: web.Application) -> str:
-    return "redis" if app[CONFIG].redis_url else "memory"
+    return "redis" if app[CONFIG].redis_url else app[CONFIG].store
 
 
 async def console_page(request: web.Request) -> web.FileResponse:
@@ -428,8 +436,14 @@ async def events(request: web.Request) -> web.Response:
 
 
 def _make_store(config: Config) -> EncounterStore:
+    """A Redis URL gives the Redis store; without one, `config.store` chooses."""
+    on_sqlite = config.store == "sqlite" and not config.redis_url
+    ttl = config.encounter_ttl_seconds
+    if ttl is None and not on_sqlite:
+        # Redis and memory always expire what nobody touches; SQLite keeps it until it ends.
+        ttl = DEFAULT_ENCOUNTER_TTL_SECONDS
     limits = StoreLimits(
-        ttl_seconds=config.encounter_ttl_seconds,
+        ttl_seconds=ttl,
         max_events=config.max_events_per_encounter,
         max_event_stream_bytes=config.max_event_stream_bytes,
         max_undo=config.undo_depth,
@@ -442,6 +456,8 @@ def _make_store(config: Config) -> EncounterStore:
             cluster=config.redis_cluster,
             password=config.redis_password,
         )
+    if on_sqlite:
+        return SQLiteStore(prepare(config.data_dir) / DATA_FILE, limits)
     return MemoryStore(limits)
 
 

@@ -1,4 +1,5 @@
-"""Encounter state and event streams: the contract, the embedded store and the Redis store."""
+"""Encounter state and event streams: the contract, the durable embedded store (SQLite), the
+memory store (tests, throwaway runs) and the Redis store."""
 
 from service.store.base import (
     Answered,
@@ -18,6 +19,7 @@ from service.store.base import (
 )
 from service.store.memory import MemoryStore
 from service.store.redis import RedisStore
+from service.store.sqlite import SQLiteStore, StoreRefused
 
 __all__ = [
     "Answered",
@@ -30,7 +32,9 @@ __all__ = [
     "MemoryStore",
     "Pending",
     "RedisStore",
+    "SQLiteStore",
     "StoreLimits",
+    "StoreRefused",
     "StoreUnavailable",
     "StoredEncounter",
     "Unchanged",

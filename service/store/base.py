@@ -56,8 +56,9 @@ UNCHANGED = Unchanged()
 
 @dataclass(frozen=True)
 class StoreLimits:
-    # Every key lives this long after its last write.
-    ttl_seconds: int = 7 * 24 * 3600
+    # Every key lives this long after its last write; None: an encounter stays until it ends
+    # (the durable embedded store's default; Redis always keeps a TTL).
+    ttl_seconds: int | None = 7 * 24 * 3600
     # After an encounter ends, its stream stays this long for clients that resume.
     ended_ttl_seconds: int = 3600
     # Events kept per encounter (older ones are trimmed).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Mapping
@@ -87,7 +88,7 @@ class MemoryStore:
         self._last_id = (now_ms, 0) if now_ms > ms else (ms, seq + 1)
         return f"{self._last_id[0]}-{self._last_id[1]}"
 
-    def _append(self, encounter: _Encounter, event: bytes, ttl: int) -> str:
+    def _append(self, encounter: _Encounter, event: bytes, ttl: int | None) -> str:
         event_id = self._next_id()
         encounter.events.append((self._last_id, event_id, event))
         encounter.event_bytes += len(event)
@@ -100,7 +101,7 @@ class MemoryStore:
             encounter.event_bytes -= len(encounter.events[trimmed][2])
             trimmed += 1
         del encounter.events[:trimmed]
-        encounter.expires_at = self._clock() + ttl
+        encounter.expires_at = math.inf if ttl is None else self._clock() + ttl
         # Wake every reader, then arm a fresh event for the next wait.
         self._arrived.set()
         self._arrived = asyncio.Event()

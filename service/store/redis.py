@@ -357,6 +357,9 @@ class RedisStore:
         password: str | None = None,
     ) -> None:
         self._limits = limits or StoreLimits()
+        if self._limits.ttl_seconds is None:
+            raise ValueError("the Redis store keeps every key with a TTL: ttl_seconds is needed")
+        self._ttl_seconds: int = self._limits.ttl_seconds
         self._cluster = cluster
         self._redis = client or _client(
             url, cluster, command_timeout_s, command_timeout_s, password
@@ -394,7 +397,7 @@ class RedisStore:
 
     @property
     def _ttl_ms(self) -> int:
-        return self._limits.ttl_seconds * 1000
+        return self._ttl_seconds * 1000
 
     @property
     def _caps(self) -> str:
@@ -433,7 +436,7 @@ class RedisStore:
             idempotency.owner,
             idempotency.fingerprint,
             # An answer never outlives its encounter: a replayed creation names a live one.
-            min(self._limits.idempotency_ttl_seconds, self._limits.ttl_seconds) * 1000,
+            min(self._limits.idempotency_ttl_seconds, self._ttl_seconds) * 1000,
             answer,
         ]
 
