@@ -1,11 +1,14 @@
 # firefight: the API on port 8080. `docker compose up` runs it with Redis (docker-compose.yml);
-# alone it serves on the embedded in-process store (set FIREFIGHT_REDIS_URL to use a Redis).
+# alone it keeps its encounters on disk in the volume /data (the embedded SQLite store; set
+# FIREFIGHT_REDIS_URL to use a Redis): `docker run -v firefight-data:/data ...` keeps them, and
+# the admin key made at first start, across containers.
 # An exact Python release, so a rebuild months later starts from what was tested.
 FROM python:3.11.14-slim
 
 ENV PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    FIREFIGHT_FOUNDRY_MODULE_DIR=/opt/firefight/foundry-module
+    FIREFIGHT_FOUNDRY_MODULE_DIR=/opt/firefight/foundry-module \
+    FIREFIGHT_DATA_DIR=/data
 
 # .dockerignore lets in only what `pip install .` builds from (pyproject.toml, README.md and the
 # packages), requirements.lock and the Foundry module's package. The dependencies come from the
@@ -21,8 +24,10 @@ RUN pip install --no-cache-dir --require-hashes -r requirements.lock \
         foundry-module/lang foundry-module/templates /opt/firefight/foundry-module/ \
     && cd / && rm -rf /src \
     && useradd --system --user-group --uid 10001 --no-create-home --home-dir /nonexistent \
-        --shell /usr/sbin/nologin firefight
+        --shell /usr/sbin/nologin firefight \
+    && mkdir -p /data && chown 10001:10001 /data && chmod 0700 /data
 WORKDIR /
+VOLUME ["/data"]
 
 # Numeric, so an orchestrator (Kubernetes runAsNonRoot) can tell it is not root.
 USER 10001:10001

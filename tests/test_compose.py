@@ -446,6 +446,20 @@ def test_dockerfile_builds_a_small_non_root_image_of_the_service() -> None:
     assert "--timeout=" in last("HEALTHCHECK")
 
 
+def test_the_image_alone_keeps_its_encounters_in_a_volume_its_user_owns() -> None:
+    """Without a Redis URL the service keeps its encounters on disk (FIREFIGHT_DATA_DIR): in the
+    image that is a declared volume, made and owned by the user the image runs as, or the
+    service would stop at start (its working directory `/` is not the user's to write)."""
+    envs = " ".join(rest for name, rest in dockerfile() if name == "ENV")
+    match = re.search(r"FIREFIGHT_DATA_DIR=(\S+)", envs)
+    assert match, "the image sets no FIREFIGHT_DATA_DIR"
+    data_dir = match[1]
+    assert json.loads(last("VOLUME")) == [data_dir]
+    user = last("USER")
+    runs = " && ".join(rest for name, rest in dockerfile() if name == "RUN")
+    assert f"mkdir -p {data_dir}" in runs and f"chown {user} {data_dir}" in runs, runs
+
+
 def test_build_context_holds_what_pip_install_needs() -> None:
     assert in_build_context("pyproject.toml")
     assert in_build_context("requirements.lock")  # the Dockerfile installs from it
