@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -83,7 +84,9 @@ class SceneUses(EncounterCore):
         too; one on the scene keeps everything but its sheet, and its monitor is settled on the
         new sheet as a PATCH of the sheet settles it. The file is read once, before the commit:
         a retry after a conflict changes only the state it starts from."""
-        sheet, report = import_character(source_format, data)
+        # Read in a thread: the event loop answers the table's attacks meanwhile.
+        async with self._files_read:
+            sheet, report = await asyncio.to_thread(import_character, source_format, data)
         ruleset_id = admitted.envelope.ruleset
         if report.ruleset != ruleset_id:
             raise RuleViolation(
