@@ -288,3 +288,20 @@ async def test_a_file_announced_larger_is_refused_before_a_byte_of_it_is_read(
     status_line = await reader.readline()
     writer.close()
     assert status_line.split()[1] == b"413"
+
+
+async def test_an_import_spends_the_encounters_rate_of_changes(make_client: Any) -> None:
+    """1 change a second in bursts of 2 (FIREFIGHT_RATE_LIMIT=1): imports one after another run
+    out of it (two at once, one more per second that passes) and get a 429 with Retry-After
+    before their file is read; nothing of a refused one is written."""
+    client = await make_client(rate_limit_per_second=1)
+    base = await encounter(client)
+    statuses = []
+    for n in range(12):
+        response = await imported(client, base, f"kestrel-{n}", KESTREL)
+        statuses.append(response.status)
+        if response.status == 429:
+            assert "Retry-After" in response.headers
+            assert (await client.get(f"{base}/actors/kestrel-{n}")).status == 404
+            break
+    assert statuses[:2] == [201, 201] and statuses[-1] == 429, statuses
