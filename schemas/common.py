@@ -11,7 +11,8 @@ import msgspec
 ID_PATTERN = r"^[A-Za-z0-9_.:\-]+$(?!\n)"
 ID_MAX_LENGTH = 64
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX_LENGTH, pattern=ID_PATTERN)]
-Name = Annotated[str, msgspec.Meta(max_length=200)]
+NAME_MAX_LENGTH = 200
+Name = Annotated[str, msgspec.Meta(max_length=NAME_MAX_LENGTH)]
 # Given dice per step name: faces as typed in at the table, at most MAX_DICE_PER_STEP a step
 # (exploding sixes included) and MAX_DICE_STEPS steps. The faces are checked against each step's
 # die, which only the ruleset knows.

@@ -18,6 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
+from schemas.imports import ImportReport
 from schemas.initiative import Initiative, InitiativeResult, TimedResult
 from schemas.monitor import DamageMode, MonitorResult
 from schemas.scene import MAX_SCENE_ACTORS, PlayerResult, SceneActor, SceneResult
@@ -402,8 +403,19 @@ class SceneOutcome(msgspec.Struct):
     changes: StateChanges
 
 
+class ImportOutcome(msgspec.Struct):
+    """A character file imported onto a scene actor: the scene's answer, and what the import
+    read from where and left out."""
+
+    event_id: str
+    result: SceneResult
+    changes: StateChanges
+    report: ImportReport
+
+
 Outcome = (
     SceneOutcome
+    | ImportOutcome
     | AttackOutcome
     | ActionOutcome
     | AdvanceOutcome

@@ -13,6 +13,10 @@ SourceFormat = Literal[
 
 Ruleset = Literal["sr5", "sr4", "sr3"]
 
+# What `POST .../actors/{actor}/import?format=` reads: a Chummer 5 or Chummer 4 character, or a
+# Foundry actor's export (its system says which ruleset).
+ImportFormat = Literal["chummer5", "chummer4", "foundry"]
+
 
 class ReadField(msgspec.Struct, frozen=True, gc=False):
     """A sheet field (`agility`, `weapons[1].rc`) and what of the file it came from."""

@@ -141,6 +141,7 @@ VALID_YET_400 = (
     # player's id in the path is any string to the document but checked as an id by the route.
     "/v1/encounters/{encounter}/actors/{actor}",
     "/v1/encounters/{encounter}/actors/{actor}/move",
+    "/v1/encounters/{encounter}/actors/{actor}/import",
     "/v1/encounters/{encounter}/players/{player}",
     # The same for a monitor edit's numbers, and a pending damage's id in the path.
     "/v1/encounters/{encounter}/actors/{actor}/monitor",

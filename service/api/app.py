@@ -14,7 +14,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.payload import AsyncIterablePayload
 
 from schemas.encounter import Health, RulesetDetail, RulesetInfo, RulesetList
-from service.api import foundry, openapi
+from service.api import foundry, imports, openapi
 from service.api.admission import InFlight, admission
 from service.api.app_keys import (
     CONFIG,
@@ -570,6 +570,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_patch("/v1/encounters/{encounter}/actors/{actor}", patch_actor)
     app.router.add_delete("/v1/encounters/{encounter}/actors/{actor}", delete_actor)
     app.router.add_post("/v1/encounters/{encounter}/actors/{actor}/move", move_actor)
+    imports.add_routes(app)
     # Attacks, actions and zone tests, and their odds.
     app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
     app.router.add_post("/v1/encounters/{encounter}/attacks/odds", attack_odds)

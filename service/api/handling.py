@@ -143,12 +143,37 @@ async def received_body(request: web.Request) -> bytes:
             request[BODY] = body = await request.read()
             return body
     except TimeoutError:
-        raise ProblemError(
-            408,
-            "request-timeout",
-            "Request timeout",
-            f"the request body did not arrive within {timeout:g} s",
-        ) from None
+        raise _body_timeout(timeout) from None
+
+
+async def received_file(request: web.Request, max_bytes: int, too_large: ProblemError) -> bytes:
+    """A file's bytes as sent (any Content-Type), up to `max_bytes` in place of the app's body
+    bound: `too_large` as soon as the Content-Length, or what has arrived, says it is larger,
+    never after reading it whole. Within the body timeout, as every body."""
+    if request.content_length is not None and request.content_length > max_bytes:
+        raise too_large
+    timeout = request.app[CONFIG].body_timeout_seconds
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.content.iter_any():
+                size += len(chunk)
+                if size > max_bytes:
+                    raise too_large
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _body_timeout(timeout) from None
+    return b"".join(chunks)
+
+
+def _body_timeout(timeout: float) -> ProblemError:
+    return ProblemError(
+        408,
+        "request-timeout",
+        "Request timeout",
+        f"the request body did not arrive within {timeout:g} s",
+    )
 
 
 async def admit(

@@ -27,6 +27,7 @@ from schemas.encounter import (
     Event,
     EventPage,
     Health,
+    ImportOutcome,
     InitiativeOutcome,
     MonitorOutcome,
     PlayerOutcome,
@@ -41,10 +42,12 @@ from schemas.encounter import (
     ZoneTestAsk,
     ZoneTestOutcome,
 )
+from schemas.imports import ImportFormat
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
 from schemas.monitor import MonitorEdit
 from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import ActorList, ActorMove, ActorPatch, ActorSheet, PlayerBinding, SceneActor
+from service.imports import MAX_IMPORT_BYTES
 from service.rules import odds
 
 VERSION = "0.1.0"
@@ -105,6 +108,9 @@ class Operation:
     also: tuple[int, ...] = ()
     # The body may be left out (the request's defaults).
     body_optional: bool = False
+    # The body is a file's bytes as they are (any Content-Type), not JSON; and `?format=` says
+    # which reader it is for (the import).
+    file_body: bool = False
 
 
 OPERATIONS = (
@@ -361,6 +367,23 @@ OPERATIONS = (
     ),
     Operation(
         "post",
+        "/v1/encounters/{encounter}/actors/{actor}/import",
+        "Import a character file onto an actor (GM): the body is the file as it is (a Chummer 5 "
+        ".chum5, a Chummer 4 .chum, a Foundry actor's JSON export; any Content-Type), up to "
+        f"{MAX_IMPORT_BYTES} bytes, more than other routes take. Its ruleset must be the "
+        "encounter's (422 `wrong-ruleset`). A new actor takes the file's sheet and name; one on "
+        "the scene keeps all but its sheet, its monitor settled on the new sheet. A scene "
+        "change (its event, undo); the answer adds the import's report. 422 `import-refused` "
+        "names the element or JSON path it cannot read; 413 `import-too-large`.",
+        response=ImportOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+        file_body=True,
+    ),
+    Operation(
+        "post",
         "/v1/encounters/{encounter}/players/{player}",
         "Give a player a token of its own for the actors it controls (GM); the token is in this "
         "answer only, and a new one replaces the old.",
@@ -433,6 +456,10 @@ OPERATIONS = (
 )
 
 
+# A file's bytes, sent as they are.
+_FILE = {"type": "string", "format": "binary", "maxLength": MAX_IMPORT_BYTES}
+
+
 def _type_name(kind: Any) -> str:
     return getattr(kind, "__name__", None) or "AttackRequest"
 
@@ -485,6 +512,17 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
                 "required": False,
                 "description": "An event id: only events after it (empty: from the first).",
                 "schema": {"type": "string", "pattern": AFTER_PATTERN},
+            }
+        )
+    if op.file_body:
+        parameters.append(
+            {
+                "name": "format",
+                "in": "query",
+                "required": True,
+                "description": "The file's format: `chummer5` (an sr5 character), `chummer4` "
+                "(sr4), `foundry` (the ruleset of the system it was exported from).",
+                "schema": {"type": "string", "enum": list(typing.get_args(ImportFormat))},
             }
         )
     if op.query_samples:
@@ -594,6 +632,11 @@ def document() -> dict[str, Any]:
                 "required": not op.body_optional,
                 "content": {"application/json": {"schema": refs[op.request]}},
             }
+        if op.file_body:
+            entry["requestBody"] = {
+                "required": True,
+                "content": {"application/octet-stream": {"schema": _FILE}},
+            }
         entry["responses"][str(op.status)] = _success(op, refs)
         for status in op.also:
             entry["responses"][str(status)] = {
@@ -670,9 +713,8 @@ def docs_html() -> str:
                 )
             body = op.get("requestBody")
             if body:
-                parts.append(
-                    f"<li>body: {_schema_html(body['content']['application/json']['schema'])}</li>"
-                )
+                shown = ", ".join(_schema_html(c["schema"]) for c in body["content"].values())
+                parts.append(f"<li>body: {shown}</li>")
             for status, answer in op["responses"].items():
                 content = answer.get("content", {})
                 shown = ", ".join(_schema_html(c["schema"]) for c in content.values()) or "no body"

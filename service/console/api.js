@@ -34,12 +34,14 @@ export function newKey() {
 // 503, so a flaky network never resolves the same shot twice.
 const RETRIES = 2;
 
-async function call(method, path, { token, body, idempotent = false } = {}) {
+// `file`: a File (or Blob) sent as its bytes instead of a JSON body.
+async function call(method, path, { token, body, file, idempotent = false } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (file !== undefined) headers["Content-Type"] = "application/octet-stream";
   if (idempotent) headers["Idempotency-Key"] = newKey();
-  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  const init = { method, headers, body: file !== undefined ? file : body === undefined ? undefined : JSON.stringify(body) };
   for (let attempt = 0; ; attempt += 1) {
     let response;
     try {
@@ -114,6 +116,11 @@ const actorPath = (id, actor) => `${encounterPath(id)}/actors/${encodeURICompone
 export const putActor = (id, token, actor, body) => call("PUT", actorPath(id, actor), { token, body });
 
 export const patchActor = (id, token, actor, body) => call("PATCH", actorPath(id, actor), { token, body });
+
+// A character file (`format`: chummer5, chummer4 or foundry) onto an actor, new or on the scene
+// (GM): the scene answer and the import's `report` (docs/imports.md).
+export const importCharacter = (id, token, actor, format, file) =>
+  call("POST", `${actorPath(id, actor)}/import?format=${encodeURIComponent(format)}`, { token, file, idempotent: true });
 
 export const moveActor = (id, token, actor, position) =>
   call("POST", `${actorPath(id, actor)}/move`, { token, body: { position }, idempotent: true });

@@ -1,8 +1,10 @@
 // The roster: the scene's actors as a list (who plays them, where they stand, hidden or not),
-// the GM's editor for one actor (its sheet and one weapon), and each player's own link.
+// the GM's editor for one actor (its sheet and one weapon), the GM's import of a character file
+// (importer.js), and each player's own link.
 
 import * as api from "./api.js";
 import { buildFields, FieldError, readFields } from "./fields.js";
+import { CharacterImport } from "./importer.js";
 import { el } from "./results.js";
 
 const ID_PATTERN = "[A-Za-z0-9_.:\\-]{1,64}";
@@ -63,6 +65,24 @@ export class Roster {
     panel.querySelector("#roster-add").addEventListener("click", () => this.open("add"));
     this.editor.addEventListener("submit", (event) => this.save(event));
     this.linkForm.addEventListener("submit", (event) => this.issueLink(event));
+    this.importer = new CharacterImport({ form: panel.querySelector("#roster-import"), report: panel.querySelector("#import-report"), roster: this });
+    // A character file dropped on the roster: on an actor, onto it; elsewhere, a new actor.
+    panel.addEventListener("dragover", (event) => {
+      if (!this.isGm || !event.dataTransfer?.types?.includes("Files")) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+      panel.classList.add("drop-target");
+    });
+    panel.addEventListener("dragleave", (event) => {
+      if (!panel.contains(event.relatedTarget)) panel.classList.remove("drop-target");
+    });
+    panel.addEventListener("drop", (event) => {
+      panel.classList.remove("drop-target");
+      const file = event.dataTransfer?.files?.[0];
+      if (!this.isGm || !file) return;
+      event.preventDefault();
+      this.importer.dropped(file, event.target.closest?.("li[data-actor]")?.dataset.actor || null);
+    });
   }
 
   get isGm() {
@@ -149,12 +169,15 @@ export class Roster {
         }
         const hide = el("button", { type: "button", "aria-label": `${actor.hidden ? "Reveal" : "Hide"} ${id}`, text: actor.hidden ? "Reveal" : "Hide" });
         hide.addEventListener("click", () => this.change(id, () => api.patchActor(this.session().id, this.session().token, id, { hidden: !actor.hidden })));
-        buttons.append(hide);
+        const fromFile = el("button", { type: "button", "aria-label": `Import from file onto ${id}`, text: "Import from file" });
+        fromFile.addEventListener("click", () => this.importer.chooseFor(id));
+        buttons.append(hide, fromFile);
       }
       item.append(" ", buttons, ...monitor.parts);
       items.push(item);
     }
     if (!items.length) items.push(el("li", { class: "empty", text: "Nobody on the scene yet." }));
+    this.importer.refreshTargets([...this.actors.keys()]);
     // The focus stays on the control it was on (a button by its name, a field by its id).
     const active = this.list.contains(document.activeElement) ? document.activeElement : null;
     const focused = active?.id ? `#${CSS.escape(active.id)}` : active?.getAttribute("aria-label") ? `[aria-label="${CSS.escape(active.getAttribute("aria-label"))}"]` : null;

@@ -86,6 +86,9 @@ EVENTS_FIRST_READ = 16
 # than a token may have in flight (service/engine/previews.py), so one player at its budget
 # leaves a thread to the others.
 PREVIEW_THREADS = 3
+# Character files read at once in this process, each in a thread: a hostile 4 MiB file (a
+# million empty elements) holds the interpreter about 1.4 s; two at once leave the loop its share.
+IMPORT_THREADS = 2
 # Documents this process keeps in memory, in bytes of their stored fields.
 STATE_CACHE_BYTES = 64 * 1024 * 1024
 
@@ -216,6 +219,7 @@ class EncounterCore:
         }
         self._attacks = AttackEvents({i: r.attack_type for i, r in rulesets.items()})
         self._keys = Keys(store)
+        self._files_read = asyncio.Semaphore(IMPORT_THREADS)
 
     @property
     def store(self) -> EncounterStore:

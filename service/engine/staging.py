@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from schemas.encounter import EncounterState, SceneOutcome
+from schemas.common import NAME_MAX_LENGTH
+from schemas.encounter import EncounterState, ImportOutcome, Outcome, SceneOutcome
+from schemas.imports import ImportFormat, LeftOut
 from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor, SceneChange
 from service.engine import damage, scene
 from service.engine.core import Admitted, Answer, EncounterCore, Loaded
 from service.engine.errors import LimitExceeded
 from service.engine.scene import ActorNotFound
 from service.engine.sight import Sight
-from service.rules import Resolution
+from service.imports import import_character
+from service.rules import Resolution, RuleViolation
 
 
 class SceneUses(EncounterCore):
@@ -41,10 +46,7 @@ class SceneUses(EncounterCore):
         scene.check_sheet(actor, self._rulesets[ruleset_id].sheet_type, ruleset_id)
 
         def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
-            if actor_id not in state.scene and len(state.scene) >= self._max_actors:
-                raise LimitExceeded(
-                    f"a scene holds at most {self._max_actors} actors; take one off first"
-                )
+            self._check_room(state, actor_id)
             kept = state.scene.get(actor_id)
             if actor.monitor is None and kept is not None and kept.monitor is not None:
                 # The damage an actor carries is the service's: a PUT that leaves the monitor
@@ -69,6 +71,56 @@ class SceneUses(EncounterCore):
             return "patched", actor
 
         return await self._scene_change(admitted, actor_id, body, key, change)
+
+    async def import_actor(
+        self,
+        admitted: Admitted,
+        actor_id: str,
+        source_format: ImportFormat,
+        data: bytes,
+        key: str | None = None,
+    ) -> Answer:
+        """The GM puts a character file's sheet on an actor. A new actor takes the file's name
+        too; one on the scene keeps everything but its sheet, and its monitor is settled on the
+        new sheet as a PATCH of the sheet settles it. The file is read once, before the commit:
+        a retry after a conflict changes only the state it starts from."""
+        # Read in a thread: the event loop answers the table's attacks meanwhile.
+        async with self._files_read:
+            sheet, report = await asyncio.to_thread(import_character, source_format, data)
+        ruleset_id = admitted.envelope.ruleset
+        if report.ruleset != ruleset_id:
+            raise RuleViolation(
+                f"the file is a {report.source_format} character, for {report.ruleset}; this "
+                f"encounter plays {ruleset_id}",
+                path="format",
+                kind="wrong-ruleset",
+            )
+        name = report.name
+        if len(name) > NAME_MAX_LENGTH:
+            report.left_out.append(
+                LeftOut("name", f"longer than {NAME_MAX_LENGTH} characters: a new actor gets none")
+            )
+            name = ""
+        as_patch = ActorPatch(sheet=sheet)
+
+        def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
+            kept = state.scene.get(actor_id)
+            if kept is None:
+                self._check_room(state, actor_id)
+                return "set", SceneActor(name=name, sheet=sheet)
+            actor = scene.patched(kept, as_patch)
+            scene.check_sheet(actor, self._rulesets[ruleset_id].sheet_type, ruleset_id)
+            return "patched", actor
+
+        scope = source_format.encode() + b"\0" + data
+        outcome = functools.partial(ImportOutcome, report=report)
+        return await self._scene_change(admitted, actor_id, scope, key, change, outcome)
+
+    def _check_room(self, state: EncounterState, actor_id: str) -> None:
+        if actor_id not in state.scene and len(state.scene) >= self._max_actors:
+            raise LimitExceeded(
+                f"a scene holds at most {self._max_actors} actors; take one off first"
+            )
 
     async def move_actor(
         self, admitted: Admitted, actor_id: str, body: bytes, key: str | None = None
@@ -105,6 +157,7 @@ class SceneUses(EncounterCore):
         body: bytes,
         key: str | None,
         change: Callable[[EncounterState], tuple[SceneChange, SceneActor | None]],
+        outcome_type: Callable[..., Outcome] = SceneOutcome,
     ) -> Answer:
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
             kind, actor = change(current.state)
@@ -127,4 +180,4 @@ class SceneUses(EncounterCore):
         loaded = self._loaded(admitted)
         # The same body for another actor is another request.
         scope = actor_id.encode() + b"\0" + body
-        return await self._change(admitted, "scene", key, scope, resolve, SceneOutcome, loaded)
+        return await self._change(admitted, "scene", key, scope, resolve, outcome_type, loaded)
