@@ -100,7 +100,7 @@ def import_chummer4(data: bytes) -> tuple[SR4Sheet, ImportReport]:
         min(MAX_PASSES, BASE_PASSES + max(passes, default=0)),
         f"{ROOT}/improvements: 1 + the best InitiativePass improvement" if passes else ROOT,
     )
-    _weapons(root, reading, skills)
+    guns.read_guns(root, ROOT, reading, skills, _GUNS)
     sheet = reading.sheet(SR4Sheet)
     name = text(root, "alias") or text(root, "name") or ""
     return sheet, reading.report("chummer4", "sr4", name)
@@ -171,49 +171,6 @@ def _armor(root: Element, reading: Reading) -> None:
         reading.keep(field, min(MAX_RATING, best + bonus), " + ".join(sources) or "none worn")
 
 
-def _weapons(root: Element, reading: Reading, skills: dict[str, tuple[int, str]]) -> None:
-    weapons: list[dict[str, object]] = []
-    weapon_skills: dict[str, int] = {}
-    for index, weapon in enumerate(root.findall("weapons/weapon"), 1):
-        name = text(weapon, "name") or ""
-        where = f"{ROOT}/weapons/weapon[{index}] ({name})"
-        if text(weapon, "type") != "Ranged":
-            reading.leave_out(where, f"a {(text(weapon, 'type') or 'untyped').lower()} weapon")
-            continue
-        category_name = text(weapon, "category") or ""
-        category = CATEGORY.get(category_name)
-        if category is None:
-            reading.leave_out(where, f"category {category_name!r} has no firefight SR4 category")
-            continue
-        if len(weapons) == MAX_WEAPONS:
-            reading.leave_out(where, f"a sheet carries at most {MAX_WEAPONS} weapons")
-            continue
-        try:
-            gun = _gun(weapon, where, category, reading)
-        except guns.LeftOut as reason:
-            reading.leave_out(where, str(reason))
-            continue
-        for underbarrel in weapon.findall("underbarrel/weapon"):
-            reading.leave_out(
-                f"{where}/underbarrel ({text(underbarrel, 'name')})",
-                "an underbarrel weapon is not read",
-            )
-        weapon_id = reading.weapon_id(name)
-        gun["id"] = weapon_id
-        reading.note(f"weapons[{len(weapons)}]", weapon_id, where)
-        skill_name = text(weapon, "useskill") or SKILL_BY_CATEGORY[category]
-        rating, source = skills.get(skill_name, (0, f"{ROOT}/skills: no {skill_name}"))
-        weapon_skills[weapon_id] = reading.note(f"weapon_skills.{weapon_id}", rating, source)
-        weapons.append(gun)
-        for field in ("damage", "damage_type", "ap", "rc", "smartgun", "modes", "ammo"):
-            reading.note(f"weapons[{len(weapons) - 1}].{field}", gun[field], where)
-    reading.fields["weapons"] = weapons
-    reading.fields["weapon_skills"] = weapon_skills
-    if weapons:
-        first = str(weapons[0]["id"])
-        reading.keep("skill", weapon_skills[first], f"weapon_skills.{first} (the first gun's)")
-
-
 def _gun(weapon: Element, where: str, category: str, reading: Reading) -> dict[str, object]:
     dv, damage_type = guns.damage(weapon, where)
     mods = [
@@ -248,3 +205,15 @@ def _rounds_loaded(weapon: Element, where: str, reading: Reading) -> int:
         f"no rounds recorded loaded: loaded full ({capacity}, from <ammo>)",
     )
     return capacity
+
+
+_GUNS = guns.Guns(
+    edition="SR4",
+    category=CATEGORY,
+    skill_by_category=SKILL_BY_CATEGORY,
+    skills_path="skills",
+    gun=_gun,
+    noted=("damage", "damage_type", "ap", "rc", "smartgun", "modes", "ammo"),
+    max_weapons=MAX_WEAPONS,
+    underbarrels=True,
+)

@@ -116,7 +116,7 @@ def import_chummer5(data: bytes) -> tuple[SR5Sheet, ImportReport]:
             reading.keep(field, skills[skill][0], skills[skill][1])
     _armor(root, reading, improvements)
     _initiative_dice(reading, improvements)
-    _weapons(root, reading, skills)
+    guns.read_guns(root, ROOT, reading, skills, _GUNS)
     for tag in ("physicalcmfilled", "stuncmfilled"):
         if integer(root, tag, ROOT):
             reading.leave_out(
@@ -280,44 +280,6 @@ def _initiative_dice(reading: Reading, improvements: list[Element]) -> None:
     reading.keep("initiative_dice", dice, source if extra else f"{ROOT}: none, 1D6")
 
 
-def _weapons(root: Element, reading: Reading, skills: dict[str, tuple[int, str]]) -> None:
-    weapons: list[dict[str, object]] = []
-    weapon_skills: dict[str, int] = {}
-    for index, weapon in enumerate(root.findall("weapons/weapon"), 1):
-        name = text(weapon, "name") or ""
-        where = f"{ROOT}/weapons/weapon[{index}] ({name})"
-        if text(weapon, "type") != "Ranged":
-            reading.leave_out(where, f"a {(text(weapon, 'type') or 'untyped').lower()} weapon")
-            continue
-        category_name = text(weapon, "category") or ""
-        category = CATEGORY.get(category_name)
-        if category is None:
-            reading.leave_out(where, f"category {category_name!r} has no firefight SR5 category")
-            continue
-        if len(weapons) == MAX_WEAPONS:
-            reading.leave_out(where, f"a sheet carries at most {MAX_WEAPONS} weapons")
-            continue
-        try:
-            gun = _gun(weapon, where, category, reading)
-        except guns.LeftOut as reason:
-            reading.leave_out(where, str(reason))
-            continue
-        weapon_id = reading.weapon_id(name)
-        gun["id"] = weapon_id
-        reading.note(f"weapons[{len(weapons)}]", weapon_id, where)
-        skill_name = text(weapon, "useskill") or SKILL_BY_CATEGORY[category]
-        rating, skill_source = skills.get(skill_name, (0, f"{ROOT}/newskills: no {skill_name}"))
-        weapon_skills[weapon_id] = reading.note(f"weapon_skills.{weapon_id}", rating, skill_source)
-        weapons.append(gun)
-        for field in ("damage", "damage_type", "ap", "accuracy", "rc", "modes", "ammo"):
-            reading.note(f"weapons[{len(weapons) - 1}].{field}", gun[field], where)
-    for field, value in (("weapons", weapons), ("weapon_skills", weapon_skills)):
-        reading.fields[field] = value
-    if weapons:
-        first = str(weapons[0]["id"])
-        reading.keep("skill", weapon_skills[first], f"weapon_skills.{first} (the first gun's)")
-
-
 def _gun(weapon: Element, where: str, category: str, reading: Reading) -> dict[str, object]:
     dv, damage_type = guns.damage(weapon, where)
     accessories = [
@@ -374,3 +336,15 @@ def _rounds_loaded(weapon: Element, where: str, reading: Reading) -> int:
         f"{where}/clips", f"no loaded clip recorded: loaded full ({capacity} rounds, from <ammo>)"
     )
     return capacity
+
+
+_GUNS = guns.Guns(
+    edition="SR5",
+    category=CATEGORY,
+    skill_by_category=SKILL_BY_CATEGORY,
+    skills_path="newskills",
+    gun=_gun,
+    noted=("damage", "damage_type", "ap", "accuracy", "rc", "modes", "ammo"),
+    max_weapons=MAX_WEAPONS,
+    underbarrels=False,
+)

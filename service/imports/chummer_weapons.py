@@ -5,7 +5,8 @@ firing modes ("SA/BF/FA"), recoil compensation with the mods that add to it, and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
 from service.imports.report import Reading
@@ -85,3 +86,75 @@ def recoil_compensation(
 def capacity(weapon: Element) -> int | None:
     """`<ammo>`: "15(c)", "10(c) or 24(d)", "100(belt)": the first count."""
     return first_integer(text(weapon, "ammo"))
+
+
+# What a Chummer edition's gun reader gives: the gun as the sheet keeps it (without its id).
+GunReader = Callable[[Element, str, str, Reading], dict[str, object]]
+
+
+@dataclass(frozen=True)
+class Guns:
+    """What reading an edition's guns needs: its name, its categories' firefight names and
+    skills, where its skills are said to be, the gun reader, the fields the report notes, and
+    the most guns a sheet carries."""
+
+    edition: str
+    category: Mapping[str, str]
+    skill_by_category: Mapping[str, str]
+    skills_path: str
+    gun: GunReader
+    noted: tuple[str, ...]
+    max_weapons: int
+    # Chummer 4 keeps underbarrel weapons inside their gun: say they are not read.
+    underbarrels: bool = False
+
+
+def read_guns(
+    root: Element, root_path: str, reading: Reading, skills: dict[str, tuple[int, str]], of: Guns
+) -> None:
+    """The character's ranged weapons onto the sheet (`weapons`, `weapon_skills`, and the first
+    gun's skill as `skill`); every other weapon left out with the reason."""
+    weapons: list[dict[str, object]] = []
+    weapon_skills: dict[str, int] = {}
+    for index, weapon in enumerate(root.findall("weapons/weapon"), 1):
+        name = text(weapon, "name") or ""
+        where = f"{root_path}/weapons/weapon[{index}] ({name})"
+        if text(weapon, "type") != "Ranged":
+            reading.leave_out(where, f"a {(text(weapon, 'type') or 'untyped').lower()} weapon")
+            continue
+        category_name = text(weapon, "category") or ""
+        category = of.category.get(category_name)
+        if category is None:
+            reading.leave_out(
+                where, f"category {category_name!r} has no firefight {of.edition} category"
+            )
+            continue
+        if len(weapons) == of.max_weapons:
+            reading.leave_out(where, f"a sheet carries at most {of.max_weapons} weapons")
+            continue
+        try:
+            gun = of.gun(weapon, where, category, reading)
+        except LeftOut as reason:
+            reading.leave_out(where, str(reason))
+            continue
+        if of.underbarrels:
+            for underbarrel in weapon.findall("underbarrel/weapon"):
+                reading.leave_out(
+                    f"{where}/underbarrel ({text(underbarrel, 'name')})",
+                    "an underbarrel weapon is not read",
+                )
+        weapon_id = reading.weapon_id(name)
+        gun["id"] = weapon_id
+        reading.note(f"weapons[{len(weapons)}]", weapon_id, where)
+        skill_name = text(weapon, "useskill") or of.skill_by_category[category]
+        missing = f"{root_path}/{of.skills_path}: no {skill_name}"
+        rating, skill_source = skills.get(skill_name, (0, missing))
+        weapon_skills[weapon_id] = reading.note(f"weapon_skills.{weapon_id}", rating, skill_source)
+        weapons.append(gun)
+        for field in of.noted:
+            reading.note(f"weapons[{len(weapons) - 1}].{field}", gun[field], where)
+    reading.fields["weapons"] = weapons
+    reading.fields["weapon_skills"] = weapon_skills
+    if weapons:
+        first = str(weapons[0]["id"])
+        reading.keep("skill", weapon_skills[first], f"weapon_skills.{first} (the first gun's)")
