@@ -269,8 +269,19 @@ def put_actor(page: Page, url: str, encounter: str, actor: str, body: dict[str, 
 def drag_to(page: Page, actor: str, x: float, y: float) -> Response:
     """Drags an actor on the map to (x, y) in metres with the mouse; returns the answer to the
     move it sends."""
+    from playwright.sync_api import Error as PlaywrightError
+
     token = page.locator(f'#map g[data-actor="{actor}"] circle')
-    token.scroll_into_view_if_needed()
+    # The page redraws the map when an event makes it read the encounter again (a monitor
+    # changed): a token found just before is replaced by the same token in the same place.
+    # The locator finds it again; only a redraw three times over is an error.
+    for attempt in range(3):
+        try:
+            token.scroll_into_view_if_needed()
+            break
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 2:
+                raise
     box = token.bounding_box()
     assert box is not None
     start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -564,6 +564,14 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
         expect(anna.locator("#result-heading")).to_be_focused()
         expect(anna.locator("#result-heading")).to_be_in_viewport()
 
+        # The service keeps goon-1's monitor: the page reads the encounter again after the
+        # attack's event and redraws the map with its wounds (-1 per 3 boxes, SR5 core p. 169);
+        # a drag begun before that would hold a token the redraw replaced.
+        wounds = -(target["damage"]["boxes"] // 3)
+        expect(
+            anna.locator('#roster-list li[data-actor="goon-1"] [data-field="wound_modifier"]')
+        ).to_have_text(str(wounds))
+
         # Another's actor: the service refuses the move, the page says so and puts it back.
         refused = console.drag_to(anna, "goon-1", 8, -6)
         assert refused.status == 403
