@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from redis.crc import key_slot
 
 from service.store import (
     Answered,
@@ -22,7 +23,9 @@ from service.store import (
     parse_event_id,
 )
 from service.store.base import START
+from service.store.redis import state_key
 from tests.conftest import CONTRACT_LIMITS, StoreFactory, new_id
+from tests.redis_cluster import SLOTS
 
 # What a use case keeps for a key: its answer as it gives it (the store never edits it).
 ANSWER = b'{"event_id":""}'
@@ -585,3 +588,30 @@ async def test_the_undo_key_shares_the_hash_tag_and_expires_with_the_encounter(
     finally:
         await raw.aclose()
         await store.close()
+
+
+def ids_on_every_node(prefix: str) -> list[str]:
+    """Encounter ids whose keys fall in each third of the slots: the test cluster gives each of
+    its three primaries one third (tests/redis_cluster.py), so a listing that asked one node
+    alone would miss two of them."""
+    thirds: dict[int, str] = {}
+    number = 0
+    while len(thirds) < 3:
+        encounter = f"{prefix}-{number}"
+        slot = key_slot(state_key(encounter).encode())
+        thirds.setdefault(min(slot // (SLOTS // 3), 2), encounter)
+        number += 1
+    return list(thirds.values())
+
+
+async def test_encounter_ids_lists_every_encounter_the_store_holds(store: Any) -> None:
+    held = ids_on_every_node(new_id())
+    for encounter in held:
+        await create(store, encounter, b"doc", b"created")
+    # An ended encounter is still held (until its ended TTL): it is listed too.
+    await store.delete(held[0], b"ended")
+    listed = [encounter async for encounter in store.encounter_ids()]
+    assert set(held) <= set(listed)
+    assert new_id() not in listed
+    # Each once, however the store walks its keys.
+    assert len(listed) == len(set(listed))

@@ -14,7 +14,7 @@ pushed and popped in the same atomic step as the change.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -217,6 +217,11 @@ class EncounterStore(Protocol):
         ...
 
     async def last_event_id(self, encounter_id: str) -> str | None: ...
+
+    def encounter_ids(self) -> AsyncIterator[str]:
+        """The id of every encounter the store holds, ended ones too (until they expire), each
+        once, in no particular order; read a page at a time (the backup's `--all`)."""
+        ...
 
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         """Events after each cursor, waiting up to `timeout_s` for any to arrive."""

@@ -7,7 +7,7 @@ import bisect
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from service.store.base import (
@@ -266,6 +266,12 @@ class MemoryStore:
         if encounter is None or not encounter.events:
             return None
         return encounter.events[-1][1]
+
+    async def encounter_ids(self) -> AsyncIterator[str]:
+        # A copy of the names: encounters may come and go while the caller reads.
+        for encounter_id in list(self._encounters):
+            if self._live(encounter_id) is not None:
+                yield encounter_id
 
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         arrived = self._arrived

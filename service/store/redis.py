@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -296,6 +296,11 @@ def _client(
     return aioredis.Redis.from_pool(pool)
 
 
+# Every encounter's state key, as SCAN matches them, and how many keys one SCAN step looks at.
+STATE_KEYS = "ff:{*}:state"
+IDS_PER_SCAN = 500
+
+
 def state_key(encounter_id: str) -> str:
     return f"ff:{{{encounter_id}}}:state"
 
@@ -547,6 +552,22 @@ class RedisStore:
             lambda: self._redis.xrevrange(events_key(encounter_id), count=1)
         )
         return _text(entries[0][0]) if entries else None
+
+    async def encounter_ids(self) -> AsyncIterator[str]:
+        # SCAN over the state keys (on a Cluster, redis-py scans every primary). SCAN may give a
+        # key twice: each id is told once.
+        seen: set[str] = set()
+        scan = self._redis.scan_iter(match=STATE_KEYS, count=IDS_PER_SCAN)
+        while True:
+            try:
+                key = await self._call(scan.__anext__)
+            except StopAsyncIteration:
+                return
+            # "ff:{<id>}:state" -> "<id>"
+            encounter_id = _text(key)[len("ff:{") : -len("}:state")]
+            if encounter_id not in seen:
+                seen.add(encounter_id)
+                yield encounter_id
 
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         if not cursors:

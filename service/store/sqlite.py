@@ -14,7 +14,7 @@ import asyncio
 import math
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +43,9 @@ from service.store.sqlite_file import Row, StoreRefused, event_id
 __all__ = ["SQLiteStore", "StoreRefused"]
 
 T = TypeVar("T")
+
+# Encounter ids read per transaction by `encounter_ids`.
+IDS_PAGE = 500
 
 
 class SQLiteStore:
@@ -426,6 +429,27 @@ class SQLiteStore:
     async def last_event_id(self, encounter_id: str) -> str | None:
         newest = await self.events_before(encounter_id, None, 1)
         return newest[0][0] if newest else None
+
+    async def encounter_ids(self) -> AsyncIterator[str]:
+        # A page per transaction, in the order of the ids, so that the store's thread is never
+        # held for the whole list.
+        after = ""
+        while True:
+
+            def page(db: sqlite3.Connection, now: float, after: str = after) -> list[str]:
+                found = db.execute(
+                    "SELECT id FROM encounters WHERE id > ?"
+                    " AND (expires_at IS NULL OR expires_at > ?) ORDER BY id LIMIT ?",
+                    (after, now, IDS_PAGE),
+                )
+                return [encounter_id for (encounter_id,) in found]
+
+            ids = await self._run(page)
+            for encounter_id in ids:
+                yield encounter_id
+            if len(ids) < IDS_PAGE:
+                return
+            after = ids[-1]
 
     async def read_new(self, cursors: Mapping[str, str], timeout_s: float) -> dict[str, Events]:
         arrived = self._arrived
