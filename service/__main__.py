@@ -1,4 +1,5 @@
-"""`python -m service` / `firefight`: serve the API."""
+"""`python -m service` / `firefight`: serve the API; `export` and `import` back encounters up
+(service/backup_cli.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import structlog
 from aiohttp import web
 
+from service import backup_cli
 from service.api import create_app
 from service.api.app import health_only
 from service.api.connections import ConnectionCap
@@ -72,6 +74,9 @@ async def serve(
 
 def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
     """`gc_tuning=False` keeps Python's default garbage collection (the benchmarks' "before")."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("export", "import"):
+        return backup_cli.main(args[0], args[1:])
     try:
         config, key_note = keep_generated_key(load_config(argv))
         if config.store == "sqlite":

@@ -435,7 +435,7 @@ async def events(request: web.Request) -> web.Response:
 # --- app -------------------------------------------------------------------------------------
 
 
-def _make_store(config: Config) -> EncounterStore:
+def store_for(config: Config) -> EncounterStore:
     """A Redis URL gives the Redis store; without one, `config.store` chooses."""
     on_sqlite = config.store == "sqlite" and not config.redis_url
     ttl = config.encounter_ttl_seconds
@@ -459,6 +459,10 @@ def _make_store(config: Config) -> EncounterStore:
     if on_sqlite:
         return SQLiteStore(prepare(config.data_dir) / DATA_FILE, limits)
     return MemoryStore(limits)
+
+
+# The app's seam for the tests that give it a store of their own.
+_make_store = store_for
 
 
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
