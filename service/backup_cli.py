@@ -84,9 +84,10 @@ async def _import(config: Config, path: Path) -> list[str]:
             imported.append(
                 f"imported {encounter.id} ({len(encounter.events)} events, version {version})"
             )
-    except BackupError as error:
+    except (BackupError, StoreUnavailable) as error:
+        what = error if isinstance(error, BackupError) else f"the store failed: {error}"
         done = "; ".join(imported)
-        raise BackupError(f"{error}{f' (before it: {done})' if done else ''}") from None
+        raise BackupError(f"{what}{f' (before it: {done})' if done else ''}") from None
     finally:
         await store.close()
     return imported

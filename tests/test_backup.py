@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from service.backup import export_encounter, import_encounter, read_document, write_document
 from service.data_dir import DATA_FILE
-from service.store import SQLiteStore
+from service.store import MemoryStore, SQLiteStore, StoredEncounter
+from service.store.base import START
 from tests.conftest import AppFactory
 from tests.test_undo_http import SR5_BURST, SR5_RIFLE
 
@@ -202,3 +204,18 @@ async def test_export_of_an_unknown_encounter_or_store_names_it(tmp_path: Path) 
     done = firefight("export", "--encounter", "nosuch", "--data-dir", str(data))
     assert done.returncode == 2
     assert "encounter nosuch is not in the store" in done.stderr
+
+
+async def test_an_ended_encounter_comes_back_ended_with_its_last_event() -> None:
+    source, target = MemoryStore(), MemoryStore()
+    await source.create("ended", {"head": b"h1"}, b"created")
+    await source.commit("ended", 1, {"head": b"h2"}, (), b"shot")
+    await source.delete("ended", b"ended")
+    moved = read_document(write_document([await export_encounter(source, "ended")]), "file")
+    [encounter] = moved.encounters
+    # Created (1), one commit (2), the end (3).
+    assert (encounter.version, encounter.ended) == (3, True)
+    assert await import_encounter(target, encounter) == 3
+    assert await target.load("ended") == StoredEncounter(3, {"head": b"h2"}, ended=True)
+    events = await target.events_after("ended", START, 10)
+    assert [body for _, body in events] == [b"created", b"shot", b"ended"]
