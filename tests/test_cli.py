@@ -315,7 +315,7 @@ def test_the_cluster_switch_by_environment_or_flag() -> None:
 
 
 async def test_the_undo_stack_is_as_deep_as_configured(tmp_path: Path) -> None:
-    from service.api.app import _make_store
+    from service.api.app import store_for
 
     config = load_config(
         ["--data-dir", str(tmp_path)],
@@ -323,7 +323,7 @@ async def test_the_undo_stack_is_as_deep_as_configured(tmp_path: Path) -> None:
     )
     assert (config.undo_depth, config.undo_bytes) == (2, 65536)
     assert (load_config([], {}).undo_depth, load_config([], {}).undo_bytes) == (20, 8 * 1024**2)
-    store = _make_store(config)
+    store = store_for(config)
     await store.create("e", {"body": b"v"}, b"created")
     for version in (1, 2, 3):
         await store.commit("e", version, {"body": b"v"}, (), b"e", undo=b"r%d" % version)

@@ -178,7 +178,7 @@ async def on_replay_after_live_store(
         stores.append(ReplayAfterLiveStore(MemoryStore()))
         return stores[-1]
 
-    monkeypatch.setattr(app_module, "_make_store", make_store)
+    monkeypatch.setattr(app_module, "store_for", make_store)
     client = await make_client(**config)
     (store,) = stores
     return client, store

@@ -282,7 +282,7 @@ async def test_redis_killed_under_load_mid_commit_counts_each_request_once(
     # its replica died too, when the claim lapses: 10 s in production, 1 s here); meanwhile its
     # retries get 409.
     limits = StoreLimits(ttl_seconds=TEST_TTL_SECONDS, idempotency_pending_seconds=1)
-    monkeypatch.setattr(app_module, "_make_store", lambda config: RedisStore(proxy.url, limits))
+    monkeypatch.setattr(app_module, "store_for", lambda config: RedisStore(proxy.url, limits))
     client = await make_client(redis_url=proxy.url)
     encounter, tokens = await open_table(client)
     await _warm(client, encounter, tokens["player"])

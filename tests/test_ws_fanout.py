@@ -103,7 +103,7 @@ async def test_an_event_replayed_before_the_reader_delivers_it_is_sent_once(
         stores.append(ReaderBehindStore(MemoryStore()))
         return stores[-1]
 
-    monkeypatch.setattr(app_module, "_make_store", make_store)
+    monkeypatch.setattr(app_module, "store_for", make_store)
     client = await make_client()
     (store,) = stores
     made = await client.post("/v1/encounters", json={"ruleset": "sr5"})
@@ -253,7 +253,7 @@ async def test_an_unreadable_event_closes_its_encounters_sockets_and_not_the_rea
         stores.append(UnreadableEventStore(MemoryStore()))
         return stores[-1]
 
-    monkeypatch.setattr(app_module, "_make_store", make_store)
+    monkeypatch.setattr(app_module, "store_for", make_store)
     client = await make_client()
     (store,) = stores
     spoiled, tokens = await open_table(client)
@@ -294,7 +294,7 @@ async def test_a_replay_reads_the_stream_a_few_events_at_a_time(
             asked.append(limit)
             return await super().events_after(encounter_id, after, limit)
 
-    monkeypatch.setattr(app_module, "_make_store", lambda config: Spied())
+    monkeypatch.setattr(app_module, "store_for", lambda config: Spied())
     client = await make_client()
     made = await client.post("/v1/encounters", json={"ruleset": "sr5"})
     encounter = (await made.json())["id"]

@@ -461,12 +461,8 @@ def store_for(config: Config) -> EncounterStore:
     return MemoryStore(limits)
 
 
-# The app's seam for the tests that give it a store of their own.
-_make_store = store_for
-
-
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
-    store = _make_store(app[CONFIG])
+    store = store_for(app[CONFIG])
     app[STORE] = store
     app[ENCOUNTERS] = Encounters(
         store,
