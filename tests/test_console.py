@@ -525,7 +525,11 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
     expect(page.locator('#roster-list li[data-actor="sam"]')).to_contain_text("played by anna")
     anna = player_page(browser, page.locator("#player-link").input_value())
     try:
-        # Her page offers her actor alone as the attacker.
+        # Her page offers her actor alone as the attacker. Her feed replays the encounter from
+        # its start: sam's `scene` event (played by the GM then) comes after the scene the page
+        # read, and the `players` event after it makes the page read the scene again; only
+        # once that read is in does the page show the scene as it is now.
+        expect(anna.locator("#feed li[data-type=players]")).to_have_count(1)
         expect(anna.locator("#scene-attacker option")).to_have_count(2)
         assert anna.locator("#scene-attacker option").evaluate_all(
             "options => options.map(o => o.value)"
