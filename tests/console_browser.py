@@ -45,16 +45,25 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serve(admin_key: str = ADMIN_KEY) -> Iterator[str]:
-    """`python -m service` on a free port, its log in a file (a pipe nobody reads would fill up
-    and stall the service), its data in a directory of its own (the default store, as `make run`
-    keeps it), stopped at the end."""
-    port = free_port()
+    """`python -m service` on a free port, its data in a directory of its own (the default store,
+    as `make run` keeps it), stopped at the end."""
+    with tempfile.TemporaryDirectory() as data, serve_on(Path(data), free_port(), admin_key) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serve_on(
+    data: Path, port: int, admin_key: str = ADMIN_KEY, args: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """`python -m service` on `port` keeping its data in `data` (started again on both, it finds
+    what it kept), its log in a file (a pipe nobody reads would fill up and stall the service),
+    stopped with SIGTERM at the end, as an orchestrator or Ctrl-C stops it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     env["FIREFIGHT_ADMIN_KEY"] = admin_key
-    with tempfile.TemporaryFile() as log, tempfile.TemporaryDirectory() as data:
-        env["FIREFIGHT_DATA_DIR"] = data
+    env["FIREFIGHT_DATA_DIR"] = str(data)
+    with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service", "--port", str(port)],
+            [sys.executable, "-m", "service", "--port", str(port), *args],
             cwd=ROOT,
             env=env,
             stdout=log,

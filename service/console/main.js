@@ -10,6 +10,7 @@ import { round1, SceneMap } from "./map.js";
 import { MonitorControls } from "./monitor-edit.js";
 import { drawMonitor, INCAPACITATED, MONITOR_EVENTS, MonitorsPanel, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { OddsPanel } from "./odds.js";
+import { GONE, isGone, keepAdminKey, RememberedEncounters, rememberedAdminKey } from "./remembered.js";
 import { el, genericResult } from "./results.js";
 import { Roster } from "./roster.js";
 import { UndoControl } from "./undo.js";
@@ -165,6 +166,12 @@ const undo = new UndoControl({
   onAnswer: (answer) => showResult(answer.result, answer.event_id, "your undo"),
   onForbidden: () => setRole("player"),
 });
+// The encounters this browser opened, listed on the start page to reopen with a click.
+const remembered = new RememberedEncounters({
+  list: $("remembered-list"),
+  section: $("remembered"),
+  onOpen: (entry) => join(entry.id, entry.token, entry.tokens, entry.role, entry.player),
+});
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -232,7 +239,9 @@ async function createEncounter(event) {
   say($("encounter-status"), "Creating…");
   try {
     const created = await api.createEncounter(key.value.trim(), $("create-ruleset").value, $("create-name").value.trim(), $("create-damage").value);
-    key.value = "";
+    // Kept only when the GM ticked the box; otherwise it leaves the page once used.
+    if ($("remember-admin-key").checked) keepAdminKey(key.value.trim());
+    else key.value = "";
     await join(created.id, created.tokens.gm, created.tokens, "gm");
   } catch (error) {
     say($("encounter-status"), `Not created: ${error.describe?.() || error.message}`, "error");
@@ -270,6 +279,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   undo.reset();
   showDamage(view.damage);
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
+  remembered.remember({ id, token, tokens, role, player, name: view.name, ruleset: view.ruleset });
 
   $("info-name").textContent = view.name || "(unnamed)";
   $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
@@ -349,6 +359,7 @@ function setRole(role) {
   state.encounter.role = role;
   const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
   if (saved) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...saved, role }));
+  remembered.setRole(state.encounter.id, state.encounter.token, role);
   $("turn-panel").hidden = role === "player";
   // Undo is the GM's; a token joined by hand keeps it until the service refuses it.
   undo.setRole(role);
@@ -638,6 +649,16 @@ async function start() {
       say($("encounter-status"), "Copy the selected link (the browser refused the clipboard).");
     }
   });
+  $("remember-admin-key").addEventListener("change", (event) => {
+    // Unticked: forgotten at once. Ticked: kept from the next encounter created.
+    if (!event.target.checked) keepAdminKey(null);
+  });
+  const adminKey = rememberedAdminKey();
+  if (adminKey) {
+    $("create-admin-key").value = adminKey;
+    $("remember-admin-key").checked = true;
+  }
+  remembered.draw();
   await loadRulesets();
 
   // A player link carries the encounter and its token in the fragment, which never reaches a
@@ -654,7 +675,8 @@ async function start() {
     }
   } catch (error) {
     sessionStorage.removeItem(SESSION_KEY);
-    say($("encounter-status"), `Not joined: ${error.describe?.() || error.message}`, "error");
+    // This tab's own token opened it before: a refusal now means the service lost it.
+    say($("encounter-status"), saved && isGone(error) ? GONE : `Not joined: ${error.describe?.() || error.message}`, "error");
   }
   document.body.dataset.ready = "true";
 }
