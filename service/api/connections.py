@@ -55,7 +55,11 @@ class ConnectionCap:
     health checks only) holds fewer than `reserve`, that one's; else a refusal.
 
     The count is aiohttp's (`Server.connections`), which takes in a connection once asyncio has
-    made it: a burst accepted in one go (the listen backlog at most) may pass the cap by that."""
+    made it (`connection_made`, a callback after this factory's call), plus the protocols this
+    factory handed out since the last such callbacks could run: asyncio accepts a burst of
+    connections at once and calls the factory for each before any of them is made, so counting
+    aiohttp's alone let a burst pass the cap and the reserve (a refusal answered as a health
+    check, holding its place until cut)."""
 
     def __init__(
         self,
@@ -70,13 +74,27 @@ class ConnectionCap:
         self._reserve = reserve
         self._refused = 0
         self._logged_at = float("-inf")
+        # Protocols handed out, by server, that asyncio has not made yet (see the class).
+        self._unmade: dict[int, int] = {}
+
+    def _held(self, server: web.Server) -> int:
+        return len(server.connections) + self._unmade.get(id(server), 0)
+
+    def _hand_out(self, server: web.Server) -> RequestHandler:
+        if not self._unmade:
+            # Runs after the factory calls of this burst and before the `connection_made`
+            # they scheduled (both by call_soon, in that order): from then on aiohttp counts
+            # them.
+            asyncio.get_running_loop().call_soon(self._unmade.clear)
+        self._unmade[id(server)] = self._unmade.get(id(server), 0) + 1
+        return server()
 
     def __call__(self) -> asyncio.BaseProtocol:
-        if len(self._server.connections) < self._limit:
-            return self._server()
+        if self._held(self._server) < self._limit:
+            return self._hand_out(self._server)
         health = self._health
-        if health is not None and len(health.connections) < self._reserve:
-            protocol = health()
+        if health is not None and self._held(health) < self._reserve:
+            protocol = self._hand_out(health)
             asyncio.get_running_loop().call_later(HEALTH_RESERVE_SECONDS, _cut, protocol)
             return protocol
         self._refused += 1
