@@ -31,7 +31,8 @@ from schemathesis import Case
 from schemathesis.core import NotSet
 
 from service.api import create_app
-from service.api.openapi import OPERATIONS, document
+from service.api.openapi import document
+from service.api.operations import OPERATIONS
 from service.config import Config
 from tests import sr5_requests as make
 from tests.conftest import ADMIN_KEY, TEST_TTL_SECONDS

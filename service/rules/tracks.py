@@ -7,6 +7,7 @@ overflow, and overflow past its size is death. Each edition gives its own number
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -99,7 +100,7 @@ def condition(monitor: Monitor, sizes: Sizes, edition: Edition) -> Condition:
     return "ok"
 
 
-class TwoTracks:
+class TwoTracks(ABC):
     """`MonitorRules` for an edition with physical and stun tracks: what is shared. A subclass
     gives the numbers (`edition`, `source`, `sizes`, the wound modifier) and reads its own
     results (`dealt`) and sheets (`wounded`)."""
@@ -107,14 +108,14 @@ class TwoTracks:
     edition: Edition
     source: str
 
-    def sizes(self, sheet: Any | None) -> Sizes:
-        raise NotImplementedError
+    @abstractmethod
+    def sizes(self, sheet: Any | None) -> Sizes: ...
 
-    def wound_modifier(self, monitor: Monitor) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def wound_modifier(self, monitor: Monitor) -> int: ...
 
-    def initiative_modifier(self, wound_modifier: int) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def initiative_modifier(self, wound_modifier: int) -> int: ...
 
     def status(self, sheet: Any | None, monitor: Monitor) -> MonitorStatus:
         sizes = self.sizes(sheet)

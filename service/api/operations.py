@@ -1,0 +1,441 @@
+"""The service's operations as the contract lists them: each route's method, path, request and
+answer types, who may call it and every problem it may answer (service/api/openapi.py makes
+the OpenAPI document and `/docs` from them; tests/test_fuzz.py fuzzes them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from schemas.encounter import (
+    ActionOutcome,
+    ActionRequest,
+    AdvanceOutcome,
+    AdvanceRequest,
+    AttackAsk,
+    AttackOutcome,
+    EncounterCreate,
+    EncounterCreated,
+    EncounterView,
+    Event,
+    EventPage,
+    Health,
+    ImportOutcome,
+    InitiativeOutcome,
+    MonitorOutcome,
+    PlayerOutcome,
+    RulesetDetail,
+    RulesetList,
+    SceneOutcome,
+    StateEdit,
+    StateEditOutcome,
+    UndoOutcome,
+    UndoRequest,
+    ZoneList,
+    ZoneTestAsk,
+    ZoneTestOutcome,
+)
+from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
+from schemas.monitor import MonitorEdit
+from schemas.odds import AttackOdds, ZoneTestOdds
+from schemas.scene import ActorList, ActorMove, ActorPatch, PlayerBinding, SceneActor
+from service.imports import MAX_IMPORT_BYTES
+
+# Who may call an operation: the server's admin key; a token of the encounter (the admin key acts
+# as its GM); the same, or for a WebSocket `?token=` (browsers cannot set headers).
+Auth = Literal["admin", "encounter", "socket"]
+
+
+# What each problem status means; every status an operation can answer is listed with it.
+PROBLEMS: dict[int, str] = {
+    400: "Invalid request: malformed JSON, a field or parameter that does not fit, given dice "
+    "that do not fit, or (WebSocket) a request that is not a WebSocket upgrade",
+    401: "No credential, or one that is not valid here (see WWW-Authenticate)",
+    403: "The credential's role may not do this (only the GM may)",
+    404: "No such encounter (it may have expired), or no such actor in the scene",
+    409: "A request with this Idempotency-Key is still running (retry in a moment), the "
+    "stored state does not fit this version's bounds (`path` says where; the GM reads it with "
+    "GET and replaces it with PUT .../state), a PUT .../state whose `version` the encounter "
+    "has moved past (`state-changed`: nothing written; read it again), or what the rules do "
+    "not allow in this state of the fight",
+    410: "The encounter has ended; its events stay readable a while",
+    408: "The body did not all arrive within the body timeout; the connection is closed",
+    413: "The body is larger than the service accepts",
+    422: "Not allowed by the rules, past one of the service's limits, or an Idempotency-Key "
+    "used before for another request (or whose kept answer has expired)",
+    429: "The encounter changes state faster than the service allows, this address sent too "
+    "many requests without a valid token, or (odds previews) the token or the encounter has "
+    "as many previews in flight as it may (`too-many-previews`); retry after Retry-After",
+    503: (
+        "The store cannot be reached, the encounter kept changing, or the replica is working on "
+        "as many requests as it may; retry after Retry-After"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    summary: str
+    request: Any = None
+    response: Any = None
+    status: int = 200
+    query_after: bool = False
+    # Takes `?samples=`: the sample size of a sampled odds preview.
+    query_samples: bool = False
+    # Every problem status the operation can answer (application/problem+json).
+    errors: tuple[int, ...] = ()
+    auth: Auth | None = None
+    # Takes an Idempotency-Key header: a retry with it gets the first answer back.
+    idempotent: bool = False
+    # Statuses answered with `response`'s type rather than a problem (/readyz's 503).
+    also: tuple[int, ...] = ()
+    # The body may be left out (the request's defaults).
+    body_optional: bool = False
+    # The body is a file's bytes as they are (any Content-Type), not JSON; and `?format=` says
+    # which reader it is for (the import).
+    file_body: bool = False
+
+
+OPERATIONS = (
+    Operation("get", "/healthz", "The process is alive.", response=Health),
+    Operation(
+        "get",
+        "/readyz",
+        "The store answers (503 when it does not).",
+        response=Health,
+        also=(503,),
+    ),
+    Operation("get", "/v1/rulesets", "Ruleset ids with what each supports.", response=RulesetList),
+    Operation(
+        "get",
+        "/v1/rulesets/{ruleset}",
+        "One ruleset, with the data clients draw with (sr3-hardlife's body map).",
+        response=RulesetDetail,
+        errors=(404,),
+    ),
+    Operation(
+        "post",
+        "/v1/encounters",
+        "Start an encounter; returns its id and tokens.",
+        request=EncounterCreate,
+        response=EncounterCreated,
+        status=201,
+        errors=(400, 401, 408, 413, 422, 429, 503),
+        auth="admin",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}",
+        "The encounter's state and last event id.",
+        response=EncounterView,
+        errors=(401, 404, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}",
+        "End the encounter (GM).",
+        status=204,
+        errors=(401, 403, 404, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/attacks",
+        "Resolve an attack; the body is the encounter's ruleset's attack.",
+        request=AttackAsk,
+        response=AttackOutcome,
+        status=201,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/attacks/odds",
+        "The odds of an attack before its dice: the same body, answered as a distribution per "
+        "target on the encounter as it stands; nothing is rolled, stored or published.",
+        request=AttackAsk,
+        response=AttackOdds,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        query_samples=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actions",
+        "A non-attack action that changes combat state.",
+        request=ActionRequest,
+        response=ActionOutcome,
+        status=201,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/advance",
+        "Move to an actor's action phase, the next initiative pass or the next combat turn (GM).",
+        request=AdvanceRequest,
+        response=AdvanceOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/initiative",
+        "Start a combat turn with these actors' initiative, rolled or given (GM); the service "
+        "runs its passes and phases from now on. No actors: everyone of the last turn again.",
+        request=InitiativeStart,
+        response=InitiativeOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/initiative",
+        "The initiative the service runs: the order, the scores, whose phase it is and what "
+        "that actor has left of it (404 while the VTT runs its own).",
+        response=InitiativeView,
+        errors=(401, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/initiative",
+        "Stop running the initiative (GM): the VTT's own tracker goes on with advance.",
+        response=InitiativeOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/initiative/actors",
+        "Actors join the combat turn under way, each in its place by its score (GM).",
+        request=InitiativeJoin,
+        response=InitiativeOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/initiative/actors/{actor}",
+        "An actor leaves the combat turn; if it was acting, the next phase begins (GM).",
+        response=InitiativeOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/undo",
+        "Take back the newest change (GM): the state goes back to what it was before it, its "
+        "dice are not rolled again, and the undo is an event. A chain of undos walks back up "
+        "to FIREFIGHT_UNDO_DEPTH changes. 409 `nothing-to-undo` when none is left, "
+        "`cannot-undo` when the newest gave or revoked a player's token, `state-changed` when "
+        "the body's `event` is not the newest change (nothing undone).",
+        request=UndoRequest,
+        response=UndoOutcome,
+        body_optional=True,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "put",
+        "/v1/encounters/{encounter}/state",
+        "Set the turn, the combat state or both by hand (GM): a correction at the table. With "
+        "`version` (GET's), it is written only on that version: on any other, 409 "
+        "`state-changed` and nothing is written.",
+        request=StateEdit,
+        response=StateEditOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/zones",
+        "The live suppression zones.",
+        response=ZoneList,
+        errors=(401, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/zones/{zone}/tests",
+        "The test of one actor in, entering or moving in a zone; the body is the encounter's "
+        "ruleset's zone test.",
+        request=ZoneTestAsk,
+        response=ZoneTestOutcome,
+        status=201,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/zones/{zone}/tests/odds",
+        "The odds of a zone test before its dice, as the attack's odds.",
+        request=ZoneTestAsk,
+        response=ZoneTestOdds,
+        errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
+        query_samples=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/actors",
+        "The scene's actors (a player's token sees none hidden).",
+        response=ActorList,
+        errors=(401, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "One actor of the scene.",
+        response=SceneActor,
+        errors=(400, 401, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "put",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "Set an actor whole, new or replaced (GM).",
+        request=SceneActor,
+        response=SceneOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "patch",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "Change the parts of an actor the body gives (GM).",
+        request=ActorPatch,
+        response=SceneOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/actors/{actor}",
+        "Take an actor off the scene (GM).",
+        response=SceneOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/move",
+        "Move an actor to a position on the scene plane.",
+        request=ActorMove,
+        response=SceneOutcome,
+        status=201,
+        errors=(400, 401, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/import",
+        "Import a character file onto an actor (GM): the body is the file as it is (a Chummer 5 "
+        ".chum5, a Chummer 4 .chum, a Foundry actor's JSON export; any Content-Type), up to "
+        f"{MAX_IMPORT_BYTES} bytes, more than other routes take. Its ruleset must be the "
+        "encounter's (422 `wrong-ruleset`). A new actor takes the file's sheet and name; one on "
+        "the scene keeps all but its sheet, its monitor settled on the new sheet. A scene "
+        "change (its event, undo); the answer adds the import's report. 422 `import-refused` "
+        "names the element or JSON path it cannot read; 413 `import-too-large`.",
+        response=ImportOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+        file_body=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/players/{player}",
+        "Give a player a token of its own for the actors it controls (GM); the token is in this "
+        "answer only, and a new one replaces the old.",
+        request=PlayerBinding,
+        response=PlayerOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/players/{player}",
+        "Revoke a player's token (GM).",
+        response=PlayerOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/monitor",
+        "Heal, set or clear an actor's condition monitor (GM): exactly one of `heal`, `set` and "
+        "`clear`. With `version` (GET's), it is written only on that version: on any other, "
+        "409 `state-changed`. 409 `no-monitors` where the VTT keeps them (damage 'vtt') or "
+        "the ruleset keeps its own (sr3-hardlife).",
+        request=MonitorEdit,
+        response=MonitorOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/actors/{actor}/monitor/pending/{damage}",
+        "Apply damage waiting for confirmation (damage 'confirm'), once: the GM, or the player "
+        "who controls the actor. 404 `pending-not-found` once it waits no more.",
+        response=MonitorOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "delete",
+        "/v1/encounters/{encounter}/actors/{actor}/monitor/pending/{damage}",
+        "Decline damage waiting for confirmation (GM): it is dropped, nothing written.",
+        response=MonitorOutcome,
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/events",
+        "Events after an id, oldest first.",
+        response=EventPage,
+        query_after=True,
+        errors=(400, 401, 404, 429, 503),
+        auth="encounter",
+    ),
+    Operation(
+        "get",
+        "/v1/encounters/{encounter}/ws",
+        "WebSocket: the events after `after` first, then live ones; each text message is "
+        "one Event.",
+        response=Event,
+        status=101,
+        query_after=True,
+        errors=(400, 401, 404, 429, 503),
+        auth="socket",
+    ),
+)
