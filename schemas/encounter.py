@@ -150,6 +150,14 @@ class TurnState(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     initiative: Initiative | None = None
 
 
+class CampaignLink(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """The campaign an encounter was started in, and the characters it brought (by scene id):
+    the encounter's end gives them back what the fight changed."""
+
+    id: Id
+    characters: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
+
+
 class EncounterState(msgspec.Struct, gc=False):
     """The stored document of one encounter (the store keeps its version beside it)."""
 
@@ -172,6 +180,7 @@ class EncounterState(msgspec.Struct, gc=False):
     damage: DamageMode = "vtt"
     # The number of the last damage put up for confirmation: the next one's id is "d<n + 1>".
     last_pending: PendingCount = 0
+    campaign: CampaignLink | None = None
 
 
 class StoredHead(msgspec.Struct, gc=False):
@@ -191,6 +200,7 @@ class StoredHead(msgspec.Struct, gc=False):
     sheet_policy: SheetPolicy = "typed"
     damage: DamageMode = "vtt"
     last_pending: PendingCount = 0
+    campaign: CampaignLink | None = None
     # The ids of the combat state's actors and of the scene's, in order.
     actors: list[Id] = []
     scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
@@ -211,6 +221,7 @@ class EncounterEnvelope(msgspec.Struct, gc=False):
     sheet_policy: SheetPolicy = "typed"
     damage: DamageMode = "vtt"
     last_pending: int = 0
+    campaign: CampaignLink | None = None
     actors: list[str] = []
     scene: list[str] = []
 
@@ -231,6 +242,8 @@ class EncounterView(msgspec.Struct, gc=False):
     dice_policy: DicePolicy = "own"
     sheet_policy: SheetPolicy = "scene"
     damage: DamageMode = "service"
+    # The campaign it was started in.
+    campaign: str | None = None
 
 
 class EncounterCreated(msgspec.Struct, gc=False):

@@ -48,6 +48,8 @@ class SceneActor(Request):
     sheet: ActorSheet | None = None
     # The damage it carries, kept by the service (unless the encounter's `damage` is "vtt").
     monitor: Monitor | None = None
+    # Edge points spent since the GM last set it.
+    edge_spent: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
 
 
 class ActorPatch(Request):
@@ -60,6 +62,7 @@ class ActorPatch(Request):
     posture: Posture | msgspec.UnsetType = msgspec.UNSET
     sheet: ActorSheet | msgspec.UnsetType | None = msgspec.UNSET
     monitor: Monitor | msgspec.UnsetType | None = msgspec.UNSET
+    edge_spent: Annotated[int, msgspec.Meta(ge=0, le=100)] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ActorMove(Request):

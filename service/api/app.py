@@ -14,7 +14,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.payload import AsyncIterablePayload
 
 from schemas.encounter import Health, RulesetDetail, RulesetInfo, RulesetList
-from service.api import foundry, imports, openapi
+from service.api import campaigns, foundry, imports, openapi
 from service.api.admission import InFlight, admission
 from service.api.app_keys import (
     CONFIG,
@@ -189,12 +189,6 @@ async def zones(request: web.Request) -> web.Response:
 async def get_encounter(request: web.Request) -> web.Response:
     admitted = await admit(request, "read")
     return json_response(await request.app[ENCOUNTERS].view(admitted))
-
-
-async def delete_encounter(request: web.Request) -> web.Response:
-    admitted = await admit(request, "gm")
-    await request.app[ENCOUNTERS].end(admitted)
-    return web.Response(status=204)
 
 
 async def attack(request: web.Request) -> web.Response:
@@ -557,7 +551,7 @@ def create_app(config: Config) -> web.Application:
     # Encounters and players: creation, reading, the GM's edits, players' tokens, the end.
     app.router.add_post("/v1/encounters", create_encounter)
     app.router.add_get("/v1/encounters/{encounter}", get_encounter)
-    app.router.add_delete("/v1/encounters/{encounter}", delete_encounter)
+    app.router.add_delete("/v1/encounters/{encounter}", campaigns.delete_encounter)
     app.router.add_put("/v1/encounters/{encounter}/state", edit_state)
     app.router.add_post("/v1/encounters/{encounter}/players/{player}", issue_player_token)
     app.router.add_delete("/v1/encounters/{encounter}/players/{player}", revoke_player_token)
@@ -571,6 +565,8 @@ def create_app(config: Config) -> web.Application:
     app.router.add_delete("/v1/encounters/{encounter}/actors/{actor}", delete_actor)
     app.router.add_post("/v1/encounters/{encounter}/actors/{actor}/move", move_actor)
     imports.add_routes(app)
+    # Campaigns: characters and templates kept between encounters.
+    campaigns.add_routes(app)
     # Attacks, actions and zone tests, and their odds.
     app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
     app.router.add_post("/v1/encounters/{encounter}/attacks/odds", attack_odds)

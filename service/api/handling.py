@@ -193,19 +193,24 @@ async def admit(
         encounter_id, credential, needed, ended_ok, fresh=preview
     )
     request[ADMITTED] = admitted
-    limiter = request.app[LIMITER]
-    if limiter is not None and request.method in CHANGING_METHODS and not preview:
-        wait = limiter.retry_after(encounter_id)
-        if wait is not None:
-            raise ProblemError(
-                429,
-                "rate-limited",
-                "Too many requests",
-                "this encounter changes state faster than the service allows; retry after "
-                f"{wait:.2f} s",
-                headers={"Retry-After": str(max(1, math.ceil(wait)))},
-            )
+    if request.method in CHANGING_METHODS and not preview:
+        check_rate(request, encounter_id)
     return admitted
+
+
+def check_rate(request: web.Request, document_id: str) -> None:
+    """A change to an encounter (or a campaign) within the rate the service allows it."""
+    limiter = request.app[LIMITER]
+    wait = None if limiter is None else limiter.retry_after(document_id)
+    if wait is not None:
+        raise ProblemError(
+            429,
+            "rate-limited",
+            "Too many requests",
+            "this encounter changes state faster than the service allows; retry after "
+            f"{wait:.2f} s",
+            headers={"Retry-After": str(max(1, math.ceil(wait)))},
+        )
 
 
 async def change_arguments(

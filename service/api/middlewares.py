@@ -34,6 +34,7 @@ from service.engine import (
     StoredStateInvalid,
     Unauthorized,
 )
+from service.engine.campaigns import CampaignNotFound
 from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
 from service.engine.previews import PreviewTooLarge, TooManyPreviews
 from service.rules import RuleViolation
@@ -198,6 +199,10 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     except EncounterNotFound as error:
         return problem_response(
             ProblemError(404, "encounter-not-found", "No such encounter", str(error)), request_id
+        )
+    except CampaignNotFound as error:
+        return problem_response(
+            ProblemError(404, "campaign-not-found", "No such campaign", str(error)), request_id
         )
     except ActorNotFound as error:
         return problem_response(

@@ -23,6 +23,9 @@ ROLE_PERMISSIONS: Mapping[str, frozenset[Permission]] = {
 # A player's own token is the role "player:<player id>": a player's permissions, for the actors
 # that player controls. The shared "player" token acts for any actor it sees.
 PLAYER_PREFIX = "player:"
+# The hash of the GM token of the campaign an encounter was started in: it opens the encounter
+# as its GM (service/engine/campaigns.py), beside the encounter's own.
+CAMPAIGN_GM = "gm@campaign"
 
 
 class Unauthorized(Exception):
@@ -71,7 +74,7 @@ def role_of(credential: str | None, token_hashes: Mapping[str, str], admin_key_h
         return "gm"
     for role, expected in token_hashes.items():
         if hmac.compare_digest(presented, expected):
-            return role
+            return "gm" if role == CAMPAIGN_GM else role
     raise Unauthorized(REFUSED)
 
 
@@ -103,16 +106,26 @@ def _xor_pad(data: bytes, idempotency_key: str, role: str) -> bytes:
     return bytes(a ^ b for a, b in zip(data, pad.digest(len(data)), strict=True))
 
 
+def seal(secret: str, idempotency_key: str, role: str) -> str:
+    """A token as kept for the retries of the request that made it, unreadable without the
+    client's key (`role` names which token: each has a pad of its own)."""
+    return _xor_pad(secret.encode(), idempotency_key, role).hex()
+
+
+def unseal(sealed: str, idempotency_key: str, role: str) -> str:
+    return _xor_pad(bytes.fromhex(sealed), idempotency_key, role).decode()
+
+
 def seal_tokens(tokens: Tokens, idempotency_key: str) -> Tokens:
     """Tokens as kept for the retries of a creation, unreadable without the client's key."""
     return Tokens(
-        gm=_xor_pad(tokens.gm.encode(), idempotency_key, "gm").hex(),
-        player=_xor_pad(tokens.player.encode(), idempotency_key, "player").hex(),
+        gm=seal(tokens.gm, idempotency_key, "gm"),
+        player=seal(tokens.player, idempotency_key, "player"),
     )
 
 
 def unseal_tokens(sealed: Tokens, idempotency_key: str) -> Tokens:
     return Tokens(
-        gm=_xor_pad(bytes.fromhex(sealed.gm), idempotency_key, "gm").decode(),
-        player=_xor_pad(bytes.fromhex(sealed.player), idempotency_key, "player").decode(),
+        gm=unseal(sealed.gm, idempotency_key, "gm"),
+        player=unseal(sealed.player, idempotency_key, "player"),
     )

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import msgspec
 
+from schemas.campaign import CAMPAIGN_PREFIX
 from schemas.encounter import (
     AdvanceRequest,
     CombatState,
@@ -285,6 +286,9 @@ class EncounterCore:
 
     async def _document(self, encounter_id: str, fresh: bool) -> tuple[Document | None, bool]:
         """The encounter's document, and whether it came from memory without asking the store."""
+        if encounter_id.startswith(CAMPAIGN_PREFIX):
+            # A campaign is a document of the same store, never an encounter.
+            return None, False
         cached = self._cache.get(encounter_id)
         if cached is not None and not fresh:
             return cached, True

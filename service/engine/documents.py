@@ -116,6 +116,7 @@ class Documents:
 
     def __init__(self, max_state_bytes: int, combat_types: Mapping[str, type[Any]]) -> None:
         self._max_state_bytes = max_state_bytes
+        self.max_state_bytes = max_state_bytes
         self._encoder = msgspec.msgpack.Encoder()
         self._envelope = msgspec.msgpack.Decoder(EncounterEnvelope)
         self._head = msgspec.msgpack.Decoder(StoredHead)
@@ -276,6 +277,7 @@ class Documents:
                 sheet_policy=after.sheet_policy,
                 damage=after.damage,
                 last_pending=after.last_pending,
+                campaign=after.campaign,
                 actors=list(after.combat.actors),
                 scene=list(after.scene),
             )
@@ -375,6 +377,7 @@ def _state(
         sheet_policy=envelope.sheet_policy,
         damage=envelope.damage,
         last_pending=envelope.last_pending,
+        campaign=envelope.campaign,
     )
 
 

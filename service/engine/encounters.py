@@ -3,6 +3,7 @@ top of service/engine/core.py (who asks, the encounter as loaded, the commit).""
 
 from __future__ import annotations
 
+from service.engine.campaigns import CampaignUses
 from service.engine.core import EVENTS_PAGE, PREVIEW_THREADS, Admitted, Answer, EventsPage
 from service.engine.lifecycle import EncounterUses
 from service.engine.monitors import MonitorUses
@@ -14,5 +15,5 @@ from service.engine.undo import UndoUses
 __all__ = ["EVENTS_PAGE", "PREVIEW_THREADS", "Admitted", "Answer", "Encounters", "EventsPage"]
 
 
-class Encounters(EncounterUses, SceneUses, PlayUses, TurnUses, MonitorUses, UndoUses):
+class Encounters(CampaignUses, EncounterUses, SceneUses, PlayUses, TurnUses, MonitorUses, UndoUses):
     """Every use case of the service."""

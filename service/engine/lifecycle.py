@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from schemas.encounter import (
+    CombatState,
     EncounterCreate,
     EncounterCreated,
     EncounterState,
@@ -41,7 +42,7 @@ from service.engine.errors import EncounterEnded, IdempotencyConflict, StateChan
 from service.engine.events import event_json, for_players
 from service.engine.sight import Sight
 from service.rules import Resolution, RuleViolation
-from service.store import Answered, EncounterExists, parse_event_id
+from service.store import Answered, EncounterExists, Idempotency, parse_event_id
 from service.store.base import START
 
 
@@ -51,13 +52,7 @@ class EncounterUses(EncounterCore):
     async def create(self, body: bytes, credential: str | None, key: str | None) -> Answer:
         self.check_admin(credential)
         request: EncounterCreate = self._decoders[EncounterCreate].decode(body)
-        ruleset = self._rulesets[request.ruleset]
-        if request.combat is not None and type(request.combat) is not type(ruleset.new_state()):
-            raise RuleViolation(
-                f"the combat state to start from must be a {request.ruleset} state",
-                path="$.combat.ruleset",
-                kind="wrong-ruleset",
-            )
+        combat = self._starting_combat(request.ruleset, request.combat)
         idempotency = keys.attempt("create", key, body)
         # With a key, the id comes from it: a retry lands on the same encounter, atomically.
         encounter_id = digest("encounter", key)[:32] if key is not None else uuid.uuid4().hex
@@ -68,15 +63,12 @@ class EncounterUses(EncounterCore):
             name=request.name,
             created_at=self._clock(),
             turn=TurnState(),
-            combat=ruleset.settled(request.combat)
-            if request.combat is not None
-            else ruleset.new_state(),
+            combat=combat,
             token_hashes={"gm": token_hash(tokens.gm), "player": token_hash(tokens.player)},
             dice_policy=request.dice_policy,
             sheet_policy=request.sheet_policy,
             damage=request.damage,
         )
-        patch = self._documents.patch(None, state)
         # The event id goes in once the store has made it (keys.with_event_id).
         created = EncounterCreated(
             id=encounter_id,
@@ -86,17 +78,43 @@ class EncounterUses(EncounterCore):
             tokens=tokens,
             event_id="",
         )
+        return await self._create_encounter(state, created, idempotency, key)
+
+    def _starting_combat(self, ruleset_id: str, combat: CombatState | None) -> CombatState:
+        """The combat state a new encounter starts from: the ruleset's own, or the one asked
+        for (of the same ruleset), settled."""
+        ruleset = self._rulesets[ruleset_id]
+        if combat is None:
+            return ruleset.new_state()
+        if type(combat) is not type(ruleset.new_state()):
+            raise RuleViolation(
+                f"the combat state to start from must be a {ruleset_id} state",
+                path="$.combat.ruleset",
+                kind="wrong-ruleset",
+            )
+        return ruleset.settled(combat)
+
+    async def _create_encounter(
+        self,
+        state: EncounterState,
+        created: EncounterCreated,
+        idempotency: Idempotency | None,
+        key: str | None,
+    ) -> Answer:
+        """Stores a new encounter (checked first) and answers `created` with its event id; a
+        retry with the same key gets the first answer (its tokens kept sealed with the key)."""
+        patch = self._documents.patch(None, state)
         # What is kept for retries holds the tokens sealed with the client's key.
         kept = b""
         if key is not None:
             kept = self._json.encode(
-                msgspec.structs.replace(created, tokens=seal_tokens(tokens, key))
+                msgspec.structs.replace(created, tokens=seal_tokens(created.tokens, key))
             )
         try:
             stored = await self._store.create(
-                encounter_id,
+                state.id,
                 patch.changed,
-                self._event("encounter_created", encounter_id),
+                self._event("encounter_created", state.id),
                 kept,
                 idempotency,
             )
@@ -109,12 +127,12 @@ class EncounterUses(EncounterCore):
         if isinstance(stored, Answered):
             assert idempotency is not None and key is not None
             body = keys.replayed(stored, idempotency)
-            first = msgspec.json.decode(body, type=EncounterCreated)
+            first = msgspec.json.decode(body, type=type(created))
             first = msgspec.structs.replace(first, tokens=unseal_tokens(first.tokens, key))
-            return Answer(self._json.encode(first), replayed=True, encounter_id=encounter_id)
+            return Answer(self._json.encode(first), replayed=True, encounter_id=state.id)
         self._cache.put(patch.document)
         created = msgspec.structs.replace(created, event_id=stored.event_id)
-        return Answer(self._json.encode(created), encounter_id=encounter_id)
+        return Answer(self._json.encode(created), encounter_id=state.id)
 
     async def zones(self, admitted: Admitted) -> ZoneList | Any:
         loaded = self._loaded(admitted)
@@ -153,6 +171,7 @@ class EncounterUses(EncounterCore):
             dice_policy=state.dice_policy,
             sheet_policy=state.sheet_policy,
             damage=state.damage,
+            campaign=state.campaign.id if state.campaign is not None else None,
         )
         sight = Sight.of(state, admitted.role)
         return view if sight.everything else sight.redact(msgspec.to_builtins(view))
