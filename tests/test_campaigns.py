@@ -47,7 +47,9 @@ async def table(client: Any) -> tuple[str, dict[str, str], dict[str, str]]:
     )
     assert response.status == 200, await response.text()
     assert (await client.put(f"{base}/actors/ganger", json=GANGER, headers=gm)).status == 201
-    response = await client.post(f"{base}/players/anna", json={"characters": ["kestrel"]}, headers=gm)
+    response = await client.post(
+        f"{base}/players/anna", json={"characters": ["kestrel"]}, headers=gm
+    )
     assert response.status == 201, await response.text()
     return base, gm, bearer((await response.json())["token"])
 
