@@ -23,6 +23,7 @@ from schemas.encounter import (
 from schemas.imports import ImportReport
 from schemas.monitor import DamageMode, Monitor
 from schemas.scene import GM, ActorSheet
+from schemas.sr3hl import ArmorPieces, HLMonitor, MonitorName
 
 # Campaign ids: this prefix and 32 hex digits. The store keeps documents under such ids without
 # expiry (service/store/base.py LASTING_PREFIX).
@@ -36,6 +37,8 @@ MAX_BRING = 50
 MAX_COPIES = 20
 # Edge points spent since the GM last set them (a Rating is at most 12 in any ruleset).
 EdgeSpent = Annotated[int, msgspec.Meta(ge=0, le=100)]
+
+HLMonitors = Annotated[dict[MonitorName, HLMonitor], msgspec.Meta(max_length=15)]
 
 ActorKind = Literal["character", "template"]
 # What an encounter's end gives back to the campaign's characters.
@@ -61,6 +64,10 @@ class CampaignActor(Request):
     # The damage it carries from one fight to the next (pending damage is never carried).
     monitor: Monitor | None = None
     edge_spent: EdgeSpent = 0
+    # sr3-hardlife keeps its monitors in the combat state: the damage by location and the armour
+    # as worn down, carried as the monitor is.
+    locations: HLMonitors = {}
+    worn: ArmorPieces | None = None
 
 
 class CampaignActorPatch(Request):
@@ -73,6 +80,8 @@ class CampaignActorPatch(Request):
     sheet: ActorSheet | msgspec.UnsetType | None = msgspec.UNSET
     monitor: Monitor | msgspec.UnsetType | None = msgspec.UNSET
     edge_spent: EdgeSpent | msgspec.UnsetType = msgspec.UNSET
+    locations: HLMonitors | msgspec.UnsetType = msgspec.UNSET
+    worn: ArmorPieces | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class CampaignEncounter(msgspec.Struct, omit_defaults=True, gc=False):

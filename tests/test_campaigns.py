@@ -303,3 +303,72 @@ async def test_a_retried_start_is_one_encounter(client: Any) -> None:
     assert await first.json() == await second.json()
     listed = (await (await client.get(base, headers=gm)).json())["encounters"]
     assert len(listed) == 1
+
+
+async def test_a_players_campaign_token_reaches_the_encounters_already_open(client: Any) -> None:
+    base, gm, _ = await table(client)
+    made = await started(client, base, gm)
+    encounter = f"/v1/encounters/{made['id']}"
+    # bo joins after the fight started: her campaign token opens it at once, for her character.
+    await client.put(f"{base}/actors/bo", json={"name": "Bo"}, headers=gm)
+    given = await client.post(f"{base}/players/bo", json={"characters": ["bo"]}, headers=gm)
+    assert given.status == 201, await given.text()
+    bo = bearer((await given.json())["token"])
+    assert (await client.get(encounter, headers=bo)).status == 200
+    assert (await client.get(base, headers=bo)).status == 200
+    # Bo is not in this scene: she acts for nobody here.
+    move = {"position": {"x": 1.0, "y": 1.0}}
+    assert (
+        await client.post(f"{encounter}/actors/kestrel/move", json=move, headers=bo)
+    ).status == 403
+
+    revoked = await client.delete(f"{base}/players/bo", headers=gm)
+    assert revoked.status == 200, await revoked.text()
+    assert (await client.get(base, headers=bo)).status == 401
+    assert (await client.get(encounter, headers=bo)).status == 401
+    again = await client.delete(f"{base}/players/bo", headers=gm)
+    assert (again.status, (await again.json())["path"]) == (404, "player")
+
+
+async def test_hard_life_carries_its_damage_by_location_and_its_worn_armour(client: Any) -> None:
+    base, gm = await campaign(client, "sr3-hardlife")
+    ripley = {
+        "name": "Ripley",
+        "sheet": {"ruleset": "sr3-hardlife", "body": 4},
+        # 3 boxes on the torso: M (004, "Taking Damage"), +2 to target numbers.
+        "locations": {"torso": {"physical": 3}},
+        "worn": [{"garment": "vest", "wear": {"torso": 1}}],
+    }
+    assert (await client.put(f"{base}/actors/ripley", json=ripley, headers=gm)).status == 201
+    # Its damage is by location, not a monitor.
+    wrong = await client.patch(
+        f"{base}/actors/ripley", json={"monitor": {"physical": 1}}, headers=gm
+    )
+    assert (wrong.status, (await wrong.json())["path"]) == (422, "$.monitor")
+    made = await started(client, base, gm, bring=[{"actor": "ripley"}])
+    encounter = f"/v1/encounters/{made['id']}"
+    state = (await (await client.get(encounter, headers=gm)).json())["combat"]["actors"]["ripley"]
+    assert state["monitors"] == {"torso": {"physical": 3}}
+    assert state["condition"]["target_number_modifier"] == 2
+    assert [(a["garment"], a["wear"]) for a in state["armor"]] == [("vest", {"torso": 1})]
+
+    # The fight: the torso at S (6 boxes), the vest worn down once more.
+    fought = {
+        "body": 4,
+        "monitors": {"torso": {"physical": 6}},
+        "armor": [{"garment": "vest", "wear": {"torso": 2}}],
+    }
+    edit = {"combat": {"ruleset": "sr3-hardlife", "actors": {"ripley": fought}}}
+    assert (await client.put(f"{encounter}/state", json=edit, headers=gm)).status == 201
+    ended = await client.delete(encounter, headers=gm)
+    assert (await ended.json())["carried"] == {"ripley": ["monitor"]}
+    kept = (await (await client.get(base, headers=gm)).json())["actors"]["ripley"]
+    assert kept["locations"] == {"torso": {"physical": 6}}
+    assert [(a["garment"], a["wear"]) for a in kept["worn"]] == [("vest", {"torso": 2})]
+
+
+async def test_an_sr5_campaign_refuses_hard_lifes_locations(client: Any) -> None:
+    base, gm = await campaign(client)
+    body = {"locations": {"torso": {"physical": 3}}}
+    response = await client.put(f"{base}/actors/sam", json=body, headers=gm)
+    assert (response.status, (await response.json())["path"]) == (422, "$.locations")

@@ -24,7 +24,7 @@ from service.api.handling import (
 )
 from service.api.imports import TOO_LARGE, source_format
 from service.api.problems import ProblemError
-from service.engine.campaigns import Campaign
+from service.engine.campaign_core import Campaign
 from service.imports import MAX_IMPORT_BYTES
 
 CAMPAIGN = "/v1/campaigns/{campaign}"
@@ -95,6 +95,12 @@ async def issue_player_token(request: web.Request) -> web.Response:
     return answered(await engine.campaign_player(campaign, player_id, await read_body(request)))
 
 
+async def revoke_player_token(request: web.Request) -> web.Response:
+    player_id = route_id(request, "player")
+    campaign = await _campaign(request, gm=True)
+    return answered(await request.app[ENCOUNTERS].revoke_campaign_player(campaign, player_id), 200)
+
+
 async def create_encounter(request: web.Request) -> web.Response:
     key = idempotency_key(request)
     campaign = await _campaign(request, gm=True)
@@ -131,8 +137,8 @@ def _carry(request: web.Request) -> tuple[tuple[CarryPart, ...], frozenset[str] 
 async def delete_encounter(request: web.Request) -> web.Response:
     """Ends the encounter; one started in a campaign first gives its characters back what the
     fight changed, and says what it gave (200); any other ends with 204."""
-    parts, only = _carry(request)
     admitted = await admit(request, "gm")
+    parts, only = _carry(request)
     engine = request.app[ENCOUNTERS]
     carried = None
     if admitted.envelope.campaign is not None or only is not None:
@@ -151,4 +157,5 @@ def add_routes(app: web.Application) -> None:
     app.router.add_delete(CAMPAIGN + "/actors/{actor}", delete_actor)
     app.router.add_post(CAMPAIGN + "/actors/{actor}/import", import_actor)
     app.router.add_post(CAMPAIGN + "/players/{player}", issue_player_token)
+    app.router.add_delete(CAMPAIGN + "/players/{player}", revoke_player_token)
     app.router.add_post(CAMPAIGN + "/encounters", create_encounter)

@@ -34,7 +34,7 @@ from service.engine import (
     StoredStateInvalid,
     Unauthorized,
 )
-from service.engine.campaigns import CampaignNotFound
+from service.engine.campaign_core import CampaignNotFound
 from service.engine.previews import RETRY_AFTER_SECONDS as PREVIEW_RETRY_AFTER_SECONDS
 from service.engine.previews import PreviewTooLarge, TooManyPreviews
 from service.rules import RuleViolation

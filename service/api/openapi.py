@@ -49,6 +49,7 @@ _REQUEST_ID = _header("The request's id (the caller's, if it sent a usable one);
 _SECURITY: dict[Auth, list[dict[str, list[str]]]] = {
     "admin": [{"bearer": []}],
     "encounter": [{"bearer": []}],
+    "campaign": [{"bearer": []}],
     "socket": [{"bearer": []}, {"token": []}],
 }
 _SECURITY_SCHEMES = {
@@ -72,7 +73,7 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
     parameters: list[dict[str, Any]] = []
     # Path ids are any string here; an actor's or a player's is checked by the route as the ids
     # of bodies are (a 400 naming `actor` or `player`), as the description says.
-    for name in ("ruleset", "encounter", "zone", "actor", "player", "damage"):
+    for name in ("ruleset", "campaign", "encounter", "zone", "actor", "player", "damage"):
         if "{" + name + "}" in op.path:
             parameters.append(
                 {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
@@ -96,6 +97,28 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
                 "description": "The file's format: `chummer5` (an sr5 character), `chummer4` "
                 "(sr4), `foundry` (the ruleset of the system it was exported from).",
                 "schema": {"type": "string", "enum": list(typing.get_args(ImportFormat))},
+            }
+        )
+    if op.query_carry:
+        parameters.append(
+            {
+                "name": "carry",
+                "in": "query",
+                "required": False,
+                "description": "What the end of a campaign's encounter gives back to its "
+                "characters: `none`, or some of `monitor`, `ammo`, `edge` (comma-separated; "
+                "all three when not given).",
+                "schema": {"type": "string"},
+            }
+        )
+        parameters.append(
+            {
+                "name": "actors",
+                "in": "query",
+                "required": False,
+                "description": "The characters that take it back (comma-separated ids; all "
+                "the encounter brought from its campaign when not given).",
+                "schema": {"type": "string"},
             }
         )
     if op.query_samples:
@@ -145,8 +168,10 @@ def _success(op: Operation, refs: dict[Any, Any]) -> dict[str, Any]:
         headers["Idempotent-Replayed"] = _header(
             "Present on a retry's answer (the first one, kept)", required=False, enum=["true"]
         )
-    if op.method == "post" and op.path == "/v1/encounters":
+    if op.method == "post" and op.path.endswith(("/v1/encounters", "/encounters")):
         headers["Location"] = _header("The new encounter's path.")
+    if op.method == "post" and op.path == "/v1/campaigns":
+        headers["Location"] = _header("The new campaign's path.")
     if headers:
         ok["headers"] = headers
     return ok
@@ -188,6 +213,7 @@ def _optional_tags(components: dict[str, Any]) -> None:
 @functools.cache
 def document() -> dict[str, Any]:
     kinds = [k for op in OPERATIONS for k in (op.request, op.response) if k is not None]
+    kinds += [op.other_success[1] for op in OPERATIONS if op.other_success is not None]
     schemas, components = msgspec.json.schema_components([*kinds, Problem], ref_template=_REF)
     refs = dict(zip(kinds, schemas[:-1], strict=True))
     problem_ref = schemas[-1]
@@ -211,6 +237,13 @@ def document() -> dict[str, Any]:
                 "content": {"application/octet-stream": {"schema": _FILE}},
             }
         entry["responses"][str(op.status)] = _success(op, refs)
+        if op.other_success is not None:
+            status, kind = op.other_success
+            entry["responses"][str(status)] = {
+                "description": "OK",
+                "headers": {"X-Request-Id": _REQUEST_ID},
+                "content": {"application/json": {"schema": refs[kind]}},
+            }
         for status in op.also:
             entry["responses"][str(status)] = {
                 "description": "Unavailable",

@@ -7,6 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from schemas.campaign import (
+    CampaignActor,
+    CampaignActorPatch,
+    CampaignCreate,
+    CampaignCreated,
+    CampaignEncounterCreate,
+    CampaignEncounterCreated,
+    CampaignOutcome,
+    CampaignPlayer,
+    CampaignView,
+    CarryBack,
+)
 from schemas.encounter import (
     ActionOutcome,
     ActionRequest,
@@ -43,7 +55,7 @@ from service.imports import MAX_IMPORT_BYTES
 
 # Who may call an operation: the server's admin key; a token of the encounter (the admin key acts
 # as its GM); the same, or for a WebSocket `?token=` (browsers cannot set headers).
-Auth = Literal["admin", "encounter", "socket"]
+Auth = Literal["admin", "encounter", "socket", "campaign"]
 
 
 # What each problem status means; every status an operation can answer is listed with it.
@@ -52,7 +64,8 @@ PROBLEMS: dict[int, str] = {
     "that do not fit, or (WebSocket) a request that is not a WebSocket upgrade",
     401: "No credential, or one that is not valid here (see WWW-Authenticate)",
     403: "The credential's role may not do this (only the GM may)",
-    404: "No such encounter (it may have expired), or no such actor in the scene",
+    404: "No such encounter (it may have expired) or campaign, or no such actor in the scene "
+    "or the campaign",
     409: "A request with this Idempotency-Key is still running (retry in a moment), the "
     "stored state does not fit this version's bounds (`path` says where; the GM reads it with "
     "GET and replaces it with PUT .../state), a PUT .../state whose `version` the encounter "
@@ -96,6 +109,11 @@ class Operation:
     # The body is a file's bytes as they are (any Content-Type), not JSON; and `?format=` says
     # which reader it is for (the import).
     file_body: bool = False
+    # Takes `?carry=` and `?actors=` (an encounter's end: what goes back to its campaign).
+    query_carry: bool = False
+    # Another success: its status and the type it answers with (an encounter of a campaign's
+    # end answers what it gave back).
+    other_success: tuple[int, Any] | None = None
 
 
 OPERATIONS = (
@@ -137,10 +155,14 @@ OPERATIONS = (
     Operation(
         "delete",
         "/v1/encounters/{encounter}",
-        "End the encounter (GM).",
+        "End the encounter (GM): 204. One started in a campaign first gives the characters it "
+        "brought back what the fight changed (`carry`: all of monitor, ammo, edge unless told; "
+        "`actors`: all it brought unless told) and answers 200 with what it gave.",
         status=204,
-        errors=(401, 403, 404, 410, 429, 503),
+        errors=(400, 401, 403, 404, 409, 410, 422, 429, 503),
         auth="encounter",
+        query_carry=True,
+        other_success=(200, CarryBack),
     ),
     Operation(
         "post",
@@ -437,5 +459,96 @@ OPERATIONS = (
         query_after=True,
         errors=(400, 401, 404, 429, 503),
         auth="socket",
+    ),
+    # Campaigns.
+    Operation(
+        "post",
+        "/v1/campaigns",
+        "Start a campaign (admin key): the group's characters and the GM's NPC templates, kept "
+        "between encounters; returns its id and its GM's token.",
+        request=CampaignCreate,
+        response=CampaignCreated,
+        status=201,
+        errors=(400, 401, 408, 413, 422, 429, 503),
+        auth="admin",
+        idempotent=True,
+    ),
+    Operation(
+        "get",
+        "/v1/campaigns/{campaign}",
+        "The campaign: the GM's token sees its characters, templates, players and encounters; "
+        "a player's its characters and encounters.",
+        response=CampaignView,
+        errors=(401, 404, 409, 429, 503),
+        auth="campaign",
+    ),
+    Operation(
+        "put",
+        "/v1/campaigns/{campaign}/actors/{actor}",
+        "Set a character or template whole (GM).",
+        request=CampaignActor,
+        response=CampaignOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 413, 422, 429, 503),
+        auth="campaign",
+    ),
+    Operation(
+        "patch",
+        "/v1/campaigns/{campaign}/actors/{actor}",
+        "Change some parts of a character or template (GM).",
+        request=CampaignActorPatch,
+        response=CampaignOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 413, 422, 429, 503),
+        auth="campaign",
+    ),
+    Operation(
+        "delete",
+        "/v1/campaigns/{campaign}/actors/{actor}",
+        "Take a character or template out of the campaign (GM).",
+        response=CampaignOutcome,
+        errors=(400, 401, 403, 404, 409, 422, 429, 503),
+        auth="campaign",
+    ),
+    Operation(
+        "post",
+        "/v1/campaigns/{campaign}/actors/{actor}/import",
+        "Import a character file onto a campaign's actor (GM), as onto a scene's: a new one is "
+        "a character with the file's name; one kept keeps all but its sheet.",
+        response=CampaignOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 413, 422, 429, 503),
+        auth="campaign",
+        file_body=True,
+    ),
+    Operation(
+        "post",
+        "/v1/campaigns/{campaign}/players/{player}",
+        "Give a player a campaign token (GM), for the characters named: it reads the campaign "
+        "and opens its encounters as that player (those open now at once). In this answer only.",
+        request=CampaignPlayer,
+        response=CampaignOutcome,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 413, 422, 429, 503),
+        auth="campaign",
+    ),
+    Operation(
+        "delete",
+        "/v1/campaigns/{campaign}/players/{player}",
+        "Revoke a player's campaign token (GM), in the campaign and its open encounters.",
+        response=CampaignOutcome,
+        errors=(400, 401, 403, 404, 409, 422, 429, 503),
+        auth="campaign",
+    ),
+    Operation(
+        "post",
+        "/v1/campaigns/{campaign}/encounters",
+        "Start an encounter in the campaign (GM) with its actors brought into the scene: a "
+        "character once, a template as `count` copies (`ganger-1`, `ganger-2`...).",
+        request=CampaignEncounterCreate,
+        response=CampaignEncounterCreated,
+        status=201,
+        errors=(400, 401, 403, 404, 408, 409, 413, 422, 429, 503),
+        auth="campaign",
+        idempotent=True,
     ),
 )

@@ -1,10 +1,7 @@
 """Campaigns' use cases: the admin makes one; its GM keeps the group's characters and NPC
 templates in it, gives players their tokens, starts encounters with its actors on the scene and,
-ending one, gives its characters back what the fight changed (service/engine/carry.py).
-
-A campaign is a document of the same store as encounters, under an id that starts with
-`campaign-` (which the store keeps without expiry): a `head` field and one field per actor, so a
-change writes what it changed, with compare-and-set on the version and an event per change. An
+ending one, gives its characters back what the fight changed (service/engine/carry.py; the
+campaign as stored: service/engine/campaign_core.py). An
 encounter started in a campaign keeps the campaign's GM token hash and its players' (so one
 link opens each player's character in every encounter of the campaign) and the ids of the
 characters it brought.
@@ -16,16 +13,14 @@ import asyncio
 import dataclasses
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
+import structlog
 
 from schemas.campaign import (
     CAMPAIGN_PREFIX,
     CARRY_PARTS,
-    MAX_CAMPAIGN_ACTORS,
     MAX_CAMPAIGN_ENCOUNTERS,
     CampaignActor,
     CampaignActorPatch,
@@ -34,177 +29,51 @@ from schemas.campaign import (
     CampaignEncounter,
     CampaignEncounterCreate,
     CampaignEncounterCreated,
-    CampaignEvent,
     CampaignHead,
-    CampaignOutcome,
     CampaignPlayer,
     CampaignResult,
-    CampaignView,
     CarryBack,
     CarryPart,
 )
 from schemas.common import NAME_MAX_LENGTH
-from schemas.encounter import CampaignLink, EncounterState, Tokens, TurnState
-from schemas.imports import ImportFormat, ImportReport, LeftOut
-from schemas.scene import GM, MAX_PLAYERS, SceneActor
-from service.engine import carry, damage, keys
+from schemas.encounter import CampaignLink, EncounterState, PlayerOutcome, Tokens, TurnState
+from schemas.imports import ImportFormat, LeftOut
+from schemas.scene import GM, MAX_PLAYERS, PlayerBinding
+from service.engine import carry, damage, keys, players
 from service.engine.access import (
     CAMPAIGN_GM,
     PLAYER_PREFIX,
-    Forbidden,
-    Unauthorized,
-    authorize,
     digest,
-    is_admin,
-    player_of,
     seal,
     token_hash,
     unseal,
 )
+from service.engine.campaign_core import (
+    HEAD,
+    Campaign,
+    CampaignCore,
+    CampaignNotFound,
+    Changed,
+    is_campaign,
+)
 from service.engine.carry import CampaignActorNotFound
-from service.engine.core import Admitted, Answer
+from service.engine.core import Admitted, Answer, Loaded
 from service.engine.documents import StoredStateInvalid
 from service.engine.errors import (
+    EncounterEnded,
+    EncounterNotFound,
     IdempotencyConflict,
     LimitExceeded,
-    StoreContention,
 )
-from service.engine.lifecycle import EncounterUses
 from service.imports import import_character
-from service.rules import RuleViolation
-from service.store import Answered, Committed, EncounterExists, StoredEncounter
+from service.rules import Resolution, RuleViolation
+from service.store import Answered, EncounterExists
 
-HEAD = "head"
-ACTOR = "c:"
-# Compare-and-set attempts of one campaign change (campaigns change at the GM's pace).
-MAX_ATTEMPTS = 16
-
-REFUSED = "that token opens no campaign with this id (a wrong token, or a campaign that ended)"
+log = structlog.get_logger("firefight.engine")
 
 
-class CampaignNotFound(LookupError):
-    def __init__(self, campaign_id: str) -> None:
-        super().__init__(f"no campaign '{campaign_id}'")
-        self.campaign_id = campaign_id
-
-
-def is_campaign(document_id: str) -> bool:
-    return document_id.startswith(CAMPAIGN_PREFIX)
-
-
-@dataclass(frozen=True)
-class Campaign:
-    """A campaign as read, and the role of the token that opened it."""
-
-    id: str
-    version: int
-    head: CampaignHead
-    actors: dict[str, CampaignActor]
-    role: str
-    credential: str | None = None
-
-    @property
-    def player(self) -> str | None:
-        return player_of(self.role)
-
-
-@dataclass(frozen=True)
-class Changed:
-    """What a campaign change makes: its result, and the head and actors after it."""
-
-    result: CampaignResult
-    head: CampaignHead
-    actors: dict[str, CampaignActor]
-    token: str | None = None
-    report: ImportReport | None = None
-
-
-class CampaignUses(EncounterUses):
+class CampaignUses(CampaignCore):
     """The use cases of campaigns (and of the encounters started in one)."""
-
-    _campaign_head = msgspec.msgpack.Decoder(CampaignHead)
-    _campaign_actor = msgspec.msgpack.Decoder(CampaignActor)
-    _campaign_decoders: Mapping[Any, msgspec.json.Decoder[Any]] = {
-        t: msgspec.json.Decoder(t)
-        for t in (
-            CampaignCreate,
-            CampaignActor,
-            CampaignActorPatch,
-            CampaignPlayer,
-            CampaignEncounterCreate,
-        )
-    }
-
-    # --- reading -------------------------------------------------------------------------
-
-    async def campaign(
-        self, campaign_id: str, credential: str | None, gm: bool = False
-    ) -> Campaign:
-        """The campaign, once `credential` is shown to open it (the GM's, a player's, or the
-        admin key); `gm`: only the GM's. A wrong token and a campaign that does not exist get
-        the same 401 (only the admin key learns which: 404)."""
-        if credential is None:
-            raise Unauthorized("a campaign needs its GM or player token as a Bearer token")
-        stored = await self._stored_campaign(campaign_id)
-        if stored is None:
-            if is_admin(credential, self._admin_key_hash):
-                raise CampaignNotFound(campaign_id)
-            raise Unauthorized(REFUSED)
-        try:
-            head, actors = self._campaign_read(campaign_id, stored)
-        except StoredStateInvalid:
-            if not is_admin(credential, self._admin_key_hash):
-                raise Unauthorized(REFUSED) from None
-            raise
-        try:
-            role = authorize(
-                credential, "gm" if gm else "read", head.token_hashes, self._admin_key_hash
-            )
-        except Unauthorized:
-            raise Unauthorized(REFUSED) from None
-        except Forbidden:
-            raise Forbidden(
-                "a player's campaign token may not do this; it needs the GM's"
-            ) from None
-        return Campaign(campaign_id, stored.version, head, actors, role, credential)
-
-    async def _stored_campaign(self, campaign_id: str) -> StoredEncounter | None:
-        stored = await self._store.load(campaign_id) if is_campaign(campaign_id) else None
-        if not isinstance(stored, StoredEncounter) or stored.ended:
-            return None
-        return stored
-
-    def _campaign_read(
-        self, campaign_id: str, stored: StoredEncounter
-    ) -> tuple[CampaignHead, dict[str, CampaignActor]]:
-        try:
-            head = self._campaign_head.decode(stored.fields[HEAD])
-            actors = {i: self._campaign_actor.decode(stored.fields[ACTOR + i]) for i in head.actors}
-        except (KeyError, msgspec.DecodeError) as error:
-            raise StoredStateInvalid(
-                f"campaign '{campaign_id}' keeps a document this version cannot read ({error})"
-            ) from None
-        return head, actors
-
-    def campaign_view(self, campaign: Campaign) -> CampaignView:
-        """The GM sees everything; a player the characters and the encounters, never a
-        template (nor that there are any)."""
-        gm = campaign.player is None
-        return CampaignView(
-            id=campaign.id,
-            ruleset=campaign.head.ruleset,
-            name=campaign.head.name,
-            created_at=campaign.head.created_at,
-            version=campaign.version,
-            actors={i: a for i, a in campaign.actors.items() if gm or a.kind == "character"},
-            encounters=campaign.head.encounters,
-            players=sorted(
-                r[len(PLAYER_PREFIX) :] for r in campaign.head.token_hashes if player_of(r)
-            )
-            if gm
-            else [],
-            player=campaign.player or "",
-        )
 
     # --- writing -------------------------------------------------------------------------
 
@@ -255,7 +124,7 @@ class CampaignUses(EncounterUses):
 
     async def put_campaign_actor(self, campaign: Campaign, actor_id: str, body: bytes) -> Answer:
         actor: CampaignActor = self._campaign_decoders[CampaignActor].decode(body)
-        self._check_campaign_sheet(campaign, actor)
+        self._check_campaign_actor(campaign, actor)
 
         def change(current: Campaign) -> Changed:
             return self._with_actor(current, actor_id, actor, "set")
@@ -275,7 +144,7 @@ class CampaignUses(EncounterUses):
                 if getattr(patch, name) is not msgspec.UNSET
             }
             actor = msgspec.structs.replace(kept, **given)
-            self._check_campaign_sheet(current, actor)
+            self._check_campaign_actor(current, actor)
             return self._with_actor(current, actor_id, actor, "patched")
 
         return await self._campaign_change(campaign, change)
@@ -325,8 +194,8 @@ class CampaignUses(EncounterUses):
 
     async def campaign_player(self, campaign: Campaign, player_id: str, body: bytes) -> Answer:
         """A token for a player (a new one replaces the old): it reads the campaign and opens
-        each encounter started in it from now on as that player, who plays the characters
-        named here (and any whose controller it is)."""
+        each of the campaign's encounters as that player, who plays the characters named here
+        (and any whose controller it is). The encounters open now take it at once."""
         binding: CampaignPlayer = self._campaign_decoders[CampaignPlayer].decode(body)
         if player_id == GM:
             raise RuleViolation(
@@ -335,12 +204,14 @@ class CampaignUses(EncounterUses):
                 kind="reserved-name",
             )
         token = secrets.token_urlsafe(32)
+        hashed = token_hash(token)
+        after: list[Campaign] = []
 
         def change(current: Campaign) -> Changed:
             hashes = dict(current.head.token_hashes)
             if PLAYER_PREFIX + player_id not in hashes and len(hashes) > MAX_PLAYERS:
                 raise LimitExceeded(f"a campaign gives tokens to at most {MAX_PLAYERS} players")
-            hashes[PLAYER_PREFIX + player_id] = token_hash(token)
+            hashes[PLAYER_PREFIX + player_id] = hashed
             actors = dict(current.actors)
             for index, actor_id in enumerate(binding.characters):
                 actor = actors.get(actor_id)
@@ -348,10 +219,76 @@ class CampaignUses(EncounterUses):
                     raise CampaignActorNotFound(actor_id, f"$.characters[{index}]")
                 actors[actor_id] = msgspec.structs.replace(actor, controller=player_id)
             head = msgspec.structs.replace(current.head, token_hashes=hashes)
+            after[:] = [dataclasses.replace(current, head=head, actors=actors)]
             result = CampaignResult(change="player", subject=player_id)
             return Changed(result, head, actors, token=token)
 
-        return await self._campaign_change(campaign, change)
+        answer = await self._campaign_change(campaign, change)
+        await self._player_in_encounters(after[0], player_id, hashed)
+        return answer
+
+    async def revoke_campaign_player(self, campaign: Campaign, player_id: str) -> Answer:
+        """The player's campaign token opens nothing any more: neither the campaign nor any of
+        its open encounters (its characters keep their controller)."""
+
+        def change(current: Campaign) -> Changed:
+            if PLAYER_PREFIX + player_id not in current.head.token_hashes:
+                raise RuleViolation(
+                    f"player '{player_id}' holds no token of this campaign",
+                    path="player",
+                    kind="no-token",
+                    status=404,
+                )
+            hashes = dict(current.head.token_hashes)
+            del hashes[PLAYER_PREFIX + player_id]
+            head = msgspec.structs.replace(current.head, token_hashes=hashes)
+            result = CampaignResult(change="player", subject=player_id)
+            return Changed(result, head, current.actors)
+
+        answer = await self._campaign_change(campaign, change)
+        await self._player_in_encounters(campaign, player_id, None)
+        return answer
+
+    async def _player_in_encounters(
+        self, campaign: Campaign, player_id: str, hashed: str | None
+    ) -> None:
+        """The player's campaign token (`hashed`; None: revoked) in each open encounter the
+        campaign lists, acting for its characters there. An encounter that ended, is gone, or
+        whose state this version cannot use is left as it is."""
+        characters = [
+            i
+            for i, a in campaign.actors.items()
+            if a.kind == "character" and a.controller == player_id
+        ]
+        for listed in campaign.head.encounters:
+            if listed.ended:
+                continue
+            document, _ = await self._document(listed.id, fresh=True)
+            envelope = None if document is None else document.envelope
+            if (
+                document is None
+                or document.ended
+                or envelope is None
+                or envelope.campaign is None
+                or envelope.campaign.id != campaign.id
+            ):
+                continue
+            admitted = self._admitted(listed.id, document, campaign.credential, "gm", False)
+
+            def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
+                if hashed is None:
+                    after = players.without_token(current.state, player_id)
+                else:
+                    mine = [i for i in characters if i in current.state.scene]
+                    binding = PlayerBinding(actors=mine)
+                    after = players.with_token(current.state, player_id, hashed, binding)
+                return players.resolution(after, player_id), after
+
+            try:
+                loaded = self._loaded(admitted)
+                await self._change(admitted, "players", None, b"", resolve, PlayerOutcome, loaded)
+            except (StoredStateInvalid, LimitExceeded, EncounterEnded, EncounterNotFound) as error:
+                log.warning("campaign_player_not_in_encounter", encounter=listed.id, why=str(error))
 
     # --- encounters ----------------------------------------------------------------------
 
@@ -367,6 +304,10 @@ class CampaignUses(EncounterUses):
         made = carry.brought(campaign.actors, request.bring)
         if len(made.scene) > self._max_actors:
             raise LimitExceeded(f"a scene holds at most {self._max_actors} actors")
+        if made.combat:
+            # sr3-hardlife's damage and worn armour, in its combat state, settled as an edit's.
+            actors = {**combat.actors, **made.combat}
+            combat = ruleset.settled(msgspec.structs.replace(combat, actors=actors))
         idempotency = keys.attempt(f"{campaign.id}:encounter", key, body)
         encounter_id = (
             digest("encounter", campaign.id, key)[:32] if key is not None else uuid.uuid4().hex
@@ -465,7 +406,10 @@ class CampaignUses(EncounterUses):
                     where = "the scene" if fought is None else "the campaign"
                     outcome.skipped[actor_id] = f"no longer in {where}"
                     continue
-                actors[actor_id], taken = carry.carried_back(kept, fought, parts, monitors)
+                in_combat = state.combat.actors.get(actor_id)
+                actors[actor_id], taken = carry.carried_back(
+                    kept, fought, in_combat, parts, monitors
+                )
                 outcome.carried[actor_id] = taken
             encounters = [
                 msgspec.structs.replace(e, ended=True, carried=dict(outcome.carried))
@@ -484,123 +428,6 @@ class CampaignUses(EncounterUses):
             return outcome
         await self._campaign_change(campaign, change)
         return outcome
-
-    async def _campaign_as_encounter_gm(self, campaign_id: str) -> Campaign:
-        """The campaign as the GM of one of its encounters reaches it (the encounter's own GM
-        token is not the campaign's: having ended the encounter is what entitles the write)."""
-        stored = await self._stored_campaign(campaign_id)
-        if stored is None:
-            raise CampaignNotFound(campaign_id)
-        head, actors = self._campaign_read(campaign_id, stored)
-        return Campaign(campaign_id, stored.version, head, actors, "gm")
-
-    # --- the machinery -------------------------------------------------------------------
-
-    def _check_campaign_sheet(self, campaign: Campaign, actor: CampaignActor) -> None:
-        ruleset_id = campaign.head.ruleset
-        if (
-            actor.sheet is not None
-            and type(actor.sheet) is not self._rulesets[ruleset_id].sheet_type
-        ):
-            raise RuleViolation(
-                f"this campaign plays {ruleset_id}: the sheet must be a {ruleset_id} sheet",
-                path="$.sheet.ruleset",
-                kind="wrong-ruleset",
-            )
-
-    def _with_actor(
-        self,
-        current: Campaign,
-        actor_id: str,
-        actor: CampaignActor,
-        how: Literal["set", "patched"],
-    ) -> Changed:
-        if actor_id not in current.actors and len(current.actors) >= MAX_CAMPAIGN_ACTORS:
-            raise LimitExceeded(f"a campaign keeps at most {MAX_CAMPAIGN_ACTORS} actors")
-        rules = self._rulesets[current.head.ruleset].monitor
-        if rules is not None and actor.monitor is not None:
-            # Its status worked out on its sheet, as a scene's monitor is.
-            settled = damage.settled(rules, SceneActor(sheet=actor.sheet), actor.monitor)
-            actor = msgspec.structs.replace(actor, monitor=settled.monitor)
-        actors = {**current.actors, actor_id: actor}
-        head = msgspec.structs.replace(current.head, actors=list(actors))
-        result = CampaignResult(change=how, subject=actor_id, actor=actor)
-        return Changed(result, head, actors)
-
-    @staticmethod
-    def _packed(value: Any) -> bytes:
-        return msgspec.msgpack.encode(value)
-
-    def _campaign_event(self, campaign_id: str, result: CampaignResult) -> bytes:
-        return self._json.encode(
-            CampaignEvent(type="campaign", campaign=campaign_id, at=self._clock(), result=result)
-        )
-
-    def _campaign_fields(
-        self, before: Campaign, after: Changed
-    ) -> tuple[dict[str, bytes], list[str]]:
-        """The fields the change writes and removes, each read back within its bounds first,
-        and the whole within the size a state may take."""
-        changed: dict[str, bytes] = {}
-        head = self._packed(after.head)
-        self._readable(self._campaign_head, head, "$")
-        changed[HEAD] = head
-        for actor_id, actor in after.actors.items():
-            if before.actors.get(actor_id) != actor:
-                packed = self._packed(actor)
-                self._readable(self._campaign_actor, packed, f"$.actors['{actor_id}']")
-                changed[ACTOR + actor_id] = packed
-        removed = [ACTOR + i for i in before.actors if i not in after.actors]
-        return changed, removed
-
-    @staticmethod
-    def _readable(decoder: msgspec.msgpack.Decoder[Any], packed: bytes, path: str) -> None:
-        try:
-            decoder.decode(packed)
-        except msgspec.ValidationError as error:
-            raise RuleViolation(
-                f"this change would leave the campaign out of bounds: {error}",
-                path=path,
-                kind="state-out-of-bounds",
-            ) from None
-
-    async def _campaign_change(
-        self, campaign: Campaign, change: Callable[[Campaign], Changed]
-    ) -> Answer:
-        """The change committed with compare-and-set; on a conflict, who asks is checked again
-        on the campaign as it is now and the change made again on it."""
-        current = campaign
-        for _ in range(MAX_ATTEMPTS):
-            after = change(current)
-            changed, removed = self._campaign_fields(current, after)
-            size = sum(map(len, changed.values()))
-            if size > self._documents.max_state_bytes:
-                raise LimitExceeded(
-                    f"the campaign would take more than {self._documents.max_state_bytes} bytes"
-                )
-            event = self._campaign_event(current.id, after.result)
-            committed = await self._store.commit(
-                current.id, current.version, changed, removed, event
-            )
-            if isinstance(committed, Committed):
-                outcome = CampaignOutcome(
-                    event_id=committed.event_id,
-                    version=current.version + 1,
-                    result=after.result,
-                    token=after.token,
-                    report=after.report,
-                )
-                return Answer(self._json.encode(outcome))
-            if committed.current is None or committed.current.ended:
-                raise CampaignNotFound(current.id)
-            head, actors = self._campaign_read(current.id, committed.current)
-            if current.credential is not None:
-                # Who asks, checked again on the campaign as it is now.
-                authorize(current.credential, "gm", head.token_hashes, self._admin_key_hash)
-            current = Campaign(
-                current.id, committed.current.version, head, actors, "gm", current.credential
-            )
-        raise StoreContention(f"campaign '{campaign.id}' changed too often during this request")
 
 
 __all__ = ["CampaignNotFound", "CampaignUses", "is_campaign"]

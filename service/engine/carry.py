@@ -13,6 +13,7 @@ from schemas.campaign import Bring, CampaignActor, CarryPart
 from schemas.common import ID_MAX_LENGTH
 from schemas.monitor import Monitor
 from schemas.scene import GM, SceneActor
+from schemas.sr3hl import HLActorState
 from service.engine.scene import ActorNotFound
 from service.rules import RuleViolation
 
@@ -34,6 +35,8 @@ class Brought:
     ids: dict[str, list[str]] = field(default_factory=dict)
     # The characters among them (their scene id is their campaign id).
     characters: list[str] = field(default_factory=list)
+    # sr3-hardlife: the combat state's actors that carry damage or worn armour in.
+    combat: dict[str, HLActorState] = field(default_factory=dict)
 
 
 def _carried_monitor(monitor: Monitor | None) -> Monitor | None:
@@ -104,18 +107,33 @@ def brought(actors: Mapping[str, CampaignActor], bring: Sequence[Bring]) -> Brou
                 )
         made.scene.update(copies)
         made.ids[asked.actor] = list(copies)
+        if actor.locations or actor.worn is not None:
+            body = getattr(actor.sheet, "body", None)
+            made.combat.update(
+                dict.fromkeys(
+                    copies, HLActorState(monitors=actor.locations, armor=actor.worn, body=body)
+                )
+            )
     return made
 
 
 def carried_back(
-    character: CampaignActor, fought: SceneActor, parts: Sequence[CarryPart], monitors: bool
+    character: CampaignActor,
+    fought: SceneActor,
+    in_combat: object,
+    parts: Sequence[CarryPart],
+    monitors: bool,
 ) -> tuple[CampaignActor, list[CarryPart]]:
-    """The character with what `parts` takes from the actor as the fight left it, and which
-    parts changed it. `monitors`: whether the encounter kept monitors at all (one whose damage
-    was the VTT's has none to give back, and the character keeps its own)."""
+    """The character with what `parts` takes from the actor as the fight left it (its scene
+    actor, and its combat state's `in_combat`), and which parts changed it. `monitors`: whether
+    the encounter kept monitors on the scene (one whose damage was the VTT's has none to give
+    back, and the character keeps its own); sr3-hardlife's are in its combat state."""
     changes: dict[str, object] = {}
     if "monitor" in parts and monitors and fought.monitor is not None:
         changes["monitor"] = _carried_monitor(fought.monitor)
+    if "monitor" in parts and isinstance(in_combat, HLActorState):
+        changes["locations"] = in_combat.monitors
+        changes["worn"] = in_combat.armor
     if "ammo" in parts:
         sheet = _with_ammo_of(character, fought)
         if sheet is not None:
@@ -124,7 +142,11 @@ def carried_back(
         changes["edge_spent"] = fought.edge_spent
     after = msgspec.structs.replace(character, **changes)
     taken: list[CarryPart] = []
-    if after.monitor != character.monitor:
+    if (after.monitor, after.locations, after.worn) != (
+        character.monitor,
+        character.locations,
+        character.worn,
+    ):
         taken.append("monitor")
     if after.sheet != character.sheet:
         taken.append("ammo")
