@@ -22,7 +22,7 @@ from schemas.encounter import (
 )
 from schemas.imports import ImportReport
 from schemas.monitor import DamageMode, Monitor
-from schemas.scene import GM, ActorSheet
+from schemas.scene import GM, ActorSheet, EdgeSpent
 from schemas.sr3hl import ArmorPieces, HLMonitor, MonitorName
 
 # Campaign ids: this prefix and 32 hex digits. The store keeps documents under such ids without
@@ -35,8 +35,6 @@ MAX_CAMPAIGN_ENCOUNTERS = 50
 # Actors one `bring` names, and copies of one template it makes.
 MAX_BRING = 50
 MAX_COPIES = 20
-# Edge points spent since the GM last set them (a Rating is at most 12 in any ruleset).
-EdgeSpent = Annotated[int, msgspec.Meta(ge=0, le=100)]
 
 HLMonitors = Annotated[dict[MonitorName, HLMonitor], msgspec.Meta(max_length=15)]
 

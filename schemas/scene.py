@@ -22,6 +22,9 @@ from schemas.sr5 import SR5Sheet
 MAX_SCENE_ACTORS = 1000
 # Who controls an actor: the GM, or a player named by the VTT.
 GM = "gm"
+# The most Edge points the scene counts as spent by one actor (what more it spends stays there).
+MAX_EDGE_SPENT = 1000
+EdgeSpent = Annotated[int, msgspec.Meta(ge=0, le=MAX_EDGE_SPENT)]
 
 # One member per ruleset, tagged by "ruleset"; an encounter's actors carry its ruleset's sheet.
 ActorSheet = SR5Sheet | D100Sheet | SR3Sheet | SR4Sheet | HLSheet
@@ -48,8 +51,10 @@ class SceneActor(Request):
     sheet: ActorSheet | None = None
     # The damage it carries, kept by the service (unless the encounter's `damage` is "vtt").
     monitor: Monitor | None = None
-    # Edge points spent since the GM last set it.
-    edge_spent: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    # Edge points spent since the GM last set it: each attack, action and zone test adds what it
+    # spent (a campaign puts it back on the character). Left out: none (never shown as 0); a
+    # PUT that leaves it out keeps what the actor had spent.
+    edge_spent: EdgeSpent | msgspec.UnsetType = msgspec.UNSET
 
 
 class ActorPatch(Request):
@@ -62,7 +67,7 @@ class ActorPatch(Request):
     posture: Posture | msgspec.UnsetType = msgspec.UNSET
     sheet: ActorSheet | msgspec.UnsetType | None = msgspec.UNSET
     monitor: Monitor | msgspec.UnsetType | None = msgspec.UNSET
-    edge_spent: Annotated[int, msgspec.Meta(ge=0, le=100)] | msgspec.UnsetType = msgspec.UNSET
+    edge_spent: EdgeSpent | msgspec.UnsetType = msgspec.UNSET
 
 
 class ActorMove(Request):

@@ -447,3 +447,62 @@ def test_sr3_confirmed_damage_is_declined_by_the_gm_and_applied_by_the_targets_p
         assert drawn is not None and drawn["x"] + drawn["width"] <= 375, drawn
     finally:
         anna.context.close()
+
+
+# --- Edge (issue 25) --------------------------------------------------------------------------
+# Push the Limit spends one point of Edge (SR5 core, "Push the Limit"): Sam's Edge 3 leaves 2.
+# 6 Agility + 6 skill + 2 implanted smartlink + 3 Edge = a pool of 17; - 1 for medium range: 16
+# dice, no hit.
+PUSHED_MISS = {"attack": "2 3 4 2 3 4 2 3 4 2 3 4 2 3 4 2"}
+
+
+def test_the_roster_shows_edge_left_and_the_gm_sets_what_was_spent(
+    page: Page, browser: Any, url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, name="Edge")
+    # The VTT keeps the monitors: the roster follows the Edge spent all the same.
+    answer = page.request.put(
+        f"{url}/v1/encounters/{encounter}/state",
+        headers={"Authorization": f"Bearer {console.gm_token(page)}"},
+        data={"damage": "vtt"},
+    )
+    assert answer.ok, answer.text()
+    console.put_actor(page, url, encounter, "sam", {**SAM, "sheet": {**SAM["sheet"], "edge": 3}})
+    console.put_actor(
+        page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}, "sheet": GANGER}
+    )
+    any_dice(page, url, encounter)
+    edge = '#roster-list li[data-actor="{}"] [data-field="edge"]'
+    anna = player_page(browser, players_link(page, "anna", "sam"))
+    try:
+        for shown_on in (page, anna):
+            expect(shown_on.locator(edge.format("sam"))).to_have_text("Edge 3/3")
+            # The ganger's sheet has no Edge: nothing to show.
+            expect(shown_on.locator(edge.format("goon-1"))).to_have_count(0)
+        # Anna pushes the limit and misses: every console shows Edge 2/3.
+        anna.locator("#scene-attacker").wait_for()
+        anna.get_by_role("button", name="Attack with sam").click()
+        anna.get_by_role("button", name="Target goon-1").click()
+        anna.locator("#options summary").click()
+        anna.get_by_label("Smartlink").select_option("wireless_implant")
+        anna.locator("#options").get_by_label("Edge", exact=True).select_option("push_the_limit")
+        console.give_dice(anna, "#dice-steps", PUSHED_MISS)
+        result = console.resolve(anna)["result"]
+        assert (result["pool"], result["edge_spent"]) == (17, 1)
+        for shown_on in (page, anna):
+            expect(shown_on.locator(edge.format("sam"))).to_have_text("Edge 2/3")
+
+        # A new session: the GM sets sam's Edge spent back to 0 in the actor's editor.
+        page.get_by_role("button", name="Edit sam").click()
+        spent = page.get_by_label("Edge spent")
+        expect(spent).to_have_value("1")
+        spent.fill("0")
+        saved = console.save_actor(page, "Save actor")
+        assert "edge_spent" not in saved["result"]["state"]
+        assert "edge_spent" not in console.scene(page, url, encounter)["sam"]
+        for shown_on in (page, anna):
+            expect(shown_on.locator(edge.format("sam"))).to_have_text("Edge 3/3")
+    finally:
+        anna.context.close()

@@ -594,6 +594,11 @@ function summarize(event) {
   }
 }
 
+// What may have spent Edge, which the roster shows on each actor (sr5, sr4), with the
+// monitors the service keeps or without.
+const EDGE_EVENTS = new Set(["attack", "action", "zone_test"]);
+const spentEdge = (event) => EDGE_EVENTS.has(event.type) && ["sr5", "sr4"].includes(state.encounter?.ruleset);
+
 function onEvent(event) {
   map.applyZoneChanges(event.zones_started || [], event.zones_ended || []);
   showBlast(event.result);
@@ -604,7 +609,7 @@ function onEvent(event) {
   if (MONITOR_EVENTS.has(event.type)) monitors.refresh();
   // The service's monitors, and the version an edit is made on, follow every change.
   if (event.type === "undo") afterUndo();
-  else if (serviceMonitors() || event.type === "state_edited") readState();
+  else if (serviceMonitors() || event.type === "state_edited" || spentEdge(event)) readState();
   refreshOdds();
   const time = new Date(event.at);
   const item = el("li", { dataEventId: event.id, dataType: event.type },

@@ -18,6 +18,8 @@ const IDENTITY = [
   { key: "posture.cover", label: "Its cover", type: "select", options: ["none", "partial", "good", "full"] },
   { key: "posture.prone", label: "Lying prone", type: "checkbox" },
 ];
+// The Edge the actor spent, kept on the scene (sr5, sr4: rulesets whose sheet has an Edge).
+const EDGE_SPENT = { key: "edge_spent", label: "Edge spent", type: "int", min: 0, max: 1000, optional: true };
 
 const valueAt = (object, key) => key.split(".").reduce((node, part) => node?.[part], object);
 
@@ -38,6 +40,14 @@ function fill(container, specs, prefix, values) {
     else if (value === undefined || value === null) input.value = spec.optional ? "" : input.value;
     else input.value = spec.format ? spec.format(value) : String(value);
   }
+}
+
+// "Edge 2/3": what is left of the sheet's Edge rating after what the actor spent.
+function edgeBadge(actor) {
+  const rating = actor.sheet?.edge;
+  if (!Number.isInteger(rating)) return null;
+  const left = Math.max(0, rating - (actor.edge_spent || 0));
+  return el("span", { class: "badge edge", title: "Edge left of the rating", dataField: "edge", text: `Edge ${left}/${rating}` });
 }
 
 export class Roster {
@@ -141,6 +151,7 @@ export class Roster {
       const item = el("li", { dataActor: id, dataCondition: monitor.down || undefined, class: classes || undefined, "aria-current": id === this.acting ? "true" : undefined },
         el("strong", { text: actor.name ? `${actor.name} (${id})` : id }),
         monitor.badges,
+        edgeBadge(actor),
         el("span", { class: "facts-line", text: ` — ${played}, ${where}${weapons ? `, carries ${weapons}` : ""}` }),
         actor.hidden ? el("span", { class: "badge", text: "hidden" }) : null,
         id === this.acting ? el("span", { class: "badge acting", text: "acting now" }) : null);
@@ -194,13 +205,18 @@ export class Roster {
     }
   }
 
+  // The actor's own fields in the editor: with Edge spent where the sheet has an Edge.
+  identity() {
+    return this.ruleset?.sheet?.some((spec) => spec.key === "edge") ? [...IDENTITY, EDGE_SPENT] : IDENTITY;
+  }
+
   open(mode, id = null) {
     const r = this.ruleset;
     if (!r?.sheet) return;
     this.hideError();
     const heading = { add: "Add an actor", edit: `Edit ${id}`, duplicate: `Duplicate ${id}` }[mode];
     const identity = el("div", { class: "grid" });
-    buildFields(identity, [ACTOR_ID, ...IDENTITY], "roster");
+    buildFields(identity, [ACTOR_ID, ...this.identity()], "roster");
     const sheet = el("fieldset", { class: "group" }, el("legend", { text: "Sheet" }));
     const sheetFields = el("div", { class: "grid" });
     buildFields(sheetFields, r.sheet, "sheet");
@@ -225,9 +241,10 @@ export class Roster {
       idInput.value = this.freeId("actor-1");
     } else {
       const actor = this.actors.get(id);
-      const values = { ...actor, position: actor.position || { x: 0, y: 0 } };
-      if (mode === "duplicate") values.position = { x: values.position.x + 2, y: values.position.y };
-      fill(identity, IDENTITY, "roster", values);
+      const values = { ...actor, position: actor.position || { x: 0, y: 0 }, edge_spent: actor.edge_spent || 0 };
+      // A duplicate is a new actor: it has spent no Edge.
+      if (mode === "duplicate") Object.assign(values, { position: { x: values.position.x + 2, y: values.position.y }, edge_spent: 0 });
+      fill(identity, this.identity(), "roster", values);
       fill(sheetFields, r.sheet, "sheet", actor.sheet || {});
       const first = actor.sheet?.weapons?.[0];
       if (first) fill(weaponFields, r.weapon, "roster-weapon", first);
@@ -248,7 +265,7 @@ export class Roster {
 
   read() {
     const { id } = readFields(this.editor, [ACTOR_ID], "roster");
-    const body = readFields(this.editor, IDENTITY, "roster");
+    const body = readFields(this.editor, this.identity(), "roster");
     const sheet = { ruleset: this.ruleset.id, ...readFields(this.editor, this.ruleset.sheet, "sheet") };
     const weapons = this.editor.querySelector("#roster-carries").checked
       ? [readFields(this.editor, this.ruleset.weapon, "roster-weapon")]

@@ -1,10 +1,10 @@
 """What a resolution does beyond the combat state, as the use cases in `encounters` commit it:
-to the scene (the rounds a gun holds) and to the turn (the room an action takes in a phase,
-what the moments the turn moved through set off)."""
+to the scene (the rounds a gun holds, the Edge each actor spent) and to the turn (the room an
+action takes in a phase, what the moments the turn moved through set off)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import msgspec
@@ -33,6 +33,27 @@ def fired(ruleset: Ruleset, request: Any) -> After:
         if actor is None or not left:
             return resolution, state
         return resolution, scene.with_actor(state, actor_id, with_ammo(actor, left))
+
+    return after
+
+
+def edged(ruleset: Ruleset, request: Any, masked: Collection[str], then: After | None) -> After:
+    """What an attack, action or zone test does to the Edge its actors spent: each actor on the
+    scene it names adds its points (one the scene does not hold, or a hidden one the request
+    named as such, keeps nothing)."""
+
+    def after(
+        resolution: Resolution[Any], state: EncounterState
+    ) -> tuple[Resolution[Any], EncounterState]:
+        if then is not None:
+            resolution, state = then(resolution, state)
+        for actor_id, points in ruleset.edge_spent(request, resolution.result).items():
+            actor = state.scene.get(actor_id)
+            if actor is None or actor_id in masked:
+                continue
+            actor = scene.with_edge_spent(actor, scene.edge_spent(actor) + points)
+            state = scene.with_actor(state, actor_id, actor)
+        return resolution, state
 
     return after
 

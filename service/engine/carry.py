@@ -54,7 +54,7 @@ def scene_actor(actor: CampaignActor, name: str, controller: str) -> SceneActor:
         hidden=actor.hidden,
         sheet=actor.sheet,
         monitor=_carried_monitor(actor.monitor),
-        edge_spent=actor.edge_spent,
+        edge_spent=actor.edge_spent or msgspec.UNSET,
     )
 
 
@@ -139,7 +139,7 @@ def carried_back(
         if sheet is not None:
             changes["sheet"] = sheet
     if "edge" in parts:
-        changes["edge_spent"] = fought.edge_spent
+        changes["edge_spent"] = fought.edge_spent or 0
     after = msgspec.structs.replace(character, **changes)
     taken: list[CarryPart] = []
     if (after.monitor, after.locations, after.worn) != (

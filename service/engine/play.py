@@ -145,6 +145,7 @@ class PlayUses(EncounterCore):
         fired = (
             aftermath.fired(loaded.ruleset, request) if body_type != "zone_test_ask_type" else None
         )
+        edged = aftermath.edged(loaded.ruleset, request, masked, fired)
         what = _WHAT.get(body_type) or str(getattr(request, "action", body_type))
         check_given(request.dice, steps(loaded.ruleset, request))
 
@@ -173,7 +174,7 @@ class PlayUses(EncounterCore):
             loaded.ruleset,
             masked,
             earlier,
-            then=aftermath.spent(loaded.ruleset, request, what, fired),
+            then=aftermath.spent(loaded.ruleset, request, what, edged),
         )
 
         def roll(current: Loaded, dice: Dice) -> Resolution[Any]:

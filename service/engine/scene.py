@@ -9,7 +9,7 @@ import msgspec
 
 from schemas.common import Point, Zone
 from schemas.encounter import EncounterState
-from schemas.scene import ActorPatch, SceneActor, SceneChange, SceneResult
+from schemas.scene import MAX_EDGE_SPENT, ActorPatch, SceneActor, SceneChange, SceneResult
 from service.rules import RuleViolation
 from service.rules.geometry import in_zone
 
@@ -77,7 +77,19 @@ def patched(actor: SceneActor, patch: ActorPatch) -> SceneActor:
         for name in patch.__struct_fields__
         if getattr(patch, name) is not msgspec.UNSET
     }
-    return msgspec.structs.replace(actor, **given)
+    changed = msgspec.structs.replace(actor, **given)
+    return with_edge_spent(changed, edge_spent(changed))
+
+
+def edge_spent(actor: SceneActor) -> int:
+    return actor.edge_spent or 0
+
+
+def with_edge_spent(actor: SceneActor, points: int) -> SceneActor:
+    """The actor with `points` of Edge spent, up to the bound; none is left out (a state that
+    never spent Edge reads, and compares, as before the field existed)."""
+    points = min(points, MAX_EDGE_SPENT)
+    return msgspec.structs.replace(actor, edge_spent=points if points else msgspec.UNSET)
 
 
 def with_actor(state: EncounterState, actor_id: str, actor: SceneActor | None) -> EncounterState:

@@ -48,11 +48,17 @@ class SceneUses(EncounterCore):
         def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
             self._check_room(state, actor_id)
             kept = state.scene.get(actor_id)
+            put = actor
+            if kept is not None and actor.edge_spent is msgspec.UNSET:
+                # Like the monitor: a PUT that leaves out the Edge spent keeps it.
+                put = scene.with_edge_spent(put, scene.edge_spent(kept))
+            else:
+                put = scene.with_edge_spent(put, scene.edge_spent(put))
             if actor.monitor is None and kept is not None and kept.monitor is not None:
                 # The damage an actor carries is the service's: a PUT that leaves the monitor
                 # out (a VTT sending a changed sheet) keeps it; one that gives it sets it.
-                return "set", msgspec.structs.replace(actor, monitor=kept.monitor)
-            return "set", actor
+                return "set", msgspec.structs.replace(put, monitor=kept.monitor)
+            return "set", put
 
         return await self._scene_change(admitted, actor_id, body, key, change)
 

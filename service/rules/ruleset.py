@@ -186,6 +186,13 @@ class Ruleset(Protocol):
         id (the scene's guns are set to it)."""
         ...
 
+    def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
+        """The Edge points each actor spent in this attack, action or zone test, by actor id
+        (the attacker, a defender that spent Edge on its defense, a zone test's or an action's
+        actor): the scene's actors add them to their `edge_spent`. {} in a ruleset without
+        Edge."""
+        ...
+
     @property
     def action_type(self) -> type[Any]:
         """The msgspec Struct of this ruleset's action body (a member of `ActionRequest`)."""

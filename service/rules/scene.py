@@ -1,5 +1,5 @@
 """What every ruleset reads of the scene to fill a request in: an actor by id, its sheet, the
-distance between two actors, and a sheet's guns after they fired."""
+distance between two actors, a sheet's guns after they fired, and the Edge actors spent."""
 
 from __future__ import annotations
 
@@ -94,3 +94,12 @@ def with_ammo(actor: SceneActor, left: Mapping[str, int]) -> SceneActor:
         msgspec.structs.replace(w, ammo=left[w.id]) if w.id in left else w for w in sheet.weapons
     ]
     return msgspec.structs.replace(actor, sheet=msgspec.structs.replace(sheet, weapons=weapons))
+
+
+def edge_by_actor(*spent: tuple[str, int]) -> dict[str, int]:
+    """Edge points by actor, added up; an actor that spent none is left out."""
+    tally: dict[str, int] = {}
+    for actor_id, points in spent:
+        if points > 0:
+            tally[actor_id] = tally.get(actor_id, 0) + points
+    return tally

@@ -91,6 +91,10 @@ class D100Ruleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
+        del request, result
+        return {}  # the d100 game (003) has no Edge
+
     action_type = D100ActionRequest
     # The shooter's rolls: its attack, its weapon's bonus dice, where the hit lands, suppression.
     attacker_steps = frozenset({"attack", "bonus", "location", "suppression"})

@@ -75,6 +75,10 @@ class SR3Ruleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
+        del request, result
+        return {}  # SR3 (002) has no Edge (its Karma Pool is the VTT's)
+
     action_type = SR3ActionRequest
     # The shooter's roll: its attack test. Dodge and resistance are the target's.
     attacker_steps = frozenset({"attack"})

@@ -89,6 +89,10 @@ class HardLifeRuleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
+        del request, result
+        return {}  # Hard Life plays SR3 (004): SR3 has no Edge (its Karma Pool is the VTT's)
+
     action_type = HLActionRequest
     # The shooter's rolls: its attack test and where its rounds scatter. The rest named after
     # an actor are that actor's (dodge, armour, damage taken, stun, recovery, zone tests).

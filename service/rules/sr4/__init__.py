@@ -77,6 +77,10 @@ class SR4Ruleset(OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
+        del request
+        return scene_fill.edge_spent(result)
+
     action_type = SR4ActionRequest
     # The shooter's rolls: its attack tests, their re-roll, suppression and the scatter.
     attacker_steps = frozenset({"attack", "reroll", "suppression", "scatter"})

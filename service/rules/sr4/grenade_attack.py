@@ -168,6 +168,7 @@ def _target_results(
             defense_modifiers=attack.defense_modifiers,
             defense_hits=attack.defense.hits if attack.defense is not None else 0,
             net_hits=attack.net_hits,
+            edge_spent=1 if target.edge and attack.defense is not None else 0,
         )
         for target in request.targets
     ]

@@ -11,17 +11,26 @@ from typing import Any
 
 import msgspec
 
+from schemas.encounter import ActionResult
 from schemas.scene import SceneActor
 from schemas.sr4 import (
     SR4Attacker,
     SR4AttackRequest,
+    SR4AttackResult,
     SR4BlastActor,
     SR4Defender,
     SR4Sheet,
     SR4Target,
     SR4ZoneTestRequest,
 )
-from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
+from service.rules.scene import (
+    actor_of,
+    bystanders_of,
+    distance_m,
+    edge_by_actor,
+    sheet_of,
+    weapon_of,
+)
 
 _ATTACKER_NEEDS = ("agility",)
 _DEFENDER_NEEDS = ("reaction", "body")
@@ -131,6 +140,18 @@ def ammo_left(request: Any, result: Any) -> dict[str, int]:
     weapon = getattr(request, "weapon", None)
     if getattr(request, "action", None) == "reload" and isinstance(weapon, str):
         return {weapon: result.ammo_left}
+    return {}
+
+
+def edge_spent(result: Any) -> dict[str, int]:
+    """SR4 core, Edge: the attacker's extra dice, each defender's Edge on its defense (one point
+    each) and the re-roll (an action). A zone test rolls Edge as an attribute: nothing spent."""
+    if isinstance(result, SR4AttackResult):
+        defenses = [(target.target, target.edge_spent) for target in result.targets]
+        own = result.edge_spent - sum(points for _, points in defenses)
+        return edge_by_actor((result.attacker, own), *defenses)
+    if isinstance(result, ActionResult):
+        return edge_by_actor((result.actor, result.edge_spent))
     return {}
 
 

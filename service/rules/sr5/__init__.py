@@ -78,6 +78,10 @@ class SR5Ruleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
+        del request
+        return scene_fill.edge_spent(result)
+
     action_type = SR5ActionRequest
     # The shooter's rolls: its attack tests (one per target of a split pool), their Second Chance
     # and the suppression test.

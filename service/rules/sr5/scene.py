@@ -8,17 +8,27 @@ from typing import Any
 
 import msgspec
 
+from schemas.encounter import ActionResult
 from schemas.scene import SceneActor
 from schemas.sr5 import (
     SR5Attacker,
     SR5AttackRequest,
+    SR5AttackResult,
     SR5Bystander,
     SR5Defender,
     SR5Sheet,
     SR5Target,
     SR5ZoneTestRequest,
+    SR5ZoneTestResult,
 )
-from service.rules.scene import actor_of, bystanders_of, distance_m, sheet_of, weapon_of
+from service.rules.scene import (
+    actor_of,
+    bystanders_of,
+    distance_m,
+    edge_by_actor,
+    sheet_of,
+    weapon_of,
+)
 
 # What a sheet must hold to attack, and to defend (the rest has the request's defaults).
 _ATTACKER_NEEDS = ("agility", "strength")
@@ -117,6 +127,16 @@ def ammo_left(request: Any, result: Any) -> dict[str, int]:
     if request.second_weapon is not None and result.second_ammo_left is not None:
         left[request.second_weapon.id] = result.second_ammo_left
     return left
+
+
+def edge_spent(result: Any) -> dict[str, int]:
+    """SR5 Edge is the acting actor's: Push the Limit on an attack, Second Chance (an action),
+    Lucky Cover on a zone test; each one point. Defenders spend none here."""
+    if isinstance(result, SR5AttackResult):
+        return edge_by_actor((result.attacker, result.edge_spent))
+    if isinstance(result, SR5ZoneTestResult | ActionResult):
+        return edge_by_actor((result.actor, result.edge_spent))
+    return {}
 
 
 def fill_zone_test(asked: Any, scene: Mapping[str, SceneActor]) -> SR5ZoneTestRequest:
