@@ -165,14 +165,16 @@ async def test_the_end_gives_the_characters_back_what_the_fight_changed(client: 
         "weapon": "ares-predator-v",
         "mode": "SA",
         "targets": [{"id": "ganger-1"}],
-        "dice": {"attack": [1] * 9, "defense:ganger-1": [1] * 6},
+        # Pushing the Limit: her 9 dice and her Edge 3, all missing; it spends 1 Edge point.
+        "edge": "push_the_limit",
+        "dice": {"attack": [1] * 12, "defense:ganger-1": [1] * 6},
     }
-    assert (await client.post(f"{encounter}/attacks", json=attack)).status == 201
-    # Kestrel takes 2 more physical boxes and spends 2 Edge in the fight.
+    shot = await client.post(f"{encounter}/attacks", json=attack)
+    assert shot.status == 201, await shot.text()
+    assert (await shot.json())["result"]["edge_spent"] == 1
+    # Kestrel takes 2 more physical boxes in the fight.
     hurt = await client.post(f"{encounter}/actors/kestrel/monitor", json={"set": {"physical": 5}})
     assert hurt.status == 200, await hurt.text()
-    spent = await client.patch(f"{encounter}/actors/kestrel", json={"edge_spent": 2})
-    assert spent.status == 200, await spent.text()
     # The template's copy is hurt too: the template never changes.
     await client.post(f"{encounter}/actors/ganger-2/monitor", json={"set": {"stun": 4}})
 
@@ -192,7 +194,7 @@ async def test_the_end_gives_the_characters_back_what_the_fight_changed(client: 
     # One round fired from the Predator's 12; the other guns as imported (Alpha 30).
     guns = {w["id"]: w["ammo"] for w in kestrel["sheet"]["weapons"]}
     assert (guns["ares-predator-v"], guns["ares-alpha"]) == (11, 30)
-    assert kestrel["edge_spent"] == 2
+    assert kestrel["edge_spent"] == 1
     assert kept["actors"]["ganger"] == template
     [listed] = kept["encounters"]
     assert (listed["ended"], listed["carried"]) == (True, {"kestrel": ["monitor", "ammo", "edge"]})
@@ -201,7 +203,7 @@ async def test_the_end_gives_the_characters_back_what_the_fight_changed(client: 
     again = await started(client, base, gm, bring=[{"actor": "kestrel"}])
     view = await (await client.get(f"/v1/encounters/{again['id']}", headers=gm)).json()
     brought = view["scene"]["kestrel"]
-    assert (brought["monitor"]["physical"], brought["edge_spent"]) == (5, 2)
+    assert (brought["monitor"]["physical"], brought["edge_spent"]) == (5, 1)
     assert brought["sheet"]["weapons"][0]["ammo"] == 11
 
 
