@@ -316,6 +316,11 @@ def test_the_gm_imports_edits_and_deletes_and_the_page_says_what_it_refuses(
     backup = page.locator('#campaign-actors li[data-actor="kestrel-backup"]')
     expect(backup.locator("strong")).to_have_text("Kestrel (kestrel-backup)")
     page.get_by_label("Read the file as").select_option("")
+    # Dropped on a listed actor, the file goes onto that one.
+    drop(page, '#campaign-actors li[data-actor="kestrel-backup"] strong', KESTREL)
+    expect(page.locator("#campaign-import-report h3")).to_have_text(
+        "Imported Kestrel as kestrel-backup"
+    )
 
     # An edit changes what the form shows and keeps the rest: the damage Kestrel carries, the
     # sheet's fields the form has none for (Charisma 2), its other guns.

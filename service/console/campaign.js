@@ -70,6 +70,10 @@ export class CampaignPage {
     $("campaign-player").addEventListener("input", () => this.tickPlayersCharacters());
     $("campaign-player-copy").addEventListener("click", () => this.copyLink());
     $("campaign-start").addEventListener("submit", (event) => this.start(event));
+    // Back on the tab (a player who left it open between sessions): what changed meanwhile.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.shown) this.refresh();
+    });
     // A character file dropped anywhere on the campaign page (the GM's): on a listed actor, it
     // takes that file's sheet; elsewhere a new character, its id from the file's name.
     document.addEventListener("dragover", (event) => {

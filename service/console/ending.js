@@ -9,9 +9,11 @@ const $ = (id) => document.getElementById(id);
 export class EndControl {
   // `session()`: the encounter joined ({id, token, role, campaign}); `onEnded(answer)`: the
   // service's answer (null for an encounter of no campaign).
-  constructor({ session, onEnded }) {
+  // `onForbidden()`: the token turned out to be a player's (403).
+  constructor({ session, onEnded, onForbidden }) {
     this.session = session;
     this.onEnded = onEnded;
+    this.onForbidden = onForbidden;
     this.form = $("end-form");
     this.opener = $("end-open");
     this.error = $("end-error");
@@ -63,6 +65,7 @@ export class EndControl {
     } catch (error) {
       this.error.textContent = `Not ended: ${error.describe?.() || error.message}`;
       this.error.hidden = false;
+      if (error.status === 403) this.onForbidden?.();
     } finally {
       button.disabled = false;
     }

@@ -192,6 +192,7 @@ const ending = new EndControl({
     const skipped = Object.entries(answer.skipped || {}).map(([actor, why]) => `; ${actor} not: ${why}`).join("");
     await backToCampaign(`${state.encounter?.name || "The encounter"} ended: ${carriedText(answer.carried)}${skipped}.`);
   },
+  onForbidden: () => setRole("player"),
 });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
