@@ -22,7 +22,7 @@ import pytest
 
 from tests import console_browser as console
 from tests.sr5_requests import README_GANGER_SHEET
-from tests.test_console import browser, page, url
+from tests.test_console import UNLABELLED_JS, browser, page, url
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -328,6 +328,8 @@ def test_the_gm_imports_edits_and_deletes_and_the_page_says_what_it_refuses(
     page.get_by_role("button", name="Read it again").click()
     expect(shown_count(page, "#campaign-actors", "kestrel", "physical")).to_have_text("2")
     page.get_by_role("button", name="Edit kestrel", exact=True).click()
+    # Every field of the page, the editor's and the lists' included, has its label.
+    assert page.evaluate(UNLABELLED_JS) == []
     expect(page.locator("#campaign-sheet-body")).to_have_value("4")
     expect(page.get_by_label("Its id")).to_have_js_property("readOnly", True)
     page.get_by_label("Its name").fill("Kestrel Prime")
