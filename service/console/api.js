@@ -181,3 +181,40 @@ export const stopInitiative = (id, token) => call("DELETE", initiativePath(id), 
 // One ruleset's detail: what the list says, and the data a client draws with (sr3-hardlife's
 // body map of hexes).
 export const getRuleset = (id) => call("GET", `/v1/rulesets/${encodeURIComponent(id)}`);
+
+// Ends the encounter (GM). One started in a campaign first gives its characters back what the
+// fight changed: `carry`, some of "monitor", "ammo", "edge" (none: nothing carried); the answer
+// says what each took back. Any other encounter answers nothing (204). Sent once, not retried:
+// a second DELETE finds the encounter ended.
+export function endEncounter(id, token, carry = null) {
+  const query = carry ? `?${new URLSearchParams({ carry: carry.length ? carry.join(",") : "none" })}` : "";
+  return call("DELETE", `${encounterPath(id)}${query}`, { token });
+}
+
+// --- campaigns (docs/api.md): the group's characters and the GM's templates between fights ---
+
+const campaignPath = (id) => `/v1/campaigns/${encodeURIComponent(id)}`;
+const campaignActorPath = (id, actor) => `${campaignPath(id)}/actors/${encodeURIComponent(actor)}`;
+
+export const createCampaign = (adminKey, ruleset, name) =>
+  call("POST", "/v1/campaigns", { token: adminKey, body: { ruleset, name }, idempotent: true });
+
+// The GM's token sees everything; a player's the characters (never the templates).
+export const getCampaign = (id, token) => call("GET", campaignPath(id), { token });
+
+export const putCampaignActor = (id, token, actor, body) => call("PUT", campaignActorPath(id, actor), { token, body });
+
+export const patchCampaignActor = (id, token, actor, body) => call("PATCH", campaignActorPath(id, actor), { token, body });
+
+export const deleteCampaignActor = (id, token, actor) => call("DELETE", campaignActorPath(id, actor), { token });
+
+export const importCampaignActor = (id, token, actor, format, file) =>
+  call("POST", `${campaignActorPath(id, actor)}/import?format=${encodeURIComponent(format)}`, { token, file, idempotent: true });
+
+// A player's campaign token (a new one replaces the old); that player then plays `characters`.
+export const issueCampaignPlayer = (id, token, player, characters) =>
+  call("POST", `${campaignPath(id)}/players/${encodeURIComponent(player)}`, { token, body: { characters } });
+
+// An encounter of the campaign's ruleset with `bring` ([{actor, count}]) on its scene.
+export const startCampaignEncounter = (id, token, body) =>
+  call("POST", `${campaignPath(id)}/encounters`, { token, body, idempotent: true });

@@ -2,6 +2,7 @@
 // resuming after the last event id received (docs/api.md, "Events and live updates").
 
 import { ApiError, getEncounter, socketUrl } from "./api.js";
+import { round1 } from "./map.js";
 
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
@@ -111,4 +112,49 @@ export function compareIds(a, b) {
   if (am !== bm) return am < bm ? -1 : 1;
   if (as !== bs) return as < bs ? -1 : 1;
   return 0;
+}
+
+// An event in words, as the feed and Undo list it; `formFor(kind)`: the ruleset form that
+// summarizes its results (null: none in this console).
+export function summarizeEvent(event, formFor) {
+  const result = event.result;
+  switch (event.type) {
+    case "encounter_created":
+      return "Encounter created.";
+    case "encounter_ended":
+      return "Encounter ended.";
+    case "attack": {
+      const ruleset = formFor(result?.kind);
+      return ruleset ? ruleset.summary(result) : `${event.actor} attacks.`;
+    }
+    case "action": {
+      const effects = result?.effects?.length ? `: ${result.effects.join("; ")}` : "";
+      return `${event.actor}: ${result?.action?.replaceAll("_", " ")}${effects}.`;
+    }
+    case "advance":
+      return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
+    case "initiative":
+      return `Initiative ${result?.change}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
+    case "state_edited":
+      return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
+    case "scene": {
+      const at = result?.state?.position;
+      const where = at ? `${result.change === "moved" ? " to" : ", at"} x ${round1(at.x)} m, y ${round1(at.y)} m` : "";
+      const change = { set: "set on the scene", patched: "changed", hidden: "hidden" }[result?.change] || result?.change;
+      return `${result?.actor} ${change}${result?.change === "removed" ? " from the scene" : where}.`;
+    }
+    case "monitor": {
+      const effects = result?.effects?.length ? `: ${result.effects.join("; ")}` : "";
+      return `${result?.actor}'s monitor ${result?.change}${effects}${result?.reason ? ` (${result.reason})` : ""}.`;
+    }
+    case "undo":
+      return `Undo: the ${String(result?.undone_type || "change").replaceAll("_", " ")} of event ${result?.undone} taken back${result?.reason ? ` (${result.reason})` : ""}.`;
+    case "zone_test": {
+      const ruleset = formFor(result?.kind);
+      if (ruleset) return ruleset.summary(result);
+      return `${result?.actor} tests against ${result?.zone}: ${result?.avoided ? `avoided (${result.avoided})` : result?.hit ? "hit" : "safe"}.`;
+    }
+    default:
+      return `${event.type}${event.actor ? ` by ${event.actor}` : ""}.`;
+  }
 }

@@ -100,17 +100,25 @@ export class CharacterImport {
   }
 
   showReport(actor, fileName, report) {
-    const read = report.read.map((entry) =>
-      el("li", { dataField: entry.field }, el("code", { text: entry.field }), ` = ${entry.value} `, el("small", { text: `(${entry.source})` })));
-    const leftOut = report.left_out.map((entry) =>
-      el("li", {}, el("code", { text: entry.source }), `: ${entry.reason}`));
-    const name = report.name ? `${report.name} ` : "";
-    this.report.replaceChildren(
-      el("h3", { id: "import-report-heading", text: `Imported ${name}onto ${actor}` }),
-      el("p", { text: `${fileName} (${report.source_format}, ${report.ruleset}): ${report.read.length} fields read, ${report.left_out.length} parts left out.` }),
-      el("details", { class: "import-read" }, el("summary", { text: `Read (${report.read.length})` }), el("ul", {}, read)),
-      el("details", { class: "import-left-out", open: true }, el("summary", { text: `Left out (${report.left_out.length})` }),
-        leftOut.length ? el("ul", {}, leftOut) : el("p", { text: "Nothing." })));
+    this.report.replaceChildren(...reportParts(report, `onto ${actor}`, fileName, "import-report-heading"));
     this.report.hidden = false;
   }
+}
+
+// An import's report: what was read (each field, its value and where in the file it came from)
+// and what was left out and why; `onto` says where it went ("onto kestrel", "as kestrel").
+// Also the campaign page's (campaign.js).
+export function reportParts(report, onto, fileName, headingId) {
+  const read = report.read.map((entry) =>
+    el("li", { dataField: entry.field }, el("code", { text: entry.field }), ` = ${entry.value} `, el("small", { text: `(${entry.source})` })));
+  const leftOut = report.left_out.map((entry) =>
+    el("li", {}, el("code", { text: entry.source }), `: ${entry.reason}`));
+  const name = report.name ? `${report.name} ` : "";
+  return [
+    el("h3", { id: headingId, text: `Imported ${name}${onto}` }),
+    el("p", { text: `${fileName} (${report.source_format}, ${report.ruleset}): ${report.read.length} fields read, ${report.left_out.length} parts left out.` }),
+    el("details", { class: "import-read" }, el("summary", { text: `Read (${report.read.length})` }), el("ul", {}, read)),
+    el("details", { class: "import-left-out", open: true }, el("summary", { text: `Left out (${report.left_out.length})` }),
+      leftOut.length ? el("ul", {}, leftOut) : el("p", { text: "Nothing." })),
+  ];
 }

@@ -3,10 +3,12 @@
 
 import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
-import { EventFeed } from "./feed.js";
+import { CampaignPage, carriedText } from "./campaign.js";
+import { EndControl } from "./ending.js";
+import { EventFeed, summarizeEvent } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
-import { round1, SceneMap } from "./map.js";
+import { SceneMap } from "./map.js";
 import { MonitorControls } from "./monitor-edit.js";
 import { drawMonitor, INCAPACITATED, MONITOR_EVENTS, MonitorsPanel, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { OddsPanel } from "./odds.js";
@@ -172,6 +174,26 @@ const remembered = new RememberedEncounters({
   section: $("remembered"),
   onOpen: (entry) => join(entry.id, entry.token, entry.tokens, entry.role, entry.player),
 });
+// The campaign page (campaign.js): opens its encounters here, with the campaign's token.
+const campaigns = new CampaignPage({
+  forms: FORMS,
+  rulesets: () => state.rulesets,
+  onOpenEncounter: (id, token, tokens, role, player) => join(id, token, tokens, role, player),
+});
+// The GM's end of the encounter; a campaign's goes back to the campaign page, saying what the
+// characters took back.
+const ending = new EndControl({
+  session,
+  onEnded: async (answer) => {
+    if (!answer) {
+      say($("encounter-status"), "The encounter has ended.");
+      return;
+    }
+    const skipped = Object.entries(answer.skipped || {}).map(([actor, why]) => `; ${actor} not: ${why}`).join("");
+    await backToCampaign(`${state.encounter?.name || "The encounter"} ended: ${carriedText(answer.carried)}${skipped}.`);
+  },
+  onForbidden: () => setRole("player"),
+});
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -220,6 +242,7 @@ async function loadRulesets() {
     option.disabled = !FORMS[info.id];
     return option;
   }));
+  campaigns.setRulesets(state.rulesets);
 }
 
 const rulesetInfo = (id) => state.rulesets.find((info) => info.id === id);
@@ -275,7 +298,10 @@ async function joinFromForm(event) {
 async function join(id, token, tokens = null, role = "player", player = null) {
   const view = await api.getEncounter(id, token);
   leave({ keepStatus: true });
-  state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name, damage: view.damage, version: view.version };
+  state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name, damage: view.damage, version: view.version, campaign: view.campaign || null };
+  campaigns.hide();
+  $("back-to-campaign").hidden = !view.campaign;
+  ending.reset();
   undo.reset();
   showDamage(view.damage);
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
@@ -347,6 +373,7 @@ function leave({ keepStatus = false } = {}) {
   state.encounter = null;
   sessionStorage.removeItem(SESSION_KEY);
   $("encounter-info").hidden = true;
+  $("campaigns").hidden = false;
   document.querySelector(".encounter-forms").hidden = false;
   for (const panel of PANELS) $(panel).hidden = true;
   $("encounter-summary").textContent = "No encounter yet: create one or join one.";
@@ -363,10 +390,25 @@ function setRole(role) {
   $("turn-panel").hidden = role === "player";
   // Undo is the GM's; a token joined by hand keeps it until the service refuses it.
   undo.setRole(role);
+  ending.setRole(role);
   roster.setRole(role);
   initiative.setRole(role);
   monitors.setRole(role);
   if (role === "player") say($("encounter-status"), "This is a player token: only the GM advances the turn.");
+}
+
+// From an encounter of a campaign back to the campaign's page, with the token this browser keeps
+// for it (the campaign's token opened the encounter too, unless its own was typed in).
+async function backToCampaign(note = "") {
+  const { campaign, token } = state.encounter || {};
+  if (!campaign) return;
+  const campaignToken = campaigns.tokenFor(campaign) || token;
+  leave({ keepStatus: true });
+  try {
+    await campaigns.open(campaign, campaignToken, note);
+  } catch (error) {
+    say($("encounter-status"), `The campaign could not be opened: ${error.describe?.() || error.message}`, "error");
+  }
 }
 
 function showDamage(damage) {
@@ -551,48 +593,8 @@ function bringResultIntoView() {
 
 // --- the feed -----------------------------------------------------------------------------
 
-function summarize(event) {
-  const result = event.result;
-  switch (event.type) {
-    case "encounter_created":
-      return "Encounter created.";
-    case "encounter_ended":
-      return "Encounter ended.";
-    case "attack": {
-      const ruleset = formFor(result?.kind);
-      return ruleset ? ruleset.summary(result) : `${event.actor} attacks.`;
-    }
-    case "action": {
-      const effects = result?.effects?.length ? `: ${result.effects.join("; ")}` : "";
-      return `${event.actor}: ${result?.action?.replaceAll("_", " ")}${effects}.`;
-    }
-    case "advance":
-      return `Advance to ${result?.to?.replaceAll("_", " ")}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
-    case "initiative":
-      return `Initiative ${result?.change}${result?.effects?.length ? `: ${result.effects.join("; ")}` : ""}.`;
-    case "state_edited":
-      return `The GM edited ${result?.changed?.join(" and ")}${result?.reason ? ` (${result.reason})` : ""}.`;
-    case "scene": {
-      const at = result?.state?.position;
-      const where = at ? `${result.change === "moved" ? " to" : ", at"} x ${round1(at.x)} m, y ${round1(at.y)} m` : "";
-      const change = { set: "set on the scene", patched: "changed", hidden: "hidden" }[result?.change] || result?.change;
-      return `${result?.actor} ${change}${result?.change === "removed" ? " from the scene" : where}.`;
-    }
-    case "monitor": {
-      const effects = result?.effects?.length ? `: ${result.effects.join("; ")}` : "";
-      return `${result?.actor}'s monitor ${result?.change}${effects}${result?.reason ? ` (${result.reason})` : ""}.`;
-    }
-    case "undo":
-      return `Undo: the ${String(result?.undone_type || "change").replaceAll("_", " ")} of event ${result?.undone} taken back${result?.reason ? ` (${result.reason})` : ""}.`;
-    case "zone_test": {
-      const ruleset = formFor(result?.kind);
-      if (ruleset) return ruleset.summary(result);
-      return `${result?.actor} tests against ${result?.zone}: ${result?.avoided ? `avoided (${result.avoided})` : result?.hit ? "hit" : "safe"}.`;
-    }
-    default:
-      return `${event.type}${event.actor ? ` by ${event.actor}` : ""}.`;
-  }
-}
+// An event in words (feed.js), with this console's ruleset forms.
+const summarize = (event) => summarizeEvent(event, formFor);
 
 // What may have spent Edge, which the roster shows on each actor (sr5, sr4), with the
 // monitors the service keeps or without.
@@ -633,6 +635,7 @@ function onEvent(event) {
     $("initiative-gm").hidden = true;
     odds.stop();
     zoneTests.close();
+    ending.ended();
     say($("encounter-status"), "The encounter has ended.");
   }
 }
@@ -643,7 +646,11 @@ async function start() {
   $("create-form").addEventListener("submit", createEncounter);
   $("join-form").addEventListener("submit", joinFromForm);
   $("attack-form").addEventListener("submit", resolve);
-  $("leave").addEventListener("click", () => leave());
+  $("leave").addEventListener("click", () => {
+    leave();
+    campaigns.forgetSession();
+  });
+  $("back-to-campaign").addEventListener("click", () => backToCampaign());
   $("copy-player-link").addEventListener("click", async () => {
     const link = $("share-player-link");
     try {
@@ -670,11 +677,16 @@ async function start() {
   // server; it is taken out of the address bar once read.
   const fragment = new URLSearchParams(location.hash.slice(1));
   const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
+  const campaign = campaigns.fromAddress(fragment);
   try {
     if (fragment.get("encounter") && fragment.get("token")) {
       history.replaceState(null, "", location.pathname + location.search);
       // A player link carries the player token.
       await join(fragment.get("encounter"), fragment.get("token"), null, "player", fragment.get("player"));
+    } else if (campaign?.token) {
+      await campaigns.openAtStart(campaign);
+    } else if (!saved && campaigns.saved()) {
+      await campaigns.openAtStart(campaigns.saved());
     } else if (saved) {
       await join(saved.id, saved.token, saved.tokens, saved.role || (saved.tokens ? "gm" : "unknown"), saved.player);
     }

@@ -5,12 +5,14 @@
 import { el } from "./results.js";
 
 const ENCOUNTERS_KEY = "firefight.console.encounters";
+const CAMPAIGNS_KEY = "firefight.console.campaigns";
 const ADMIN_KEY_KEY = "firefight.console.admin-key";
 // Enough for a campaign's worth of fights; the one opened longest ago is forgotten first.
 export const REMEMBERED_AT_MOST = 20;
 // What a token that opened the encounter before and opens nothing now means: the service no
 // longer has it (never "a wrong token": this browser had it right).
 export const GONE = "This encounter is gone from the service: it may have ended, or the service was started with --store memory.";
+export const CAMPAIGN_GONE = "This campaign is gone from the service (or the token was replaced), or the service was started with --store memory.";
 
 const ROLES = { gm: "GM", player: "player", unknown: "GM or player" };
 
@@ -27,22 +29,26 @@ function readJson(key, fallback) {
 
 export class RememberedEncounters {
   // `list`: the <ul> the entries are drawn in; `section`: hidden while there are none;
-  // `onOpen(entry)`: reopens one (rejects with the service's ApiError).
-  constructor({ list, section, onOpen }) {
+  // `onOpen(entry)`: reopens one (rejects with the service's ApiError). The campaigns this
+  // browser opened are kept the same way, under their own key (RememberedCampaigns).
+  constructor({ list, section, onOpen, storageKey = ENCOUNTERS_KEY, gone = GONE, attribute = "encounter" }) {
     this.list = list;
     this.section = section;
     this.onOpen = onOpen;
+    this.storageKey = storageKey;
+    this.goneText = gone;
+    this.attribute = attribute;
     // Entries whose token the service refused, by id: said beside them until forgotten.
     this.gone = new Set();
   }
 
   entries() {
-    const entries = readJson(ENCOUNTERS_KEY, []);
+    const entries = readJson(this.storageKey, []);
     return Array.isArray(entries) ? entries.filter((entry) => entry?.id && entry?.token) : [];
   }
 
   save(entries) {
-    localStorage.setItem(ENCOUNTERS_KEY, JSON.stringify(entries));
+    localStorage.setItem(this.storageKey, JSON.stringify(entries));
     this.draw();
   }
 
@@ -82,7 +88,7 @@ export class RememberedEncounters {
     const open = el("button", { type: "button", class: "open", text: `Open ${title}` });
     const forget = el("button", { type: "button", class: "forget", text: "Forget", "aria-label": `Forget ${title}` });
     const note = el("p", { class: "status", role: "status" });
-    const item = el("li", { dataEncounter: entry.id },
+    const item = el("li", { [`data-${this.attribute}`]: entry.id },
       el("div", { class: "row" }, open, forget),
       el("p", { class: "help", text: `${entry.ruleset || "?"}, ${ROLES[entry.role] || entry.role}${entry.player ? ` ${entry.player}` : ""}${when}` }),
       note);
@@ -111,8 +117,22 @@ export class RememberedEncounters {
 
   markGone(item, note) {
     item.dataset.gone = "true";
-    note.textContent = `${GONE} Forget removes it from this list.`;
+    note.textContent = `${this.goneText} Forget removes it from this list.`;
     note.dataset.kind = "error";
+  }
+}
+
+// The campaigns this browser opened (a GM's, or a player's link): reopened with a click after a
+// reload or a restart of the service, as their role.
+export class RememberedCampaigns extends RememberedEncounters {
+  constructor({ list, section, onOpen }) {
+    super({ list, section, onOpen, storageKey: CAMPAIGNS_KEY, gone: CAMPAIGN_GONE, attribute: "campaign" });
+  }
+
+  // The token this browser keeps for a campaign (a GM's before a player's), or null.
+  tokenFor(id) {
+    const entries = this.entries().filter((entry) => entry.id === id);
+    return entries.find((entry) => entry.role === "gm") || entries[0] || null;
   }
 }
 
