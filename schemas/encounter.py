@@ -231,6 +231,11 @@ class EncounterView(msgspec.Struct, gc=False):
     dice_policy: DicePolicy = "own"
     sheet_policy: SheetPolicy = "scene"
     damage: DamageMode = "service"
+    # When the encounter expires unless something changes it (ISO 8601 UTC, as created_at), and
+    # how long any change keeps it from then on; both null when nothing expires (the durable
+    # store's default).
+    expires_at: str | None = None
+    ttl_seconds: int | None = None
 
 
 class EncounterCreated(msgspec.Struct, gc=False):
