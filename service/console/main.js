@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
+import { ExpiryNotice } from "./expiry.js";
 import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
@@ -172,6 +173,8 @@ const remembered = new RememberedEncounters({
   section: $("remembered"),
   onOpen: (entry) => join(entry.id, entry.token, entry.tokens, entry.role, entry.player),
 });
+// When the encounter expires, where it does (Redis; the durable store with a TTL set).
+const expiry = new ExpiryNotice({ kept: $("expiry"), warning: $("expiry-warning") });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -278,6 +281,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name, damage: view.damage, version: view.version };
   undo.reset();
   showDamage(view.damage);
+  expiry.show(id, view);
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
   remembered.remember({ id, token, tokens, role, player, name: view.name, ruleset: view.ruleset });
 
@@ -345,6 +349,7 @@ function leave({ keepStatus = false } = {}) {
   state.feed?.stop();
   state.feed = null;
   state.encounter = null;
+  expiry.clear();
   sessionStorage.removeItem(SESSION_KEY);
   $("encounter-info").hidden = true;
   document.querySelector(".encounter-forms").hidden = false;
@@ -387,6 +392,7 @@ async function readState() {
     if (read !== reads || state.encounter?.id !== id) return;
     Object.assign(state.encounter, { version: view.version, damage: view.damage });
     showDamage(view.damage);
+    expiry.show(id, view);
     showTurn(view.turn);
     setScene(view.scene || {});
   } catch (error) {
@@ -623,6 +629,7 @@ function onEvent(event) {
   feed.prepend(item);
   while (feed.children.length > 200) feed.lastElementChild.remove();
   undo.note(event);
+  expiry.note(event);
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
     $("initiative-gm").hidden = true;
