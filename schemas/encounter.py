@@ -244,6 +244,11 @@ class EncounterView(msgspec.Struct, gc=False):
     damage: DamageMode = "service"
     # The campaign it was started in.
     campaign: str | None = None
+    # When the encounter expires unless something changes it (ISO 8601 UTC, as created_at), and
+    # how long any change keeps it from then on; both null when nothing expires (the durable
+    # store's default).
+    expires_at: str | None = None
+    ttl_seconds: int | None = None
 
 
 class EncounterCreated(msgspec.Struct, gc=False):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
@@ -62,7 +63,9 @@ CONTRACT_LIMITS = StoreLimits(
     max_undo_bytes=32 * 1024,
 )
 
-StoreFactory = Callable[[StoreLimits], Any]
+# Makes a store with the limits given; memory and SQLite read the time from `clock` (a test's
+# fake one moves it past a TTL), Redis from its own.
+StoreFactory = Callable[..., Any]
 
 
 @pytest.fixture(params=["memory", "sqlite", "fakeredis", "redis", "cluster"])
@@ -70,13 +73,13 @@ async def make_store(request: pytest.FixtureRequest) -> AsyncIterator[StoreFacto
     """Makes stores of one kind with the limits a test gives, and closes them after it."""
     made: list[Any] = []
 
-    def make(limits: StoreLimits) -> Any:
+    def make(limits: StoreLimits, clock: Callable[[], float] = time.time) -> Any:
         if request.param == "memory":
-            store: Any = MemoryStore(limits)
+            store: Any = MemoryStore(limits, clock=clock)
         elif request.param == "sqlite":
             # A file of its own in the test's directory, as `--data-dir` names one.
             path = request.getfixturevalue("tmp_path") / f"store-{len(made)}.sqlite3"
-            store = SQLiteStore(path, limits)
+            store = SQLiteStore(path, limits, clock=clock)
         elif request.param == "fakeredis":
             server = fakeredis.FakeServer()
             store = RedisStore(

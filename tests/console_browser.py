@@ -15,7 +15,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,21 +44,31 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(admin_key: str = ADMIN_KEY) -> Iterator[str]:
+def serve(admin_key: str = ADMIN_KEY, env: Mapping[str, str] | None = None) -> Iterator[str]:
     """`python -m service` on a free port, its data in a directory of its own (the default store,
-    as `make run` keeps it), stopped at the end."""
-    with tempfile.TemporaryDirectory() as data, serve_on(Path(data), free_port(), admin_key) as url:
+    as `make run` keeps it), stopped at the end; `env`: FIREFIGHT_ settings of its own."""
+    with (
+        tempfile.TemporaryDirectory() as data,
+        serve_on(Path(data), free_port(), admin_key, env=env) as url,
+    ):
         yield url
 
 
 @contextlib.contextmanager
 def serve_on(
-    data: Path, port: int, admin_key: str = ADMIN_KEY, args: tuple[str, ...] = ()
+    data: Path,
+    port: int,
+    admin_key: str = ADMIN_KEY,
+    args: tuple[str, ...] = (),
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """`python -m service` on `port` keeping its data in `data` (started again on both, it finds
     what it kept), its log in a file (a pipe nobody reads would fill up and stall the service),
-    stopped with SIGTERM at the end, as an orchestrator or Ctrl-C stops it."""
+    stopped with SIGTERM at the end, as an orchestrator or Ctrl-C stops it. Only the FIREFIGHT_
+    settings in `env` reach it, none of this process's."""
+    settings = dict(env or {})
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
+    env.update(settings)
     env["FIREFIGHT_ADMIN_KEY"] = admin_key
     env["FIREFIGHT_DATA_DIR"] = str(data)
     with tempfile.TemporaryFile() as log:

@@ -18,7 +18,7 @@ from service.backup import export_encounter, import_encounter, read_document, wr
 from service.data_dir import DATA_FILE
 from service.store import MemoryStore, SQLiteStore, StoredEncounter
 from service.store.base import START
-from tests.conftest import AppFactory
+from tests.conftest import TEST_TTL_SECONDS, AppFactory
 from tests.test_undo_http import SR5_BURST, SR5_RIFLE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,6 +115,12 @@ async def test_an_encounter_moves_to_a_fresh_store_with_its_state_and_events(
     # before); the ids are the new store's own.
     assert view_after["version"] == 4
     assert view_after.pop("last_event_id") != view_before.pop("last_event_id")
+    # The laptop kept it with no expiry; Redis keeps it for the TTL of the service reading it.
+    expiry = ("expires_at", "ttl_seconds")
+    assert [view_before.pop(name) for name in expiry] == [None, None]
+    ttl_after = view_after.pop("ttl_seconds")
+    assert ttl_after == (TEST_TTL_SECONDS if target == "redis" else None)
+    assert (view_after.pop("expires_at") is None) == (target == "sqlite")
     assert view_after == view_before
     assert events_after == events_before
     await client.close()

@@ -134,12 +134,14 @@ async def scene_of(client: Any, ruleset: str, **actors: dict[str, Any]) -> str:
 
 
 async def view(client: Any, base: str) -> dict[str, Any]:
-    """The whole state as GET shows it, but what every change moves on (version, last event)."""
+    """The whole state as GET shows it, but what every change moves on (version, last event,
+    when it expires)."""
     response = await client.get(base)
     assert response.status == 200, await response.text()
     whole: dict[str, Any] = await response.json()
     whole.pop("version")
     whole.pop("last_event_id")
+    whole.pop("expires_at")
     return whole
 
 

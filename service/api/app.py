@@ -429,20 +429,28 @@ async def events(request: web.Request) -> web.Response:
 # --- app -------------------------------------------------------------------------------------
 
 
-def store_for(config: Config) -> EncounterStore:
-    """A Redis URL gives the Redis store; without one, `config.store` chooses."""
-    on_sqlite = config.store == "sqlite" and not config.redis_url
+def _on_sqlite(config: Config) -> bool:
+    return config.store == "sqlite" and not config.redis_url
+
+
+def store_limits(config: Config) -> StoreLimits:
+    """What the store keeps and for how long (the engine shows the TTLs: GET .../{id})."""
     ttl = config.encounter_ttl_seconds
-    if ttl is None and not on_sqlite:
+    if ttl is None and not _on_sqlite(config):
         # Redis and memory always expire what nobody touches; SQLite keeps it until it ends.
         ttl = DEFAULT_ENCOUNTER_TTL_SECONDS
-    limits = StoreLimits(
+    return StoreLimits(
         ttl_seconds=ttl,
         max_events=config.max_events_per_encounter,
         max_event_stream_bytes=config.max_event_stream_bytes,
         max_undo=config.undo_depth,
         max_undo_bytes=config.undo_bytes,
     )
+
+
+def store_for(config: Config) -> EncounterStore:
+    """A Redis URL gives the Redis store; without one, `config.store` chooses."""
+    limits = store_limits(config)
     if config.redis_url:
         return RedisStore(
             config.redis_url,
@@ -450,13 +458,14 @@ def store_for(config: Config) -> EncounterStore:
             cluster=config.redis_cluster,
             password=config.redis_password,
         )
-    if on_sqlite:
+    if _on_sqlite(config):
         return SQLiteStore(prepare(config.data_dir) / DATA_FILE, limits)
     return MemoryStore(limits)
 
 
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     store = store_for(app[CONFIG])
+    limits = store_limits(app[CONFIG])
     app[STORE] = store
     app[ENCOUNTERS] = Encounters(
         store,
@@ -466,6 +475,8 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         state_cache_bytes=app[CONFIG].state_cache_bytes,
         max_event_bytes=app[CONFIG].max_event_bytes,
         events_page_bytes=app[CONFIG].events_page_bytes,
+        ttl_seconds=limits.ttl_seconds,
+        ended_ttl_seconds=limits.ended_ttl_seconds,
         previews=Previews(
             PREVIEW_THREADS,
             work=app[CONFIG].preview_work,

@@ -147,7 +147,8 @@ OPERATIONS = (
     Operation(
         "get",
         "/v1/encounters/{encounter}",
-        "The encounter's state and last event id.",
+        "The encounter's state and last event id, and when it expires unless changed "
+        "(`expires_at`, `ttl_seconds`: null when nothing expires).",
         response=EncounterView,
         errors=(401, 404, 410, 429, 503),
         auth="encounter",

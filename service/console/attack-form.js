@@ -377,6 +377,24 @@ export class AttackForm {
 
   // The request body, or a FieldError naming the input to fix. An odds preview's (`preview`)
   // leaves out the given dice (its odds are of dice not yet rolled) and marks no field.
+  // The form input a problem's JSON path points at, where the form has one.
+  inputForPath(path) {
+    if (!path) return null;
+    const byId = (id) => document.getElementById(id);
+    if (this.byNames) {
+      // By names, the attacker, its weapon and the targets are the scene pickers.
+      if (path.startsWith("$.attacker")) return byId("scene-attacker");
+      if (path.startsWith("$.weapon")) return byId("scene-weapon");
+      if (path.startsWith("$.targets")) return byId("scene-targets").querySelector("input");
+    }
+    const match = /^\$\.(attacker|weapon)\.(\w+)/.exec(path) || /^\$\.targets\[(\d+)\]\.(.+)$/.exec(path);
+    if (!match) return null;
+    if (match[1] === "attacker" || match[1] === "weapon") return byId(`${match[1]}-${match[2]}`);
+    const target = this.targets[Number(match[1])];
+    if (!target) return null;
+    return byId(`${target.prefix}-${match[2].replaceAll(".", "-")}`);
+  }
+
   read({ preview = false } = {}) {
     if (this.byNames) return this.readByNames({ preview });
     const quiet = { quiet: preview };

@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
+import { ExpiryNotice } from "./expiry.js";
 import { EventFeed, summarizeEvent } from "./feed.js";
 import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
@@ -194,6 +195,8 @@ const ending = new EndControl({
   },
   onForbidden: () => setRole("player"),
 });
+// When the encounter expires, where it does (Redis; the durable store with a TTL set).
+const expiry = new ExpiryNotice({ kept: $("expiry"), warning: $("expiry-warning") });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
 
 // The actor lists of the round's forms follow the map.
@@ -304,6 +307,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   ending.reset();
   undo.reset();
   showDamage(view.damage);
+  expiry.show(id, view);
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
   remembered.remember({ id, token, tokens, role, player, name: view.name, ruleset: view.ruleset });
 
@@ -371,6 +375,7 @@ function leave({ keepStatus = false } = {}) {
   state.feed?.stop();
   state.feed = null;
   state.encounter = null;
+  expiry.clear();
   sessionStorage.removeItem(SESSION_KEY);
   $("encounter-info").hidden = true;
   $("campaigns").hidden = false;
@@ -429,6 +434,7 @@ async function readState() {
     if (read !== reads || state.encounter?.id !== id) return;
     Object.assign(state.encounter, { version: view.version, damage: view.damage });
     showDamage(view.damage);
+    expiry.show(id, view);
     showTurn(view.turn);
     setScene(view.scene || {});
   } catch (error) {
@@ -479,28 +485,11 @@ async function resolve(event) {
     showTurn(answer.changes?.turn);
     bringResultIntoView();
   } catch (problem) {
-    showError(`Not resolved: ${problem.describe?.() || problem.message}`, inputForPath(problem.problem?.path));
+    showError(`Not resolved: ${problem.describe?.() || problem.message}`, form.inputForPath(problem.problem?.path));
   } finally {
     button.disabled = false;
     $("attack-form").removeAttribute("aria-busy");
   }
-}
-
-// The form input a problem's JSON path points at, where the form has one.
-function inputForPath(path) {
-  if (!path) return null;
-  if (form.byNames) {
-    // By names, the attacker, its weapon and the targets are the scene pickers.
-    if (path.startsWith("$.attacker")) return $("scene-attacker");
-    if (path.startsWith("$.weapon")) return $("scene-weapon");
-    if (path.startsWith("$.targets")) return $("scene-targets").querySelector("input");
-  }
-  const match = /^\$\.(attacker|weapon)\.(\w+)/.exec(path) || /^\$\.targets\[(\d+)\]\.(.+)$/.exec(path);
-  if (!match) return null;
-  if (match[1] === "attacker" || match[1] === "weapon") return $(`${match[1]}-${match[2]}`);
-  const target = form.targets[Number(match[1])];
-  if (!target) return null;
-  return $(`${target.prefix}-${match[2].replaceAll(".", "-")}`);
 }
 
 function showError(message, input) {
@@ -630,6 +619,7 @@ function onEvent(event) {
   feed.prepend(item);
   while (feed.children.length > 200) feed.lastElementChild.remove();
   undo.note(event);
+  expiry.note(event);
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
     $("initiative-gm").hidden = true;

@@ -63,6 +63,7 @@ from service.store import (
     EncounterStore,
     Idempotency,
     StoredEncounter,
+    StoreLimits,
     Unchanged,
 )
 
@@ -92,6 +93,8 @@ PREVIEW_THREADS = 3
 IMPORT_THREADS = 2
 # Documents this process keeps in memory, in bytes of their stored fields.
 STATE_CACHE_BYTES = 64 * 1024 * 1024
+# The store's TTLs when the caller names none: a store's own defaults.
+DEFAULT_LIMITS = StoreLimits()
 
 
 @dataclass
@@ -182,13 +185,19 @@ class EncounterCore:
         previews: Previews | None = None,
         max_event_bytes: int = MAX_EVENT_BYTES,
         events_page_bytes: int = EVENTS_PAGE_BYTES,
+        ttl_seconds: int | None = DEFAULT_LIMITS.ttl_seconds,
+        ended_ttl_seconds: int = DEFAULT_LIMITS.ended_ttl_seconds,
     ) -> None:
+        """`ttl_seconds` and `ended_ttl_seconds`: the store's (its StoreLimits), which GET
+        /v1/encounters/{id} shows (service/engine/expiry.py)."""
         if not admin_key:
             raise ValueError("an admin key is required")
         self._store = store
         self._max_actors = max_actors
         self._max_event_bytes = max_event_bytes
         self._events_page_bytes = events_page_bytes
+        self._ttl_seconds = ttl_seconds
+        self._ended_ttl_seconds = ended_ttl_seconds
         self._admin_key_hash = token_hash(admin_key)
         self._rulesets = rulesets
         self._clock = clock

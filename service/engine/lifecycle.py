@@ -40,6 +40,7 @@ from service.engine.core import (
 from service.engine.documents import StoredStateInvalid
 from service.engine.errors import EncounterEnded, IdempotencyConflict, StateChanged
 from service.engine.events import event_json, for_players
+from service.engine.expiry import expiry
 from service.engine.sight import Sight
 from service.rules import Resolution, RuleViolation
 from service.store import Answered, EncounterExists, Idempotency, parse_event_id
@@ -144,6 +145,13 @@ class EncounterUses(EncounterCore):
         """The whole state. One this version cannot use is shown as stored, with the problem,
         so the GM can see what to correct (and replace it with PUT .../state)."""
         last = await self._store.last_event_id(admitted.encounter_id)
+        expires_at, ttl_seconds = expiry(
+            admitted.encounter_id,
+            last,
+            admitted.ended,
+            self._ttl_seconds,
+            self._ended_ttl_seconds,
+        )
         envelope = admitted.envelope
         try:
             state = self._loaded(admitted).state
@@ -155,6 +163,8 @@ class EncounterUses(EncounterCore):
                 "created_at": envelope.created_at,
                 "version": admitted.version,
                 "last_event_id": last,
+                "expires_at": expires_at,
+                "ttl_seconds": ttl_seconds,
                 **self._documents.as_stored(admitted.document, players=admitted.role != "gm"),
                 "problem": {"detail": str(error), "path": error.path},
             }
@@ -172,6 +182,8 @@ class EncounterUses(EncounterCore):
             sheet_policy=state.sheet_policy,
             damage=state.damage,
             campaign=state.campaign.id if state.campaign is not None else None,
+            expires_at=expires_at,
+            ttl_seconds=ttl_seconds,
         )
         sight = Sight.of(state, admitted.role)
         return view if sight.everything else sight.redact(msgspec.to_builtins(view))

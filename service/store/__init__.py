@@ -2,6 +2,7 @@
 memory store (tests, throwaway runs) and the Redis store."""
 
 from service.store.base import (
+    LASTING_PREFIX,
     Answered,
     Committed,
     Conflict,
@@ -15,6 +16,7 @@ from service.store.base import (
     StoreUnavailable,
     Unchanged,
     UndoTop,
+    lasting,
     parse_event_id,
 )
 from service.store.memory import MemoryStore
@@ -22,6 +24,7 @@ from service.store.redis import RedisStore
 from service.store.sqlite import SQLiteStore, StoreRefused
 
 __all__ = [
+    "LASTING_PREFIX",
     "Answered",
     "Committed",
     "Conflict",
@@ -39,5 +42,6 @@ __all__ = [
     "StoredEncounter",
     "Unchanged",
     "UndoTop",
+    "lasting",
     "parse_event_id",
 ]

@@ -9,6 +9,12 @@ a lost compare-and-set answers the document as it is now in that same step.
 Beside them each encounter keeps an undo stack: the opaque records the engine gives with its
 changes (what an undo needs to restore), each tagged with the id of the event its change appended,
 pushed and popped in the same atomic step as the change.
+
+Every key of a document lives `StoreLimits.ttl_seconds` after its last write (None: until it
+ends), and `ended_ttl_seconds` once it ended. Lasting documents are the exception: a document
+whose id starts with LASTING_PREFIX (a campaign) never expires while it lives, on any store and
+whatever TTL the store keeps; once ended it expires after the ended TTL like any other. The
+answers kept for Idempotency-Keys keep their own TTL either way.
 """
 
 from __future__ import annotations
@@ -31,6 +37,15 @@ def parse_event_id(event_id: str) -> tuple[int, int]:
     if match is None:
         raise ValueError(f"'{event_id}' is not an event id (expected <milliseconds>-<sequence>)")
     return int(match.group(1)), int(match.group(2))
+
+
+# The ids of lasting documents (campaigns, kept beside the encounters): they never expire.
+LASTING_PREFIX = "campaign-"
+
+
+def lasting(document_id: str) -> bool:
+    """Whether the document never expires while it lives (see the module's docstring)."""
+    return document_id.startswith(LASTING_PREFIX)
 
 
 # Names the store keeps for itself in an encounter's hash: a document never uses them.
@@ -149,7 +164,8 @@ class EncounterStore(Protocol):
         answer: bytes = b"",
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
-        """Store version 1 and the first event. With `idempotency`, `answer` is kept for the key,
+        """Store version 1 and the first event, kept for the TTL (a lasting document: with no
+        expiry). With `idempotency`, `answer` is kept for the key,
         and an earlier answer to the same key is returned instead (Answered); EncounterExists if
         the id is taken otherwise."""
         ...
@@ -183,7 +199,8 @@ class EncounterStore(Protocol):
     ) -> Committed | Conflict:
         """Write version expected+1 (the `changed` fields set, the `removed` ones deleted, the
         others kept), append `event`, with `idempotency` keep `answer` for the key, and change
-        the undo stack: all or none.
+        the undo stack: all or none. Every key of the encounter is kept for the TTL again from
+        now (a lasting document's: with no expiry).
 
         `undo_pop` takes the newest undo record off (the change is an undo; with none left,
         nothing is taken). `undo` then pushes this record, tagged with the id of the event

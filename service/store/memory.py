@@ -24,6 +24,7 @@ from service.store.base import (
     StoreLimits,
     Unchanged,
     UndoTop,
+    lasting,
     parse_event_id,
 )
 
@@ -137,6 +138,10 @@ class MemoryStore:
             )
         return Committed(event_id)
 
+    def _ttl(self, encounter_id: str) -> int | None:
+        """How long a live encounter is kept after a write (None: until it ends)."""
+        return None if lasting(encounter_id) else self._limits.ttl_seconds
+
     @staticmethod
     def _stored(encounter: _Encounter) -> StoredEncounter:
         # A copy: what a caller holds never changes under it.
@@ -158,7 +163,7 @@ class MemoryStore:
             raise EncounterExists(encounter_id)
         encounter = _Encounter(version=1, fields=dict(fields), expires_at=0.0)
         self._encounters[encounter_id] = encounter
-        event_id = self._append(encounter, event, self._limits.ttl_seconds)
+        event_id = self._append(encounter, event, self._ttl(encounter_id))
         return self._keep(encounter, event_id, answer, idempotency)
 
     async def load(
@@ -220,7 +225,7 @@ class MemoryStore:
         encounter.fields.update(changed)
         for name in removed:
             encounter.fields.pop(name, None)
-        event_id = self._append(encounter, event, self._limits.ttl_seconds)
+        event_id = self._append(encounter, event, self._ttl(encounter_id))
         self._change_undo(encounter, event_id, undo, undo_pop)
         return self._keep(encounter, event_id, answer, idempotency)
 

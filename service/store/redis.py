@@ -36,6 +36,7 @@ from service.store.base import (
     StoreUnavailable,
     Unchanged,
     UndoTop,
+    lasting,
 )
 
 # Every script touches one encounter's keys only (one hash tag, one Cluster slot).
@@ -101,10 +102,21 @@ local function change_undo(state, stack, pop, push, id, record, caps)
 end
 """
 
-# KEYS: state, events, idempotency, undo. ARGV: event, ttl ms, the stream's caps, with key
-# ("1"/"0"), fingerprint, key ttl ms, answer, nonce, then the document's field/value pairs.
+# A live encounter's keys are kept for the TTL from each write, a lasting document's (a campaign,
+# service/store/base.py) with no expiry at all: its TTL is passed as NEVER. PEXPIRE is never
+# given 0 (that would delete the key at once).
+NEVER = "never"
+_KEEP = """
+local function keep(key, ttl)
+  if ttl == 'never' then redis.call('PERSIST', key) else redis.call('PEXPIRE', key, ttl) end
+end
+"""
+
+# KEYS: state, events, idempotency, undo. ARGV: event, ttl ms (or NEVER), the stream's caps, with
+# key ("1"/"0"), fingerprint, key ttl ms, answer, nonce, then the document's field/value pairs.
 _CREATE = (
     _TRIM
+    + _KEEP
     + """
 if redis.call('HGET', KEYS[1], 'nonce') == ARGV[8] then
   return {'created', redis.call('HGET', KEYS[1], 'eid')}
@@ -119,8 +131,8 @@ redis.call('DEL', KEYS[4])
 local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
 redis.call('HSET', KEYS[1], 'v', 1, 'nonce', ARGV[8], 'eid', id, unpack(ARGV, 9))
 trim(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+keep(KEYS[1], ARGV[2])
+keep(KEYS[2], ARGV[2])
 if ARGV[4] == '1' then
   redis.call('HSET', KEYS[3], 'fp', ARGV[5], 'answer', ARGV[7], 'eid', id)
   redis.call('PEXPIRE', KEYS[3], ARGV[6])
@@ -156,13 +168,14 @@ if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1
 return 1
 """
 
-# KEYS: state, events, idempotency, undo. ARGV: expected version, nonce, event, ttl ms, the
-# stream's caps, with key ("1"/"0"), owner, fingerprint, key ttl ms, answer, undo pop ("1"/"0"),
+# KEYS: state, events, idempotency, undo. ARGV: expected version, nonce, event, ttl ms (or NEVER),
+# the stream's caps, with key ("1"/"0"), owner, fingerprint, key ttl ms, answer, undo pop ("1"/"0"),
 # undo push ("1"/"0"), the record pushed, the undo stack's caps, how many fields change, then
 # the changed field/value pairs, then the names of the fields removed.
 _COMMIT = (
     _TRIM
     + _UNDO
+    + _KEEP
     + """
 if redis.call('HGET', KEYS[1], 'nonce') == ARGV[2] then
   return {'committed', redis.call('HGET', KEYS[1], 'eid')}
@@ -181,9 +194,9 @@ if #ARGV > last_set then redis.call('HDEL', KEYS[1], unpack(ARGV, last_set + 1))
 if ARGV[11] == '1' or ARGV[12] == '1' then
   change_undo(KEYS[1], KEYS[4], ARGV[11], ARGV[12], id, ARGV[13], ARGV[14])
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PEXPIRE', KEYS[2], ARGV[4])
-redis.call('PEXPIRE', KEYS[4], ARGV[4])
+keep(KEYS[1], ARGV[4])
+keep(KEYS[2], ARGV[4])
+keep(KEYS[4], ARGV[4])
 if ARGV[6] == '1' then
   redis.call('DEL', KEYS[3])
   redis.call('HSET', KEYS[3], 'fp', ARGV[8], 'answer', ARGV[10], 'eid', id)
@@ -232,7 +245,7 @@ return {newest, redis.call('LLEN', KEYS[2])}
 # but none is a round trip of its own (what the benchmarks and tests count).
 SCRIPT_COMMANDS = frozenset(
     {"hget", "hmget", "hset", "hsetnx", "hexists", "hdel", "hgetall", "hincrby"}
-    | {"exists", "del", "xadd", "xlen", "xrange", "xdel", "pexpire"}
+    | {"exists", "del", "xadd", "xlen", "xrange", "xdel", "pexpire", "persist"}
     | {"lpush", "lpop", "rpop", "lindex", "llen"}
 )
 
@@ -400,9 +413,9 @@ class RedisStore:
         ) as error:
             raise StoreUnavailable(str(error)) from error
 
-    @property
-    def _ttl_ms(self) -> int:
-        return self._ttl_seconds * 1000
+    def _ttl_ms(self, encounter_id: str) -> int | str:
+        """How long a live encounter's keys are kept after a write, as the scripts take it."""
+        return NEVER if lasting(encounter_id) else self._ttl_seconds * 1000
 
     @property
     def _caps(self) -> str:
@@ -431,19 +444,18 @@ class RedisStore:
         push = "0" if undo is None else "1"
         return ["1" if undo_pop else "0", push, undo or b"", self._undo_caps]
 
-    def _key_args(self, idempotency: Idempotency | None, answer: bytes) -> list[Any]:
+    def _key_args(
+        self, encounter_id: str, idempotency: Idempotency | None, answer: bytes
+    ) -> list[Any]:
         """with key, owner, fingerprint, key ttl ms, answer: the answer crosses the wire only to
         be kept."""
         if idempotency is None:
             return ["0", "", "", "", ""]
-        return [
-            "1",
-            idempotency.owner,
-            idempotency.fingerprint,
+        key_ttl = self._limits.idempotency_ttl_seconds
+        if not lasting(encounter_id):
             # An answer never outlives its encounter: a replayed creation names a live one.
-            min(self._limits.idempotency_ttl_seconds, self._ttl_seconds) * 1000,
-            answer,
-        ]
+            key_ttl = min(key_ttl, self._ttl_seconds)
+        return ["1", idempotency.owner, idempotency.fingerprint, key_ttl * 1000, answer]
 
     async def create(
         self,
@@ -453,8 +465,8 @@ class RedisStore:
         answer: bytes = b"",
         idempotency: Idempotency | None = None,
     ) -> Committed | Answered:
-        with_key, _, fingerprint, key_ttl, kept = self._key_args(idempotency, answer)
-        args: list[Any] = [event, self._ttl_ms, self._caps, with_key, fingerprint]
+        with_key, _, fingerprint, key_ttl, kept = self._key_args(encounter_id, idempotency, answer)
+        args: list[Any] = [event, self._ttl_ms(encounter_id), self._caps, with_key, fingerprint]
         args += [key_ttl, kept, _nonce()]
         for name, value in fields.items():
             args += [name, value]
@@ -506,8 +518,9 @@ class RedisStore:
         undo: bytes | None = None,
         undo_pop: bool = False,
     ) -> Committed | Conflict:
-        args: list[Any] = [expected_version, _nonce(), event, self._ttl_ms, self._caps]
-        args += self._key_args(idempotency, answer)
+        ttl = self._ttl_ms(encounter_id)
+        args: list[Any] = [expected_version, _nonce(), event, ttl, self._caps]
+        args += self._key_args(encounter_id, idempotency, answer)
         args += [*self._undo_args(undo, undo_pop), len(changed)]
         for name, value in changed.items():
             args += [name, value]

@@ -36,6 +36,7 @@ from service.store.base import (
     StoreUnavailable,
     Unchanged,
     UndoTop,
+    lasting,
     parse_event_id,
 )
 from service.store.sqlite_file import Row, StoreRefused, event_id
@@ -125,8 +126,10 @@ class SQLiteStore:
 
     # --- rows ------------------------------------------------------------------------------------
 
-    def _expiry(self, now: float, ttl_seconds: int | None) -> float | None:
-        return None if ttl_seconds is None else now + ttl_seconds
+    def _expiry(self, encounter_id: str, now: float) -> float | None:
+        """When a live encounter written now expires (None: it stays until it ends)."""
+        ttl_seconds = self._limits.ttl_seconds
+        return None if ttl_seconds is None or lasting(encounter_id) else now + ttl_seconds
 
     def _next_id(self, db: sqlite3.Connection, now: float) -> tuple[int, int]:
         now_ms = int(now * 1000)
@@ -270,7 +273,7 @@ class SQLiteStore:
                 if kept is not None and kept[1] is not None:
                     return kept[1]
                 raise EncounterExists(encounter_id)
-            row = Row(1, False, self._expiry(now, self._limits.ttl_seconds), 0, 0, 0, 0)
+            row = Row(1, False, self._expiry(encounter_id, now), 0, 0, 0, 0)
             db.execute("INSERT INTO encounters (id, version) VALUES (?, 1)", (encounter_id,))
             db.executemany(
                 "INSERT INTO fields VALUES (?, ?, ?)",
@@ -364,7 +367,7 @@ class SQLiteStore:
             )
             event_id = self._append(db, encounter_id, row, event, now)
             self._change_undo(db, encounter_id, row, event_id, undo, undo_pop)
-            row.expires_at = self._expiry(now, self._limits.ttl_seconds)
+            row.expires_at = self._expiry(encounter_id, now)
             sqlite_file.save(db, encounter_id, row)
             return self._keep(db, encounter_id, event_id, answer, idempotency, now)
 
