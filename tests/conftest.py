@@ -39,6 +39,27 @@ def redis_url() -> str:
     return REDIS_URL
 
 
+LASTING_KEYS = "ff:{campaign-*}:*"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def lasting_keys_removed() -> Iterator[None]:
+    """Campaigns never expire, on Redis too: the ones this session left in the shared Redis are
+    removed at its end (those there before it stay). The session's own Redis Cluster goes with
+    its temporary directory."""
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+        before = set(client.scan_iter(match=LASTING_KEYS, count=1000))
+    except redis.RedisError:
+        yield
+        return
+    yield
+    left = [key for key in client.scan_iter(match=LASTING_KEYS, count=1000) if key not in before]
+    for start in range(0, len(left), 500):
+        client.delete(*left[start : start + 500])
+    client.close()
+
+
 @pytest.fixture(scope="session")
 def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real three-node Redis Cluster, started for this test session."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from service.backup import export_encounter, import_encounter, read_document, write_document
 from service.data_dir import DATA_FILE
@@ -225,3 +226,43 @@ async def test_an_ended_encounter_comes_back_ended_with_its_last_event() -> None
     assert await target.load("ended") == StoredEncounter(3, {"head": b"h2"}, ended=True)
     events = await target.events_after("ended", START, 10)
     assert [body for _, body in events] == [b"created", b"shot", b"ended"]
+
+
+async def test_a_campaign_moves_with_its_characters_and_its_encounter(
+    make_client: AppFactory, tmp_path: Path
+) -> None:
+    """A campaign is a document of the store like an encounter: `--all` takes it, and on Redis
+    (where encounters expire) it lands without a TTL."""
+    laptop = tmp_path / "laptop"
+    client = await make_client(**on_sqlite(laptop))
+    async with client.post("/v1/campaigns", json={"ruleset": "sr5", "name": "Seattle"}) as made:
+        assert made.status == 201, await made.text()
+        campaign = await made.json()
+    base, gm = f"/v1/campaigns/{campaign['id']}", {"Authorization": f"Bearer {campaign['token']}"}
+    kestrel = {"name": "Kestrel", "monitor": {"physical": 3}, "edge_spent": 1}
+    async with client.put(f"{base}/actors/kestrel", json=kestrel, headers=gm) as response:
+        assert response.status == 201, await response.text()
+    async with client.post(
+        f"{base}/encounters", json={"bring": [{"actor": "kestrel"}]}, headers=gm
+    ) as response:
+        assert response.status == 201, await response.text()
+        encounter = (await response.json())["id"]
+    await client.close()
+
+    document = exported(laptop, tmp_path / "table.json", "--all")
+    assert sorted(e["id"] for e in document["encounters"]) == sorted([campaign["id"], encounter])
+    done = firefight("import", str(tmp_path / "table.json"), "--redis-url", REDIS_URL)
+    assert done.returncode == 0, done.stderr
+
+    client = await make_client(redis_url=REDIS_URL)
+    async with client.get(base, headers=gm) as response:
+        assert response.status == 200, await response.text()
+        kept = (await response.json())["actors"]["kestrel"]
+    assert (kept["monitor"]["physical"], kept["edge_spent"]) == (3, 1)
+    # The campaign's GM token still opens the encounter it started, and its end gives back.
+    async with client.delete(f"/v1/encounters/{encounter}", headers=gm) as response:
+        assert response.status == 200, await response.text()
+        assert (await response.json())["carried"] == {"kestrel": []}
+    keys = redis.Redis.from_url(REDIS_URL)
+    assert keys.pttl(f"ff:{{{campaign['id']}}}:state") == -1
+    await client.close()
