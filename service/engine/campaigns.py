@@ -9,7 +9,6 @@ characters it brought.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import secrets
 import uuid
@@ -35,9 +34,8 @@ from schemas.campaign import (
     CarryBack,
     CarryPart,
 )
-from schemas.common import NAME_MAX_LENGTH
 from schemas.encounter import CampaignLink, EncounterState, PlayerOutcome, Tokens, TurnState
-from schemas.imports import ImportFormat, LeftOut
+from schemas.imports import ImportFormat
 from schemas.scene import GM, MAX_PLAYERS, PlayerBinding
 from service.engine import carry, damage, keys, players
 from service.engine.access import (
@@ -65,7 +63,6 @@ from service.engine.errors import (
     IdempotencyConflict,
     LimitExceeded,
 )
-from service.imports import import_character
 from service.rules import Resolution, RuleViolation
 from service.store import Answered, EncounterExists
 
@@ -164,21 +161,9 @@ class CampaignUses(CampaignCore):
     ) -> Answer:
         """A character file's sheet on a campaign actor: a new one is a character with the
         file's name; one kept keeps everything but its sheet."""
-        async with self._files_read:
-            sheet, report = await asyncio.to_thread(import_character, source_format, data)
-        if report.ruleset != campaign.head.ruleset:
-            raise RuleViolation(
-                f"the file is a {report.source_format} character, for {report.ruleset}; this "
-                f"campaign plays {campaign.head.ruleset}",
-                path="format",
-                kind="wrong-ruleset",
-            )
-        name = report.name
-        if len(name) > NAME_MAX_LENGTH:
-            report.left_out.append(
-                LeftOut("name", f"longer than {NAME_MAX_LENGTH} characters: a new actor gets none")
-            )
-            name = ""
+        sheet, report, name = await self._character(
+            source_format, data, campaign.head.ruleset, "campaign"
+        )
 
         def change(current: Campaign) -> Changed:
             kept = current.actors.get(actor_id)

@@ -22,6 +22,7 @@ from typing import Any, cast
 import msgspec
 
 from schemas.campaign import CAMPAIGN_PREFIX
+from schemas.common import NAME_MAX_LENGTH
 from schemas.encounter import (
     AdvanceRequest,
     CombatState,
@@ -34,6 +35,7 @@ from schemas.encounter import (
     StoredEvent,
     TurnState,
 )
+from schemas.imports import ImportFormat, ImportReport, LeftOut
 from schemas.initiative import InitiativeJoin, InitiativeStart
 from schemas.scene import ActorMove, ActorPatch, PlayerBinding, SceneActor
 from service.engine import aftermath, keys, scene
@@ -55,7 +57,8 @@ from service.engine.keys import Keys
 from service.engine.previews import Previews
 from service.engine.sight import Sight
 from service.engine.undo_records import record_of
-from service.rules import RULESETS, Resolution, Ruleset
+from service.imports import import_character
+from service.rules import RULESETS, Resolution, Ruleset, RuleViolation
 from service.rules.dice import Dice
 from service.store import (
     Committed,
@@ -262,6 +265,29 @@ class EncounterCore:
             f"event may keep ({self._max_event_bytes}): ask for less at once (fewer targets, "
             "bystanders or barriers)"
         )
+
+    async def _character(
+        self, source_format: ImportFormat, data: bytes, ruleset_id: str, where: str
+    ) -> tuple[Any, ImportReport, str]:
+        """A character file's sheet, its report and the name a new actor takes from it, read in a
+        thread (the event loop answers the table's attacks meanwhile); 422 `wrong-ruleset` when
+        the file is not for `ruleset_id`, the ruleset of `where` ("encounter", "campaign")."""
+        async with self._files_read:
+            sheet, report = await asyncio.to_thread(import_character, source_format, data)
+        if report.ruleset != ruleset_id:
+            raise RuleViolation(
+                f"the file is a {report.source_format} character, for {report.ruleset}; this "
+                f"{where} plays {ruleset_id}",
+                path="format",
+                kind="wrong-ruleset",
+            )
+        name = report.name
+        if len(name) > NAME_MAX_LENGTH:
+            report.left_out.append(
+                LeftOut("name", f"longer than {NAME_MAX_LENGTH} characters: a new actor gets none")
+            )
+            name = ""
+        return sheet, report, name
 
     def check_admin(self, credential: str | None) -> None:
         """Only the server's admin key creates encounters: checked before the body is read."""

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from schemas.common import NAME_MAX_LENGTH
 from schemas.encounter import EncounterState, ImportOutcome, Outcome, SceneOutcome
-from schemas.imports import ImportFormat, LeftOut
+from schemas.imports import ImportFormat
 from schemas.scene import ActorList, ActorMove, ActorPatch, SceneActor, SceneChange
 from service.engine import damage, scene
 from service.engine.core import Admitted, Answer, EncounterCore, Loaded
 from service.engine.errors import LimitExceeded
 from service.engine.scene import ActorNotFound
 from service.engine.sight import Sight
-from service.imports import import_character
-from service.rules import Resolution, RuleViolation
+from service.rules import Resolution
 
 
 class SceneUses(EncounterCore):
@@ -90,23 +87,8 @@ class SceneUses(EncounterCore):
         too; one on the scene keeps everything but its sheet, and its monitor is settled on the
         new sheet as a PATCH of the sheet settles it. The file is read once, before the commit:
         a retry after a conflict changes only the state it starts from."""
-        # Read in a thread: the event loop answers the table's attacks meanwhile.
-        async with self._files_read:
-            sheet, report = await asyncio.to_thread(import_character, source_format, data)
         ruleset_id = admitted.envelope.ruleset
-        if report.ruleset != ruleset_id:
-            raise RuleViolation(
-                f"the file is a {report.source_format} character, for {report.ruleset}; this "
-                f"encounter plays {ruleset_id}",
-                path="format",
-                kind="wrong-ruleset",
-            )
-        name = report.name
-        if len(name) > NAME_MAX_LENGTH:
-            report.left_out.append(
-                LeftOut("name", f"longer than {NAME_MAX_LENGTH} characters: a new actor gets none")
-            )
-            name = ""
+        sheet, report, name = await self._character(source_format, data, ruleset_id, "encounter")
         as_patch = ActorPatch(sheet=sheet)
 
         def change(state: EncounterState) -> tuple[SceneChange, SceneActor | None]:
