@@ -204,7 +204,13 @@ async def test_what_a_player_reads_never_names_the_hidden_actor(anonymous: Any) 
     assert started.status == 201, await started.text()
     acted = await anonymous.post(
         f"{base}/attacks",
-        json={**_attack_at("sam"), "attacker": "ghost", "dice": {"attack": FIVES[:4]}},
+        # Sam defends with all six dice hitting: a miss (a random defense could leave Sam
+        # unconscious, and the refusal below would then be about Sam).
+        json={
+            **_attack_at("sam"),
+            "attacker": "ghost",
+            "dice": {"attack": FIVES[:4], "defense:sam": FIVES[:6]},
+        },
         headers=gm,
     )
     assert acted.status == 201, await acted.text()
