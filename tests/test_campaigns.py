@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from service.api.app_keys import STORE
 from tests.sr5_requests import README_GANGER_SHEET
 
 KESTREL = (Path(__file__).parent / "data" / "imports" / "kestrel.chum5").read_bytes()
@@ -374,3 +375,41 @@ async def test_an_sr5_campaign_refuses_hard_lifes_locations(client: Any) -> None
     body = {"locations": {"torso": {"physical": 3}}}
     response = await client.put(f"{base}/actors/sam", json=body, headers=gm)
     assert (response.status, (await response.json())["path"]) == (422, "$.locations")
+
+
+async def test_a_hidden_character_is_the_gms_alone_in_the_campaign_too(client: Any) -> None:
+    base, gm, anna = await table(client)
+    # The GM's recurring villain is a character (her wounds carry over), hidden from players.
+    villain = {"name": "Mirage", "hidden": True, "monitor": {"stun": 2}}
+    assert (await client.put(f"{base}/actors/mirage", json=villain, headers=gm)).status == 201
+    made = await started(client, base, gm, bring=[{"actor": "kestrel"}, {"actor": "mirage"}])
+    ended = await client.delete(f"/v1/encounters/{made['id']}", headers=gm)
+    assert set((await ended.json())["carried"]) == {"kestrel", "mirage"}
+    theirs = await client.get(base, headers=anna)
+    body = await theirs.read()
+    assert b"mirage" not in body.lower()
+    seen = await theirs.json()
+    assert list(seen["actors"]) == ["kestrel"]
+    assert list(seen["encounters"][0]["carried"]) == ["kestrel"]
+
+
+async def test_an_encounter_whose_state_cannot_be_read_still_ends_with_nothing_carried(
+    client: Any,
+) -> None:
+    base, gm, _ = await table(client)
+    made = await started(client, base, gm)
+    encounter = f"/v1/encounters/{made['id']}"
+    # Kestrel on the scene written past this version's bounds, as an older or newer version
+    # might have left it.
+    store = client.server.app[STORE]
+    stored = await store.load(made["id"])
+    fields = {"s:kestrel": b"\x81\xa9not-a-key\x01"}
+    done = await store.commit(made["id"], stored.version, fields, (), b'{"type":"x"}')
+    assert done.__class__.__name__ == "Committed"
+    refused = await client.delete(encounter, headers=gm)
+    assert refused.status == 409, await refused.text()
+    ended = await client.delete(encounter, params={"carry": "none"}, headers=gm)
+    assert ended.status == 200, await ended.text()
+    assert (await ended.json())["carried"] == {"kestrel": []}
+    listed = (await (await client.get(base, headers=gm)).json())["encounters"]
+    assert listed[0]["ended"] is True

@@ -161,23 +161,38 @@ class CampaignCore(EncounterUses):
         return head, actors
 
     def campaign_view(self, campaign: Campaign) -> CampaignView:
-        """The GM sees everything; a player the characters and the encounters, never a
-        template (nor that there are any)."""
-        gm = campaign.player is None
+        """The GM sees everything; a player the characters it may see (none hidden but its
+        own) and the encounters, never a template nor a hidden character (nor that there are
+        any: what each encounter gave back is told for those it sees alone)."""
+        player = campaign.player
+        seen = {
+            i: a
+            for i, a in campaign.actors.items()
+            if player is None
+            or (a.kind == "character" and (not a.hidden or a.controller == player))
+        }
+        encounters = campaign.head.encounters
+        if player is not None:
+            encounters = [
+                msgspec.structs.replace(
+                    e, carried={i: p for i, p in e.carried.items() if i in seen}
+                )
+                for e in encounters
+            ]
         return CampaignView(
             id=campaign.id,
             ruleset=campaign.head.ruleset,
             name=campaign.head.name,
             created_at=campaign.head.created_at,
             version=campaign.version,
-            actors={i: a for i, a in campaign.actors.items() if gm or a.kind == "character"},
-            encounters=campaign.head.encounters,
+            actors=seen,
+            encounters=encounters,
             players=sorted(
                 r[len(PLAYER_PREFIX) :] for r in campaign.head.token_hashes if player_of(r)
             )
-            if gm
+            if player is None
             else [],
-            player=campaign.player or "",
+            player=player or "",
         )
 
     async def _campaign_as_encounter_gm(self, campaign_id: str) -> Campaign:

@@ -358,8 +358,7 @@ class CampaignUses(CampaignCore):
         admitted = self._admitted(
             admitted.encounter_id, document, admitted.credential, "gm", ended_ok=False
         )
-        state = self._loaded(admitted).state
-        link = state.campaign
+        link = admitted.envelope.campaign
         if link is None:
             if only:
                 raise RuleViolation(
@@ -375,7 +374,10 @@ class CampaignUses(CampaignCore):
                 path="actors",
                 kind="not-brought",
             )
-        monitors = damage.rules_of(self._rulesets[state.ruleset], state) is not None
+        # The state is read only for what is given back: with nothing to give, an encounter
+        # whose state this version cannot use still ends (`?carry=none`).
+        state = self._loaded(admitted).state if parts else None
+        monitors = state is not None and damage.rules_of(self._rulesets[state.ruleset], state)
         outcome = CarryBack(campaign=link.id, carried={})
 
         def change(current: Campaign) -> Changed:
@@ -385,25 +387,30 @@ class CampaignUses(CampaignCore):
             for actor_id in link.characters:
                 if only is not None and actor_id not in only:
                     continue
-                fought = state.scene.get(actor_id)
                 kept = actors.get(actor_id)
-                if fought is None or kept is None or kept.kind != "character":
-                    where = "the scene" if fought is None else "the campaign"
-                    outcome.skipped[actor_id] = f"no longer in {where}"
+                if kept is None or kept.kind != "character":
+                    outcome.skipped[actor_id] = "no longer in the campaign"
+                    continue
+                if state is None:
+                    outcome.carried[actor_id] = []
+                    continue
+                fought = state.scene.get(actor_id)
+                if fought is None:
+                    outcome.skipped[actor_id] = "no longer in the scene"
                     continue
                 in_combat = state.combat.actors.get(actor_id)
                 actors[actor_id], taken = carry.carried_back(
-                    kept, fought, in_combat, parts, monitors
+                    kept, fought, in_combat, parts, bool(monitors)
                 )
                 outcome.carried[actor_id] = taken
             encounters = [
                 msgspec.structs.replace(e, ended=True, carried=dict(outcome.carried))
-                if e.id == state.id
+                if e.id == admitted.encounter_id
                 else e
                 for e in current.head.encounters
             ]
             head = msgspec.structs.replace(current.head, encounters=encounters)
-            result = CampaignResult(change="encounter", subject=state.id)
+            result = CampaignResult(change="encounter", subject=admitted.encounter_id)
             return Changed(result, head, actors)
 
         try:
