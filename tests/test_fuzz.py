@@ -64,6 +64,18 @@ NEGATIVE_STATUSES = [
 ]
 
 
+def _generation(examples: int, admin: bool) -> dict[str, Any]:
+    return {
+        "max-examples": examples,
+        "deterministic": True,
+        # No example database: a run never depends on an earlier one.
+        "database": "none",
+        # The second pass draws its own credentials: schemathesis generating (or leaving out,
+        # as negative data) the `bearer` header would be undone by them.
+        "with-security-parameters": admin,
+    }
+
+
 def _config(*, examples: int, admin: bool) -> schemathesis.Config:
     return schemathesis.Config.from_dict(
         {
@@ -73,15 +85,7 @@ def _config(*, examples: int, admin: bool) -> schemathesis.Config:
             # configured auth, so its ignored_auth check also tries each operation without it.
             **({"auth": {"openapi": {"bearer": {"bearer": ADMIN_KEY}}}} if admin else {}),
             "request-timeout": 10,
-            "generation": {
-                "max-examples": examples,
-                "deterministic": True,
-                # No example database: a run never depends on an earlier one.
-                "database": "none",
-                # The second pass draws its own credentials: schemathesis generating (or
-                # leaving out, as negative data) the `bearer` header would be undone by them.
-                "with-security-parameters": admin,
-            },
+            "generation": _generation(examples, admin),
             # Nothing learned from responses: ids, tokens and rolled dice differ run to run, and
             # cases built from them would too. Encounters are aimed at by `Service.aim` instead.
             "phases": {
@@ -110,6 +114,13 @@ def _config(*, examples: int, admin: bool) -> schemathesis.Config:
                             "expected-statuses": [*POSITIVE_STATUSES, "400"]
                         }
                     },
+                    # The campaigns' bodies are the scene's (a sheet, a monitor), fuzzed in full
+                    # on the scene's routes: a third of the cases here keeps the suite short.
+                    **(
+                        {"generation": _generation(max(examples // 3, 5), admin)}
+                        if path.startswith("/v1/campaigns")
+                        else {}
+                    ),
                 }
                 for path in VALID_YET_400
             ],
