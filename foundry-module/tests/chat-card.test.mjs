@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fixture, makeRenderTemplate } from "./foundry-stubs.mjs";
-import { CARD_TEMPLATE, cardForEvent, cardForResult, signed } from "../src/chat-card.mjs";
+import { CARD_TEMPLATE, cardForEvent, cardForResult } from "../src/chat-card.mjs";
+import { signed } from "../src/card-frame.mjs";
 
 const render = makeRenderTemplate();
 const names = { sam: "Sam", alpha: "Ares Alpha", "goon-1": "Halloweener", lee: "Lee", lmg: "Ingram", "goon-2": "Ganger" };

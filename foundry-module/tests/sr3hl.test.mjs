@@ -8,7 +8,8 @@ import {
   DialogV2, fixture, FormDataExtended, localize, makeActor, makeChatMessage, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll, stubDocument,
 } from "./foundry-stubs.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
-import { CARD_TEMPLATE, cardForEvent, hlBodyMapSvg } from "../src/chat-card.mjs";
+import { CARD_TEMPLATE, cardForEvent } from "../src/chat-card.mjs";
+import { hlBodyMapSvg } from "../src/sr3hl-card.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
 import { HL_MANUAL_DEFAULTS, hlAttackRequest, hlFromManual, parseArea, parseHlArmor } from "../src/sr3hl-requests.mjs";
 import { mergeManual } from "../src/requests.mjs";
