@@ -133,6 +133,25 @@ test("zone tests get a card; advances get none", async () => {
   assert.equal(signed(-1), "-1");
 });
 
+test("a zone of no hits shows its threshold of 0 on the zone test's card", async () => {
+  // The zone's hits are the test's threshold (service/rules/sr5/suppression.py): a zone that got
+  // no hits tests against 0, which no test falls short of, so Ganger is not hit with no hits at all.
+  const zoneTest = {
+    kind: "sr5_zone_test", actor: "goon-2", zone: "zone-1", avoided: null, threshold: 0, pool: 4,
+    modifiers: [{ source: "reaction", value: 4 }], test: { pool: 4, hits: 0, ones: 1, glitch: false, critical_glitch: false },
+    hit: false, edge_spent: 0, seed: 1, dice: [{ step: "zone_test:goon-2", sides: 6, values: [2, 3, 4, 1] }], damage: null,
+  };
+  const plain = text(await render(CARD_TEMPLATE, cardForResult(zoneTest, { nameOf })));
+  assert.match(plain, /Pool 4 Threshold 0 reaction \+4/);
+  assert.match(plain, /Test: 0 \/ 4 · Avoided/);
+  // A d100 zone test has no threshold (null): none is shown.
+  const d100 = {
+    kind: "d100_zone_test", actor: "goon-2", zone: "zone-1", avoided: null, threshold: null, modifiers: [],
+    test: { success_target: 40, roll: 23, success: true, hits: 1 }, hit: false, damage: null, dice: [{ step: "zone_test:goon-2", sides: 100, values: [23] }],
+  };
+  assert.doesNotMatch(text(await render(CARD_TEMPLATE, cardForResult(d100, { nameOf }))), /Threshold/);
+});
+
 test("the preview page holds the rendered card and the module's CSS", async () => {
   const { renderPreview } = await import("../scripts/render-card-preview.mjs");
   const page = await renderPreview();
