@@ -75,10 +75,40 @@ const SQRT3 = Math.sqrt(3);
 const hexCentre = (h) => ({ x: 1.5 * h.q, y: SQRT3 * (h.r + h.q / 2) });
 const fixed = (n) => Math.round(n * 1000) / 1000;
 
+// How the body map is drawn. The SVG is shown as an image (below), which the page's stylesheet
+// does not reach: it carries its own.
+const BODY_MAP_STYLE = [
+  ".firefight-hl-hex{fill:#d8d5c8;stroke:#7a7971;stroke-width:0.06}",
+  ".firefight-hl-hex--hit{fill:#b04a3c}",
+  ".firefight-hl-path polyline{fill:none;stroke:#191813;stroke-width:0.12}",
+  ".firefight-hl-path circle{fill:none;stroke:#191813;stroke-width:0.14}",
+  ".firefight-hl-path circle.firefight-hl-off-body{stroke-dasharray:0.2 0.12}",
+].join("");
+
+const xml = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
 /**
- * The body map the service serves (GET /v1/rulesets/sr3-hardlife, `body_map`) as a small SVG's
- * data: each hex's polygon (marked when a round hit its location), each round's path from its aim
- * point through the hexes it scattered, and where it landed. Null without a body map.
+ * The body map as a data: URL of its SVG, for an <img>. Foundry cleans a chat message's HTML and
+ * `svg` is not among the tags it allows (CONST.ALLOWED_HTML_TAGS,
+ * https://foundryvtt.com/api/v14/variables/CONST.ALLOWED_HTML_TAGS.html, and v13's
+ * https://foundryvtt.com/api/variables/CONST.ALLOWED_HTML_TAGS.html), so an inline map would be
+ * cleaned away; `img` is allowed with `src` and `alt` (CONST.ALLOWED_HTML_ATTRIBUTES), and a
+ * `src` keeps a `data` URL (CONST.ALLOWED_URL_SCHEMES, CONST.ALLOWED_URL_SCHEMES_APPLIED_TO_ATTRIBUTES).
+ * The SVG is percent-encoded (no quote or angle bracket is left in the attribute).
+ */
+function bodyMapSrc({ viewBox, hexes, paths }) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${xml(viewBox)}"><style>${BODY_MAP_STYLE}</style>`
+    + hexes.map((h) => `<polygon class="firefight-hl-hex${h.hit ? " firefight-hl-hex--hit" : ""}" data-location="${xml(h.location)}" points="${h.points}"></polygon>`).join("")
+    + paths.map((p) => `<g class="firefight-hl-path" data-round="${xml(p.round)}"><polyline points="${p.points}"></polyline><circle class="${p.offBody ? "firefight-hl-off-body" : ""}" cx="${p.cx}" cy="${p.cy}" r="0.45"></circle></g>`).join("")
+    + "</svg>";
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+/**
+ * The body map the service serves (GET /v1/rulesets/sr3-hardlife, `body_map`) as a small SVG:
+ * each hex's polygon (marked when a round hit its location), each round's path from its aim
+ * point through the hexes it scattered, and where it landed; `src` is the drawing as a data: URL
+ * for the card's <img>. Null without a body map.
  */
 export function hlBodyMapSvg(bodyMap, rounds) {
   if (!bodyMap?.hexes?.length) return null;
@@ -90,7 +120,7 @@ export function hlBodyMapSvg(bodyMap, rounds) {
   const minX = Math.min(...xs) - 1.2;
   const minY = Math.min(...ys) - 1.2;
   const corners = ({ x, y }) => [0, 1, 2, 3, 4, 5].map((k) => `${fixed(x + 0.95 * Math.cos((Math.PI / 3) * k))},${fixed(y + 0.95 * Math.sin((Math.PI / 3) * k))}`).join(" ");
-  return {
+  const map = {
     viewBox: `${fixed(minX)} ${fixed(minY)} ${fixed(Math.max(...xs) + 1.2 - minX)} ${fixed(Math.max(...ys) + 1.2 - minY)}`,
     hexes: bodyMap.hexes.map((h) => ({ location: h.location, points: corners(h), hit: struck.has(h.location) })),
     paths: scattered.map((r) => {
@@ -103,6 +133,7 @@ export function hlBodyMapSvg(bodyMap, rounds) {
       };
     }),
   };
+  return { ...map, src: bodyMapSrc(map) };
 }
 
 /** One Hard Life target (HLTargetResult): its tests, each round, each location hit, the recovery roll. */
