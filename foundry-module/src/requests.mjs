@@ -1,7 +1,16 @@
 // Attack and zone test bodies for the service (schemas/sr5.py, schemas/d100.py; sr3's are in
 // sr3-requests.mjs, sr4's in sr4-requests.mjs), from what the dialog gathered: the attacker, the weapon, the targets with
 // their measured distances, and the table's choices. Plain data in, plain JSON out: no Foundry
-// here.
+// here. The shared basics (RequestError, serviceId) live in request-common.mjs, which the
+// per-ruleset request modules import rather than this one (that imports them for manualDefaults).
+
+import { RequestError, choice, integer, serviceId } from "./request-common.mjs";
+import { SR3_MANUAL_DEFAULTS } from "./sr3-requests.mjs";
+import { SR4_MANUAL_DEFAULTS } from "./sr4-requests.mjs";
+import { HL_MANUAL_DEFAULTS } from "./sr3hl-requests.mjs";
+
+// The shared basics stay importable from here, where the rest of the module has always read them.
+export { RequestError, serviceId };
 
 export const SR5_MODES = ["SS", "SA", "SB", "BF", "LB", "FA", "FA_complex", "suppressive"];
 // A firing mode needs this mode on the weapon (schemas/sr5.py: SB needs SA, LB needs BF, FA_complex
@@ -21,33 +30,10 @@ export const SR5_CATEGORIES = [
   "assault_rifle", "shotgun", "shotgun_flechette", "sniper_rifle", "light_machine_gun",
   "medium_machine_gun", "heavy_machine_gun", "assault_cannon", "grenade_launcher", "missile_launcher",
 ];
-import { SR3_MANUAL_DEFAULTS } from "./sr3-requests.mjs";
-import { SR4_MANUAL_DEFAULTS } from "./sr4-requests.mjs";
-import { HL_MANUAL_DEFAULTS } from "./sr3hl-requests.mjs";
-
-const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-/** A request the form cannot make: `key` names its text under FIREFIGHT.Error (with `data`). */
-export class RequestError extends Error {
-  constructor(message, path, key = null, data = {}) {
-    super(message);
-    this.name = "RequestError";
-    this.path = path;
-    this.key = key;
-    this.data = data;
-  }
-}
 
 /** The firing modes a weapon with these listed modes can fire. */
 export function availableModes(weaponModes) {
   return SR5_MODES.filter((mode) => weaponModes.includes(MODE_NEEDS[mode]));
-}
-
-/** A service id for a Foundry document id or name (letters, digits, `_ . : -`, up to 64). */
-export function serviceId(value) {
-  const cleaned = String(value ?? "").replace(/[^A-Za-z0-9_.:-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
-  if (!ID_PATTERN.test(cleaned)) throw new RequestError(`"${value}" cannot be a firefight id`, "$.id", "badId", { value });
-  return cleaned;
 }
 
 /**
@@ -71,15 +57,6 @@ export function parseGivenDice(text) {
     dice[step] = (dice[step] ?? []).concat(faces);
   }
   return dice;
-}
-
-function choice(value, allowed, fallback) {
-  return allowed.includes(value) ? value : fallback;
-}
-
-function integer(value, fallback = 0) {
-  const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n) : fallback;
 }
 
 /**

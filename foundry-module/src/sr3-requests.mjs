@@ -3,7 +3,7 @@
 // table's choices; and the manual form's numbers for systems the module does not map. Plain data
 // in, plain JSON out: no Foundry here.
 
-import { RequestError, serviceId } from "./requests.mjs";
+import { RequestError, choice, integer, serviceId } from "./request-common.mjs";
 
 export const SR3_MODES = ["SS", "SA", "BF", "FA"];
 // The rows of 002's weapon range table (schemas/sr3.py, WeaponCategory).
@@ -28,15 +28,6 @@ export const SR3_VISIBILITY = {
   light: ["full", "partial", "minimal", "full_darkness", "glare"],
   obscurant: ["none", "mist", "light_smoke", "heavy_smoke", "thermal_smoke"],
 };
-
-function choice(value, allowed, fallback) {
-  return allowed.includes(value) ? value : fallback;
-}
-
-function integer(value, fallback = 0) {
-  const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n) : fallback;
-}
 
 /** A number typed in, or null when left empty. */
 function optionalInteger(value, min) {

@@ -3,7 +3,7 @@
 // target with its measured distance and its Table 8 dodge, the called shot at a location of the
 // body map, and suppression fire over an area. Plain data in, plain JSON out: no Foundry here.
 
-import { RequestError, serviceId } from "./requests.mjs";
+import { RequestError, choice, integer, serviceId } from "./request-common.mjs";
 import { SR3_CATEGORIES, SR3_COVER, SR3_LEVELS, SR3_MODES, SR3_MOVEMENT, SR3_SIGHTS, SR3_TARGET_MOVEMENT, SR3_VISIBILITY } from "./sr3-requests.mjs";
 
 export const HL_RULESET = "sr3-hardlife";
@@ -19,15 +19,6 @@ export const HL_GARMENTS = [
 ];
 export const HL_ARMOR_ROWS = ["head", "torso", "vitals", "groin", "arms", "thighs", "legs", "hands_feet"];
 export const HL_AMMO = ["standard", "armor_piercing", "gel"];
-
-function choice(value, allowed, fallback) {
-  return allowed.includes(value) ? value : fallback;
-}
-
-function integer(value, fallback = 0) {
-  const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n) : fallback;
-}
 
 function optionalInteger(value, min) {
   if (value === undefined || value === null || String(value).trim() === "") return null;

@@ -3,7 +3,7 @@
 // table's choices and a grenade; and the manual form's numbers for systems the module does not
 // map. Plain data in, plain JSON out: no Foundry here.
 
-import { RequestError, serviceId } from "./requests.mjs";
+import { RequestError, choice, integer, serviceId } from "./request-common.mjs";
 
 // What an attack fires (schemas/sr4.py FiringMode), and the weapon mode each needs (001,
 // "Firearms": a short burst needs burst fire, a long or full burst and suppressive fire full auto).
@@ -29,15 +29,6 @@ export const SR4_GRENADES = ["fragmentation", "high_explosive", "flash_bang", "g
 export const SR4_DELIVERY = ["standard", "aerodynamic", "launcher"];
 // The attacker's situation (schemas/sr4.py SR4AttackRequest's flags).
 export const SR4_FLAGS = ["running", "in_melee", "from_moving_vehicle", "from_cover", "off_hand", "smartlink", "grazing", "confined"];
-
-function choice(value, allowed, fallback) {
-  return allowed.includes(value) ? value : fallback;
-}
-
-function integer(value, fallback = 0) {
-  const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n) : fallback;
-}
 
 function optionalInteger(value) {
   if (value === undefined || value === null || String(value).trim() === "") return null;

@@ -3,7 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fixture, makeRenderTemplate } from "./foundry-stubs.mjs";
-import { CARD_TEMPLATE, cardForEvent, cardForResult, signed } from "../src/chat-card.mjs";
+import { CARD_TEMPLATE, cardForEvent, cardForResult } from "../src/chat-card.mjs";
+import { signed } from "../src/card-frame.mjs";
+import { cleanLikeFoundry } from "./foundry-html.mjs";
 
 const render = makeRenderTemplate();
 const names = { sam: "Sam", alpha: "Ares Alpha", "goon-1": "Halloweener", lee: "Lee", lmg: "Ingram", "goon-2": "Ganger" };
@@ -130,6 +132,47 @@ test("zone tests get a card; advances get none", async () => {
   assert.equal(cardForResult({ kind: "advance", to: "combat_turn" }), null);
   assert.equal(signed(2), "+2");
   assert.equal(signed(-1), "-1");
+});
+
+test("a zone of no hits shows its threshold of 0 on the zone test's card", async () => {
+  // The zone's hits are the test's threshold (service/rules/sr5/suppression.py): a zone that got
+  // no hits tests against 0, which no test falls short of, so Ganger is not hit with no hits at all.
+  const zoneTest = {
+    kind: "sr5_zone_test", actor: "goon-2", zone: "zone-1", avoided: null, threshold: 0, pool: 4,
+    modifiers: [{ source: "reaction", value: 4 }], test: { pool: 4, hits: 0, ones: 1, glitch: false, critical_glitch: false },
+    hit: false, edge_spent: 0, seed: 1, dice: [{ step: "zone_test:goon-2", sides: 6, values: [2, 3, 4, 1] }], damage: null,
+  };
+  const plain = text(await render(CARD_TEMPLATE, cardForResult(zoneTest, { nameOf })));
+  assert.match(plain, /Pool 4 Threshold 0 reaction \+4/);
+  assert.match(plain, /Test: 0 \/ 4 · Avoided/);
+  // A d100 zone test has no threshold (null): none is shown.
+  const d100 = {
+    kind: "d100_zone_test", actor: "goon-2", zone: "zone-1", avoided: null, threshold: null, modifiers: [],
+    test: { success_target: 40, roll: 23, success: true, hits: 1 }, hit: false, damage: null, dice: [{ step: "zone_test:goon-2", sides: 100, values: [23] }],
+  };
+  assert.doesNotMatch(text(await render(CARD_TEMPLATE, cardForResult(d100, { nameOf }))), /Threshold/);
+});
+
+test("the model of Foundry's cleaning drops what the API pages do not allow, and keeps the rest as written", () => {
+  assert.equal(
+    cleanLikeFoundry('<p class="a" onclick="go()">t</p><svg viewBox="0 0 1 1"><polygon points="0,0"></polygon></svg><img src="javascript:go()" alt="x"><img src="data:image/png,AA" alt="y"><button type="button" data-x="1" formaction="/z">b</button>'),
+    '<p class="a">t</p><img alt="x"><img src="data:image/png,AA" alt="y"><button type="button" data-x="1">b</button>',
+  );
+});
+
+test("every card comes through Foundry's cleaning of chat HTML whole (modelled from the API pages)", async () => {
+  const event = (name) => {
+    const f = fixture(name);
+    return f.result && f.event_id ? { id: f.event_id, encounter: "enc", result: f.result } : f;
+  };
+  const bodyMap = fixture("sr3hl-body-map.json");
+  const names = ["sr5-attack-bf.json", "sr5-suppressive-event.json", "sr5-suppressive-cover-event.json", "d100-attack.json", "sr3-attack.json", "sr4-grenade-attack.json", "sr3hl-attack.json"];
+  for (const name of names) {
+    const card = cardForEvent(event(name), { nameOf, bodyMap, ruleset: name.startsWith("sr3hl") ? "sr3-hardlife" : undefined });
+    assert.ok(card, name);
+    const html = await render(CARD_TEMPLATE, card);
+    assert.equal(cleanLikeFoundry(html), html, `${name}: nothing cleaned away`);
+  }
 });
 
 test("the preview page holds the rendered card and the module's CSS", async () => {

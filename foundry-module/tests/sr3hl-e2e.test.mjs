@@ -11,6 +11,7 @@ import {
   makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
 } from "./foundry-stubs.mjs";
 import { startService } from "./service-harness.mjs";
+import { cleanLikeFoundry } from "./foundry-html.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
 
@@ -96,10 +97,14 @@ test("Carter's shot from the manual form: the card says where it landed and what
   const [, worn, left] = /wears (\d+), (\d+) left/.exec(card);
   assert.deepEqual([Number(worn), Number(left)], [hit.armor[0].degraded, hit.armor[0].rating_after]);
   assert.match(card, /torso: S physical/);
-  // The body map the service serves, drawn with the torso's hexes hit and the round's ring.
-  assert.match(message.content, /<svg class="firefight-hl-body-map"/);
-  assert.match(message.content, /class="firefight-hl-hex firefight-hl-hex--hit" data-location="torso"/);
-  assert.match(message.content, /<g class="firefight-hl-path" data-round="1">/);
+  // The body map the service serves, drawn with the torso's hexes hit and the round's ring, as
+  // an image Foundry's cleaning of chat HTML keeps (tests/foundry-html.mjs).
+  assert.equal(cleanLikeFoundry(message.content), message.content);
+  const [, src] = /<img class="firefight-hl-body-map" src="data:image\/svg\+xml,([^"]+)"/.exec(message.content) ?? [];
+  assert.ok(src, "the body map is an img");
+  const drawn = decodeURIComponent(src);
+  assert.match(drawn, /class="firefight-hl-hex firefight-hl-hex--hit" data-location="torso"/);
+  assert.match(drawn, /<g class="firefight-hl-path" data-round="1">/);
   assert.match(card, /knocked back 3 m/);
   assert.match(card, /loses the next action phase/);
   assert.deepEqual(message.rolls.map((r) => r.dice[0].results.map((x) => x.result)), result.dice.map((d) => d.values));
