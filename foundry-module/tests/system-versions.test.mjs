@@ -170,6 +170,8 @@ test("sr3e: a weapon linked with a specialization (\"id::n\") still names its sk
 // ---- A table: the app with one system release, the service faked -----------------------------
 
 async function table({ systemId, version, fixtures, answers = {} }) {
+  // The release on the Foundry generation it runs on.
+  const generation = fixtures.foundry;
   const calls = [];
   const fetch = async (url, init = {}) => {
     const path = new URL(url).pathname;
@@ -184,7 +186,7 @@ async function table({ systemId, version, fixtures, answers = {} }) {
   const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor, x: 0, y: 0 });
   const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 1000, y: 0 });
   const scene = makeScene({ grid, tokens: [samToken, goonToken] });
-  const game = makeGame({ isGM: true, systemId, systemVersion: version, activeGM: { id: "gm000000000002" } });
+  const game = makeGame({ isGM: true, systemId, systemVersion: version, activeGM: { id: "gm000000000002" }, generation });
   const { ChatMessage, messages } = makeChatMessage();
   game.messages = messages;
   registerSettings(game);
@@ -213,7 +215,7 @@ class QuietSocket {
 }
 
 /** The GM's client booted in Foundry's order with the combat's encounter; the service answers every advance. */
-async function bootGm({ version, combat }) {
+async function bootGm({ version, generation, combat }) {
   const advances = [];
   const fetch = async (url, init = {}) => {
     const path = new URL(url).pathname;
@@ -223,7 +225,7 @@ async function bootGm({ version, combat }) {
     return { status: value ? 200 : 404, ok: Boolean(value), text: async () => JSON.stringify(value ?? { detail: "no route" }) };
   };
   Hooks.reset();
-  const game = makeGame({ isGM: true, phase: "init", systemId: "shadowrun5e", systemVersion: version });
+  const game = makeGame({ isGM: true, phase: "init", systemId: "shadowrun5e", systemVersion: version, generation });
   game.modules = new Map([["firefight", {}]]);
   game.combat = combat;
   const grid = makeGrid();
@@ -264,7 +266,7 @@ for (const release of releasesOf("shadowrun5e")) {
     });
     await combat.setFlag(MODULE_ID, "encounter", { id: "enc1", ruleset: "sr5", playerToken: "p", lastEventId: null, synced: null });
     try {
-      const { advances, settle } = await bootGm({ version, combat });
+      const { advances, settle } = await bootGm({ version, generation: release.foundry, combat });
       const step = async (move) => {
         const before = advances.length;
         await move();
