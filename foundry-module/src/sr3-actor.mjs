@@ -44,6 +44,14 @@ const SR3E_SHARED = Object.freeze({
   skillRating: "system.activeSkill.value",
   ballistic: "system.ballistic",
   impact: "system.impact",
+  // The combat's initiative pass: SR3ECombat sets the flag sr3e.initiativePass (1 at the start
+  // and each new round, + 1 when every score left is 10 lower; alpha.6
+  // module/foundry/documents/SR3ECombat.js, beta.5 module/documents/SR3ECombat.ts).
+  combatPass: "flags.sr3e.initiativePass",
+  // _advanceInitiativePass sets the flag in an update of its own and then the turn (0): the
+  // tracker has moved with the turn's update, not the flag's (the combatant still on the turn
+  // then has no phase in the new pass).
+  combatPassAlone: false,
 });
 
 /**
@@ -337,4 +345,20 @@ export function sr3Sheet(actor, { version } = {}) {
   if (pool !== undefined) sheet.combat_pool = clamp(pool, 0, 100);
   if (items[0]) sheet.skill = clamp(weaponSkill(actor, items[0], { version }), 0, 30);
   return sheet;
+}
+
+/** Where the line keeps the combat's initiative pass. */
+export function combatPassPath({ version } = {}) {
+  return sr3ePaths(version).combatPass;
+}
+
+/** Whether an update of the pass alone moves the tracker (combat-sync.mjs trackerMoved). */
+export function combatPassAlone({ version } = {}) {
+  return sr3ePaths(version).combatPassAlone;
+}
+
+/** The combat's initiative pass (1 when it holds none yet). */
+export function combatPass(combat, { version } = {}) {
+  const n = Number(read(combat, combatPassPath({ version })));
+  return Number.isFinite(n) && n >= 1 ? Math.trunc(n) : 1;
 }

@@ -39,11 +39,33 @@ const SR4E_SHARED = Object.freeze({
   monitorMax: "system.conditionMonitor.*.max",
 });
 
+// What 0.2.0 and later keep alike.
+const SR4E_FROM_0_2 = Object.freeze({
+  // v0.2.0 CHANGELOG "rename conditionMonitor.current to .value"; v1.0.1 and v1.22.0
+  // schema-helper.js monitorField.
+  monitor: "system.conditionMonitor.*.value",
+  // v0.2.0 weapons.model.js: maxAmmo, currentAmmo (the attack spends it: "ammo quantity
+  // depletion as batch update"); the same at v1.0.1 and v1.22.0.
+  capacity: "system.maxAmmo",
+  ammo: "system.currentAmmo",
+  // SR4RangedWeaponData#prepareDerivedData: effectiveDamage, effectiveAP, effectiveDamageType
+  // from v0.2.0; effectiveRC and effectiveSmartlink from v1.6.0 (weapons.model.js).
+  effectiveDamage: "system.effectiveDamage",
+  effectiveDamageType: "system.effectiveDamageType",
+  effectiveAP: "system.effectiveAP",
+  effectiveRC: "system.effectiveRC",
+  effectiveSmartlink: "system.effectiveSmartlink",
+  // From v1.12.0: schema-helper.js genericWeaponSchema `category`, its keys in
+  // src/models/items/weapon.enums.js WeaponCategory (the compendium's "Assault Rifles" too).
+  category: "system.category",
+});
+
 /**
  * shadowrun4e's data paths per version line (oldest first; `since` the line's first release,
  * `foundry` the Foundry generations its manifests allow: 0.1.25 to 0.1.31 minimum 13 and
- * verified 14, 0.1.32 on minimum 14). The marked boxes and the loaded rounds differ; what
- * prepareDerivedData adds (`effective...`) grew within 1.x and is read before the plain field.
+ * verified 14, 0.1.32 on minimum 14). The marked boxes and the loaded rounds differ from 0.2.0
+ * on, the combat's initiative pass exists from 1.0.1 on; what prepareDerivedData adds
+ * (`effective...`) grew within 1.x and is read before the plain field.
  */
 export const SR4E_PATHS = Object.freeze([
   Object.freeze({
@@ -67,29 +89,30 @@ export const SR4E_PATHS = Object.freeze([
     effectiveRC: null,
     effectiveSmartlink: null,
     category: null,
+    // The Combat is Foundry's own (no src/documents/combat.js before v1.0.1): no pass.
+    combatPass: null,
   }),
   Object.freeze({
     ...SR4E_SHARED,
+    ...SR4E_FROM_0_2,
     since: "0.2.0",
-    line: "0.2+ (1.x)",
+    line: "0.2.0-1.0.0",
     foundry: [14],
-    // v0.2.0 CHANGELOG "rename conditionMonitor.current to .value"; v1.0.1 and v1.22.0
-    // schema-helper.js monitorField.
-    monitor: "system.conditionMonitor.*.value",
-    // v0.2.0 weapons.model.js: maxAmmo, currentAmmo (the attack spends it: "ammo quantity
-    // depletion as batch update"); the same at v1.0.1 and v1.22.0.
-    capacity: "system.maxAmmo",
-    ammo: "system.currentAmmo",
-    // SR4RangedWeaponData#prepareDerivedData: effectiveDamage, effectiveAP, effectiveDamageType
-    // from v0.2.0; effectiveRC and effectiveSmartlink from v1.6.0 (weapons.model.js).
-    effectiveDamage: "system.effectiveDamage",
-    effectiveDamageType: "system.effectiveDamageType",
-    effectiveAP: "system.effectiveAP",
-    effectiveRC: "system.effectiveRC",
-    effectiveSmartlink: "system.effectiveSmartlink",
-    // From v1.12.0: schema-helper.js genericWeaponSchema `category`, its keys in
-    // src/models/items/weapon.enums.js WeaponCategory (the compendium's "Assault Rifles" too).
-    category: "system.category",
+    combatPass: null,
+  }),
+  Object.freeze({
+    ...SR4E_SHARED,
+    ...SR4E_FROM_0_2,
+    since: "1.0.1",
+    line: "1.0.1+",
+    foundry: [14],
+    // v1.0.1 and v1.22.0 src/documents/combat.js SR4Combat (CONFIG.Combat.documentClass,
+    // src/shadowrun4e.js): `initiativePass` reads the flag shadowrun4e.initiativePass (1 when
+    // unset); nextTurn sets it with the new pass's first turn in one update; _preUpdate sets
+    // it to 1 with each new round.
+    combatPass: "flags.shadowrun4e.initiativePass",
+    // Set with the turn in one update; alone when the turn stays (one combatant).
+    combatPassAlone: true,
   }),
 ]);
 
@@ -320,4 +343,20 @@ export function sr4Sheet(actor, { version } = {}) {
   };
   if (items[0]) sheet.skill = weaponSkill(actor, items[0], { version });
   return sheet;
+}
+
+/** Where the line keeps the combat's initiative pass (null: it keeps none). */
+export function combatPassPath({ version } = {}) {
+  return sr4ePaths(version).combatPass;
+}
+
+/** Whether an update of the pass alone moves the tracker (combat-sync.mjs trackerMoved). */
+export function combatPassAlone({ version } = {}) {
+  return sr4ePaths(version).combatPassAlone === true;
+}
+
+/** The combat's initiative pass where the line keeps it (1 when it keeps none or holds none yet). */
+export function combatPass(combat, { version } = {}) {
+  const n = Number(read(combat, combatPassPath({ version })));
+  return Number.isFinite(n) && n >= 1 ? Math.trunc(n) : 1;
 }

@@ -70,6 +70,8 @@ export const SR5_PATHS = Object.freeze([
     // handleIniPass writes it (0.25.2 and 0.33.2 src/module/combat/SR5Combat.ts, FLAGS in
     // src/module/constants.ts); the Combat has no system data.
     combatPass: "flags.shadowrun5e.combatInitiativePass",
+    // handleIniPass sets it with turn 0 in one update: alone when the turn is 0 already.
+    combatPassAlone: true,
     // No padding combatants before 0.34.
     combatantPad: null,
   }),
@@ -88,6 +90,8 @@ export const SR5_PATHS = Object.freeze([
     // Version0_34_0.migrateCombat copies the old flag there and leaves the flag behind: the
     // flag is stale from 0.34 on and never read.
     combatPass: "system.pass",
+    // nextPass updates the pass alone (the turn on a padding combatant), then nextTurn(true).
+    combatPassAlone: true,
     // 0.34.5 src/module/types/combat/Combatant.ts CombatantData.pad: SR5Combat#nextPass
     // creates one combatant `{system: {pad: true}}` (no actor, no token) per combatant to push
     // the turns down the new pass; nextRound deletes them.
@@ -103,6 +107,7 @@ export const SR5_PATHS = Object.freeze([
     // types/combat/Combatant.ts, combat/SR5Combat.ts nextPass).
     armor: "system.armor.rating.value",
     combatPass: "system.pass",
+    combatPassAlone: true,
     combatantPad: "system.pad",
   }),
 ]);
@@ -352,8 +357,18 @@ export function isPaddingCombatant(combatant, { version } = {}) {
   return path !== null && read(combatant, path) === true;
 }
 
+/** Where the line keeps the combat's initiative pass. */
+export function combatPassPath({ version } = {}) {
+  return sr5Paths(version).combatPass;
+}
+
+/** Whether an update of the pass alone moves the tracker (combat-sync.mjs trackerMoved). */
+export function combatPassAlone({ version } = {}) {
+  return sr5Paths(version).combatPassAlone;
+}
+
 /** The combat's initiative pass where the line keeps it (1 when it holds none yet). */
 export function combatPass(combat, { version } = {}) {
-  const n = Number(read(combat, sr5Paths(version).combatPass));
+  const n = Number(read(combat, combatPassPath({ version })));
   return Number.isFinite(n) && n >= 1 ? Math.trunc(n) : 1;
 }

@@ -12,7 +12,9 @@ export const SYSTEM_RELEASES = Object.freeze([
   { systemId: "shadowrun5e", version: "0.36.2", foundry: 14, sam: "sr5-actor-sam.json", goon: "sr5-actor-goon.json", combat: "sr5-0.34-combat.json" },
   // shadowrun4e 0.1.25 to 0.1.31 (Foundry v13; 0.1.32 v14 only, the same data).
   { systemId: "shadowrun4e", version: "0.1.31", foundry: 13, sam: "sr4e-0.1-actor-sam.json", goon: "sr4e-0.1-actor-goon.json" },
-  // shadowrun4e 0.2.0 and 1.x (Foundry v14).
+  // shadowrun4e 0.2.0 to 1.0.0 (Foundry v14): 1.x's data, the combat Foundry's own (no pass).
+  { systemId: "shadowrun4e", version: "1.0.0", foundry: 14, sam: "sr4e-actor-sam.json", goon: "sr4e-actor-goon.json" },
+  // shadowrun4e 1.0.1 and later (Foundry v14): the combat's pass in a flag.
   { systemId: "shadowrun4e", version: "1.22.0", foundry: 14, sam: "sr4e-actor-sam.json", goon: "sr4e-actor-goon.json" },
   // sr3e 0.0.3-alpha.3 to alpha.6 (Foundry v13).
   { systemId: "sr3e", version: "0.0.3-alpha.6", foundry: 13, sam: "sr3e-alpha-actor-sam.json", goon: "sr3e-alpha-actor-goon.json" },

@@ -139,6 +139,24 @@ for (const release of releasesOf("shadowrun4e")) {
   });
 }
 
+// ---- The combat's initiative pass in shadowrun4e and sr3e ------------------------------------
+
+for (const release of [...releasesOf("shadowrun4e"), ...releasesOf("sr3e")]) {
+  const { systemId, version } = release;
+  // shadowrun4e's SR4Combat keeps a pass from 1.0.1 on (src/documents/combat.js); sr3e's SR3ECombat in every release.
+  const keepsPass = systemId === "sr3e" || compareVersions(version, "1.0.1") >= 0;
+  test(`${systemId} ${version}: the combat's initiative pass ${keepsPass ? "is its flag" : "is none: the combat is Foundry's own"}`, () => {
+    const system = { id: systemId, version };
+    const flags = systemId === "sr3e" ? { sr3e: { initiativePass: 2 } } : { shadowrun4e: { initiativePass: 2 } };
+    const combat = makeCombat({ round: 1, turn: 0, combatants: [{ tokenId: "tokSam000000001" }], flags });
+    assert.deepEqual(trackerSnapshot(combat, (c) => c.tokenId, system), { round: 1, turn: 0, pass: keepsPass ? 2 : 1, actor: "tokSam000000001" });
+    // shadowrun4e sets the pass with the turn (alone when the turn stays); sr3e sets it alone,
+    // then the turn, whose update is the move (the combatant still on the turn has no phase in it).
+    assert.equal(trackerMoved({ _id: "c", flags }, system), keepsPass && systemId === "shadowrun4e");
+    assert.equal(trackerMoved({ _id: "c", flags, turn: 0 }, system), true);
+  });
+}
+
 // ---- sr3e ----------------------------------------------------------------------------------
 
 for (const release of releasesOf("sr3e")) {
