@@ -64,14 +64,17 @@ export function bystandersFrom(canvas, attackerToken) {
  * Everything the dialog shows for `ruleset`, read from the actor (a mapped system's sheet) or its
  * remembered manual form; `rollMode` is the one the dialog offers first.
  */
-export function dialogData(token, { ruleset, systemId, canvas, user, rollMode, itemId = null }) {
+export function dialogData(token, { ruleset, systemId, systemVersion, canvas, user, rollMode, itemId = null }) {
+  // The system's release (game.system.version) picks the line of its data paths (sr5-actor.mjs SR5_PATHS, ...).
+  const version = systemVersion;
   const actor = token.actor;
   const shadowrun = ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId);
   const mappedSr3 = ruleset === "sr3" && sr3e.isSr3eActor(actor, systemId);
   const mappedSr4 = ruleset === "sr4" && sr4e.isSr4eActor(actor, systemId);
-  const targets = targetsFrom(canvas, user, token).map((t) => ({ ...t, defender: defenderOf(t.token.actor, ruleset, systemId) }));
+  const targets = targetsFrom(canvas, user, token).map((t) => ({ ...t, defender: defenderOf(t.token.actor, ruleset, systemId, version) }));
   const base = {
     ruleset,
+    systemVersion: version,
     sr5: ruleset === "sr5",
     d100: ruleset === "d100",
     sr3: ruleset === "sr3",
@@ -93,24 +96,24 @@ export function dialogData(token, { ruleset, systemId, canvas, user, rollMode, i
   if (ruleset === "sr3-hardlife") Object.assign(base, hlDialogChoices());
   if (ruleset === "sr4") Object.assign(base, sr4DialogChoices());
   if (mappedSr4) {
-    const weapons = sr4e.rangedWeapons(actor).map((item) => {
-      const weapon = sr4e.sr4Weapon(item);
-      return { id: item.id, name: item.name, weapon, skill: sr4e.weaponSkill(actor, item), modes: options(sr4AvailableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
+    const weapons = sr4e.rangedWeapons(actor, { version }).map((item) => {
+      const weapon = sr4e.sr4Weapon(item, { version });
+      return { id: item.id, name: item.name, weapon, skill: sr4e.weaponSkill(actor, item, { version }), modes: options(sr4AvailableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
     });
     const chosen = weapons.find((w) => w.selected) ?? weapons[0];
     return { ...base, weapons, modes: chosen ? chosen.modes : [] };
   }
   if (mappedSr3) {
-    const weapons = sr3e.rangedWeapons(actor).map((item) => {
-      const weapon = sr3e.sr3Weapon(actor, item);
-      return { id: item.id, name: item.name, weapon, skill: sr3e.weaponSkill(actor, item), modes: options(weapon.modes, "FIREFIGHT.Mode"), selected: item.id === itemId };
+    const weapons = sr3e.rangedWeapons(actor, { version }).map((item) => {
+      const weapon = sr3e.sr3Weapon(actor, item, { version });
+      return { id: item.id, name: item.name, weapon, skill: sr3e.weaponSkill(actor, item, { version }), modes: options(weapon.modes, "FIREFIGHT.Mode"), selected: item.id === itemId };
     });
     const chosen = weapons.find((w) => w.selected) ?? weapons[0];
     return { ...base, weapons, modes: chosen ? chosen.modes : [] };
   }
   if (shadowrun) {
-    const weapons = sr5.rangedWeapons(actor).map((item) => {
-      const weapon = sr5.sr5Weapon(item);
+    const weapons = sr5.rangedWeapons(actor, { version }).map((item) => {
+      const weapon = sr5.sr5Weapon(item, { version });
       return { id: item.id, name: item.name, weapon, modes: options(availableModes(weapon.modes), "FIREFIGHT.Mode"), selected: item.id === itemId };
     });
     // The modes of the weapon chosen from its sheet (else the first); another weapon's modes
@@ -163,10 +166,11 @@ function sr4DialogChoices() {
 }
 
 /** A target's defence in `ruleset`: from its sheet in a mapped system (`systemId`), else from its remembered manual form. */
-export function defenderOf(actor, ruleset, systemId) {
-  if (ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId)) return sr5.sr5Defender(actor);
-  if (ruleset === "sr3" && sr3e.isSr3eActor(actor, systemId)) return sr3e.sr3Defender(actor);
-  if (ruleset === "sr4" && sr4e.isSr4eActor(actor, systemId)) return sr4e.sr4Defender(actor);
+export function defenderOf(actor, ruleset, systemId, systemVersion = undefined) {
+  const version = systemVersion;
+  if (ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId)) return sr5.sr5Defender(actor, { version });
+  if (ruleset === "sr3" && sr3e.isSr3eActor(actor, systemId)) return sr3e.sr3Defender(actor, { version });
+  if (ruleset === "sr4" && sr4e.isSr4eActor(actor, systemId)) return sr4e.sr4Defender(actor, { version });
   const saved = actor?.flags?.[MODULE_ID]?.manual?.[ruleset] ?? {};
   const manual = mergeManual(ruleset, saved);
   if (ruleset === "sr3") return sr3FromManual("x", manual).defender;
@@ -218,9 +222,10 @@ export function buildAttack(token, data, form, canvas) {
   if (data.shadowrun) {
     item = actor.items.get(form.weapon) ?? null;
     if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
-    const category = form.category || sr5.weaponCategory(item);
-    weapon = sr5.sr5Weapon(item, { category });
-    attacker = sr5.sr5Attacker(actor, item, { id: token.id, category });
+    const version = data.systemVersion;
+    const category = form.category || sr5.weaponCategory(item, { version });
+    weapon = sr5.sr5Weapon(item, { category, version });
+    attacker = sr5.sr5Attacker(actor, item, { id: token.id, category, version });
   } else {
     manual = mergeManual("sr5", data.manual, form);
     ({ attacker, weapon } = sr5FromManual(token.id, manual));
@@ -265,10 +270,10 @@ function buildSr3Attack(token, data, form, targets, dice) {
   if (data.sr3e) {
     const item = actor.items.get(form.weapon) ?? null;
     if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
-    ammoItem = sr3e.loadedAmmo(actor, item);
+    ammoItem = sr3e.loadedAmmo(actor, item, { version: data.systemVersion });
     if (!ammoItem) throw new RequestError(`${item.name} has no ammunition loaded`, "$.weapon.ammo", "noAmmo", { weapon: item.name });
-    weapon = sr3e.sr3Weapon(actor, item, { category: form.category || null });
-    attacker = sr3e.sr3Attacker(actor, item, { id: token.id });
+    weapon = sr3e.sr3Weapon(actor, item, { category: form.category || null, version: data.systemVersion });
+    attacker = sr3e.sr3Attacker(actor, item, { id: token.id, version: data.systemVersion });
     const skill = typedNumber(form.skill);
     if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
   } else {
@@ -362,14 +367,14 @@ function buildSr4Attack(token, data, form, targets, dice, canvas) {
     // action (its numbers are the grenade's, not a gun's).
     weapon = { id: serviceId(`grenade-${form.grenade_type}`), category: form.category, damage: 0, damage_type: "P", ap: 0, rc: 0, modes: ["SS"], ammo: 1 };
     const gun = actor.items.get(form.weapon) ?? null;
-    attacker = sr4e.sr4Attacker(actor, gun ?? { system: {} }, { id: token.id });
+    attacker = sr4e.sr4Attacker(actor, gun ?? { system: {} }, { id: token.id, version: data.systemVersion });
     const skill = typedNumber(form.skill);
     if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
   } else if (data.sr4e) {
     item = actor.items.get(form.weapon) ?? null;
     if (!item) throw new RequestError("choose a weapon", "$.weapon", "chooseWeapon");
-    weapon = sr4e.sr4Weapon(item, { category: form.category || null });
-    attacker = sr4e.sr4Attacker(actor, item, { id: token.id });
+    weapon = sr4e.sr4Weapon(item, { category: form.category || null, version: data.systemVersion });
+    attacker = sr4e.sr4Attacker(actor, item, { id: token.id, version: data.systemVersion });
     const skill = typedNumber(form.skill);
     if (skill !== null) attacker.skill = Math.max(0, Math.round(skill));
   } else {

@@ -21,6 +21,7 @@ export class AttackDialog {
     return dialogData(token, {
       ruleset,
       systemId: this.game.system?.id,
+      systemVersion: this.game.system?.version,
       canvas: this.env.canvas,
       user: this.game.user,
       rollMode: this.userRollMode(),
@@ -30,7 +31,7 @@ export class AttackDialog {
 
   /** A target's defence in `ruleset` (attack-builder.mjs); the zone test's too (card-actions.mjs). */
   defenderOf(actor, ruleset) {
-    return defenderOf(actor, ruleset, this.game.system?.id);
+    return defenderOf(actor, ruleset, this.game.system?.id, this.game.system?.version);
   }
 
   /** The attack body from the dialog's form, and what its answer updates (attack-builder.mjs). */
@@ -55,10 +56,11 @@ export class AttackDialog {
   }
 
   async writeBack({ actor, item, ammoItem = null, sr4Item = null, manual }, result) {
-    if (item) await item.update(sr5.ammoUpdate(result.ammo_left));
-    if (sr4Item) await sr4Item.update(sr4e.ammoUpdate(result.ammo_left));
-    if (ammoItem) await ammoItem.update(sr3e.ammoUpdate(result.ammo_left));
-    if (result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, result.edge_spent));
+    const version = this.game.system?.version;
+    if (item) await item.update(sr5.ammoUpdate(result.ammo_left, { version }));
+    if (sr4Item) await sr4Item.update(sr4e.ammoUpdate(result.ammo_left, { version }));
+    if (ammoItem) await ammoItem.update(sr3e.ammoUpdate(result.ammo_left, { version }));
+    if (result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, result.edge_spent, { version }));
     if (manual) {
       const values = { ...manual.values };
       if ("ammo" in values) values.ammo = result.ammo_left;

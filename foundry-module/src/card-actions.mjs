@@ -52,12 +52,13 @@ export class CardActions {
     const name = tokenDocument?.name ?? actor.name;
     if (message && this.appliedRecord(message, targetId, actor)) return this.notify("info", "FIREFIGHT.Notify.AlreadyApplied", { name });
     let update;
+    const version = this.game.system?.version;
     if (sr5.isShadowrunActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
-      update = sr5.trackUpdate(actor, track, boxes);
+      update = sr5.trackUpdate(actor, track, boxes, { version });
     } else if (sr3e.isSr3eActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
-      update = sr3e.trackUpdate(actor, track, boxes);
+      update = sr3e.trackUpdate(actor, track, boxes, { version });
     } else if (sr4e.isSr4eActor(actor, this.game.system?.id) && (track === "physical" || track === "stun")) {
-      update = sr4e.trackUpdate(actor, track, boxes);
+      update = sr4e.trackUpdate(actor, track, boxes, { version });
     } else {
       const path = this.settings().damagePath;
       if (!path) return this.notify("warn", "FIREFIGHT.Notify.NoDamagePath");
@@ -96,7 +97,7 @@ export class CardActions {
     if (actor && !this.canAct(actor)) return this.notify("warn", "FIREFIGHT.Notify.NotOwner", { name: this.shownName(tokenDocument, actor) });
     await this.announce(attackerId, null);
     const answer = await this.client().action(encounter.id, encounter.token, { actor: attackerId, action: "second_chance", target: targetId });
-    if (actor && answer.result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, answer.result.edge_spent));
+    if (actor && answer.result.edge_spent > 0 && sr5.isShadowrunActor(actor, this.game.system?.id)) await actor.update(sr5.edgeUpdate(actor, answer.result.edge_spent, { version: this.game.system?.version }));
     return answer;
   }
 
@@ -125,7 +126,7 @@ export class CardActions {
     const body = sr5ZoneTestRequest({
       actor: actorId,
       defender: this.defenderOf(actor, "sr5"),
-      edge: sr5.isShadowrunActor(actor, this.game.system?.id) ? sr5.edgeLeft(actor) : 0,
+      edge: sr5.isShadowrunActor(actor, this.game.system?.id) ? sr5.edgeLeft(actor, { version: this.game.system?.version }) : 0,
     });
     return this.client().zoneTest(encounter.id, encounter.token, zoneId, body);
   }

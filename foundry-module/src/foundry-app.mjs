@@ -11,7 +11,7 @@ import { checkConnection } from "./connection.mjs";
 import { AttackDialog } from "./attack-dialog.mjs";
 import { CardActions } from "./card-actions.mjs";
 import { CARD_TEMPLATE, cardForEvent } from "./chat-card.mjs";
-import { advancesBetween, encounterFlag, trackerSnapshot } from "./combat-sync.mjs";
+import { advancesBetween, encounterFlag, isActorCombatant, trackerSnapshot } from "./combat-sync.mjs";
 import { INITIATIVE_EVENTS } from "./initiative-sync.mjs";
 import { EncounterFeed } from "./live.mjs";
 import { MONITOR_EVENTS, MonitorSync } from "./monitor-sync.mjs";
@@ -133,14 +133,16 @@ export class FirefightApp {
     const gmTokens = { ...(settings.gmTokens ?? {}), [created.id]: created.tokens.gm };
     await this.game.settings.set(MODULE_ID, "gmTokens", gmTokens);
     const flag = { ...encounterFlag(created, ruleset), damage };
-    flag.synced = combat.round >= 1 ? { ...trackerSnapshot(combat, (c) => this.combatantId(c)), turn: null, actor: null } : null;
+    flag.synced = combat.round >= 1 ? { ...trackerSnapshot(combat, (c) => this.combatantId(c), this.game.system), turn: null, actor: null } : null;
     await combat.setFlag(MODULE_ID, "encounter", flag);
     this.notify("info", "FIREFIGHT.Notify.EncounterCreated", { id: created.id });
     return flag;
   }
 
+  /** The service's id of a combatant's actor; null for one that stands for nobody (combat-sync.mjs isActorCombatant). */
   combatantId(combatant) {
-    return serviceId(combatant.tokenId ?? combatant.token?.id ?? combatant.actorId ?? combatant.id);
+    if (!isActorCombatant(combatant, this.game.system)) return null;
+    return serviceId(combatant.tokenId ?? combatant.token?.id ?? combatant.actorId);
   }
 
   /**
@@ -148,7 +150,16 @@ export class FirefightApp {
    * "firefight runs initiative" on and the service running it, the service decides
    * (src/tracker-initiative.mjs); `options` are the update's (the hook's).
    */
-  async syncCombat(combat, options = {}) {
+  syncCombat(combat, options = {}) {
+    // One after the other: a shadowrun5e pass (0.34+) is two combat updates in a row (the pass,
+    // then the turn), and each sync starts from what the one before it remembered.
+    this.combatQueue ??= Promise.resolve();
+    const run = this.combatQueue.then(() => this.syncCombatNow(combat, options));
+    this.combatQueue = run.catch(() => {});
+    return run;
+  }
+
+  async syncCombatNow(combat, options = {}) {
     if (!this.isActiveGM()) return [];
     const flag = combat.getFlag(MODULE_ID, "encounter");
     if (!flag?.id) return [];
@@ -157,7 +168,7 @@ export class FirefightApp {
       this.notify("warn", "FIREFIGHT.Notify.NoGmToken", { id: flag.id });
       return [];
     }
-    const current = trackerSnapshot(combat, (c) => this.combatantId(c));
+    const current = trackerSnapshot(combat, (c) => this.combatantId(c), this.game.system);
     const target = this.initiativeTarget(combat);
     const sent = target ? await this.syncWithServiceInitiative(combat, current, options, target) : null;
     if (sent !== null) return sent;
@@ -202,7 +213,7 @@ export class FirefightApp {
 
   /** The PUT of a token's actor, as the token is when the hook fires (requests are sent later, in order). */
   sceneActorPut(target, tokenDocument) {
-    const body = sceneActorOf(tokenDocument, { grid: target.grid, ruleset: target.encounter.ruleset, systemId: this.game.system?.id });
+    const body = sceneActorOf(tokenDocument, { grid: target.grid, ruleset: target.encounter.ruleset, systemId: this.game.system?.id, systemVersion: this.game.system?.version });
     const actorId = sceneActorId(tokenDocument);
     return () => target.client.putActor(target.encounter.id, target.encounter.gmToken, actorId, body);
   }

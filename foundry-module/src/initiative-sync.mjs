@@ -34,7 +34,8 @@ export function serviceScore(value) {
 
 /**
  * Each actor's score from the combat's combatants (`idOf` maps a combatant to its encounter
- * actor id, as the rest of the module does); an actor with two combatants counts its first.
+ * actor id, as the rest of the module does, null for one that stands for nobody: a padding
+ * combatant); an actor with two combatants counts its first.
  */
 export function trackerScores(combatants, idOf) {
   const scores = new Map();
@@ -42,7 +43,7 @@ export function trackerScores(combatants, idOf) {
     const score = serviceScore(combatant.initiative);
     if (score === null) continue;
     const actor = idOf(combatant);
-    if (!scores.has(actor)) scores.set(actor, score);
+    if (actor !== null && !scores.has(actor)) scores.set(actor, score);
   }
   return scores;
 }
@@ -117,6 +118,7 @@ export function trackerUpdates(combatants, known, idOf) {
   let current = null;
   for (const combatant of combatants ?? []) {
     const actor = idOf(combatant);
+    if (actor === null) continue;
     if (scores.has(actor) && combatant.initiative !== scores.get(actor)) updates.push({ _id: combatant.id, initiative: scores.get(actor) });
     if (current === null && known.current && actor === known.current) current = combatant.id;
   }

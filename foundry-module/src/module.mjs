@@ -4,7 +4,7 @@
 import { FirefightApp } from "./foundry-app.mjs";
 import { gmSecretsMenuClass } from "./gm-secrets-menu.mjs";
 import { MODULE_ID, registerSettings } from "./settings.mjs";
-import { SYSTEM_ID } from "./sr5-actor.mjs";
+import { trackerMoved } from "./combat-sync.mjs";
 
 let app = null;
 
@@ -76,8 +76,7 @@ Hooks.on("createCombat", (combat) => {
 
 Hooks.on("updateCombat", (combat, changed, options) => {
   if (!app) return;
-  const moved = "round" in changed || "turn" in changed || changed.system?.initiativePass !== undefined || changed.flags?.[SYSTEM_ID] !== undefined;
-  if (!moved) return;
+  if (!trackerMoved(changed, game.system)) return;
   app.ensureEncounter(combat).then(() => app.syncCombat(combat, options)).then(() => app.follow()).catch(report);
 });
 

@@ -29,11 +29,11 @@ export const MONITOR_EVENTS = new Set(["attack", "action", "zone_test", "monitor
 /** The damage modes (schemas/monitor.py DamageMode). */
 export const DAMAGE_MODES = ["service", "confirm", "vtt"];
 
-/** Which ruleset's monitor each mapped system's tracks show. */
+/** Which ruleset's monitor each mapped system's tracks show (their paths per system version). */
 const SYSTEMS = [
-  { ruleset: "sr5", is: sr5.isShadowrunActor, paths: sr5.TRACK_PATHS },
-  { ruleset: "sr4", is: sr4e.isSr4eActor, paths: sr4e.TRACK_PATHS },
-  { ruleset: "sr3", is: sr3e.isSr3eActor, paths: sr3e.TRACK_PATHS },
+  { ruleset: "sr5", is: sr5.isShadowrunActor, paths: sr5.trackPaths },
+  { ruleset: "sr4", is: sr4e.isSr4eActor, paths: sr4e.trackPaths },
+  { ruleset: "sr3", is: sr3e.isSr3eActor, paths: sr3e.trackPaths },
 ];
 
 const get = (object, path) => path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), object);
@@ -43,18 +43,21 @@ function boxes(value) {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** Where the actor's system keeps the tracks of an encounter of `ruleset`: {physical, stun[, overflow]} paths, or null. */
-export function trackPaths(actor, systemId, ruleset) {
+/**
+ * Where the actor's system keeps the tracks of an encounter of `ruleset`, in the system's
+ * version (`game.system.version`): {physical, stun[, overflow]} paths, or null.
+ */
+export function trackPaths(actor, systemId, ruleset, systemVersion = undefined) {
   const system = SYSTEMS.find((s) => s.ruleset === ruleset && s.is(actor, systemId));
-  return system ? system.paths : null;
+  return system ? system.paths({ version: systemVersion }) : null;
 }
 
 /**
  * The update that puts a service monitor on the actor's tracks: only the tracks that differ
  * (a track the monitor leaves out is 0: the service omits defaults); null when they all agree.
  */
-export function mirrorUpdate(actor, { systemId, ruleset }, monitor) {
-  const paths = trackPaths(actor, systemId, ruleset);
+export function mirrorUpdate(actor, { systemId, systemVersion, ruleset }, monitor) {
+  const paths = trackPaths(actor, systemId, ruleset, systemVersion);
   if (!paths || !monitor) return null;
   const update = {};
   for (const [track, path] of Object.entries(paths)) {
@@ -69,8 +72,8 @@ export function mirrorUpdate(actor, { systemId, ruleset }, monitor) {
  * `{system: {track: {stun: {value: 3}}}}`), as a MonitorSet: `{"stun": 3}`; null when the update
  * touched no track value (any other change of the sheet is not the monitor's).
  */
-export function editedTracks(actor, { systemId, ruleset }, changed) {
-  const paths = trackPaths(actor, systemId, ruleset);
+export function editedTracks(actor, { systemId, systemVersion, ruleset }, changed) {
+  const paths = trackPaths(actor, systemId, ruleset, systemVersion);
   if (!paths) return null;
   const set = {};
   for (const [track, path] of Object.entries(paths)) {
@@ -81,8 +84,8 @@ export function editedTracks(actor, { systemId, ruleset }, changed) {
 }
 
 /** The tracks the sheet holds now, as a MonitorSet; null when they are all empty (or unmapped). */
-export function sheetTracks(actor, { systemId, ruleset }) {
-  const paths = trackPaths(actor, systemId, ruleset);
+export function sheetTracks(actor, { systemId, systemVersion, ruleset }) {
+  const paths = trackPaths(actor, systemId, ruleset, systemVersion);
   if (!paths) return null;
   const set = Object.fromEntries(Object.entries(paths).map(([track, path]) => [track, boxes(get(actor, path))]));
   return Object.values(set).some((n) => n > 0) ? set : null;
@@ -106,7 +109,7 @@ export class MonitorSync {
     if (!encounter?.gmToken || !encounter.damage || encounter.damage === "vtt") return null;
     const scene = this.sceneOfPlay(encounter.combat ?? combat);
     if (!scene) return null;
-    return { encounter, scene, client: this.client(), systems: { systemId: this.game.system?.id, ruleset: encounter.ruleset } };
+    return { encounter, scene, client: this.client(), systems: { systemId: this.game.system?.id, systemVersion: this.game.system?.version, ruleset: encounter.ruleset } };
   }
 
   /** Monitor reads and writes, one after the other (a mirror never interleaves with an edit). */

@@ -40,16 +40,16 @@ export function tokenPosition(tokenDocument, grid) {
  * A shadowrun5e actor as the service's SR5Sheet: the numbers the module sends with an attack
  * today (sr5-actor.mjs), and its ranged weapons that name a category and a firing mode.
  */
-export function sr5Sheet(actor) {
+export function sr5Sheet(actor, { version } = {}) {
   const items = sr5
-    .rangedWeapons(actor)
+    .rangedWeapons(actor, { version })
     .filter((item) => {
-      const w = sr5.sr5Weapon(item);
+      const w = sr5.sr5Weapon(item, { version });
       return w.category && w.modes.length > 0;
     })
     .slice(0, MAX_WEAPONS);
   const weapons = items
-    .map((item) => sr5.sr5Weapon(item))
+    .map((item) => sr5.sr5Weapon(item, { version }))
     .map((w) => ({
       ...w,
       damage: clamp(w.damage, 0, 100),
@@ -59,11 +59,12 @@ export function sr5Sheet(actor) {
       ammo: clamp(w.ammo, 0, 10_000),
     }));
   const whole = (value) => Math.trunc(Number(value)) || 0;
-  const attribute = (name) => clamp(whole(actor.system?.attributes?.[name]?.value) || 1, 1, MAX_RATING);
+  const attribute = (name) => clamp(sr5.attributeValue(actor, name, { version }) || 1, 1, MAX_RATING);
   const rating = (value) => clamp(whole(value), 0, MAX_RATING);
-  const skill = (id) => rating(actor.system?.skills?.active?.[id]?.value);
+  const skill = (id) => rating(sr5.skillValue(actor, id, { version }));
+  const weaponSkill = (item) => rating(sr5.weaponSkill(actor, item, sr5.weaponCategory(item, { version }), { version }).value);
   // The combat skill its attacks use: the first weapon's (equipped ones come first).
-  const first = sr5.rangedWeapons(actor)[0];
+  const first = sr5.rangedWeapons(actor, { version })[0];
   const sheet = {
     ruleset: "sr5",
     agility: attribute("agility"),
@@ -73,19 +74,19 @@ export function sr5Sheet(actor) {
     reaction: attribute("reaction"),
     body: attribute("body"),
     charisma: attribute("charisma"),
-    edge: rating(actor.system?.attributes?.edge?.value),
-    armor: rating(actor.system?.armor?.value),
+    edge: rating(sr5.attributeValue(actor, "edge", { version })),
+    armor: rating(sr5.armorValue(actor, { version })),
     gymnastics: skill("gymnastics"),
     perception: skill("perception"),
     // As the attack's wound modifier (SR5Actor.getWoundModifier): the negative of the wounds.
-    wound_modifier: clamp(-whole(actor.system?.wounds?.value), -30, 0),
+    wound_modifier: clamp(sr5.woundModifier(actor, { version }), -30, 0),
     weapons,
   };
-  if (first) sheet.skill = rating(sr5.weaponSkill(actor, first, sr5.weaponCategory(first)).value);
+  if (first) sheet.skill = weaponSkill(first);
   // Each gun's own skill (Pistols for the pistol, Automatics for the rifle), so an attack that
   // names the gun uses the right one.
   sheet.weapon_skills = Object.fromEntries(
-    items.map((item, index) => [weapons[index].id, rating(sr5.weaponSkill(actor, item, sr5.weaponCategory(item)).value)]),
+    items.map((item, index) => [weapons[index].id, weaponSkill(item)]),
   );
   return sheet;
 }
@@ -98,7 +99,8 @@ export function sr5Sheet(actor) {
 export const PLAYERS_CONTROLLER = "players";
 
 /** The scene actor of a token (PUT .../actors/{id}): name, hidden, position and, in SR5 with shadowrun5e, the sheet. */
-export function sceneActorOf(tokenDocument, { grid, ruleset, systemId }) {
+export function sceneActorOf(tokenDocument, { grid, ruleset, systemId, systemVersion = undefined }) {
+  const version = systemVersion;
   const actor = tokenDocument.actor ?? null;
   const body = {
     name: String(tokenDocument.name ?? "").slice(0, NAME_MAX),
@@ -106,9 +108,9 @@ export function sceneActorOf(tokenDocument, { grid, ruleset, systemId }) {
     hidden: Boolean(tokenDocument.hidden),
     position: tokenPosition(tokenDocument, grid),
   };
-  if (ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId)) body.sheet = sr5Sheet(actor);
-  else if (ruleset === "sr3" && sr3e.isSr3eActor(actor, systemId)) body.sheet = sr3e.sr3Sheet(actor);
-  else if (ruleset === "sr4" && sr4e.isSr4eActor(actor, systemId)) body.sheet = sr4e.sr4Sheet(actor);
+  if (ruleset === "sr5" && sr5.isShadowrunActor(actor, systemId)) body.sheet = sr5Sheet(actor, { version });
+  else if (ruleset === "sr3" && sr3e.isSr3eActor(actor, systemId)) body.sheet = sr3e.sr3Sheet(actor, { version });
+  else if (ruleset === "sr4" && sr4e.isSr4eActor(actor, systemId)) body.sheet = sr4e.sr4Sheet(actor, { version });
   return body;
 }
 

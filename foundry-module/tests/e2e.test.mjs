@@ -12,6 +12,9 @@ import {
   makeScene, makeToken, makeTrackerCombat, Roll,
 } from "./foundry-stubs.mjs";
 import { compareEventIds } from "../src/live.mjs";
+import { trackerMoved } from "../src/combat-sync.mjs";
+import { releasesOf } from "./system-fixtures.mjs";
+import { makeSr5Combat } from "./sr5-combat-stub.mjs";
 import { startService } from "./service-harness.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
@@ -29,17 +32,20 @@ after(async () => {
   if (exit) assert.ok(exit.code === 0 || exit.signal === "SIGTERM", `the service stopped cleanly: ${JSON.stringify(exit)}`);
 });
 
-/** A GM's Foundry, stubbed: a scene with Sam and a ganger 30 m apart, the module's settings set. */
-async function table() {
-  const sam = makeActor(fixture("sr5-actor-sam.json"));
-  const goon = makeActor(fixture("sr5-actor-goon.json"), { owner: false });
+/**
+ * A GM's Foundry, stubbed: a scene with Sam and a ganger 30 m apart, the module's settings set;
+ * the shadowrun5e release's fixtures and version (tests/system-fixtures.mjs; the newest unless given).
+ */
+async function table(release = releasesOf("shadowrun5e").at(-1)) {
+  const sam = makeActor(fixture(release.sam));
+  const goon = makeActor(fixture(release.goon), { owner: false });
   const bystanderActor = makeActor({ ...fixture("sr5-actor-goon.json"), _id: "bystActor000001", name: "Bystander" }, { owner: false });
   const grid = makeGrid({ size: 100, distance: 1, units: "m" });
   const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
   const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 3000, y: 0 });
   const byToken = makeToken({ id: "tokBystander001", name: "Bystander", actor: bystanderActor, x: 2000, y: -500 });
   const scene = makeScene({ grid, tokens: [samToken, goonToken, byToken] });
-  const game = makeGame({ isGM: true, actors: [sam, goon] });
+  const game = makeGame({ isGM: true, actors: [sam, goon], systemVersion: release.version, generation: release.foundry });
   const { ChatMessage, messages } = makeChatMessage();
   game.messages = messages;
   registerSettings(game);
@@ -426,3 +432,40 @@ test("firefight runs initiative: the tracker's rolls start the service's combat 
   assert.equal(turn.action_phase, goonToken.id);
   assert.deepEqual(ui.notifications.seen.filter((n) => n.level === "error"), []);
 });
+
+for (const release of releasesOf("shadowrun5e")) {
+  test(`shadowrun5e ${release.version}: the tracker's passes, as that release runs them, are the encounter's passes`, async (t) => {
+    const { app, game, scene, samToken, goonToken } = await table(release);
+    const combat = makeSr5Combat({
+      version: release.version,
+      scene,
+      combatants: [{ id: "cbtSam", tokenId: samToken.id, name: "Sam" }, { id: "cbtGoon", tokenId: goonToken.id, name: "Halloweener" }],
+      roll: (c) => ({ cbtSam: 18, cbtGoon: 12 })[c.id],
+    });
+    game.combat = combat;
+    // module.mjs's updateCombat hook, as it hands tracker moves to the app.
+    Hooks.reset();
+    const pending = [];
+    Hooks.on("updateCombat", (c, changed, options) => {
+      if (trackerMoved(changed, game.system)) pending.push(app.syncCombat(c, options));
+    });
+    t.after(() => Hooks.reset());
+    const flag = await app.ensureEncounter(combat);
+    await app.syncScene(combat);
+    const gmToken = game.settings.get(MODULE_ID, "gmTokens")[flag.id];
+    const turn = async (move) => {
+      await move();
+      while (pending.length) await Promise.all(pending.splice(0));
+      const { turn: now } = await app.client().getEncounter(flag.id, gmToken);
+      return [now.combat_turn, now.initiative_pass, now.action_phase ?? null];
+    };
+    assert.deepEqual(await turn(() => combat.startCombat()), [1, 1, samToken.id]);
+    assert.deepEqual(await turn(() => combat.nextTurn()), [1, 1, goonToken.id]);
+    // 18 and 12 less 10 (SR5 p. 159): a second pass, Sam first again; 0.34+'s padding combatants are nobody's phase.
+    assert.deepEqual(await turn(() => combat.nextTurn()), [1, 2, samToken.id]);
+    assert.deepEqual(await turn(() => combat.nextTurn()), [1, 2, goonToken.id]);
+    // 8 and 2 less 10: no third pass; the next combat turn.
+    const [combatTurn, pass] = await turn(() => combat.nextTurn());
+    assert.deepEqual([combatTurn, pass], [2, 1]);
+  });
+}

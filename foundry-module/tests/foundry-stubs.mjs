@@ -752,7 +752,7 @@ export function makeUser({ id = "user0000000001", name = "Player", isGM = false 
  * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
  * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
  */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
+export function makeGame({ isGM = true, systemId = "shadowrun5e", systemVersion = undefined, actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
   const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
   const users = new Collection([user]);
   users.current = user;
@@ -761,7 +761,9 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], u
     userId,
     release: { generation },
     ready: false,
-    system: { id: systemId },
+    // game.system: the running system's id and its release (foundry.packages.BaseSystem `version`),
+    // which picks the line of its data paths; none given is the newest line.
+    system: { id: systemId, version: systemVersion },
     world: { title: "Test world" },
     i18n: { localize, format },
     actors: new Collection(actors),
@@ -795,11 +797,16 @@ export async function startGame(game, hooks) {
   hooks.callAll("ready");
 }
 
-/** A combat with flags; `combatant` is the current turn's. */
-export function makeCombat({ round = 0, turn = null, combatants = [], initiativePass = undefined } = {}) {
-  const combat = new StubDocument({ _id: "combat000000001", round, turn }, { documentName: "Combat", owner: false });
+/**
+ * A combat with flags; `combatant` is the current turn's. Its system data and flags are what the
+ * game system keeps there: shadowrun5e's initiative pass is `system.pass` from 0.34 on and the
+ * `shadowrun5e.combatInitiativePass` flag before (sr5-actor.mjs SR5_PATHS; tests/fixtures/
+ * sr5-0.33-combat.json and sr5-0.34-combat.json), no other field.
+ */
+export function makeCombat({ round = 0, turn = null, combatants = [], system = undefined, flags = {} } = {}) {
+  const combat = new StubDocument({ _id: "combat000000001", round, turn, flags }, { documentName: "Combat", owner: false });
   combat.combatants = combatants;
-  if (initiativePass !== undefined) combat.system = { initiativePass };
+  if (system !== undefined) combat.system = structuredClone(system);
   Object.defineProperty(combat, "combatant", { get: () => (combat.turn === null ? null : combat.combatants[combat.turn] ?? null) });
   return combat;
 }

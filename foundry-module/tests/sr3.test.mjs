@@ -29,8 +29,8 @@ test("an sr3e character and its weapons as SR3 attacker, weapon and defender", (
     id: "predator0000001", category: "heavy_pistol", power: 9, damage_level: "M", damage_type: "physical",
     modes: ["SA"], ammo: 15, recoil_compensation: 0,
   });
-  // Full auto fires SA, BF and FA; recoil compensation is value + mod; the skill the sheet
-  // wrote as linkedSkilliD.
+  // Full auto fires SA, BF and FA; recoil compensation is value + mod; the skill as sheets
+  // before 0.0.3-alpha.3 wrote it (linkedSkilliD).
   const ak = sam.items.get("ak97Rifle000001");
   const rifle = sr3e.sr3Weapon(sam, ak);
   assert.deepEqual([rifle.category, rifle.modes, rifle.recoil_compensation, rifle.ammo], ["assault_rifle", ["SA", "BF", "FA"], 2, 38]);

@@ -11,7 +11,9 @@ import {
   fixture, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeRenderTemplate, makeNotifications, makeScene, makeToken, Roll,
 } from "./foundry-stubs.mjs";
 import { startService } from "./service-harness.mjs";
+import { releasesOf } from "./system-fixtures.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
+import * as sr4e from "../src/sr4-actor.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
 
 const ADMIN_KEY = "sr4-e2e-admin-key-0123456789";
@@ -26,14 +28,15 @@ after(async () => {
   if (exit) assert.ok(exit.code === 0 || exit.signal === "SIGTERM", `the service stopped cleanly: ${JSON.stringify(exit)}`);
 });
 
-test("a shadowrun4e burst and a held grenade against the real service, their cards from the WebSocket", async (t) => {
-  const sam = makeActor(fixture("sr4e-actor-sam.json"));
-  const goon = makeActor(fixture("sr4e-actor-goon.json"));
+/** The GM's table on the real service with a shadowrun4e release's Sam and ganger, an sr4 encounter and its feed. */
+async function sr4Table(t, release) {
+  const sam = makeActor(fixture(release.sam));
+  const goon = makeActor(fixture(release.goon));
   const grid = makeGrid({ size: 100, distance: 1, units: "m" });
   const samToken = makeToken({ id: "tokSam000000001", name: "Sam", actor: sam, x: 0, y: 0 });
   const goonToken = makeToken({ id: "tokGoon00000001", name: "Halloweener", actor: goon, x: 400, y: 0 });
   const scene = makeScene({ grid, tokens: [samToken, goonToken] });
-  const game = makeGame({ isGM: true, systemId: "shadowrun4e", actors: [sam, goon] });
+  const game = makeGame({ isGM: true, systemId: "shadowrun4e", systemVersion: release.version, generation: release.foundry, actors: [sam, goon] });
   const { ChatMessage, messages } = makeChatMessage();
   game.messages = messages;
   const waiting = new Map();
@@ -58,7 +61,11 @@ test("a shadowrun4e burst and a held grenade against the real service, their car
   assert.equal(flag.ruleset, "sr4");
   app.follow(combat);
   t.after(() => app.feed?.stop());
+  return { app, game, sam, goon, samToken, goonToken, combat, flag, cardOf };
+}
 
+test("a shadowrun4e burst and a held grenade against the real service, their cards from the WebSocket", async (t) => {
+  const { app, game, sam, samToken, goonToken, combat, flag, cardOf } = await sr4Table(t, releasesOf("shadowrun4e").at(-1));
   game.user.targets = new Set([goonToken]);
   const data = app.dialogData(samToken, { itemId: "ak97Rifle000001" });
   assert.deepEqual(data.targets.map((x) => [x.id, x.distance_m]), [[goonToken.id, 4]]);
@@ -114,4 +121,29 @@ test("a shadowrun4e burst and a held grenade against the real service, their car
   const blastCard = await cardOf(second.event_id);
   assert.match(blastCard.content, new RegExp(`data-grenade="${held}"`));
   assert.match(blastCard.content, /data-firefight-action="apply-damage" data-target="tokGoon00000001"/);
+});
+
+test("shadowrun4e 0.1.x (Foundry v13): the burst's rounds come from the gun's capacity, and the rounds left are the next attack's", async (t) => {
+  const release = releasesOf("shadowrun4e")[0];
+  const { app, sam, samToken, goonToken } = await sr4Table(t, release);
+  const version = release.version;
+  const rifle = sam.items.get("ak97Rifle000001");
+  assert.equal(rifle.system.ammo, "38(c)");
+  app.game.user.targets = new Set([goonToken]);
+  const data = app.dialogData(samToken, { itemId: "ak97Rifle000001" });
+  assert.equal(data.weapons.find((w) => w.id === "ak97Rifle000001").weapon.ammo, 38, "a full load: the capacity's number");
+  // 0.1.x's gun names no category: the dialog's Category says it. The same shot as 1.x's above,
+  // worked the same way: 10 dice, 3 hits; no defense dice; 7 boxes (0.1.x's RC 2 is the sheet's
+  // own, its woundModifier 3 the ganger's -3).
+  const answer = await app.attack(samToken, data, {
+    weapon: "ak97Rifle000001", category: "assault_rifle", mode: "BF", burst: "wide", [`cover.${goonToken.id}`]: "none", [`dodge.${goonToken.id}`]: 0,
+    dice: `attack: 6 5 5 2 1 3 4 2 3 4\nsoak:${goonToken.id}: 5 6 1 2 3 4 2 2 3 4 1`,
+  });
+  const [target] = answer.result.targets;
+  assert.deepEqual([target.attack.pool, target.attack.hits, target.defense.pool, target.net_hits, target.damage.boxes], [10, 3, 0, 3, 7]);
+  assert.equal(answer.result.ammo_left, 35);
+  assert.equal(rifle.flags.firefight.rounds, 35, "the rounds left, on the gun in the module's flag");
+  assert.equal(rifle.system.ammo, "38(c)", "the capacity as the book writes it");
+  assert.equal(sr4e.sr4Weapon(rifle, { version }).ammo, 35);
+  assert.equal(app.dialogData(samToken, { itemId: "ak97Rifle000001" }).weapons.find((w) => w.id === "ak97Rifle000001").weapon.ammo, 35);
 });
