@@ -1,13 +1,29 @@
 // Stubs of the parts of Foundry's client API the module uses, following its documented
-// behaviour (foundryvtt.com/api, v12/v13): documents with flags and dotted updates, settings,
-// i18n, Roll.fromData, ChatMessage.create, scenes with embedded templates, BaseGrid.measurePath.
-// Templates render with the real Handlebars, as Foundry does.
+// behaviour (foundryvtt.com/api, v13 and v14): documents with flags and dotted updates, settings,
+// i18n, Roll.fromData, ChatMessage.create, scenes with embedded templates and regions,
+// BaseGrid.measurePath. Templates render with the real Handlebars, as Foundry does.
+//
+// One Foundry per run: FOUNDRY_VERSION (13, the default, or 14) picks what differs
+// (tests/foundry-v13.mjs, tests/foundry-v14.mjs); `npm test` runs every suite against both.
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import Handlebars from "handlebars";
+import { V13 } from "./foundry-v13.mjs";
+import { V14 } from "./foundry-v14.mjs";
+
+const VERSIONS = { 13: V13, 14: V14 };
+
+/** The Foundry generation these stubs are (FOUNDRY_VERSION, default 13). */
+export const FOUNDRY_VERSION = Number(process.env.FOUNDRY_VERSION ?? 13);
+if (!VERSIONS[FOUNDRY_VERSION]) throw new Error(`FOUNDRY_VERSION=${process.env.FOUNDRY_VERSION}: the stubs model Foundry 13 and 14`);
+
+/** What the running stub Foundry does where v13 and v14 differ: the current game's generation. */
+export function core() {
+  return VERSIONS[currentGame?.release?.generation] ?? VERSIONS[FOUNDRY_VERSION];
+}
 
 export const MODULE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const LANG = JSON.parse(readFileSync(join(MODULE_ROOT, "lang", "en.json"), "utf8"));
@@ -275,9 +291,27 @@ export function makeTokenDocument(scene, { id, name, actor = null, actorId = act
 }
 
 /**
+ * What Foundry's data validation refuses in a Region's shapes (BaseShapeData.TYPES of the
+ * running version; a circle's x, y and radius, a polygon's points as a flat array of pairs):
+ * https://foundryvtt.com/api/v14/classes/foundry.data.CircleShapeData.html,
+ * https://foundryvtt.com/api/v14/classes/foundry.data.PolygonShapeData.html.
+ */
+function validateRegion(data) {
+  if (!Array.isArray(data.shapes)) throw new Error("Region validation errors: shapes: must be an array");
+  for (const shape of data.shapes) {
+    if (!core().regionShapes.includes(shape.type)) throw new Error(`Region validation errors: shapes: "${shape.type}" is not a valid shape type`);
+    if (shape.type === "circle" && ![shape.x, shape.y, shape.radius].every(Number.isFinite)) throw new Error("Region validation errors: a circle needs x, y and radius");
+    if (shape.type === "polygon" && !(Array.isArray(shape.points) && shape.points.length >= 6 && shape.points.length % 2 === 0 && shape.points.every(Number.isFinite))) {
+      throw new Error("Region validation errors: a polygon's points are at least three x, y pairs");
+    }
+  }
+}
+
+/**
  * A scene with its grid and TokenDocuments (one per placeable, centred where the placeable is),
- * embedded templates, and token creation and deletion firing createToken/deleteToken on every
- * listener as Foundry fires them (document, options, userId).
+ * embedded templates (v13 only: v14 has none), drawings and regions, and token creation and
+ * deletion firing createToken/deleteToken on every listener as Foundry fires them (document,
+ * options, userId).
  */
 export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "Warehouse" }) {
   const scene = {
@@ -287,10 +321,19 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
     tokens: new Collection(),
     templates: new Collection(),
     drawings: new Collection(),
+    regions: new Collection(),
     created: [],
     deleted: [],
     nextId: 1,
     async createEmbeddedDocuments(type, data, options = {}) {
+      if (!core().sceneDocuments.includes(type)) throw new Error(`${type} is not a valid embedded Document type in Foundry v${core().generation}`);
+      if (type === "Region") {
+        for (const d of data) validateRegion(d);
+        const docs = data.map((d) => new StubDocument({ ...d, _id: `regn${String(scene.nextId++).padStart(12, "0")}` }, { parent: scene, documentName: "Region" }));
+        for (const doc of docs) scene.regions.set(doc.id, doc);
+        scene.created.push(...docs);
+        return docs;
+      }
       if (type === "Token") {
         const docs = data.map((d) => makeTokenDocument(scene, d));
         for (const doc of docs) scene.tokens.set(doc.id, doc);
@@ -313,6 +356,15 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
       return docs;
     },
     async deleteEmbeddedDocuments(type, ids, options = {}) {
+      if (!core().sceneDocuments.includes(type)) throw new Error(`${type} is not a valid embedded Document type in Foundry v${core().generation}`);
+      if (type === "Region") {
+        for (const id of ids) {
+          if (!scene.regions.has(id)) throw new Error(`no region ${id}`);
+          scene.regions.delete(id);
+        }
+        scene.deleted.push(...ids);
+        return ids;
+      }
       if (type === "Token") {
         const docs = ids.map((tokenId) => scene.tokens.get(tokenId));
         if (docs.some((d) => !d)) throw new Error(`no token in ${ids}`);
@@ -383,27 +435,94 @@ export class Roll {
   }
 }
 
+/**
+ * CONST.ALLOWED_HTML_TAGS (v13 and v14: https://foundryvtt.com/api/v13/variables/CONST.ALLOWED_HTML_TAGS.html,
+ * https://foundryvtt.com/api/v14/variables/CONST.ALLOWED_HTML_TAGS.html): what a ChatMessage's
+ * content (an HTMLField, cleaned by foundry.utils.cleanHTML when the message is saved) may hold.
+ * No `svg`, `script` or `style`.
+ */
+export const ALLOWED_HTML_TAGS = new Set([
+  "header", "main", "section", "article", "aside", "nav", "footer", "div", "address", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "br", "p",
+  "blockquote", "summary", "details", "span", "code", "pre", "a", "label", "abbr", "cite", "mark", "q", "ruby", "rp", "rt", "small", "time",
+  "var", "kbd", "samp", "dfn", "sub", "sup", "strong", "em", "b", "i", "u", "s", "del", "ins", "ol", "ul", "li", "dl", "dd", "dt", "menu",
+  "table", "thead", "tbody", "tfoot", "tr", "th", "td", "col", "colgroup", "form", "input", "select", "option", "button", "datalist",
+  "fieldset", "legend", "meter", "optgroup", "progress", "textarea", "output", "figure", "figcaption", "caption", "img", "video", "map",
+  "area", "track", "picture", "source", "audio", "iframe", "color-picker", "code-mirror", "document-embed", "document-tags",
+  "enriched-content", "file-picker", "hue-slider", "multi-select", "multi-checkbox", "range-picker", "secret-block", "string-tags", "prose-mirror",
+]);
+const VOID_HTML = new Set(["area", "br", "col", "hr", "img", "input", "source", "track", "wbr"]);
+
+/**
+ * Chat HTML as Foundry saves it: an element whose tag CONST.ALLOWED_HTML_TAGS does not list is
+ * removed (here with everything inside it, so an `<svg>` drawing does not survive as loose
+ * shapes or text). Attributes are kept: the module's are all in ALLOWED_HTML_ATTRIBUTES's
+ * global list (class, data-*, aria-*, role, title, style).
+ */
+export function cleanChatHTML(html) {
+  let out = "";
+  let dropping = 0;
+  for (const m of String(html ?? "").matchAll(/<(\/?)([a-zA-Z][\w-]*)\b[^>]*?(\/?)>|<!--[\s\S]*?-->|[^<]+|</g)) {
+    const [token, closing, rawTag, selfClosing] = m;
+    if (rawTag === undefined) {
+      if (!dropping && !token.startsWith("<!--")) out += token;
+      continue;
+    }
+    const tag = rawTag.toLowerCase();
+    const allowed = ALLOWED_HTML_TAGS.has(tag);
+    if (dropping || !allowed) {
+      if (!closing && !selfClosing && !VOID_HTML.has(tag)) dropping += 1;
+      else if (closing) dropping -= 1;
+      continue;
+    }
+    out += token;
+  }
+  return out;
+}
+
 export function makeChatMessage() {
   const messages = new Collection();
   let next = 1;
+  /** Who sees a message in each mode (the same rule for v13's roll modes and v14's message modes). */
+  const applyModeRule = (chatData, mode) => {
+    const game = currentGame;
+    const { modes } = core().message;
+    let whisper;
+    if (mode === modes.public) whisper = [];
+    else if (mode === modes.self) whisper = [game.user.id];
+    else if (chatData.whisper?.length) whisper = chatData.whisper;
+    else whisper = [...game.users].filter((u) => u.isGM).map((u) => u.id);
+    chatData.whisper = whisper;
+    chatData.blind = mode === modes.blind;
+    return chatData;
+  };
   return {
     messages,
     ChatMessage: {
-      /** ChatMessage.applyRollMode as v13 documents it (v12 the same but for keeping whispers). */
-      applyRollMode(chatData, rollMode) {
-        const game = currentGame;
-        if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
-        let whisper;
-        if (rollMode === "publicroll") whisper = [];
-        else if (rollMode === "selfroll") whisper = [game.user.id];
-        else if (chatData.whisper?.length) whisper = chatData.whisper;
-        else whisper = [...game.users].filter((u) => u.isGM).map((u) => u.id);
-        chatData.whisper = whisper;
-        chatData.blind = rollMode === "blindroll";
-        return chatData;
+      /**
+       * v13: ChatMessage.applyRollMode(chatData, rollMode)
+       * (https://foundryvtt.com/api/v13/classes/foundry.documents.ChatMessage.html#applyrollmode);
+       * v14 has none (it is applyMode).
+       */
+      get applyRollMode() {
+        if (core().message.apply !== "applyRollMode") return undefined;
+        return (chatData, rollMode) => applyModeRule(chatData, rollMode === "roll" ? currentGame.settings.get("core", "rollMode") : rollMode);
+      },
+      /**
+       * v14: ChatMessage.applyMode(chatData, mode) with a key of CONFIG.ChatMessage.modes, the
+       * user's core "messageMode" when omitted
+       * (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html); v13 has none.
+       */
+      get applyMode() {
+        if (core().message.apply !== "applyMode") return undefined;
+        return (chatData, mode = currentGame.settings.get("core", "messageMode")) => {
+          if (!Object.values(core().message.modes).includes(mode)) throw new Error(`"${mode}" is not a mode of CONFIG.ChatMessage.modes`);
+          return applyModeRule(chatData, mode);
+        };
       },
       async create(data) {
         for (const roll of data.rolls ?? []) if (!(roll instanceof Roll)) throw new Error("rolls must be Roll instances");
+        // The content is an HTMLField: saved cleaned (foundry.utils.cleanHTML).
+        if (typeof data.content === "string") data = { ...data, content: cleanChatHTML(data.content) };
         const author = data.author ?? currentGame?.user?.id ?? null;
         // Only a GM may post a message as another user (ChatMessage's create permission).
         if (author !== (currentGame?.user?.id ?? null) && currentGame?.user && !currentGame.user.isGM) throw new Error(`User ${currentGame.user.name} lacks permission to create ChatMessage as another user`);
@@ -422,6 +541,12 @@ export function makeChatMessage() {
  * Setting document: setting one before the game is ready throws, and a user without
  * SETTINGS_MODIFY (a player) is refused as the server refuses them. `storeWorld` puts a value
  * in the world's data as if a GM had saved it earlier.
+ *
+ * A world setting's onChange runs on every connected client, as Setting#_onUpdate does for the
+ * Setting document every client gets, with (value, options, userId): userId the user who changed
+ * it (https://foundryvtt.com/api/v14/interfaces/foundry.types.SettingConfig.html, onChange).
+ * `set` is this client's own change; `receive` is another user's change arriving on this client.
+ * A client setting's onChange runs on this client only (it lives in this browser).
  */
 export function makeSettings(game) {
   const registered = new Map();
@@ -453,8 +578,16 @@ export function makeSettings(game) {
         if (!game.user?.can("SETTINGS_MODIFY")) throw new Error(`User ${game.user?.name} lacks permission to update Setting [${full}]`);
       }
       values.set(full, structuredClone(value));
-      config.onChange?.(structuredClone(value));
+      config.onChange?.(structuredClone(value), {}, config.scope === "world" ? (game.user?.id ?? null) : undefined);
       return value;
+    },
+    /** Another user's change of a world setting, as this client receives it. */
+    receive(module, key, value, userId) {
+      const full = id(module, key);
+      const config = registered.get(full);
+      if (config.scope !== "world") throw new Error(`${full} is not a world setting: no other client changes it`);
+      values.set(full, structuredClone(value));
+      config.onChange?.(structuredClone(value), {}, userId);
     },
     storeWorld(module, key, value) {
       values.set(id(module, key), structuredClone(value));
@@ -752,7 +885,7 @@ export function makeUser({ id = "user0000000001", name = "Player", isGM = false 
  * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
  * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
  */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
+export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = FOUNDRY_VERSION } = {}) {
   const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
   const users = new Collection([user]);
   users.current = user;
@@ -769,8 +902,10 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], u
     combat: null,
   };
   game.settings = makeSettings(game);
-  // Core's own: the roll mode each user picks in the chat log (CONST.DICE_ROLL_MODES).
-  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  // Core's own: the mode each user picks in the chat log, v13's "rollMode" (CONST.DICE_ROLL_MODES)
+  // or v14's "messageMode" (CONFIG.ChatMessage.modes).
+  const { message } = VERSIONS[generation] ?? VERSIONS[FOUNDRY_VERSION];
+  game.settings.register("core", message.setting, { scope: "client", config: false, type: String, default: message.modes.public });
   // Foundry's Game#user is `this.users?.current`: nothing until the users exist.
   Object.defineProperty(game, "user", { get: () => game.users?.current, configurable: true });
   game.enterSetup = () => {
@@ -785,14 +920,48 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", actors = [], u
   return game;
 }
 
-/** Foundry's boot order: `init` (no user yet), the world's documents, `setup`, then `ready`. */
+/**
+ * This user picks a mode in the chat log: `mode` one of public, gm, blind, self, stored as the
+ * running version keeps it (v13's core "rollMode": publicroll...; v14's core "messageMode": public...).
+ */
+export async function chooseChatMode(game, mode) {
+  const { setting, modes } = core().message;
+  if (!(mode in modes)) throw new Error(`no chat mode "${mode}"`);
+  return game.settings.set("core", setting, modes[mode]);
+}
+
+/**
+ * A chat message's element as the chat log draws it (ChatMessage#renderHTML): its content in
+ * an `li.chat-message` with the message's id, then `renderChatMessageHTML(message, html,
+ * context)` (https://foundryvtt.com/api/v14/functions/hookEvents.renderChatMessageHTML.html;
+ * v13 the same) on every listener.
+ */
+export function drawChatMessage(message, hooks) {
+  const element = new StubElement("li", { classes: ["chat-message", "message"] });
+  element.dataset.messageId = message.id;
+  for (const child of parseHTML(message.content ?? "").children) element.append(child);
+  hooks.callAll("renderChatMessageHTML", message, element, { canDelete: game?.user?.isGM ?? false });
+  return element;
+}
+
+/**
+ * Foundry's boot order: `init` (no user yet), the world's documents, `setup`, then the UI
+ * (the sidebar's chat log draws the messages already in it, each through renderChatMessageHTML),
+ * then `ready`: `setup` fires "after all Documents are initialized ... but before the UI
+ * applications or Canvas have been initialized", `ready` "once the game is fully ready"
+ * (https://foundryvtt.com/api/v13/functions/hookEvents.setup.html,
+ * https://foundryvtt.com/api/v14/functions/hookEvents.ready.html). A module that makes its app
+ * at `ready` sees the log's cards drawn before it exists. Returns the drawn elements.
+ */
 export async function startGame(game, hooks) {
   hooks.callAll("init");
   hooks.callAll("i18nInit");
   game.enterSetup();
   hooks.callAll("setup");
+  const drawn = [...(game.messages ?? [])].map((message) => drawChatMessage(message, hooks));
   game.enterReady();
   hooks.callAll("ready");
+  return drawn;
 }
 
 /** A combat with flags; `combatant` is the current turn's. */

@@ -96,10 +96,10 @@ test("Carter's shot from the manual form: the card says where it landed and what
   const [, worn, left] = /wears (\d+), (\d+) left/.exec(card);
   assert.deepEqual([Number(worn), Number(left)], [hit.armor[0].degraded, hit.armor[0].rating_after]);
   assert.match(card, /torso: S physical/);
-  // The body map the service serves, drawn with the torso's hexes hit and the round's ring.
-  assert.match(message.content, /<svg class="firefight-hl-body-map"/);
-  assert.match(message.content, /class="firefight-hl-hex firefight-hl-hex--hit" data-location="torso"/);
-  assert.match(message.content, /<g class="firefight-hl-path" data-round="1">/);
+  // Foundry cleans <svg> out of a chat message's HTML (CONST.ALLOWED_HTML_TAGS, as the stub's
+  // ChatMessage.create does): the body map drawn as an SVG does not reach the card (issue 26:
+  // the body map is to be drawn as an image or allowed markup).
+  assert.doesNotMatch(message.content, /<svg|<polyline|<circle/);
   assert.match(card, /knocked back 3 m/);
   assert.match(card, /loses the next action phase/);
   assert.deepEqual(message.rolls.map((r) => r.dice[0].results.map((x) => x.result)), result.dice.map((d) => d.values));
