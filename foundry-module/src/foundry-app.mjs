@@ -20,7 +20,7 @@ import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
 import { applyCardRollMode, requestOf, rollModeOr } from "./roll-mode.mjs";
 import { userRollMode, zoneLayer } from "./foundry-version.mjs";
-import { isMove, moveFinished, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
+import { isMove, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
 import { serviceId } from "./requests.mjs";
 
 /** The service's 404 for an actor its scene does not hold (docs/api.md, "The scene"). */
@@ -246,10 +246,12 @@ export class FirefightApp {
   }
 
   /**
-   * updateToken: a hidden toggle or a new name is a PATCH, a finished move one POST .../move
-   * (v13 updates at each checkpoint of a path: only the last one is sent).
+   * updateToken: a hidden toggle or a new name is a PATCH, a move one POST .../move. v13 and v14
+   * update a token once per checkpoint of its path, and a movement may stop or pause at any of
+   * them: each one is where the token stands, so each is sent (the last one sent is where it
+   * stopped, whether it went all the way or not).
    */
-  async tokenUpdated(tokenDocument, changed, options = {}) {
+  async tokenUpdated(tokenDocument, changed, _options = {}) {
     const target = this.sceneTarget(tokenDocument);
     if (!target) return [];
     const { id: encounterId, gmToken } = target.encounter;
@@ -258,7 +260,7 @@ export class FirefightApp {
     const patch = {};
     if ("hidden" in changed) patch.hidden = Boolean(tokenDocument.hidden);
     if ("name" in changed) patch.name = String(tokenDocument.name ?? "").slice(0, 200);
-    const position = isMove(changed) && moveFinished(tokenDocument, options) ? tokenPosition(tokenDocument, target.grid) : null;
+    const position = isMove(changed) ? tokenPosition(tokenDocument, target.grid) : null;
     return this.queueScene(async () => {
       const sent = [];
       if (Object.keys(patch).length > 0) {

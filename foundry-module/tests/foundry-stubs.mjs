@@ -308,6 +308,24 @@ function validateRegion(data) {
 }
 
 /**
+ * TokenDocument#move as v13 and v14 run it: one update (and one updateToken on every client)
+ * per checkpoint of the path, each with the movement in `options.movement[tokenId]`: the
+ * waypoints still `pending` after it (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenMeasuredMovementWaypoint.html:
+ * "There's an update/movement operation for each checkpoint in a movement path. At a checkpoint
+ * the movement can be stopped or paused"; TokenMovementOperation's `pending`). `stopAfter`
+ * checkpoints the movement stops (the user stops it, or a module's hook does): no update for
+ * the rest. `waypoints` are {x, y} top-left corners, each a checkpoint.
+ */
+export async function moveToken(tokenDocument, waypoints, { stopAfter = waypoints.length } = {}) {
+  const id = `move${Math.random().toString(36).slice(2, 14)}`;
+  for (let i = 0; i < Math.min(stopAfter, waypoints.length); i += 1) {
+    const { x, y } = waypoints[i];
+    const pending = waypoints.slice(i + 1).map((w) => ({ ...w, checkpoint: true, explicit: true }));
+    await tokenDocument.update({ x, y }, { movement: { [tokenDocument.id]: { id, pending: { waypoints: pending }, passed: { waypoints: waypoints.slice(0, i + 1) } } } });
+  }
+}
+
+/**
  * A scene with its grid and TokenDocuments (one per placeable, centred where the placeable is),
  * embedded templates (v13 only: v14 has none), drawings and regions, and token creation and
  * deletion firing createToken/deleteToken on every listener as Foundry fires them (document,
