@@ -812,10 +812,9 @@ export class FormDataExtended {
 }
 
 /**
- * DialogV2 (v12+) as `DialogV2.wait` runs it: the content goes in a form (with the buttons in
- * its footer) inside the dialog's element; once rendered, the `render` callback is called with
- * the render event and, as v12 does, the dialog's element (v13: the DialogV2 itself, whose
- * `element` that is); it resolves with what the pressed button's callback returns (its action
+ * DialogV2 (v13, v14) as `DialogV2.wait` runs it: the content goes in a form (with the buttons
+ * in its footer) inside the dialog's element; once rendered, the `render` callback is called
+ * with the render event and the DialogV2 itself (whose `element` the dialog's is); it resolves with what the pressed button's callback returns (its action
  * when it has none), or null when closed (a rejection with rejectClose), and the `close`
  * callback runs as the dialog closes either way. The user is scripted by
  * `DialogV2.respond(async dialog => ({ action, values }))`: `await dialog.change(name, value)`
@@ -861,9 +860,8 @@ export class DialogV2 {
       },
     };
     DialogV2.opened.push(dialog);
-    // Rendered: v12 hands the callback the dialog's element, v13 the DialogV2.
-    const v13 = (currentGame?.release?.generation ?? 12) >= 13;
-    render?.({ type: "render" }, v13 ? dialog : element);
+    // Rendered: v13 and v14 hand the callback the DialogV2 (whose `element` is the dialog's).
+    render?.({ type: "render" }, dialog);
     const respond = DialogV2.responses.shift();
     if (!respond) throw new Error(`DialogV2 "${dialog.title}" opened with no scripted response`);
     const press = await respond(dialog);
@@ -878,7 +876,9 @@ export class DialogV2 {
     for (const [name, value] of Object.entries(press.values ?? {})) type(name, value);
     const pressed = footer.querySelector(`[data-action="${button.action}"]`);
     // The callback runs, then the dialog closes (closeOnSubmit).
-    const result = button.callback ? await button.callback({ type: "click" }, pressed, v13 ? dialog : element) : button.action;
+    // DialogV2ButtonCallback(event, button, dialog: DialogV2), v13 and v14
+    // (https://foundryvtt.com/api/v14/types/foundry.DialogV2ButtonCallback.html).
+    const result = button.callback ? await button.callback({ type: "click" }, pressed, dialog) : button.action;
     closed();
     return result;
   }
@@ -1050,13 +1050,18 @@ export function makeTrackerCombat({ id = "combat000000001", round = 0, turn = nu
     for (const { _id, ...changes } of updates) {
       const doc = combat.combatants.get(_id);
       if (!doc) continue;
-      if (Hooks.call("preUpdateCombatant", doc, { _id, ...changes }, options, userId()) === false) continue;
-      changed.push([doc, changes]);
+      // As Document#update for each (diff: true): only what differs, merged into the document,
+      // the hooks handed it expanded with the _id; a combatant whose update changes nothing is
+      // dropped from the batch (no hook).
+      const diff = Object.fromEntries(Object.entries(flattenObject(changes)).filter(([key, value]) => !isDeepStrictEqual(getProperty(doc, key), value)));
+      if (Object.keys(diff).length === 0) continue;
+      if (Hooks.call("preUpdateCombatant", doc, { ...expandObject(diff), _id }, options, userId()) === false) continue;
+      changed.push([doc, changes, diff]);
     }
-    const callbacks = changed.map(([doc, changes]) => {
-      for (const [key, value] of Object.entries(changes)) setProperty(doc, key, structuredClone(value));
+    const callbacks = changed.map(([doc, changes, diff]) => {
+      for (const [key, value] of Object.entries(diff)) setProperty(doc, key, structuredClone(value));
       doc.updates.push(changes);
-      return () => Hooks.callAll("updateCombatant", doc, { _id: doc.id, ...changes }, options, userId());
+      return () => Hooks.callAll("updateCombatant", doc, { ...expandObject(diff), _id: doc.id }, options, userId());
     });
     for (const callback of callbacks) callback();
     combat.setupTurns(options);
