@@ -131,12 +131,12 @@ function weaponSheetButton(sheet) {
   };
 }
 
-// Item sheets: ApplicationV1 header buttons (v12, and v13 sheets still on V1)...
+// Item sheets: ApplicationV1 header buttons (systems' sheets still on V1 in v13 and v14)...
 Hooks.on("getItemSheetHeaderButtons", (sheet, buttons) => {
   const button = weaponSheetButton(sheet);
   if (button) buttons.unshift({ label: button.label, class: "firefight-attack", icon: button.icon, onclick: button.onClick });
 });
-// ...and ApplicationV2 header controls (v13).
+// ...and ApplicationV2 header controls (v13, v14).
 Hooks.on("getHeaderControlsItemSheetV2", (sheet, controls) => {
   const button = weaponSheetButton(sheet);
   if (button) controls.unshift({ label: button.label, icon: button.icon, action: "firefightAttack", onClick: button.onClick });
