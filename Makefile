@@ -39,12 +39,16 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory foundry-test
 
-# The Foundry module's own tests (Node's test runner), one of them against the real service.
+# The Foundry module's own tests (Node's test runner), one of them against the real service,
+# once against each Foundry the module supports (FOUNDRY_VERSION: the stubs of v13, then v14).
 # FIREFIGHT_CONSTANT_DICE=0.5 (or 0.17, 0.8) starts that service with one face on every die it
 # picks (tests/constant_dice_service.py), so a test that counts on luck fails every time.
+FOUNDRY_VERSIONS := 13 14
 .PHONY: foundry-test
 foundry-test: $(TEST_STAMP)
-	cd foundry-module && npm ci --no-audit --no-fund && FIREFIGHT_PYTHON=$(abspath $(BIN)/python) node --test --test-reporter=spec --experimental-websocket tests/
+	cd foundry-module && npm ci --no-audit --no-fund && for version in $(FOUNDRY_VERSIONS); do \
+		FOUNDRY_VERSION=$$version FIREFIGHT_PYTHON=$(abspath $(BIN)/python) node --test --test-reporter=spec --experimental-websocket tests/ || exit 1; \
+	done
 
 # Every benchmark that prints targets, one after the other, then all the targets together
 # (bench/suite.py lists them; a new one is one line there). A few minutes; ARGS=--long for the

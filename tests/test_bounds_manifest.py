@@ -5,13 +5,16 @@ every update at another server. And it names every game system and ruleset the m
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from service.api.foundry import FOUNDRY_PACKAGE, ZIPS_KEPT
 from service.config import ConfigError, load_config
 from service.rules import RULESETS
 
@@ -68,10 +71,25 @@ async def test_an_allowed_or_loopback_host_names_the_service(
 
 
 async def test_the_zip_is_served_whatever_the_host(make_client: Any) -> None:
-    """The package names no URL: any Host may fetch it."""
+    """Any Host may fetch the package; one the operator did not allow gets it naming no URL (a
+    forged Host must not become the installed copy's update URL)."""
     client = await make_client(admin=False)
     response = await client.get("/foundry/module.zip", headers={"Host": "evil.example.net"})
     assert response.status == 200
+    inside = json.loads(zipfile.ZipFile(io.BytesIO(await response.read())).read("module.json"))
+    assert "manifest" not in inside and "download" not in inside
+    assert inside == json.loads((MODULE_DIR / "module.json").read_text("utf-8"))
+
+
+async def test_the_zips_built_for_several_hosts_are_bounded(make_client: Any) -> None:
+    """Each loopback port names another URL: the zips kept are a bounded few."""
+    client = await make_client(admin=False)
+    for port in range(1, 40):
+        response = await client.get("/foundry/module.zip", headers={"Host": f"localhost:{port}"})
+        inside = json.loads(zipfile.ZipFile(io.BytesIO(await response.read())).read("module.json"))
+        assert inside["download"] == f"http://localhost:{port}/foundry/module.zip"
+    package = client.server.app[FOUNDRY_PACKAGE]
+    assert 0 < len(package.zips) <= ZIPS_KEPT
 
 
 def test_the_settings_are_read_and_checked() -> None:

@@ -56,6 +56,13 @@ async def test_the_manifest_urls_follow_the_host_the_browser_asked(make_client: 
     served = await response.json()
     assert served["manifest"] == "http://firefight.example.org:8443/foundry/module.json"
     assert served["download"] == "http://firefight.example.org:8443/foundry/module.zip"
+    # The zip fetched by that name carries the same URLs in its own module.json.
+    response = await client.get(
+        "/foundry/module.zip", headers={"Host": "firefight.example.org:8443"}
+    )
+    inside = json.loads(zipfile.ZipFile(io.BytesIO(await response.read())).read("module.json"))
+    assert inside["manifest"] == "http://firefight.example.org:8443/foundry/module.json"
+    assert inside["download"] == "http://firefight.example.org:8443/foundry/module.zip"
 
 
 async def test_the_zip_holds_the_module_with_module_json_at_its_root(make_client: Any) -> None:
@@ -67,6 +74,11 @@ async def test_the_zip_holds_the_module_with_module_json_at_its_root(make_client
     inside = json.loads(zipped.read("module.json"))
     own = json.loads((MODULE_DIR / "module.json").read_text("utf-8"))
     assert (inside["id"], inside["version"]) == (own["id"], own["version"])
+    # The installed copy's manifest names this service, as /foundry/module.json does: Foundry's
+    # update check reads the installed module.json's `manifest`.
+    assert inside["manifest"] == str(client.make_url("/foundry/module.json"))
+    assert inside["download"] == str(client.make_url("/foundry/module.zip"))
+    assert {k: v for k, v in inside.items() if k not in ("manifest", "download")} == own
     named = [
         *own["esmodules"],
         *own["styles"],
@@ -74,8 +86,13 @@ async def test_the_zip_holds_the_module_with_module_json_at_its_root(make_client
         *(f"templates/{p.name}" for p in (MODULE_DIR / "templates").iterdir()),
     ]
     assert named and set(named) <= set(names)
-    # Exactly the module's package, byte for byte (as scripts/build-zip.mjs packs it).
-    assert {name: zipped.read(name) for name in names} == _module_files(MODULE_DIR)
+    # Exactly the module's package, byte for byte but for module.json's URLs (as
+    # scripts/build-zip.mjs packs it with --base-url).
+    files = _module_files(MODULE_DIR)
+    assert {name: zipped.read(name) for name in names if name != "module.json"} == {
+        name: data for name, data in files.items() if name != "module.json"
+    }
+    assert set(names) == set(files)
     # Built once: the same bytes again.
     again = await _zip(client)
     assert [i.CRC for i in again.infolist()] == [i.CRC for i in zipped.infolist()]

@@ -4,7 +4,11 @@
 // dependencies: the zip is written by hand (stored + deflate, CRC-32), as PKWARE's APPNOTE
 // describes it.
 //
-//   node scripts/build-zip.mjs [out.zip]      (default: dist/module.zip)
+// With a base URL, the zip's module.json names where it and its zip are published
+// (`manifest`: <base>/module.json, `download`: <base>/module.zip), as the installed copy's
+// update check needs; the service does the same for the zip it serves (service/api/foundry.py).
+//
+//   node scripts/build-zip.mjs [out.zip] [--base-url https://host/path]   (default: dist/module.zip)
 
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -98,9 +102,24 @@ export function packageFiles(root = ROOT) {
   return names.map((name) => ({ name, data: readFileSync(join(root, name)) }));
 }
 
-export function buildPackage(out, root = ROOT) {
+/** The manifest naming `<base>/module.json` and `<base>/module.zip`; as it is without a base. */
+export function withUrls(manifest, baseUrl = null) {
+  if (!baseUrl) return manifest;
+  let base;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    base = null;
+  }
+  if (!base || !["http:", "https:"].includes(base.protocol)) throw new Error(`the base URL must be an http(s) URL, not "${baseUrl}"`);
+  const at = base.href.replace(/\/+$/, "");
+  return { ...manifest, manifest: `${at}/module.json`, download: `${at}/module.zip` };
+}
+
+export function buildPackage(out, root = ROOT, { baseUrl = null } = {}) {
   const manifest = JSON.parse(readFileSync(join(root, "module.json"), "utf8"));
-  const files = packageFiles(root);
+  const named = withUrls(manifest, baseUrl);
+  const files = packageFiles(root).map((file) => (file.name === "module.json" && baseUrl ? { ...file, data: Buffer.from(`${JSON.stringify(named, null, 2)}\n`) } : file));
   const present = new Set(files.map((f) => f.name));
   for (const path of [...manifest.esmodules, ...manifest.styles, ...manifest.languages.map((l) => l.path)]) {
     if (!present.has(path)) throw new Error(`module.json names ${path}, which the package does not hold`);
@@ -112,7 +131,11 @@ export function buildPackage(out, root = ROOT) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = resolve(process.argv[2] ?? join(ROOT, "dist", "module.zip"));
-  const built = buildPackage(out);
+  const args = process.argv.slice(2);
+  const flag = args.indexOf("--base-url");
+  const baseUrl = flag >= 0 ? args.splice(flag, 2)[1] : null;
+  const out = resolve(args[0] ?? join(ROOT, "dist", "module.zip"));
+  const built = buildPackage(out, ROOT, { baseUrl });
   console.log(`${relative(process.cwd(), built.out)}: ${built.files.length} files, ${built.bytes} bytes`);
+  if (!baseUrl) console.log("no --base-url: the installed module.json names no manifest or download URL, so Foundry cannot check it for updates");
 }

@@ -99,7 +99,7 @@ export class AttackDialog {
   /**
    * The odds of the attack the open dialog would send (docs/odds.md), drawn in its odds panel
    * and asked again as its fields change. `dialog` is what DialogV2.wait's render callback is
-   * given: the DialogV2 in v13, its HTMLDialogElement in v12. Returns the OddsPreview (null when
+   * given: the DialogV2 (v13, v14), whose `element` holds the form. Returns the OddsPreview (null when
    * the dialog has no odds panel).
    */
   previewOdds(dialog, token, data) {

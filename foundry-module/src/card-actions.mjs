@@ -201,7 +201,7 @@ export class CardActions {
     });
   }
 
-  /** Wire a rendered chat card's buttons (renderChatMessage v12 / renderChatMessageHTML v13). */
+  /** Wire a rendered chat card's buttons (renderChatMessageHTML, v13 and v14; once per element). */
   bindCard(message, element) {
     const flags = message.flags?.[MODULE_ID];
     if (!flags || !element || element.dataset.firefightBound) return;

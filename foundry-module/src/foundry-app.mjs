@@ -19,8 +19,8 @@ import { TrackerInitiative } from "./tracker-initiative.mjs";
 import { rollsForDice, diceOfResult } from "./rolls.mjs";
 import { MODULE_ID, readSettings } from "./settings.mjs";
 import { applyCardRollMode, requestOf, rollModeOr } from "./roll-mode.mjs";
-import { TemplateZoneLayer } from "./zones.mjs";
-import { isMove, moveFinished, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
+import { userRollMode, zoneLayer } from "./foundry-version.mjs";
+import { isMove, sceneActorId, sceneActorOf, tokenPosition } from "./scene-sync.mjs";
 import { serviceId } from "./requests.mjs";
 
 /** The service's 404 for an actor its scene does not hold (docs/api.md, "The scene"). */
@@ -257,10 +257,12 @@ export class FirefightApp {
   }
 
   /**
-   * updateToken: a hidden toggle or a new name is a PATCH, a finished move one POST .../move
-   * (v13 updates at each checkpoint of a path: only the last one is sent).
+   * updateToken: a hidden toggle or a new name is a PATCH, a move one POST .../move. v13 and v14
+   * update a token once per checkpoint of its path, and a movement may stop or pause at any of
+   * them: each one is where the token stands, so each is sent (the last one sent is where it
+   * stopped, whether it went all the way or not).
    */
-  async tokenUpdated(tokenDocument, changed, options = {}) {
+  async tokenUpdated(tokenDocument, changed, _options = {}) {
     const target = this.sceneTarget(tokenDocument);
     if (!target) return [];
     const { id: encounterId, gmToken } = target.encounter;
@@ -269,7 +271,7 @@ export class FirefightApp {
     const patch = {};
     if ("hidden" in changed) patch.hidden = Boolean(tokenDocument.hidden);
     if ("name" in changed) patch.name = String(tokenDocument.name ?? "").slice(0, 200);
-    const position = isMove(changed) && moveFinished(tokenDocument, options) ? tokenPosition(tokenDocument, target.grid) : null;
+    const position = isMove(changed) ? tokenPosition(tokenDocument, target.grid) : null;
     return this.queueScene(async () => {
       const sent = [];
       if (Object.keys(patch).length > 0) {
@@ -339,22 +341,41 @@ export class FirefightApp {
     return scene && scene === this.env.canvas?.scene ? this.env.canvas.grid : scene?.grid;
   }
 
+  /**
+   * One event of the encounter's feed: its card first (what the table reads must not wait on,
+   * or be lost to, anything else), then its zones, the tracker and the sheets.
+   */
   async handleEvent(event, encounter) {
-    const scene = this.sceneOfPlay(encounter.combat ?? this.game.combat);
-    if (scene && ((event.zones_started ?? []).length > 0 || (event.zones_ended ?? []).length > 0)) {
-      await new TemplateZoneLayer(scene, { encounter: encounter.id, grid: this.gridOf(scene) }).apply(event);
-    }
     const combat = encounter.combat;
-    if (combat && INITIATIVE_EVENTS.has(event.type) && this.initiativeTarget(combat)) {
-      await this.queueInitiative(() => this.followInitiative(combat));
-    }
     // Who keeps the monitors now (the GM may have switched since the feed started).
     const current = this.encounter(combat ?? this.game.combat);
     const damage = current?.id === encounter.id ? current.damage : encounter.damage;
+    await this.postCard(event, encounter.ruleset, { damage });
+    await this.drawZones(event, encounter);
+    if (combat && INITIATIVE_EVENTS.has(event.type) && this.initiativeTarget(combat)) {
+      await this.queueInitiative(() => this.followInitiative(combat));
+    }
     // The service's monitors changed: read them again and put them on the sheets.
     if (MONITOR_EVENTS.has(event.type) && damage !== "vtt") await this.mirrorMonitors(combat ?? this.game.combat);
-    await this.postCard(event, encounter.ruleset, { damage });
     if (combat) await combat.setFlag(MODULE_ID, "encounter.lastEventId", event.id);
+  }
+
+  /**
+   * An event's zones on the combat's scene: Regions on v14, templates on v13
+   * (src/foundry-version.mjs). A zone the scene refuses is told, never thrown: the event's card
+   * is posted already and the feed goes on.
+   */
+  async drawZones(event, encounter) {
+    const started = event.zones_started ?? [];
+    const scene = this.sceneOfPlay(encounter.combat ?? this.game.combat);
+    if (!scene || (started.length === 0 && (event.zones_ended ?? []).length === 0)) return null;
+    try {
+      return await zoneLayer(this.game, scene, { encounter: encounter.id, grid: this.gridOf(scene) }).apply(event);
+    } catch (error) {
+      const zones = (started.length > 0 ? started.map((zone) => zone.id) : event.zones_ended).join(", ");
+      this.notify("error", "FIREFIGHT.Notify.ZoneNotDrawn", { zones, detail: this.failureDetail(error) });
+      return null;
+    }
   }
 
   /**
@@ -387,13 +408,7 @@ export class FirefightApp {
 
   /** This user's roll mode (core setting), what cards of their requests use unless they choose. */
   userRollMode() {
-    let mode = null;
-    try {
-      mode = this.game.settings.get("core", "rollMode");
-    } catch {
-      mode = null;
-    }
-    return rollModeOr(mode, "publicroll");
+    return rollModeOr(userRollMode(this.game), "publicroll");
   }
 
   /** Say on this user which actor they act for and how the card is to be shown (see roll-mode.mjs). */
@@ -447,7 +462,7 @@ export class FirefightApp {
       // `damage`: who applied the card's damage when it was dealt (its Apply button follows it).
       flags: { [MODULE_ID]: { eventId: event.id, encounter: event.encounter, ruleset: card.ruleset, attacker: card.attacker ?? card.actor ?? null, weapon: card.weapon ?? null, rollMode: mode, damage } },
     };
-    applyCardRollMode(this.env.ChatMessage, data, mode, { author: cardAuthor, poster: this.game.user?.id ?? null });
+    applyCardRollMode(this.env.ChatMessage, data, mode, { author: cardAuthor, poster: this.game.user?.id ?? null, game: this.game });
     return this.env.ChatMessage.create(data);
   }
 }

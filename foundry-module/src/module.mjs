@@ -7,6 +7,9 @@ import { MODULE_ID, registerSettings } from "./settings.mjs";
 import { trackerMoved } from "./combat-sync.mjs";
 
 let app = null;
+// Chat cards the log drew before `ready` (the messages already in it when this client loads),
+// when the app does not exist yet: bound once it does.
+let drawnEarly = [];
 
 function env() {
   return {
@@ -15,17 +18,17 @@ function env() {
     ui,
     ChatMessage,
     Roll,
-    // v13 moved renderTemplate under foundry.applications.handlebars; v12 has the global.
-    renderTemplate: foundry.applications?.handlebars?.renderTemplate ?? globalThis.renderTemplate,
+    // v13 and v14: under foundry.applications (the globals are deprecated shims).
+    renderTemplate: foundry.applications.handlebars.renderTemplate,
     DialogV2: foundry.applications.api.DialogV2,
-    FormDataExtended: foundry.applications?.ux?.FormDataExtended ?? globalThis.FormDataExtended,
+    FormDataExtended: foundry.applications.ux.FormDataExtended,
     document: globalThis.document,
     fetch: globalThis.fetch.bind(globalThis),
     WebSocket: globalThis.WebSocket,
   };
 }
 
-/** v12 hands hooks jQuery objects, v13 HTMLElements. */
+/** v13 and v14 hand render hooks HTMLElements (a jQuery object only from an ApplicationV1 of a system's). */
 function element(html) {
   return html instanceof HTMLElement ? html : html?.[0];
 }
@@ -40,9 +43,13 @@ function report(error) {
 Hooks.once("init", () => {
   registerSettings(game, {
     menuType: gmSecretsMenuClass(foundry.applications.api.ApplicationV2, game),
-    onChange: (key, value) => {
+    // A world setting's onChange runs on every connected client, with the id of the user who
+    // changed it (a client setting's on this one only, without): each client follows the new
+    // value, and only the one who changed it is told what the check finds.
+    onChange: (key, value, { userId } = {}) => {
       if (!app) return;
-      if (key === "serviceUrl") app.checkConnection().catch(report);
+      const mine = userId === undefined || userId === game.user?.id;
+      if (key === "serviceUrl" && mine) app.checkConnection().catch(report);
       app.follow();
       // Turned on mid-combat: the tracker shows the service's order at once.
       if (key === "serviceInitiative" && value && game.combat) app.queueInitiative(() => app.followInitiative(game.combat)).catch(report);
@@ -50,17 +57,21 @@ Hooks.once("init", () => {
       if (key === "damageMode") app.damageModeChanged(value).catch(report);
     },
   });
-  // v13 renders chat messages through renderChatMessageHTML (an HTMLElement) and keeps v12's
-  // jQuery renderChatMessage only as a deprecated shim: listen to the one this Foundry has.
-  const v13 = (game.release?.generation ?? 12) >= 13;
-  Hooks.on(v13 ? "renderChatMessageHTML" : "renderChatMessage", (message, html) => app?.bindCard(message, element(html)));
-  const loadTemplates = foundry.applications?.handlebars?.loadTemplates ?? globalThis.loadTemplates;
+  // v13 and v14 render chat messages through renderChatMessageHTML (an HTMLElement). The log
+  // draws the messages it holds before `ready`: those wait for the app.
+  Hooks.on("renderChatMessageHTML", (message, html) => {
+    if (app) app.bindCard(message, element(html));
+    else drawnEarly.push([message, element(html)]);
+  });
+  const loadTemplates = foundry.applications.handlebars.loadTemplates;
   loadTemplates([`modules/${MODULE_ID}/templates/chat-card.hbs`, `modules/${MODULE_ID}/templates/attack-dialog.hbs`, `modules/${MODULE_ID}/templates/odds-panel.hbs`]);
 });
 
 Hooks.once("ready", () => {
   app = new FirefightApp(env());
   game.modules.get(MODULE_ID).api = app;
+  for (const [message, html] of drawnEarly) app.bindCard(message, html);
+  drawnEarly = [];
   if (game.user.isGM) app.checkConnection().catch(report);
   if (game.combat) runEncounter(game.combat);
 });
@@ -119,12 +130,12 @@ function weaponSheetButton(sheet) {
   };
 }
 
-// Item sheets: ApplicationV1 header buttons (v12, and v13 sheets still on V1)...
+// Item sheets: ApplicationV1 header buttons (systems' sheets still on V1 in v13 and v14)...
 Hooks.on("getItemSheetHeaderButtons", (sheet, buttons) => {
   const button = weaponSheetButton(sheet);
   if (button) buttons.unshift({ label: button.label, class: "firefight-attack", icon: button.icon, onclick: button.onClick });
 });
-// ...and ApplicationV2 header controls (v13).
+// ...and ApplicationV2 header controls (v13, v14).
 Hooks.on("getHeaderControlsItemSheetV2", (sheet, controls) => {
   const button = weaponSheetButton(sheet);
   if (button) controls.unshift({ label: button.label, icon: button.icon, action: "firefightAttack", onClick: button.onClick });

@@ -1,7 +1,10 @@
 // Who sees a card: Foundry's roll modes (public, GM only, blind, self). The card is usually
 // posted by the GM's client from the encounter's feed, on behalf of the player who acted, so
 // the player's chosen mode travels on their User (a flag set before the request is sent) and
-// the message is created with that player as its author.
+// the message is created with that player as its author. The module names the modes as v13's
+// roll modes do; v14's message modes are the same four under other names (foundry-version.mjs).
+
+import { applyMessageMode } from "./foundry-version.mjs";
 
 export const ROLL_MODES = ["publicroll", "gmroll", "blindroll", "selfroll"];
 
@@ -29,12 +32,13 @@ export function requestOf(users, actorId, moduleId) {
 }
 
 /**
- * Apply a roll mode to message data as ChatMessage.applyRollMode does, for a message posted on
- * behalf of `author`: it is their message (so they see their own GM-only or blind card as
- * Foundry shows a roller theirs), and "self" whispers to them, not to whoever posts it.
+ * Apply a roll mode to message data as Foundry does (v13 ChatMessage.applyRollMode, v14
+ * ChatMessage.applyMode), for a message posted on behalf of `author`: it is their message (so
+ * they see their own GM-only or blind card as Foundry shows a roller theirs), and "self"
+ * whispers to them, not to whoever posts it.
  */
-export function applyCardRollMode(ChatMessage, data, rollMode, { author = null, poster = null } = {}) {
-  ChatMessage.applyRollMode(data, rollMode);
+export function applyCardRollMode(ChatMessage, data, rollMode, { author = null, poster = null, game = null } = {}) {
+  applyMessageMode(ChatMessage, data, rollMode, game);
   if (author && author !== poster) {
     data.author = author;
     if (rollMode === "selfroll") data.whisper = [author];

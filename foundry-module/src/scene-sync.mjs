@@ -3,11 +3,12 @@
 // with the shadowrun5e system (sr5), the sr3e system (sr3) or the shadowrun4e system (sr4), its sheet. Which token change
 // means which request is decided here; the GM's client sends them (foundry-app.mjs).
 //
-// Foundry's TokenDocument (v12+): `x`, `y` the top-left corner in pixels, `width`, `height` in
-// grid spaces, `hidden`; createToken(document, options, userId), updateToken(document, changed,
-// options, userId), deleteToken(document, options, userId) fire on every client. In v13 a drag
-// through waypoints is an update per checkpoint, each with `options.movement[id].pending`: the
-// waypoints still to go.
+// Foundry's TokenDocument (v13, v14): `x`, `y` the top-left corner in pixels, `width`, `height`
+// in grid spaces, `hidden`; createToken(document, options, userId), updateToken(document,
+// changed, options, userId), deleteToken(document, options, userId) fire on every client. A
+// drag through waypoints is an update per checkpoint, and the movement may stop at any of them
+// (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenMeasuredMovementWaypoint.html,
+// `checkpoint`): every update that moves the token is where it stands.
 
 import * as sr5 from "./sr5-actor.mjs";
 import * as sr3e from "./sr3-actor.mjs";
@@ -122,13 +123,4 @@ export function sceneActorId(tokenDocument) {
 /** Whether an update moved the token (a change of `x` or `y`). */
 export function isMove(changed) {
   return changed !== null && typeof changed === "object" && ("x" in changed || "y" in changed);
-}
-
-/**
- * Whether a move update is the end of the move: v13 updates once per checkpoint of a path and
- * says what is still pending; v12 moves in one update.
- */
-export function moveFinished(tokenDocument, options) {
-  const pending = options?.movement?.[tokenDocument.id]?.pending?.waypoints;
-  return !(Array.isArray(pending) && pending.length > 0);
 }

@@ -48,7 +48,10 @@ export function registerSettings(game, { onChange = () => {}, menuType = null } 
       type: setting.type,
       default: setting.default,
       ...(setting.choices ? { choices: setting.choices } : {}),
-      onChange: (value) => onChange(setting.key, value),
+      // Foundry calls it with (value, options, userId): userId the user who changed a world
+      // setting, on every client (SettingConfig#onChange,
+      // https://foundryvtt.com/api/v14/interfaces/foundry.types.SettingConfig.html).
+      onChange: (value, options, userId) => onChange(setting.key, value, { options, userId }),
     });
   }
   if (menuType) {

@@ -1,6 +1,18 @@
-// Suppression zones on the scene, behind one adapter: today Foundry's MeasuredTemplates (v12,
-// v13); Foundry v14 replaces templates with regions, and only this file will change for it.
+// Suppression zones on the scene, behind one adapter with two layers: Foundry v13's
+// MeasuredTemplates (TemplateZoneLayer), and v14's Regions (RegionZoneLayer: v14 removed
+// MeasuredTemplate). src/foundry-version.mjs picks the layer of the running Foundry.
 //
+// On v14 a zone is a Region of one shape, the service's own shape in canvas pixels: a circle
+// (CircleShapeData: x, y, radius), or the triangle and Hard Life's area as a polygon
+// (PolygonShapeData: points as a flat [x0, y0, x1, y1, ...]); visible to everyone
+// (CONST.REGION_VISIBILITY.ALWAYS, 2: https://foundryvtt.com/api/v14/variables/CONST.REGION_VISIBILITY.html)
+// and with no behaviours: who is inside, and must test, is the service's to say (a move's
+// `scene` event names them in `must_test`), not the Region's.
+// https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.RegionData.html,
+// https://foundryvtt.com/api/v14/classes/foundry.data.CircleShapeData.html,
+// https://foundryvtt.com/api/v14/classes/foundry.data.PolygonShapeData.html
+//
+// On v13:
 // A triangle zone (sr5) becomes a cone template: its origin, the direction to the middle of the
 // far edge, that length as `distance`, and the angle the far edge subtends. With the core
 // setting "Cone Template Type" at "flat" Foundry draws it as exactly that triangle (v12
@@ -64,6 +76,34 @@ function normaliseDeg(deg) {
   return Math.round((d < 0 ? d + 360 : d) * 1000) / 1000;
 }
 
+/** CONST.REGION_VISIBILITY.ALWAYS (v13 and v14): a zone is seen by everyone. */
+const REGION_VISIBLE_TO_ALL = 2;
+
+/** Region creation data for a zone (v14): the service's shape, in canvas pixels. */
+export function zoneToRegionData(zone, grid, { encounter = null, color = ZONE_COLOR } = {}) {
+  let shape;
+  if (zone.shape === "circle") {
+    if (!zone.center || !(zone.radius_m >= 0)) throw new Error(`zone ${zone.id}: a circle needs a center and a radius`);
+    const center = toCanvasPoint(zone.center, grid);
+    shape = { type: "circle", x: center.x + 0, y: center.y + 0, radius: zone.radius_m / sceneScale(grid).metresPerPixel };
+  } else if (zone.shape === "triangle" || zone.shape === "polygon") {
+    const triangle = zone.shape === "triangle";
+    const enough = Array.isArray(zone.points) && (triangle ? zone.points.length === 3 : zone.points.length >= 3);
+    if (!enough) throw new Error(`zone ${zone.id}: a ${zone.shape} needs ${triangle ? "three points" : "three points or more"}`);
+    // (+ 0: the canvas's y of a point on the x axis is -0, which is 0.)
+    shape = { type: "polygon", points: zone.points.map((p) => toCanvasPoint(p, grid)).flatMap((c) => [c.x + 0, c.y + 0]) };
+  } else {
+    throw new Error(`zone ${zone.id}: unknown shape "${zone.shape}"`);
+  }
+  return {
+    name: zone.id,
+    color,
+    shapes: [shape],
+    visibility: REGION_VISIBLE_TO_ALL,
+    flags: { [MODULE_ID]: { zoneId: zone.id, encounter, shooter: zone.shooter, hits: zone.hits } },
+  };
+}
+
 /** The zone id a template was drawn for, or null for templates firefight did not draw. */
 export function zoneIdOf(templateDocument) {
   return templateDocument?.flags?.[MODULE_ID]?.zoneId ?? templateDocument?.getFlag?.(MODULE_ID, "zoneId") ?? null;
@@ -108,5 +148,37 @@ export class TemplateZoneLayer {
     if (erasedTemplates.length > 0) await this.scene.deleteEmbeddedDocuments("MeasuredTemplate", erasedTemplates);
     if (erasedDrawings.length > 0) await this.scene.deleteEmbeddedDocuments("Drawing", erasedDrawings);
     return { drawn: toDraw.map((z) => z.id), erased: ended.filter((id) => drawn.has(id)) };
+  }
+}
+
+/**
+ * Draws and erases zones on one scene through its embedded Regions (v14: Scene#regions,
+ * createEmbeddedDocuments("Region") / deleteEmbeddedDocuments("Region")).
+ */
+export class RegionZoneLayer {
+  constructor(scene, { encounter = null, grid = null } = {}) {
+    this.scene = scene;
+    this.grid = grid ?? scene.grid;
+    this.encounter = encounter;
+  }
+
+  /** Regions already drawn for this encounter, by zone id. */
+  drawn() {
+    const byZone = new Map();
+    for (const region of this.scene.regions ?? []) {
+      const id = zoneIdOf(region);
+      if (id && (!this.encounter || (region.flags?.[MODULE_ID]?.encounter ?? null) === this.encounter)) byZone.set(id, region);
+    }
+    return byZone;
+  }
+
+  /** Apply one event's zone changes: draw what started (once), erase what ended. */
+  async apply({ zones_started: started = [], zones_ended: ended = [] }) {
+    const drawn = this.drawn();
+    const toDraw = started.filter((zone) => !drawn.has(zone.id) && !ended.includes(zone.id));
+    const erased = ended.filter((id) => drawn.has(id));
+    if (toDraw.length > 0) await this.scene.createEmbeddedDocuments("Region", toDraw.map((zone) => zoneToRegionData(zone, this.grid, { encounter: this.encounter })));
+    if (erased.length > 0) await this.scene.deleteEmbeddedDocuments("Region", erased.map((id) => drawn.get(id).id));
+    return { drawn: toDraw.map((z) => z.id), erased };
   }
 }

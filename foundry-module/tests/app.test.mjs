@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  DialogV2, fixture, FormDataExtended, makeActor, makeUser, parseHTML, StubElement, stubDocument, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
+  chooseChatMode, core, DialogV2, fixture, FormDataExtended, makeActor, makeUser, parseHTML, StubElement, stubDocument, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate, makeScene, makeToken, Roll,
 } from "./foundry-stubs.mjs";
 import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
@@ -276,6 +276,9 @@ test("the attack dialog: suppressive fire with the direction and length left emp
   assert.deepEqual(bystanders.map((b) => b.id), ["tokGoon00000001"]);
 });
 
+/** The zones drawn on a scene: v13's templates, v14's regions (v14 has no MeasuredTemplate). */
+const zonesOn = (scene) => (core().generation >= 14 ? scene.regions : scene.templates);
+
 test("zones are drawn on the combat's scene with its grid, not on the scene this client views", async () => {
   const { app, scene: viewed } = setup();
   const combatScene = makeScene({ grid: makeGrid({ size: 50, distance: 2, units: "m" }), id: "scene0000000002", name: "Docks" });
@@ -284,11 +287,43 @@ test("zones are drawn on the combat's scene with its grid, not on the scene this
   app.game.combat = combat;
   const event = fixture("sr5-suppressive-event.json");
   await app.handleEvent(event, { id: event.encounter, ruleset: "sr5", combat: null });
-  assert.equal(viewed.templates.size, 0);
-  assert.equal(combatScene.templates.size, 1);
-  // 40 m long on a grid of 2 m per 50 px: 20 spaces of 2 m, from the origin at (0, 0).
-  const [template] = combatScene.templates;
-  assert.equal(Math.round(template.distance * 1000) / 1000, 40);
+  assert.equal(zonesOn(viewed).size, 0);
+  assert.equal(zonesOn(combatScene).size, 1);
+  const [zone] = zonesOn(combatScene);
+  if (core().generation >= 14) {
+    // The service's triangle, 25 px a metre (50 px per 2 m), y down: (0, 0), (32.141, 24.330) m
+    // at (803.525, -608.253) px, (37.141, 15.670) m at (928.525, -391.747) px.
+    const [shape] = zone.shapes;
+    assert.equal(shape.type, "polygon");
+    assert.deepEqual(shape.points.map((v) => Math.round(v * 1000) / 1000), [0, 0, 803.525, -608.253, 928.525, -391.747]);
+  } else {
+    // 40 m long on a grid of 2 m per 50 px: 20 spaces of 2 m, from the origin at (0, 0).
+    assert.equal(Math.round(zone.distance * 1000) / 1000, 40);
+  }
+});
+
+test("an event's card is posted before its zones are drawn, and a zone the scene refuses loses no card", async () => {
+  const { app, messages, ui } = setup();
+  const combatScene = makeScene({ grid: makeGrid(), id: "scene0000000002", name: "Docks" });
+  const combat = makeCombat();
+  combat.scene = combatScene;
+  app.game.combat = combat;
+  const order = [];
+  const create = app.env.ChatMessage.create;
+  app.env.ChatMessage.create = (data) => (order.push("card"), create(data));
+  const draw = combatScene.createEmbeddedDocuments;
+  combatScene.createEmbeddedDocuments = (type, data) => (order.push(type), draw(type, data));
+  const event = { ...fixture("sr5-suppressive-event.json"), id: "5-0" };
+  await app.handleEvent(event, { id: event.encounter, ruleset: "sr5", combat: null });
+  assert.deepEqual(order, ["card", core().generation >= 14 ? "Region" : "MeasuredTemplate"]);
+  // The scene refuses the next zone (a Foundry that cannot draw it): the card is there all the same.
+  combatScene.createEmbeddedDocuments = async () => {
+    throw new Error("Region validation errors: shapes");
+  };
+  const next = { ...event, id: "6-0", zones_started: [{ ...event.zones_started[0], id: "zone-2" }] };
+  await app.handleEvent(next, { id: event.encounter, ruleset: "sr5", combat: null });
+  assert.deepEqual([...messages].map((m) => m.flags.firefight.eventId), ["5-0", "6-0"]);
+  assert.deepEqual(ui.notifications.seen.filter((n) => n.level === "error").map((n) => n.message), ["firefight: zone zone-2 could not be drawn on the scene (Region validation errors: shapes); its card is posted."]);
 });
 
 test("a clear notice when the actor has no token on the combat's scene, or the combat is on another scene", async () => {
@@ -338,7 +373,7 @@ test("roll modes: the GM's client posts a player's card as that player chose (pu
   }
   assert.equal(messages.size, 4);
   // An event nobody here asked for (the web console): the GM's own roll mode, as the GM's.
-  await game.settings.set("core", "rollMode", "gmroll");
+  await chooseChatMode(game, "gm");
   const console = await app.postCard({ id: "console-1", encounter: "enc", result: { ...result, attacker: "someone-else" } }, "sr5");
   assert.deepEqual([console.author, console.whisper, console.blind], ["user0000000001", ["user0000000001"], false]);
 });
@@ -355,7 +390,7 @@ test("roll modes: with no GM online, the player's chosen mode from the dialog hi
   game.settings.storeWorld(MODULE_ID, "serviceUrl", "http://ff");
   game.settings.storeWorld(MODULE_ID, "encounterId", "enc1");
   game.settings.storeWorld(MODULE_ID, "playerToken", "p");
-  await game.settings.set("core", "rollMode", "gmroll");
+  await chooseChatMode(game, "gm");
   game.user.targets = new Set([goonToken]);
   DialogV2.respond((dialog) => {
     assert.match(dialog.content, /<option value="gmroll" selected>GM only \(and you\)<\/option>/, "the player's roll mode is the default");

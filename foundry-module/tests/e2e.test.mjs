@@ -1,14 +1,15 @@
 // End to end: the module's own code in Node against the real service. A GM's client creates the
 // combat's encounter, the tracker advances it, a shadowrun5e character fires at a targeted token,
 // the event comes back over the WebSocket and becomes a chat card with Rolls of exactly the
-// service's dice; suppressive fire draws a template that the next combat turn erases; a GM who
+// service's dice; suppressive fire draws a zone (v13 a template, v14 a region) that the next
+// combat turn erases; a GM who
 // "reloads" resumes from the last event and misses nothing. With "firefight runs initiative" the
 // tracker's rolls start the service's combat turn and the tracker follows its phases and passes.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  fixture, Hooks, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate,
+  core, fixture, Hooks, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeNotifications, makeRenderTemplate,
   makeScene, makeToken, makeTrackerCombat, Roll,
 } from "./foundry-stubs.mjs";
 import { compareEventIds } from "../src/live.mjs";
@@ -20,6 +21,9 @@ import { FirefightApp } from "../src/foundry-app.mjs";
 import { MODULE_ID, registerSettings } from "../src/settings.mjs";
 
 const ADMIN_KEY = "e2e-admin-key-0123456789";
+
+/** The zones drawn on a scene: v13's templates, v14's regions. */
+const zonesOn = (scene) => (core().generation >= 14 ? scene.regions : scene.templates);
 let service;
 
 before(async () => {
@@ -165,11 +169,18 @@ test("a combat's encounter, an attack from the dialog's data, its card and Rolls
   const zoneId = suppressive.result.zone.zone.id;
   await nextMessage(byEvent(suppressive.event_id));
   await feed.idle();
-  const templates = [...scene.templates];
-  assert.equal(templates.length, 1);
-  assert.equal(templates[0].t, "cone");
-  assert.equal(templates[0].flags.firefight.zoneId, zoneId);
-  assert.ok(Math.abs(templates[0].distance - 30) < 1e-6, "as long as the distance to the ganger");
+  const drawn = [...zonesOn(scene)];
+  assert.equal(drawn.length, 1);
+  assert.equal(drawn[0].flags.firefight.zoneId, zoneId);
+  if (core().generation >= 14) {
+    // The service's triangle from Sam (100 px a metre): its far edge's middle 30 m (3000 px) away.
+    const [x0, y0, x1, y1, x2, y2] = drawn[0].shapes[0].points;
+    assert.deepEqual([drawn[0].shapes[0].type, x0, y0], ["polygon", samToken.center.x, samToken.center.y]);
+    assert.ok(Math.abs(Math.hypot((x1 + x2) / 2 - x0, (y1 + y2) / 2 - y0) - 3000) < 1e-6, "as long as the distance to the ganger");
+  } else {
+    assert.equal(drawn[0].t, "cone");
+    assert.ok(Math.abs(drawn[0].distance - 30) < 1e-6, "as long as the distance to the ganger");
+  }
   assert.equal(rifle.system.ammo.current.value, suppressive.result.ammo_left);
 
   // The ganger, caught in the open, tests against the zone from the card's button.
@@ -206,7 +217,7 @@ test("a combat's encounter, an attack from the dialog's data, its card and Rolls
     check();
   });
   await resumed.idle();
-  assert.equal(scene.templates.size, 0, "the zone ended with the combat turn");
+  assert.equal(zonesOn(scene).size, 0, "the zone ended with the combat turn");
   assert.equal(messages.size, before, "advances get no cards, and nothing was posted twice");
   assert.equal(new Set([...messages].map((m) => m.flags.firefight.eventId)).size, messages.size);
   assert.deepEqual(ui.notifications.seen.filter((n) => n.level === "error"), []);
@@ -256,11 +267,13 @@ test("d100 from the manual form of another system: the attack, its card, and a s
   assert.ok(zone, "a zone");
   await nextMessage(byEvent(suppressive.event_id));
   await feed.idle();
-  const [template] = [...scene.templates];
-  assert.equal(template.t, "circle");
-  assert.equal(template.flags.firefight.zoneId, zone.id);
-  assert.ok(Math.abs(template.distance - zone.radius_m) < 1e-6, "radius in metres (1 m grid units)");
-  assert.ok(Math.abs(template.x - goonToken.center.x) < 1e-6 && Math.abs(template.y - goonToken.center.y) < 1e-6, "centred on the ganger");
+  const [drawn] = [...zonesOn(scene)];
+  assert.equal(drawn.flags.firefight.zoneId, zone.id);
+  // v13: a circle template, its radius in grid units (1 m); v14: a region's circle in pixels (100 a metre).
+  const circle = core().generation >= 14 ? { ...drawn.shapes[0], t: drawn.shapes[0].type, distance: drawn.shapes[0].radius / 100 } : drawn;
+  assert.equal(circle.t, "circle");
+  assert.ok(Math.abs(circle.distance - zone.radius_m) < 1e-6, "radius in metres");
+  assert.ok(Math.abs(circle.x - goonToken.center.x) < 1e-6 && Math.abs(circle.y - goonToken.center.y) < 1e-6, "centred on the ganger");
 
   // The ganger inside avoids the fire with Athletics from its remembered form.
   const caught = suppressive.result.zone.affected.find((a) => a.actor === goonToken.id);

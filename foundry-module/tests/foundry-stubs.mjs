@@ -1,13 +1,32 @@
 // Stubs of the parts of Foundry's client API the module uses, following its documented
-// behaviour (foundryvtt.com/api, v12/v13): documents with flags and dotted updates, settings,
-// i18n, Roll.fromData, ChatMessage.create, scenes with embedded templates, BaseGrid.measurePath.
-// Templates render with the real Handlebars, as Foundry does.
+// behaviour (foundryvtt.com/api, v13 and v14): documents with flags and dotted updates, settings,
+// i18n, Roll.fromData, ChatMessage.create, scenes with embedded templates and regions,
+// BaseGrid.measurePath. Templates render with the real Handlebars, as Foundry does.
+//
+// One Foundry per run: FOUNDRY_VERSION (13, the default, or 14) picks what differs
+// (tests/foundry-v13.mjs, tests/foundry-v14.mjs); `npm test` runs every suite against both.
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import Handlebars from "handlebars";
+import { cleanChatHTML, parseHTML, StubElement } from "./foundry-ui.mjs";
+import { V13 } from "./foundry-v13.mjs";
+import { V14 } from "./foundry-v14.mjs";
+
+export { ALLOWED_HTML_TAGS, ApplicationV2, cleanChatHTML, DialogV2, FormDataExtended, formFields, parseHTML, StubElement, stubDocument } from "./foundry-ui.mjs";
+
+const VERSIONS = { 13: V13, 14: V14 };
+
+/** The Foundry generation these stubs are (FOUNDRY_VERSION, default 13). */
+export const FOUNDRY_VERSION = Number(process.env.FOUNDRY_VERSION ?? 13);
+if (!VERSIONS[FOUNDRY_VERSION]) throw new Error(`FOUNDRY_VERSION=${process.env.FOUNDRY_VERSION}: the stubs model Foundry 13 and 14`);
+
+/** What the running stub Foundry does where v13 and v14 differ: the current game's generation. */
+export function core() {
+  return VERSIONS[currentGame?.release?.generation] ?? VERSIONS[FOUNDRY_VERSION];
+}
 
 export const MODULE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const LANG = JSON.parse(readFileSync(join(MODULE_ROOT, "lang", "en.json"), "utf8"));
@@ -275,9 +294,45 @@ export function makeTokenDocument(scene, { id, name, actor = null, actorId = act
 }
 
 /**
+ * What Foundry's data validation refuses in a Region's shapes (BaseShapeData.TYPES of the
+ * running version; a circle's x, y and radius, a polygon's points as a flat array of pairs):
+ * https://foundryvtt.com/api/v14/classes/foundry.data.CircleShapeData.html,
+ * https://foundryvtt.com/api/v14/classes/foundry.data.PolygonShapeData.html.
+ */
+function validateRegion(data) {
+  if (!Array.isArray(data.shapes)) throw new Error("Region validation errors: shapes: must be an array");
+  for (const shape of data.shapes) {
+    if (!core().regionShapes.includes(shape.type)) throw new Error(`Region validation errors: shapes: "${shape.type}" is not a valid shape type`);
+    if (shape.type === "circle" && ![shape.x, shape.y, shape.radius].every(Number.isFinite)) throw new Error("Region validation errors: a circle needs x, y and radius");
+    if (shape.type === "polygon" && !(Array.isArray(shape.points) && shape.points.length >= 6 && shape.points.length % 2 === 0 && shape.points.every(Number.isFinite))) {
+      throw new Error("Region validation errors: a polygon's points are at least three x, y pairs");
+    }
+  }
+}
+
+/**
+ * TokenDocument#move as v13 and v14 run it: one update (and one updateToken on every client)
+ * per checkpoint of the path, each with the movement in `options.movement[tokenId]`: the
+ * waypoints still `pending` after it (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenMeasuredMovementWaypoint.html:
+ * "There's an update/movement operation for each checkpoint in a movement path. At a checkpoint
+ * the movement can be stopped or paused"; TokenMovementOperation's `pending`). `stopAfter`
+ * checkpoints the movement stops (the user stops it, or a module's hook does): no update for
+ * the rest. `waypoints` are {x, y} top-left corners, each a checkpoint.
+ */
+export async function moveToken(tokenDocument, waypoints, { stopAfter = waypoints.length } = {}) {
+  const id = `move${Math.random().toString(36).slice(2, 14)}`;
+  for (let i = 0; i < Math.min(stopAfter, waypoints.length); i += 1) {
+    const { x, y } = waypoints[i];
+    const pending = waypoints.slice(i + 1).map((w) => ({ ...w, checkpoint: true, explicit: true }));
+    await tokenDocument.update({ x, y }, { movement: { [tokenDocument.id]: { id, pending: { waypoints: pending }, passed: { waypoints: waypoints.slice(0, i + 1) } } } });
+  }
+}
+
+/**
  * A scene with its grid and TokenDocuments (one per placeable, centred where the placeable is),
- * embedded templates, and token creation and deletion firing createToken/deleteToken on every
- * listener as Foundry fires them (document, options, userId).
+ * embedded templates (v13 only: v14 has none), drawings and regions, and token creation and
+ * deletion firing createToken/deleteToken on every listener as Foundry fires them (document,
+ * options, userId).
  */
 export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "Warehouse" }) {
   const scene = {
@@ -287,10 +342,19 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
     tokens: new Collection(),
     templates: new Collection(),
     drawings: new Collection(),
+    regions: new Collection(),
     created: [],
     deleted: [],
     nextId: 1,
     async createEmbeddedDocuments(type, data, options = {}) {
+      if (!core().sceneDocuments.includes(type)) throw new Error(`${type} is not a valid embedded Document type in Foundry v${core().generation}`);
+      if (type === "Region") {
+        for (const d of data) validateRegion(d);
+        const docs = data.map((d) => new StubDocument({ ...d, _id: `regn${String(scene.nextId++).padStart(12, "0")}` }, { parent: scene, documentName: "Region" }));
+        for (const doc of docs) scene.regions.set(doc.id, doc);
+        scene.created.push(...docs);
+        return docs;
+      }
       if (type === "Token") {
         const docs = data.map((d) => makeTokenDocument(scene, d));
         for (const doc of docs) scene.tokens.set(doc.id, doc);
@@ -313,6 +377,15 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
       return docs;
     },
     async deleteEmbeddedDocuments(type, ids, options = {}) {
+      if (!core().sceneDocuments.includes(type)) throw new Error(`${type} is not a valid embedded Document type in Foundry v${core().generation}`);
+      if (type === "Region") {
+        for (const id of ids) {
+          if (!scene.regions.has(id)) throw new Error(`no region ${id}`);
+          scene.regions.delete(id);
+        }
+        scene.deleted.push(...ids);
+        return ids;
+      }
       if (type === "Token") {
         const docs = ids.map((tokenId) => scene.tokens.get(tokenId));
         if (docs.some((d) => !d)) throw new Error(`no token in ${ids}`);
@@ -386,24 +459,47 @@ export class Roll {
 export function makeChatMessage() {
   const messages = new Collection();
   let next = 1;
+  /** Who sees a message in each mode (the same rule for v13's roll modes and v14's message modes). */
+  const applyModeRule = (chatData, mode) => {
+    const game = currentGame;
+    const { modes } = core().message;
+    let whisper;
+    if (mode === modes.public) whisper = [];
+    else if (mode === modes.self) whisper = [game.user.id];
+    else if (chatData.whisper?.length) whisper = chatData.whisper;
+    else whisper = [...game.users].filter((u) => u.isGM).map((u) => u.id);
+    chatData.whisper = whisper;
+    chatData.blind = mode === modes.blind;
+    return chatData;
+  };
   return {
     messages,
     ChatMessage: {
-      /** ChatMessage.applyRollMode as v13 documents it (v12 the same but for keeping whispers). */
-      applyRollMode(chatData, rollMode) {
-        const game = currentGame;
-        if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
-        let whisper;
-        if (rollMode === "publicroll") whisper = [];
-        else if (rollMode === "selfroll") whisper = [game.user.id];
-        else if (chatData.whisper?.length) whisper = chatData.whisper;
-        else whisper = [...game.users].filter((u) => u.isGM).map((u) => u.id);
-        chatData.whisper = whisper;
-        chatData.blind = rollMode === "blindroll";
-        return chatData;
+      /**
+       * v13: ChatMessage.applyRollMode(chatData, rollMode)
+       * (https://foundryvtt.com/api/v13/classes/foundry.documents.ChatMessage.html#applyrollmode);
+       * v14 has none (it is applyMode).
+       */
+      get applyRollMode() {
+        if (core().message.apply !== "applyRollMode") return undefined;
+        return (chatData, rollMode) => applyModeRule(chatData, rollMode === "roll" ? currentGame.settings.get("core", "rollMode") : rollMode);
+      },
+      /**
+       * v14: ChatMessage.applyMode(chatData, mode) with a key of CONFIG.ChatMessage.modes, the
+       * user's core "messageMode" when omitted
+       * (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html); v13 has none.
+       */
+      get applyMode() {
+        if (core().message.apply !== "applyMode") return undefined;
+        return (chatData, mode = currentGame.settings.get("core", "messageMode")) => {
+          if (!Object.values(core().message.modes).includes(mode)) throw new Error(`"${mode}" is not a mode of CONFIG.ChatMessage.modes`);
+          return applyModeRule(chatData, mode);
+        };
       },
       async create(data) {
         for (const roll of data.rolls ?? []) if (!(roll instanceof Roll)) throw new Error("rolls must be Roll instances");
+        // The content is an HTMLField: saved cleaned (foundry.utils.cleanHTML).
+        if (typeof data.content === "string") data = { ...data, content: cleanChatHTML(data.content) };
         const author = data.author ?? currentGame?.user?.id ?? null;
         // Only a GM may post a message as another user (ChatMessage's create permission).
         if (author !== (currentGame?.user?.id ?? null) && currentGame?.user && !currentGame.user.isGM) throw new Error(`User ${currentGame.user.name} lacks permission to create ChatMessage as another user`);
@@ -422,6 +518,12 @@ export function makeChatMessage() {
  * Setting document: setting one before the game is ready throws, and a user without
  * SETTINGS_MODIFY (a player) is refused as the server refuses them. `storeWorld` puts a value
  * in the world's data as if a GM had saved it earlier.
+ *
+ * A world setting's onChange runs on every connected client, as Setting#_onUpdate does for the
+ * Setting document every client gets, with (value, options, userId): userId the user who changed
+ * it (https://foundryvtt.com/api/v14/interfaces/foundry.types.SettingConfig.html, onChange).
+ * `set` is this client's own change; `receive` is another user's change arriving on this client.
+ * A client setting's onChange runs on this client only (it lives in this browser).
  */
 export function makeSettings(game) {
   const registered = new Map();
@@ -453,8 +555,16 @@ export function makeSettings(game) {
         if (!game.user?.can("SETTINGS_MODIFY")) throw new Error(`User ${game.user?.name} lacks permission to update Setting [${full}]`);
       }
       values.set(full, structuredClone(value));
-      config.onChange?.(structuredClone(value));
+      config.onChange?.(structuredClone(value), {}, config.scope === "world" ? (game.user?.id ?? null) : undefined);
       return value;
+    },
+    /** Another user's change of a world setting, as this client receives it. */
+    receive(module, key, value, userId) {
+      const full = id(module, key);
+      const config = registered.get(full);
+      if (config.scope !== "world") throw new Error(`${full} is not a world setting: no other client changes it`);
+      values.set(full, structuredClone(value));
+      config.onChange?.(structuredClone(value), {}, userId);
     },
     storeWorld(module, key, value) {
       values.set(id(module, key), structuredClone(value));
@@ -472,265 +582,6 @@ export function makeSettings(game) {
       return shown;
     },
   };
-}
-
-/**
- * ApplicationV2 (v12+), the part the module's forms use: options from DEFAULT_OPTIONS,
- * render() through _prepareContext/_renderHTML/_replaceHTML, and submit() calling the form's
- * handler with (event, form, formData) bound to the app, as a submitted form does.
- */
-export class ApplicationV2 {
-  static DEFAULT_OPTIONS = {};
-  constructor(options = {}) {
-    this.options = { ...this.constructor.DEFAULT_OPTIONS, ...options };
-    this.element = null;
-    this.rendered = false;
-  }
-  async _prepareContext() {
-    return {};
-  }
-  async render() {
-    const html = await this._renderHTML(await this._prepareContext({}), {});
-    const content = { innerHTML: "" };
-    this._replaceHTML(html, content, {});
-    this.element = content;
-    this.rendered = true;
-    return this;
-  }
-  async submit(object) {
-    await this.options.form.handler.call(this, { type: "submit" }, this.element, { object });
-    if (this.options.form.closeOnSubmit) this.rendered = false;
-  }
-}
-
-/**
- * Just enough DOM for the hooks the module handles (HUD columns, chat cards, settings forms):
- * elements with classes, dataset, attributes, children, listeners, and selectors of classes
- * (".a.b"), attributes ([name="x"], [data-x]) and tags.
- */
-export class StubElement {
-  constructor(tagName = "div", { classes = [], attributes = {}, children = [] } = {}) {
-    this.tagName = tagName.toUpperCase();
-    const names = new Set(classes);
-    // DOMTokenList: add/remove take several names.
-    this.classList = {
-      add: (...c) => c.forEach((n) => names.add(n)),
-      remove: (...c) => c.forEach((n) => names.delete(n)),
-      contains: (n) => names.has(n),
-      has: (n) => names.has(n),
-      toggle: (n, force = !names.has(n)) => (force ? names.add(n) : names.delete(n), force),
-      [Symbol.iterator]: () => names.values(),
-    };
-    this.attributes = { ...attributes };
-    this.dataset = {};
-    this.children = [];
-    this.parentElement = null;
-    this.listeners = new Map();
-    this.title = "";
-    this.innerHTML = "";
-    this.textContent = "";
-    this.disabled = false;
-    for (const child of children) this.append(child);
-  }
-  append(...nodes) {
-    for (const node of nodes) {
-      node.parentElement = this;
-      this.children.push(node);
-    }
-  }
-  remove() {
-    const siblings = this.parentElement?.children;
-    if (siblings) siblings.splice(siblings.indexOf(this), 1);
-    this.parentElement = null;
-  }
-  after(node) {
-    const siblings = this.parentElement.children;
-    node.parentElement = this.parentElement;
-    siblings.splice(siblings.indexOf(this) + 1, 0, node);
-  }
-  addEventListener(type, fn) {
-    if (!this.listeners.has(type)) this.listeners.set(type, []);
-    this.listeners.get(type).push(fn);
-  }
-  /** Runs this element's listeners for the event, then its parents' when it bubbles, as the DOM does. */
-  dispatchEvent(event) {
-    event.target ??= this;
-    for (let node = this; node; node = event.bubbles ? node.parentElement : null) {
-      for (const fn of node.listeners.get(event.type) ?? []) fn({ ...event, currentTarget: node });
-    }
-    return true;
-  }
-  /** Runs the listeners and returns what they return (promises included), for tests to await. */
-  click() {
-    return Promise.all((this.listeners.get("click") ?? []).map((fn) => fn({ type: "click", preventDefault() {}, currentTarget: this })));
-  }
-  matches(selector) {
-    return selector.split(",").some((one) => {
-      const part = one.trim();
-      const attr = /^\[([\w.-]+)(?:="([^"]*)")?\]$/.exec(part);
-      if (attr) {
-        const [, name, value] = attr;
-        const data = name.startsWith("data-") ? this.dataset[name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] : this.attributes[name];
-        return value === undefined ? data !== undefined : data === value;
-      }
-      const classes = part.split(".").filter(Boolean);
-      if (part.startsWith(".")) return classes.every((c) => this.classList.has(c));
-      return this.tagName === classes[0].toUpperCase() && classes.slice(1).every((c) => this.classList.has(c));
-    });
-  }
-  querySelectorAll(selector) {
-    const found = [];
-    const walk = (el) => {
-      for (const child of el.children) {
-        if (child.matches(selector)) found.push(child);
-        walk(child);
-      }
-    };
-    walk(this);
-    return found;
-  }
-  querySelector(selector) {
-    return this.querySelectorAll(selector)[0] ?? null;
-  }
-}
-
-const VOID_TAGS = new Set(["input", "br", "hr", "img", "meta", "link"]);
-
-/** Rendered template HTML as StubElements (what Foundry hands the render hooks), under a root div. */
-export function parseHTML(html) {
-  const root = new StubElement("div");
-  let current = root;
-  for (const m of html.matchAll(/<(\/?)([a-zA-Z0-9]+)((?:\s+[\w:.-]+(?:="[^"]*")?)*)\s*\/?>|([^<]+)/g)) {
-    const [, closing, tag, attrs, text] = m;
-    if (text !== undefined) {
-      current.textContent += text;
-      continue;
-    }
-    if (closing) {
-      current = current.parentElement ?? root;
-      continue;
-    }
-    const el = new StubElement(tag);
-    for (const a of (attrs ?? "").matchAll(/([\w:.-]+)(?:="([^"]*)")?/g)) {
-      const [, name, value = ""] = a;
-      if (name === "class") value.split(/\s+/).filter(Boolean).forEach((c) => el.classList.add(c));
-      else if (name.startsWith("data-")) el.dataset[name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] = value;
-      else el.attributes[name] = value;
-    }
-    current.append(el);
-    if (!VOID_TAGS.has(tag.toLowerCase())) current = el;
-  }
-  return root;
-}
-
-/** `document.createElement` for the module's hooks. */
-export const stubDocument = { createElement: (tag) => new StubElement(tag) };
-
-/** The named fields of rendered form HTML with what the browser would submit untouched. */
-export function formFields(html) {
-  const fields = new Map();
-  for (const m of html.matchAll(/<input\b([^>]*)>/g)) {
-    const attrs = m[1];
-    const name = /\bname="([^"]+)"/.exec(attrs)?.[1];
-    if (!name) continue;
-    const type = /\btype="([^"]+)"/.exec(attrs)?.[1] ?? "text";
-    const value = /\bvalue="([^"]*)"/.exec(attrs)?.[1] ?? "";
-    fields.set(name, { type, value: type === "checkbox" ? /\bchecked\b/.test(attrs) : value });
-  }
-  for (const m of html.matchAll(/<select\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
-    const options = [...m[2].matchAll(/<option\b[^>]*\bvalue="([^"]*)"([^>]*)>/g)];
-    const chosen = options.find((o) => /\bselected\b/.test(o[2])) ?? options[0];
-    fields.set(m[1], { type: "select", value: chosen?.[1] ?? "", options: options.map((o) => o[1]) });
-  }
-  for (const m of html.matchAll(/<textarea\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g)) fields.set(m[1], { type: "textarea", value: m[2] });
-  return fields;
-}
-
-/**
- * FormDataExtended (v12+): `object` holds the form's values by field name (dotted names stay
- * flat), numbers for number inputs (null when empty), booleans for checkboxes.
- */
-export class FormDataExtended {
-  constructor(form) {
-    this.object = {};
-    for (const [name, field] of form.fields) {
-      if (field.type === "number") this.object[name] = field.value === "" || field.value === null ? null : Number(field.value);
-      else this.object[name] = field.value;
-    }
-  }
-}
-
-/**
- * DialogV2 (v12+) as `DialogV2.wait` runs it: the content goes in a form (with the buttons in
- * its footer) inside the dialog's element; once rendered, the `render` callback is called with
- * the render event and, as v12 does, the dialog's element (v13: the DialogV2 itself, whose
- * `element` that is); it resolves with what the pressed button's callback returns (its action
- * when it has none), or null when closed (a rejection with rejectClose), and the `close`
- * callback runs as the dialog closes either way. The user is scripted by
- * `DialogV2.respond(async dialog => ({ action, values }))`: `await dialog.change(name, value)`
- * types into a field as a user does (a `change` event that bubbles up to the form), and
- * `values` are typed in just before the button is pressed. A field the content does not have, a
- * value a select does not offer or a button the dialog does not show is an error, as it would
- * be impossible for the user.
- */
-export class DialogV2 {
-  static opened = [];
-  static responses = [];
-  static respond(fn) {
-    DialogV2.responses.push(fn);
-  }
-  static async wait({ render, close, ...config }) {
-    const fields = formFields(config.content);
-    const form = new StubElement("form", { classes: ["dialog-form", "standard-form"] });
-    form.fields = fields;
-    const content = parseHTML(config.content);
-    content.classList.add("dialog-content", "standard-form");
-    form.append(content);
-    const footer = new StubElement("footer", { classes: ["form-footer"] });
-    for (const button of config.buttons) {
-      const element = new StubElement("button");
-      element.dataset.action = button.action;
-      element.form = form;
-      footer.append(element);
-    }
-    form.append(footer);
-    const element = new StubElement("dialog", { classes: ["application", "dialog", ...(config.classes ?? [])], children: [form] });
-    const type = (name, value) => {
-      const field = fields.get(name);
-      if (!field) throw new Error(`the dialog has no field "${name}"`);
-      if (field.type === "select" && !field.options.includes(String(value))) throw new Error(`"${name}" offers no "${value}" (${field.options})`);
-      field.value = value;
-      return form.querySelector(`[name="${name}"]`);
-    };
-    const dialog = {
-      config, content: config.content, buttons: config.buttons, title: config.window?.title, element, form,
-      /** The user changes one field: its value, then a change event from it up to the form. */
-      change(name, value) {
-        type(name, value).dispatchEvent({ type: "change", bubbles: true });
-      },
-    };
-    DialogV2.opened.push(dialog);
-    // Rendered: v12 hands the callback the dialog's element, v13 the DialogV2.
-    const v13 = (currentGame?.release?.generation ?? 12) >= 13;
-    render?.({ type: "render" }, v13 ? dialog : element);
-    const respond = DialogV2.responses.shift();
-    if (!respond) throw new Error(`DialogV2 "${dialog.title}" opened with no scripted response`);
-    const press = await respond(dialog);
-    const closed = () => close?.({ type: "close" }, dialog);
-    if (!press) {
-      closed();
-      if (config.rejectClose ?? false) throw new Error("The Dialog was closed without a choice being made.");
-      return null;
-    }
-    const button = config.buttons.find((b) => b.action === press.action);
-    if (!button) throw new Error(`no button "${press.action}" in [${config.buttons.map((b) => b.action)}]`);
-    for (const [name, value] of Object.entries(press.values ?? {})) type(name, value);
-    const pressed = footer.querySelector(`[data-action="${button.action}"]`);
-    // The callback runs, then the dialog closes (closeOnSubmit).
-    const result = button.callback ? await button.callback({ type: "click" }, pressed, v13 ? dialog : element) : button.action;
-    closed();
-    return result;
-  }
 }
 
 export function makeNotifications() {
@@ -752,7 +603,7 @@ export function makeUser({ id = "user0000000001", name = "Player", isGM = false 
  * come with the world's documents before `setup`, and `game.ready` is true from `ready` on.
  * `phase: "ready"` (the default) gives a game already past `ready`; `startGame` walks the phases.
  */
-export function makeGame({ isGM = true, systemId = "shadowrun5e", systemVersion = undefined, actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = 12 } = {}) {
+export function makeGame({ isGM = true, systemId = "shadowrun5e", systemVersion = undefined, actors = [], userId = isGM ? "user0000000001" : "player00000001", activeGM = undefined, phase = "ready", generation = FOUNDRY_VERSION } = {}) {
   const user = makeUser({ id: userId, name: isGM ? "Gamemaster" : "Player", isGM });
   const users = new Collection([user]);
   users.current = user;
@@ -771,8 +622,10 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", systemVersion 
     combat: null,
   };
   game.settings = makeSettings(game);
-  // Core's own: the roll mode each user picks in the chat log (CONST.DICE_ROLL_MODES).
-  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  // Core's own: the mode each user picks in the chat log, v13's "rollMode" (CONST.DICE_ROLL_MODES)
+  // or v14's "messageMode" (CONFIG.ChatMessage.modes).
+  const { message } = VERSIONS[generation] ?? VERSIONS[FOUNDRY_VERSION];
+  game.settings.register("core", message.setting, { scope: "client", config: false, type: String, default: message.modes.public });
   // Foundry's Game#user is `this.users?.current`: nothing until the users exist.
   Object.defineProperty(game, "user", { get: () => game.users?.current, configurable: true });
   game.enterSetup = () => {
@@ -787,14 +640,48 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", systemVersion 
   return game;
 }
 
-/** Foundry's boot order: `init` (no user yet), the world's documents, `setup`, then `ready`. */
+/**
+ * This user picks a mode in the chat log: `mode` one of public, gm, blind, self, stored as the
+ * running version keeps it (v13's core "rollMode": publicroll...; v14's core "messageMode": public...).
+ */
+export async function chooseChatMode(game, mode) {
+  const { setting, modes } = core().message;
+  if (!(mode in modes)) throw new Error(`no chat mode "${mode}"`);
+  return game.settings.set("core", setting, modes[mode]);
+}
+
+/**
+ * A chat message's element as the chat log draws it (ChatMessage#renderHTML): its content in
+ * an `li.chat-message` with the message's id, then `renderChatMessageHTML(message, html,
+ * context)` (https://foundryvtt.com/api/v14/functions/hookEvents.renderChatMessageHTML.html;
+ * v13 the same) on every listener.
+ */
+export function drawChatMessage(message, hooks) {
+  const element = new StubElement("li", { classes: ["chat-message", "message"] });
+  element.dataset.messageId = message.id;
+  for (const child of parseHTML(message.content ?? "").children) element.append(child);
+  hooks.callAll("renderChatMessageHTML", message, element, { canDelete: game?.user?.isGM ?? false });
+  return element;
+}
+
+/**
+ * Foundry's boot order: `init` (no user yet), the world's documents, `setup`, then the UI
+ * (the sidebar's chat log draws the messages already in it, each through renderChatMessageHTML),
+ * then `ready`: `setup` fires "after all Documents are initialized ... but before the UI
+ * applications or Canvas have been initialized", `ready` "once the game is fully ready"
+ * (https://foundryvtt.com/api/v13/functions/hookEvents.setup.html,
+ * https://foundryvtt.com/api/v14/functions/hookEvents.ready.html). A module that makes its app
+ * at `ready` sees the log's cards drawn before it exists. Returns the drawn elements.
+ */
 export async function startGame(game, hooks) {
   hooks.callAll("init");
   hooks.callAll("i18nInit");
   game.enterSetup();
   hooks.callAll("setup");
+  const drawn = [...(game.messages ?? [])].map((message) => drawChatMessage(message, hooks));
   game.enterReady();
   hooks.callAll("ready");
+  return drawn;
 }
 
 /**
@@ -870,13 +757,18 @@ export function makeTrackerCombat({ id = "combat000000001", round = 0, turn = nu
     for (const { _id, ...changes } of updates) {
       const doc = combat.combatants.get(_id);
       if (!doc) continue;
-      if (Hooks.call("preUpdateCombatant", doc, { _id, ...changes }, options, userId()) === false) continue;
-      changed.push([doc, changes]);
+      // As Document#update for each (diff: true): only what differs, merged into the document,
+      // the hooks handed it expanded with the _id; a combatant whose update changes nothing is
+      // dropped from the batch (no hook).
+      const diff = Object.fromEntries(Object.entries(flattenObject(changes)).filter(([key, value]) => !isDeepStrictEqual(getProperty(doc, key), value)));
+      if (Object.keys(diff).length === 0) continue;
+      if (Hooks.call("preUpdateCombatant", doc, { ...expandObject(diff), _id }, options, userId()) === false) continue;
+      changed.push([doc, changes, diff]);
     }
-    const callbacks = changed.map(([doc, changes]) => {
-      for (const [key, value] of Object.entries(changes)) setProperty(doc, key, structuredClone(value));
+    const callbacks = changed.map(([doc, changes, diff]) => {
+      for (const [key, value] of Object.entries(diff)) setProperty(doc, key, structuredClone(value));
       doc.updates.push(changes);
-      return () => Hooks.callAll("updateCombatant", doc, { _id: doc.id, ...changes }, options, userId());
+      return () => Hooks.callAll("updateCombatant", doc, { ...expandObject(diff), _id: doc.id }, options, userId());
     });
     for (const callback of callbacks) callback();
     combat.setupTurns(options);

@@ -5,25 +5,27 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ApplicationV2, DialogV2, fixture, FormDataExtended, Hooks as documentHooks, makeActor, makeChatMessage, makeGame, makeGrid, makeHooks, makeRenderTemplate, makeScene,
+  ApplicationV2, DialogV2, drawChatMessage, fixture, FormDataExtended, FOUNDRY_VERSION, Hooks as documentHooks, makeActor, makeChatMessage, makeGame, makeGrid, makeHooks, makeRenderTemplate, makeScene,
   makeToken, makeUser, Roll, startGame, StubElement, stubDocument,
 } from "./foundry-stubs.mjs";
 
 const GLOBALS = ["Hooks", "game", "canvas", "ui", "ChatMessage", "Roll", "foundry", "document", "HTMLElement", "fetch"];
 const realFetch = globalThis.fetch;
 
-async function boot({ isGM, canvas = { grid: null, scene: null }, fetch = realFetch, generation = 12 }) {
+async function boot({ isGM, canvas = { grid: null, scene: null }, fetch = realFetch, generation = FOUNDRY_VERSION }) {
   const hooks = makeHooks();
   const loaded = [];
   const game = makeGame({ isGM, phase: "init", generation });
   game.modules = new Map([["firefight", {}]]);
   const notes = [];
+  const chat = makeChatMessage();
+  game.messages = chat.messages;
   Object.assign(globalThis, {
     Hooks: hooks,
     game,
     canvas,
     ui: { notifications: { info: (m) => notes.push(["info", m]), warn: (m) => notes.push(["warn", m]), error: (m) => notes.push(["error", m]) } },
-    ChatMessage: makeChatMessage().ChatMessage,
+    ChatMessage: chat.ChatMessage,
     Roll,
     document: stubDocument,
     HTMLElement: StubElement,
@@ -53,9 +55,11 @@ test("module.mjs registers its settings and templates on init and wires the hook
     for (const hook of ["createCombat", "updateCombat", "updateCombatant", "deleteCombat", "createToken", "updateToken", "deleteToken", "updateActor", "renderTokenHUD", "getItemSheetHeaderButtons", "getHeaderControlsItemSheetV2", "renderSettingsConfig"]) {
       assert.equal(hooks.handlers.get(hook)?.length, 1, hook);
     }
+    hooks.callAll("init");
+    // The chat log's hook is listened to from init: the log draws its cards before ready.
+    assert.equal(hooks.handlers.get("renderChatMessageHTML")?.length, 1);
+    assert.equal(hooks.handlers.get("renderChatMessage"), undefined, "v13 and v14 hand HTMLElements to renderChatMessageHTML");
     await startGame(game, hooks);
-    assert.equal(hooks.handlers.get("renderChatMessage")?.length, 1, "v12: the jQuery hook");
-    assert.equal(hooks.handlers.get("renderChatMessageHTML"), undefined);
     assert.ok(game.settings.registered.has("firefight.serviceUrl"));
     assert.deepEqual(loaded, ["modules/firefight/templates/chat-card.hbs", "modules/firefight/templates/attack-dialog.hbs", "modules/firefight/templates/odds-panel.hbs"]);
     assert.equal(typeof game.modules.get("firefight").api.openAttackDialog, "function");
@@ -110,7 +114,7 @@ test("the stub game follows Foundry's phases: no user at init, world settings re
   assert.equal(makeUser({ isGM: true }).can("SETTINGS_MODIFY"), true);
 });
 
-test("the token HUD's crosshairs open the attack dialog and Fire posts the attack (v12 jQuery and v13 element)", async () => {
+test("the token HUD's crosshairs open the attack dialog and Fire posts the attack", async () => {
   const sam = makeActor(fixture("sr5-actor-sam.json"));
   const goon = makeActor(fixture("sr5-actor-goon.json"), { owner: false });
   const grid = makeGrid();
@@ -134,10 +138,11 @@ test("the token HUD's crosshairs open the attack dialog and Fire posts the attac
     await game.settings.set("firefight", "encounterId", "enc1");
     await game.settings.set("firefight", "gmToken", "g");
     game.user.targets = new Set([goonToken]);
-    for (const [version, wrap] of [["v12", (root) => [root]], ["v13", (root) => root]]) {
+    for (const version of ["first", "second"]) {
       const column = new StubElement("div", { classes: ["col", "right"] });
       const root = new StubElement("div", { children: [new StubElement("div", { classes: ["col", "left"] }), column] });
-      hooks.callAll("renderTokenHUD", { object: samToken }, wrap(root));
+      // v13 and v14 hand the HUD's HTMLElement (https://foundryvtt.com/api/v14/classes/foundry.applications.hud.TokenHUD.html).
+      hooks.callAll("renderTokenHUD", { object: samToken }, root);
       const button = column.querySelector(".firefight-hud");
       assert.ok(button, `${version}: the button is in the right column`);
       assert.equal(button.title, "Attack (firefight)");
@@ -202,20 +207,58 @@ test("module.mjs: 'Damage kept by' switched by the GM puts the fixed encounter's
   }
 });
 
-test("chat cards are bound through v13's renderChatMessageHTML, or v12's renderChatMessage, never both", async () => {
-  for (const generation of [12, 13]) {
+/** A card of the module's, as a message of the chat log (its Second Chance button). */
+async function logCard(id) {
+  return globalThis.ChatMessage.create({ content: `<div class="firefight-card"><button data-firefight-action="second-chance" data-target="tokGoon00000001">Second Chance</button></div>`, flags: { firefight: { eventId: id, attacker: "tokSam000000001" } } });
+}
+
+test("chat cards get working buttons whenever the log draws them: before ready (already in the log at load) and after", async () => {
+  for (const isGM of [true, false]) {
     try {
-      const { hooks, game } = await boot({ isGM: true, generation });
+      const { hooks, game } = await boot({ isGM });
+      // A player who joins mid-fight, or anyone who reloads: the log holds cards already, and
+      // draws them between setup and ready, when the module's app does not exist yet.
+      await logCard("1-0");
+      const [early] = await startGame(game, hooks);
+      assert.equal(early.dataset.firefightBound, "1", "bound once the app exists");
+      assert.equal(early.querySelector("[data-firefight-action]").listeners.get("click")?.length, 1);
+      // Drawn after ready (a new card, or the log drawing it again): bound at once, and once.
+      const message = await logCard("2-0");
+      const later = drawChatMessage(message, hooks);
+      assert.equal(later.querySelector("[data-firefight-action]").listeners.get("click")?.length, 1);
+      game.modules.get("firefight").api.bindCard(message, later);
+      assert.equal(later.querySelector("[data-firefight-action]").listeners.get("click")?.length, 1, "never twice");
+    } finally {
+      cleanUp();
+    }
+  }
+});
+
+test("a world setting changed on one client: every client follows it, only the one whose user changed it checks the connection", async () => {
+  const checks = [];
+  const fetch = async (url) => {
+    checks.push(new URL(url).origin);
+    return { status: 200, ok: true, text: async () => JSON.stringify({ status: "ok" }) };
+  };
+  for (const isGM of [true, false]) {
+    try {
+      const { hooks, game, notes } = await boot({ isGM, fetch });
       await startGame(game, hooks);
-      const used = generation >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
-      const unused = generation >= 13 ? "renderChatMessage" : "renderChatMessageHTML";
-      assert.equal(hooks.handlers.get(unused), undefined, `v${generation} has no ${unused} listener`);
-      const button = new StubElement("button");
-      button.dataset.firefightAction = "second-chance";
-      const card = new StubElement("div", { children: [button] });
-      hooks.callAll(used, { id: "msg1", flags: { firefight: { attacker: "a" } } }, generation >= 13 ? card : [card]);
-      assert.equal(card.dataset.firefightBound, "1");
-      assert.equal(button.listeners.get("click")?.length, 1);
+      // The GM's check at ready answers first.
+      await new Promise((resolve) => setImmediate(resolve));
+      checks.length = 0;
+      notes.length = 0;
+      // Another GM edits the service URL: this client's onChange runs (Foundry runs it on every
+      // client) but pops up nothing.
+      game.settings.receive("firefight", "serviceUrl", "http://elsewhere:8080", "gm000000000009");
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual([checks, notes], [[], []], isGM ? "another GM's change" : "a player is never asked");
+      if (!isGM) continue;
+      // This GM edits it: the check runs here, and says so.
+      await game.settings.set("firefight", "serviceUrl", "http://ff:8080");
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(checks, ["http://ff:8080"]);
+      assert.equal(notes.length, 1);
     } finally {
       cleanUp();
     }

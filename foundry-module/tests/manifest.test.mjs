@@ -31,8 +31,8 @@ test("the manifest names the module and its version is the Python package's", ()
   assert.equal(packageJson.version, manifest.version);
 });
 
-test("the manifest targets Foundry 12 to 13 with the v10+ fields only", () => {
-  assert.deepEqual(manifest.compatibility, { minimum: "12", verified: "13" });
+test("the manifest targets Foundry 13 to 14 (a v15 GM cannot enable it untried) with the v10+ fields only", () => {
+  assert.deepEqual(manifest.compatibility, { minimum: "13", verified: "14", maximum: "14" });
   for (const legacy of ["name", "minimumCoreVersion", "compatibleCoreVersion", "author", "dependencies", "system"]) {
     assert.equal(manifest[legacy], undefined, `legacy field ${legacy}`);
   }
@@ -113,16 +113,29 @@ function unzip(bytes) {
 
 test("the zip holds module.json at its root and everything the module loads", () => {
   const out = join(mkdtempSync(join(tmpdir(), "firefight-zip-")), "module.zip");
-  const built = buildPackage(out);
+  const built = buildPackage(out, undefined, { baseUrl: "https://vtt.example.org/firefight/foundry/" });
   const files = unzip(readFileSync(out));
   assert.deepEqual([...files.keys()].sort(), [...built.files].sort());
-  assert.deepEqual(JSON.parse(files.get("module.json").toString("utf8")), manifest);
+  // The installed copy names where its updates are: Foundry's update check reads the installed
+  // module.json's `manifest` (and installs its `download`).
+  assert.deepEqual(JSON.parse(files.get("module.json").toString("utf8")), {
+    ...manifest,
+    manifest: "https://vtt.example.org/firefight/foundry/module.json",
+    download: "https://vtt.example.org/firefight/foundry/module.zip",
+  });
   for (const path of [...manifest.esmodules, ...manifest.styles, "lang/en.json", "templates/chat-card.hbs", "templates/attack-dialog.hbs"]) {
     assert.ok(files.has(path), `${path} in the zip`);
     assert.deepEqual(files.get(path), readFileSync(join(MODULE_ROOT, path)));
   }
   // Tests, tooling and dependencies stay out of the package.
   assert.ok(![...files.keys()].some((name) => name.startsWith("tests/") || name.startsWith("node_modules/") || name.startsWith("scripts/")));
+});
+
+test("a zip built without a base URL keeps the module.json as it is, and a base that is not an http(s) URL is refused", () => {
+  const out = join(mkdtempSync(join(tmpdir(), "firefight-zip-")), "module.zip");
+  buildPackage(out);
+  assert.deepEqual(JSON.parse(unzip(readFileSync(out)).get("module.json").toString("utf8")), manifest);
+  assert.throws(() => buildPackage(out, undefined, { baseUrl: "vtt.example.org/foundry" }), /base URL/);
 });
 
 test("every module the entry point imports is in the package's src/", () => {

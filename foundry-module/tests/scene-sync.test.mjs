@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   ApplicationV2, Collection, DialogV2, fixture, FormDataExtended, Hooks, makeActor, makeChatMessage, makeCombat, makeGame, makeGrid, makeRenderTemplate,
-  makeScene, makeToken, makeUser, Roll, StubElement, stubDocument,
+  makeScene, makeToken, makeUser, moveToken, Roll, StubElement, stubDocument,
 } from "./foundry-stubs.mjs";
 import { sceneActorOf, sr5Sheet, tokenPosition } from "../src/scene-sync.mjs";
 
@@ -149,13 +149,15 @@ test("the GM's client puts the combat's tokens on the encounter's scene, then se
     assert.deepEqual(samBody.sheet.weapon_skills, { aresAlpha000001: 6, predatorV000001: 4 });
     assert.deepEqual(samBody.sheet, sr5Sheet(sam));
 
-    // A drag in v12: one update, one move to the new centre.
+    // A drag: one update, one move to the new centre.
     const before = service.calls.length;
-    await samDoc.update({ x: 400, y: 100 });
+    await moveToken(samDoc, [{ x: 400, y: 100 }]);
     await until(() => service.calls.length > before, "the move");
-    // A v13 path through a checkpoint: an update per checkpoint; only the finished move is sent.
-    await samDoc.update({ x: 500 }, { movement: { [samDoc.id]: { pending: { waypoints: [{ x: 600, y: 100 }] } } } });
-    await samDoc.update({ x: 600 }, { movement: { [samDoc.id]: { pending: { waypoints: [] } } } });
+    // A path through a checkpoint: an update per checkpoint, each where the token stands then.
+    await moveToken(samDoc, [{ x: 500, y: 100 }, { x: 600, y: 100 }]);
+    // A path stopped at its first checkpoint: the token stays there, and the service hears it.
+    await moveToken(samDoc, [{ x: 800, y: 100 }, { x: 900, y: 100 }], { stopAfter: 1 });
+    await moveToken(samDoc, [{ x: 600, y: 100 }]);
     // The GM reveals the sniper; a token update that is neither a move nor a reveal sends nothing.
     await goonDoc.update({ hidden: false });
     await goonDoc.update({ "texture.src": "sniper.webp" });
@@ -168,6 +170,9 @@ test("the GM's client puts the combat's tokens on the encounter's scene, then se
 
     assert.deepEqual(sceneCalls(service.calls.slice(before)), [
       ["POST", "tokSam000000001/move", { position: { x: 4.5, y: -1.5 } }],
+      ["POST", "tokSam000000001/move", { position: { x: 5.5, y: -1.5 } }],
+      ["POST", "tokSam000000001/move", { position: { x: 6.5, y: -1.5 } }],
+      ["POST", "tokSam000000001/move", { position: { x: 8.5, y: -1.5 } }],
       ["POST", "tokSam000000001/move", { position: { x: 6.5, y: -1.5 } }],
       ["PATCH", "tokGoon00000001", { hidden: false }],
       // A token with no actor is the GM's: no player owns it.

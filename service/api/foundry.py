@@ -1,5 +1,7 @@
 """The Foundry module, served by the service itself: its manifest at `/foundry/module.json`
-(with `manifest` and `download` pointing back here) and its package at `/foundry/module.zip`.
+(with `manifest` and `download` pointing back here) and its package at `/foundry/module.zip`,
+whose own module.json carries the same URLs (Foundry's update check of an installed copy reads
+the installed module.json's `manifest`).
 
 The module's files are read where they are: `foundry-module/` of the source tree the service
 runs from, or the folder `FIREFIGHT_FOUNDRY_MODULE_DIR` names (the Docker image copies the
@@ -13,6 +15,7 @@ import ipaddress
 import json
 import os
 import zipfile
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,12 +25,16 @@ from aiohttp import web
 
 from service.api.problems import ProblemError
 
-MANIFEST_PATH = "/foundry/module.json"
-PACKAGE_PATH = "/foundry/module.zip"
+FOUNDRY_PATH = "/foundry"
+MANIFEST_PATH = f"{FOUNDRY_PATH}/module.json"
+PACKAGE_PATH = f"{FOUNDRY_PATH}/module.zip"
 # What the package holds, as foundry-module/scripts/build-zip.mjs (PACKAGE_ENTRIES) zips it.
 PACKAGE_ENTRIES = ("module.json", "src", "styles", "lang", "templates")
 # A fixed date for every entry, so the same files always make the same bytes.
 ZIP_DATE = (2024, 1, 1, 0, 0, 0)
+# Zips kept built, one per URL the service is named by (a public URL is one; each loopback
+# port or allowed host another): a bounded few, the least recently served dropped first.
+ZIPS_KEPT = 8
 
 
 # Where the module is in a source checkout: beside the service package.
@@ -63,11 +70,21 @@ def build_zip(files: list[tuple[str, bytes]]) -> bytes:
     return buffer.getvalue()
 
 
+def with_urls(manifest: Mapping[str, object], base: str | None) -> dict[str, object]:
+    """The manifest naming where it and its zip are (`base` + /module.json, /module.zip), or
+    as it is without a base."""
+    if base is None:
+        return dict(manifest)
+    return {**manifest, "manifest": f"{base}/module.json", "download": f"{base}/module.zip"}
+
+
 class FoundryPackage:
-    """The module's manifest and zip, read and built once per process, on first use."""
+    """The module's manifest and zips, read once per process and built on first use: one zip
+    per base URL its module.json names (ZIPS_KEPT of them at most), and one naming none."""
 
     def __init__(self, root: Path | None = None) -> None:
         self.root = root if root is not None else module_root()
+        self.zips: OrderedDict[str | None, bytes] = OrderedDict()
 
     @cached_property
     def manifest(self) -> dict[str, object]:
@@ -75,8 +92,25 @@ class FoundryPackage:
         return loaded
 
     @cached_property
-    def zip_bytes(self) -> bytes:
-        return build_zip(package_files(self.root))
+    def files(self) -> list[tuple[str, bytes]]:
+        return package_files(self.root)
+
+    def zip_bytes(self, base: str | None = None) -> bytes:
+        """The package whose module.json names `base` (None: the module's own module.json)."""
+        if base in self.zips:
+            self.zips.move_to_end(base)
+            return self.zips[base]
+        own = (
+            json.dumps(with_urls(self.manifest, base), indent=2, ensure_ascii=False).encode()
+            + b"\n"
+        )
+        files = [
+            (name, own if name == "module.json" and base else data) for name, data in self.files
+        ]
+        built = self.zips[base] = build_zip(files)
+        while len(self.zips) > ZIPS_KEPT:
+            self.zips.popitem(last=False)
+        return built
 
 
 FOUNDRY_PACKAGE = web.AppKey("foundry_package", FoundryPackage)
@@ -146,17 +180,20 @@ def _installed(request: web.Request) -> FoundryPackage:
 async def manifest(request: web.Request) -> web.Response:
     """The manifest for Foundry's Install Module dialog: install and update from this service."""
     _installed(request)
-    body = {
-        **request.app[FOUNDRY_PACKAGE].manifest,
-        "manifest": _url_here(request, MANIFEST_PATH),
-        "download": _url_here(request, PACKAGE_PATH),
-    }
+    body = with_urls(request.app[FOUNDRY_PACKAGE].manifest, _url_here(request, FOUNDRY_PATH))
     return web.json_response(body, headers={"Cache-Control": "no-cache"})
 
 
 async def package(request: web.Request) -> web.Response:
+    """The zip, its module.json naming this service as the manifest does; for a Host the
+    service may not name itself by, naming nothing (any Host may fetch the package)."""
+    installed = _installed(request)
+    try:
+        base: str | None = _url_here(request, FOUNDRY_PATH)
+    except ProblemError:
+        base = None
     return web.Response(
-        body=_installed(request).zip_bytes,
+        body=installed.zip_bytes(base),
         content_type="application/zip",
         headers={
             "Content-Disposition": 'attachment; filename="module.zip"',
