@@ -271,3 +271,15 @@ def test_releases_are_ordered_as_foundry_orders_them() -> None:
     for data, version, line in cases:
         _, report = import_foundry(named(data, version))
         assert release(report)[1] == f"{version}: the {line} line", version
+
+
+def test_a_gun_left_out_for_its_category_does_not_refuse_the_file_for_its_numbers() -> None:
+    actor = json.loads(KADE)
+    actor["items"][4]["system"]["damage"] = "(STR+2)"
+    sheet, report = import_foundry(json.dumps(actor).encode())
+    assert isinstance(sheet, SR4Sheet)
+    assert sheet.body == 5
+    assert reasons(report)["$.items[4] (AK-97)"].endswith(
+        "left out, read: not its numbers ($.items[4] (AK-97).system.damage: "
+        "'(STR+2)' is not a number)"
+    )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemas.sr4 import MAX_WEAPONS
+from service.imports.errors import ImportRefused
 from service.imports.foundry_json import (
     at,
     item_id,
@@ -205,11 +206,8 @@ def _derived(item: dict[str, Any], paths: SR4Paths, name: str, base: str) -> str
     return path if paths.effective and at(item, path) is not None else base
 
 
-def _gun(
-    item: dict[str, Any], paths: SR4Paths, where: str
-) -> tuple[dict[str, Any], str, str | None]:
-    """The gun's numbers as the sheet takes them, a summary of them for the report, and its
-    category key as the item gives it (None when the line keeps none)."""
+def _gun(item: dict[str, Any], paths: SR4Paths, where: str) -> tuple[dict[str, Any], str]:
+    """The gun's numbers as the sheet takes them, and a summary of them for the report."""
     words = _NOT_LETTERS.split(str(at(item, paths.mode) or "").split(".")[-1].lower())
     found = {MODE_WORDS[word] for word in words if word in MODE_WORDS}
     modes = [mode for mode in ("SS", "SA", "BF", "FA") if mode in found]
@@ -234,8 +232,20 @@ def _gun(
         f"{damage}{gun['damage_type']}, AP {ap}, RC {rc}, {'/'.join(modes) or 'no firing mode'}"
         f"{', smartlink' if smartgun else ''}, {rounds} rounds ({rounds_from})"
     )
-    category = None if paths.category is None else str(at(item, paths.category) or "")
-    return gun, summary, category
+    return gun, summary
+
+
+def _unsorted(item: dict[str, Any], paths: SR4Paths, where: str) -> str:
+    """Why a gun without a category is left out, with what was read of it for the GM to add it
+    by hand; a number that cannot be read does not refuse a gun left out anyway."""
+    try:
+        read = _gun(item, paths, where)[1]
+    except ImportRefused as unread:
+        read = f"not its numbers ({unread.path}: {unread.detail})"
+    return (
+        "the module's attack dialog asks for it, its sheet leaves the gun out; "
+        f"left out, read: {read}"
+    )
 
 
 def read_sr4(actor: dict[str, Any], reading: Reading) -> None:
@@ -270,22 +280,20 @@ def read_sr4(actor: dict[str, Any], reading: Reading) -> None:
         if item.get("type") != paths.weapon_type:
             continue
         where = f"{where} ({item.get('name')})"
-        gun, summary, named = _gun(item, paths, where)
-        category = CATEGORY.get(key(named)) if named else None
-        if category is None:
-            if paths.category is None:
-                reason = (
-                    f"shadowrun4e {paths.name} keeps no weapon category (the module's dialog "
-                    f"asks for it, its sheet leaves the gun out): left out; read: {summary}"
-                )
-            elif not named:
-                reason = (
-                    f"no category (shadowrun4e keeps one from 1.12.0 on): left out; read: {summary}"
-                )
-            else:
-                reason = f"category {named!r} has no firefight SR4 category"
-            reading.leave_out(where, reason)
+        named = str(at(item, paths.category) or "") if paths.category else ""
+        category = CATEGORY.get(key(named))
+        if named and category is None:
+            reading.leave_out(where, f"category {named!r} has no firefight SR4 category")
             continue
+        if category is None:
+            keeps = (
+                f"shadowrun4e {paths.name} keeps no weapon category"
+                if paths.category is None
+                else "no category (shadowrun4e keeps one from 1.12.0 on)"
+            )
+            reading.leave_out(where, f"{keeps}: {_unsorted(item, paths, where)}")
+            continue
+        gun = _gun(item, paths, where)[0]
         if not gun["modes"]:
             reading.leave_out(where, "no firing mode")
             continue
