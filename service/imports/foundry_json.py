@@ -10,9 +10,11 @@ import msgspec
 
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN
 from service.imports.errors import ImportRefused
+from service.imports.report import Reading
 from service.imports.xml_document import MAX_IMPORT_BYTES
 
 _ID = re.compile(ID_PATTERN)
+_LEADING_NUMBER = re.compile(r"\s*(-?\d+)")
 
 
 def parse_actor(data: bytes) -> dict[str, Any]:
@@ -72,6 +74,27 @@ def number(document: Any, path: str, where: str) -> int | None:
         return int(float(value))
     except ValueError:
         raise ImportRefused(f"{value!r} is not a number", f"{where}.{path}") from None
+
+
+def leading_number(value: Any) -> int | None:
+    """The whole number a value starts with ("30(c)", "1(2)", "2", 2), or None; as the module's
+    leadingNumber() reads a capacity or a recoil compensation the book writes as text."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return int(value)
+    found = _LEADING_NUMBER.match(str(value or "")[:40])
+    return int(found[1]) if found else None
+
+
+def keep_number(reading: Reading, field: str, actor: Any, path: str, low: int = 0) -> None:
+    """The number at `path` into the sheet's `field` (at least `low`), or a note that the export
+    has none."""
+    value = number(actor, path, "$")
+    if value is None:
+        reading.leave_out(f"$.{path}", f"not in the export: the sheet leaves {field} unset")
+    else:
+        reading.keep(field, max(low, value), f"$.{path}")
 
 
 def items(actor: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:

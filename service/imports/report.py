@@ -38,6 +38,19 @@ class Reading:
     def leave_out(self, source: str, reason: str) -> None:
         self.left_out.append(LeftOut(source, reason))
 
+    def keep_weapons(self, weapons: list[dict[str, Any]], weapon_skills: dict[str, int]) -> None:
+        """The sheet's guns and their skills, each gun's numbers noted, and the first gun's
+        skill as the sheet's own."""
+        self.fields["weapons"] = weapons
+        self.fields["weapon_skills"] = weapon_skills
+        for index, gun in enumerate(weapons):
+            for field, value in gun.items():
+                if field != "id":
+                    self.note(f"weapons[{index}].{field}", value, f"weapon {gun['id']}")
+        if weapons:
+            first = str(weapons[0]["id"])
+            self.keep("skill", weapon_skills[first], f"weapon_skills.{first} (the first gun's)")
+
     def weapon_id(self, name: str) -> str:
         """An id for a weapon from its name ("Ares Predator V" -> "ares-predator-v"), unique in
         the sheet, so an attack can name it."""
