@@ -9,12 +9,14 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isDeepStrictEqual } from "node:util";
 import Handlebars from "handlebars";
 import { cleanChatHTML, parseHTML, StubElement } from "./foundry-ui.mjs";
 import { V13 } from "./foundry-v13.mjs";
 import { V14 } from "./foundry-v14.mjs";
+import { Collection, getProperty, Hooks, running, StubDocument } from "./foundry-documents.mjs";
 
+export { Collection, Hooks, makeActor, makeHooks, StubDocument } from "./foundry-documents.mjs";
+export { makeCombat, makeTrackerCombat } from "./foundry-combat.mjs";
 export { ALLOWED_HTML_TAGS, ApplicationV2, cleanChatHTML, DialogV2, FormDataExtended, formFields, parseHTML, StubElement, stubDocument } from "./foundry-ui.mjs";
 
 const VERSIONS = { 13: V13, 14: V14 };
@@ -25,7 +27,7 @@ if (!VERSIONS[FOUNDRY_VERSION]) throw new Error(`FOUNDRY_VERSION=${process.env.F
 
 /** What the running stub Foundry does where v13 and v14 differ: the current game's generation. */
 export function core() {
-  return VERSIONS[currentGame?.release?.generation] ?? VERSIONS[FOUNDRY_VERSION];
+  return VERSIONS[running.game?.release?.generation] ?? VERSIONS[FOUNDRY_VERSION];
 }
 
 export const MODULE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -33,35 +35,6 @@ export const LANG = JSON.parse(readFileSync(join(MODULE_ROOT, "lang", "en.json")
 
 export function fixture(name) {
   return JSON.parse(readFileSync(join(MODULE_ROOT, "tests", "fixtures", name), "utf8"));
-}
-
-function getProperty(object, path) {
-  return path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), object);
-}
-
-function setProperty(object, path, value) {
-  const keys = path.split(".");
-  let o = object;
-  for (const key of keys.slice(0, -1)) o = o[key] ??= {};
-  o[keys.at(-1)] = value;
-}
-
-/** foundry.utils.flattenObject: nested objects as dotted keys (arrays and null stay values). */
-function flattenObject(object, prefix = "") {
-  const flat = {};
-  for (const [key, value] of Object.entries(object ?? {})) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0) Object.assign(flat, flattenObject(value, path));
-    else flat[path] = value;
-  }
-  return flat;
-}
-
-/** foundry.utils.expandObject: dotted keys as nested objects. */
-function expandObject(flat) {
-  const object = {};
-  for (const [key, value] of Object.entries(flat)) setProperty(object, key, structuredClone(value));
-  return object;
 }
 
 /** foundry.utils: localize like game.i18n.localize (a missing key comes back as itself). */
@@ -93,123 +66,6 @@ export function makeRenderTemplate() {
     if (!cache.has(file)) cache.set(file, hbs.compile(readFileSync(join(MODULE_ROOT, file), "utf8"), { strict: false }));
     return cache.get(file)(data);
   };
-}
-
-export class Collection extends Map {
-  constructor(entries = []) {
-    super(entries.map((e) => [e.id, e]));
-  }
-  find(fn) {
-    for (const value of this.values()) if (fn(value)) return value;
-    return undefined;
-  }
-  filter(fn) {
-    return [...this.values()].filter(fn);
-  }
-  map(fn) {
-    return [...this.values()].map(fn);
-  }
-  [Symbol.iterator]() {
-    return this.values();
-  }
-}
-
-/**
- * Hooks as Foundry's: `on`/`once` register, `call` stops at the first handler returning false
- * (and says so), `callAll` runs every one. Documents fire theirs through `Hooks` below.
- */
-export function makeHooks() {
-  const handlers = new Map();
-  const add = (name, fn, once) => {
-    if (!handlers.has(name)) handlers.set(name, []);
-    handlers.get(name).push({ fn, once });
-    return fn;
-  };
-  const run = (name, args, stopOnFalse) => {
-    for (const entry of [...(handlers.get(name) ?? [])]) {
-      if (entry.once) handlers.set(name, handlers.get(name).filter((e) => e !== entry));
-      if (entry.fn(...args) === false && stopOnFalse) return false;
-    }
-    return true;
-  };
-  return {
-    handlers,
-    on: (name, fn) => add(name, fn, false),
-    once: (name, fn) => add(name, fn, true),
-    off: (name, fn) => handlers.set(name, (handlers.get(name) ?? []).filter((e) => e.fn !== fn)),
-    call: (name, ...args) => run(name, args, true),
-    callAll: (name, ...args) => run(name, args, false),
-    reset: () => handlers.clear(),
-  };
-}
-
-/** The hooks stub documents fire through; tests listen here (or install it as globalThis.Hooks). */
-export const Hooks = makeHooks();
-
-/** The game whose user documents check permissions against: the last one made by makeGame. */
-let currentGame = null;
-
-/**
- * A Document: `update` takes dotted keys and, as Foundry's Document#update, refuses a user who
- * does not own it (a GM owns everything), fires `preUpdate<Name>` (false cancels) then
- * `update<Name>`; flags through getFlag/setFlag/unsetFlag (setFlag is an update).
- */
-export class StubDocument {
-  constructor(data, { parent = null, owner = true, documentName = "Document" } = {}) {
-    Object.assign(this, structuredClone(data));
-    this.id = data._id ?? data.id;
-    this.flags ??= {};
-    this.parent = parent;
-    this.documentName = documentName;
-    this.ownedByPlayer = owner;
-    this.updates = [];
-  }
-  /** `owner`: true (the player's), false (the GM's only) or the id of the one user who owns it. */
-  get isOwner() {
-    const user = currentGame?.user;
-    if (!user) return this.ownedByPlayer !== false;
-    return user.isGM === true || this.ownedByPlayer === true || this.ownedByPlayer === user.id;
-  }
-  /** ClientDocument#hasPlayerOwner: whether any non-GM user owns it. */
-  get hasPlayerOwner() {
-    return this.ownedByPlayer !== false;
-  }
-  /**
-   * As Document#update with its default `diff: true`: only the values that differ from the
-   * document's are written, an update that changes nothing is dropped (no hook, undefined), and
-   * the hooks receive that differential data expanded into objects with the document's `_id`
-   * (`{_id, system: {track: {stun: {value: 3}}}}`, not the dotted keys given), with the update's
-   * options as given (a module's own keys included) and the id of the user who made it.
-   */
-  async update(changes, options = {}) {
-    const user = currentGame?.user;
-    if (user && !this.isOwner) throw new Error(`User ${user.name} lacks permission to update ${this.documentName} [${this.id}]`);
-    const userId = user?.id ?? null;
-    const diff = Object.fromEntries(Object.entries(flattenObject(changes)).filter(([key, value]) => !isDeepStrictEqual(getProperty(this, key), value)));
-    if (Object.keys(diff).length === 0) return undefined;
-    const changed = { ...expandObject(diff), _id: this.id };
-    if (Hooks.call(`preUpdate${this.documentName}`, this, changed, options, userId) === false) return undefined;
-    this.updates.push(changes);
-    for (const [key, value] of Object.entries(diff)) setProperty(this, key, structuredClone(value));
-    Hooks.callAll(`update${this.documentName}`, this, changed, options, userId);
-    return this;
-  }
-  getFlag(scope, key) {
-    return getProperty(this.flags?.[scope] ?? {}, key);
-  }
-  async setFlag(scope, key, value) {
-    return this.update({ [`flags.${scope}.${key}`]: value });
-  }
-  async unsetFlag(scope, key) {
-    delete this.flags?.[scope]?.[key];
-  }
-}
-
-export function makeActor(data, options = {}) {
-  const actor = new StubDocument({ ...data, items: [] }, { documentName: "Actor", ...options });
-  actor.items = new Collection((data.items ?? []).map((item) => new StubDocument(item, { parent: actor, documentName: "Item", owner: options.owner ?? true })));
-  for (const item of actor.items) item.actor = actor;
-  return actor;
 }
 
 /** CONST.GRID_DIAGONALS (v12+): how a square grid counts a diagonal step. */
@@ -358,7 +214,7 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
       if (type === "Token") {
         const docs = data.map((d) => makeTokenDocument(scene, d));
         for (const doc of docs) scene.tokens.set(doc.id, doc);
-        for (const doc of docs) Hooks.callAll("createToken", doc, options, currentGame?.user?.id ?? null);
+        for (const doc of docs) Hooks.callAll("createToken", doc, options, running.game?.user?.id ?? null);
         return docs;
       }
       if (type === "Drawing") {
@@ -391,7 +247,7 @@ export function makeScene({ grid, tokens = [], id = "scene0000000001", name = "W
         if (docs.some((d) => !d)) throw new Error(`no token in ${ids}`);
         for (const doc of docs) scene.tokens.delete(doc.id);
         // A deleted document keeps its parent.
-        for (const doc of docs) Hooks.callAll("deleteToken", doc, options, currentGame?.user?.id ?? null);
+        for (const doc of docs) Hooks.callAll("deleteToken", doc, options, running.game?.user?.id ?? null);
         return docs;
       }
       if (type === "Drawing") {
@@ -461,7 +317,7 @@ export function makeChatMessage() {
   let next = 1;
   /** Who sees a message in each mode (the same rule for v13's roll modes and v14's message modes). */
   const applyModeRule = (chatData, mode) => {
-    const game = currentGame;
+    const game = running.game;
     const { modes } = core().message;
     let whisper;
     if (mode === modes.public) whisper = [];
@@ -482,7 +338,7 @@ export function makeChatMessage() {
        */
       get applyRollMode() {
         if (core().message.apply !== "applyRollMode") return undefined;
-        return (chatData, rollMode) => applyModeRule(chatData, rollMode === "roll" ? currentGame.settings.get("core", "rollMode") : rollMode);
+        return (chatData, rollMode) => applyModeRule(chatData, rollMode === "roll" ? running.game.settings.get("core", "rollMode") : rollMode);
       },
       /**
        * v14: ChatMessage.applyMode(chatData, mode) with a key of CONFIG.ChatMessage.modes, the
@@ -491,7 +347,7 @@ export function makeChatMessage() {
        */
       get applyMode() {
         if (core().message.apply !== "applyMode") return undefined;
-        return (chatData, mode = currentGame.settings.get("core", "messageMode")) => {
+        return (chatData, mode = running.game.settings.get("core", "messageMode")) => {
           if (!Object.values(core().message.modes).includes(mode)) throw new Error(`"${mode}" is not a mode of CONFIG.ChatMessage.modes`);
           return applyModeRule(chatData, mode);
         };
@@ -500,9 +356,9 @@ export function makeChatMessage() {
         for (const roll of data.rolls ?? []) if (!(roll instanceof Roll)) throw new Error("rolls must be Roll instances");
         // The content is an HTMLField: saved cleaned (foundry.utils.cleanHTML).
         if (typeof data.content === "string") data = { ...data, content: cleanChatHTML(data.content) };
-        const author = data.author ?? currentGame?.user?.id ?? null;
+        const author = data.author ?? running.game?.user?.id ?? null;
         // Only a GM may post a message as another user (ChatMessage's create permission).
-        if (author !== (currentGame?.user?.id ?? null) && currentGame?.user && !currentGame.user.isGM) throw new Error(`User ${currentGame.user.name} lacks permission to create ChatMessage as another user`);
+        if (author !== (running.game?.user?.id ?? null) && running.game?.user && !running.game.user.isGM) throw new Error(`User ${running.game.user.name} lacks permission to create ChatMessage as another user`);
         // A message is its author's (and, as everything, the GM's).
         const message = new StubDocument({ whisper: [], blind: false, ...data, author, rolls: [], _id: `msg${String(next++).padStart(13, "0")}` }, { documentName: "ChatMessage", owner: author ?? false });
         message.rolls = data.rolls ?? [];
@@ -636,7 +492,7 @@ export function makeGame({ isGM = true, systemId = "shadowrun5e", systemVersion 
   };
   if (phase !== "init") game.enterSetup();
   if (phase === "ready") game.enterReady();
-  currentGame = game;
+  running.game = game;
   return game;
 }
 
@@ -682,129 +538,4 @@ export async function startGame(game, hooks) {
   game.enterReady();
   hooks.callAll("ready");
   return drawn;
-}
-
-/**
- * A combat with flags; `combatant` is the current turn's. Its system data and flags are what the
- * game system keeps there: shadowrun5e's initiative pass is `system.pass` from 0.34 on and the
- * `shadowrun5e.combatInitiativePass` flag before (sr5-actor.mjs SR5_PATHS; tests/fixtures/
- * sr5-0.33-combat.json and sr5-0.34-combat.json), no other field.
- */
-export function makeCombat({ round = 0, turn = null, combatants = [], system = undefined, flags = {} } = {}) {
-  const combat = new StubDocument({ _id: "combat000000001", round, turn, flags }, { documentName: "Combat", owner: false });
-  combat.combatants = combatants;
-  if (system !== undefined) combat.system = structuredClone(system);
-  Object.defineProperty(combat, "combatant", { get: () => (combat.turn === null ? null : combat.combatants[combat.turn] ?? null) });
-  return combat;
-}
-
-/** Combat#_sortCombatants: initiative highest first, unrolled last, ties by id. */
-function sortCombatants(a, b) {
-  const ia = Number.isFinite(a.initiative) ? a.initiative : -Infinity;
-  const ib = Number.isFinite(b.initiative) ? b.initiative : -Infinity;
-  return ib - ia || (a.id > b.id ? 1 : -1);
-}
-
-/**
- * A Combat with Combatant documents, as Foundry's client runs them (foundry.documents.Combat,
- * v12/v13), for the tracker following the service:
- * - `turns` are the combatants sorted by Combat#_sortCombatants and `combatant` is
- *   turns[turn]; setupTurns keeps the turn's *index* when the order changes (v13).
- * - updateEmbeddedDocuments("Combatant", updates, options) is ClientDatabaseBackend's order:
- *   preUpdateCombatant for each, then each applied with updateCombatant fired for it (its
- *   changes with its _id, the options as given), and only after the last one the combat sorts
- *   its turns again (Combat#_onUpdateDescendantDocuments; `options.combatTurn` sets the turn).
- *   Combatant#update and Combat#setInitiative are the same for one combatant.
- * - rollInitiative(ids) rolls each with `roll(combatant)` and updates them in one call with
- *   `turnEvents: false`, as v13 does; rollAll rolls those not rolled yet.
- * - update() of nothing new fires no hook (Foundry drops an update that changes nothing).
- * - startCombat, nextTurn and nextRound call combatStart, combatTurn and combatRound with the
- *   update's data before the update, on this client only, as Combat does; updateCombat follows.
- */
-export function makeTrackerCombat({ id = "combat000000001", round = 0, turn = null, combatants = [], roll = () => 10, scene = null } = {}) {
-  const combat = new StubDocument({ _id: id, round, turn }, { documentName: "Combat", owner: false });
-  combat.scene = scene;
-  const userId = () => currentGame?.user?.id ?? null;
-  const updateCombat = combat.update.bind(combat);
-  combat.update = async (changes, options = {}) => {
-    const diff = Object.fromEntries(Object.entries(changes).filter(([key, value]) => !isDeepStrictEqual(getProperty(combat, key), value)));
-    if (Object.keys(diff).length === 0) return combat;
-    return updateCombat(diff, options);
-  };
-  combat.setupTurns = (options = {}) => {
-    if (typeof options.combatTurn === "number") combat.turn = options.combatTurn;
-    combat.turns = [...combat.combatants.values()].sort(sortCombatants);
-    if (combat.turn !== null && combat.turn < 0) combat.turn = 0;
-    return combat.turns;
-  };
-  const docs = combatants.map((c) => {
-    const doc = new StubDocument({ _id: c.id, tokenId: c.tokenId ?? null, actorId: c.actorId ?? null, name: c.name ?? c.id, initiative: c.initiative ?? null }, { parent: combat, documentName: "Combatant", owner: c.owner ?? false });
-    const updateCombatant = doc.update.bind(doc);
-    doc.update = async (changes, options = {}) => {
-      const done = await updateCombatant(changes, options);
-      combat.setupTurns(options);
-      return done;
-    };
-    doc.combat = combat;
-    return doc;
-  });
-  combat.combatants = new Collection(docs);
-  Object.defineProperty(combat, "combatant", { get: () => (combat.turn === null ? null : combat.turns[combat.turn] ?? null) });
-  Object.defineProperty(combat, "started", { get: () => combat.round > 0 });
-  combat.updateEmbeddedDocuments = async (type, updates, options = {}) => {
-    if (type !== "Combatant") throw new Error(`unexpected ${type}`);
-    const changed = [];
-    for (const { _id, ...changes } of updates) {
-      const doc = combat.combatants.get(_id);
-      if (!doc) continue;
-      // As Document#update for each (diff: true): only what differs, merged into the document,
-      // the hooks handed it expanded with the _id; a combatant whose update changes nothing is
-      // dropped from the batch (no hook).
-      const diff = Object.fromEntries(Object.entries(flattenObject(changes)).filter(([key, value]) => !isDeepStrictEqual(getProperty(doc, key), value)));
-      if (Object.keys(diff).length === 0) continue;
-      if (Hooks.call("preUpdateCombatant", doc, { ...expandObject(diff), _id }, options, userId()) === false) continue;
-      changed.push([doc, changes, diff]);
-    }
-    const callbacks = changed.map(([doc, changes, diff]) => {
-      for (const [key, value] of Object.entries(diff)) setProperty(doc, key, structuredClone(value));
-      doc.updates.push(changes);
-      return () => Hooks.callAll("updateCombatant", doc, { ...expandObject(diff), _id: doc.id }, options, userId());
-    });
-    for (const callback of callbacks) callback();
-    combat.setupTurns(options);
-    return changed.map(([doc]) => doc);
-  };
-  combat.setInitiative = async (combatantId, value) => combat.combatants.get(combatantId).update({ initiative: value });
-  combat.rollInitiative = async (ids, { updateTurn = true } = {}) => {
-    const updates = [].concat(ids).map((cid) => ({ _id: cid, initiative: roll(combat.combatants.get(cid)) }));
-    const options = { turnEvents: false, ...(updateTurn ? {} : { combatTurn: combat.turn }) };
-    await combat.updateEmbeddedDocuments("Combatant", updates, options);
-    return combat;
-  };
-  combat.rollAll = () => combat.rollInitiative(combat.combatants.filter((c) => c.initiative === null).map((c) => c.id));
-  combat.startCombat = async () => {
-    const updateData = { round: 1, turn: 0 };
-    Hooks.callAll("combatStart", combat, updateData);
-    await combat.update(updateData);
-    return combat;
-  };
-  combat.nextRound = async () => {
-    const updateData = { round: combat.round + 1, turn: combat.turn === null || combat.turns.length === 0 ? null : 0 };
-    const updateOptions = { direction: 1 };
-    Hooks.callAll("combatRound", combat, updateData, updateOptions);
-    await combat.update(updateData, updateOptions);
-    return combat;
-  };
-  combat.nextTurn = async () => {
-    if (combat.round === 0) return combat.nextRound();
-    const next = (combat.turn ?? -1) + 1;
-    if (next >= combat.turns.length) return combat.nextRound();
-    const updateData = { round: combat.round, turn: next };
-    const updateOptions = { direction: 1 };
-    Hooks.callAll("combatTurn", combat, updateData, updateOptions);
-    await combat.update(updateData, updateOptions);
-    return combat;
-  };
-  combat.setupTurns();
-  return combat;
 }
