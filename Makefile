@@ -7,6 +7,10 @@ BIN := $(VENV)/bin
 # the tools of pyproject's `test` extra on top of that.
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+# pytest on every core (pytest-xdist), a test file to a worker: module-scoped services start once,
+# and the suite takes half the time on the two cores of the project's machines. PYTEST_ARGS=-n0
+# runs it in one process.
+PYTEST_ARGS ?= -n auto --dist loadfile
 
 .PHONY: run test lint bench clean docs-images lock
 

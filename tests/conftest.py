@@ -18,6 +18,7 @@ from service.api import create_app
 from service.config import Config
 from service.store import MemoryStore, RedisStore, SQLiteStore, StoreLimits
 from tests.redis_cluster import start_cluster
+from tests.redis_server import OwnRedis
 
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # What the tests write to the shared Redis expires soon after, not a week later.
@@ -40,24 +41,57 @@ def redis_url() -> str:
 
 
 LASTING_KEYS = "ff:{campaign-*}:*"
+_LASTING_BEFORE = pytest.StashKey[set[bytes]]()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def lasting_keys_removed() -> Iterator[None]:
-    """Campaigns never expire, on Redis too: the ones this session left in the shared Redis are
-    removed at its end (those there before it stay). The session's own Redis Cluster goes with
-    its temporary directory."""
+def _lasting_keys() -> set[bytes] | None:
     try:
         client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
-        before = set(client.scan_iter(match=LASTING_KEYS, count=1000))
+        with client:
+            return set(client.scan_iter(match=LASTING_KEYS, count=1000))
     except redis.RedisError:
-        yield
+        return None
+
+
+def _is_worker(session: pytest.Session) -> bool:
+    """A pytest-xdist worker: the tests run there, the session's start and end in the
+    controller, which outlives every worker."""
+    return hasattr(session.config, "workerinput")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Campaigns never expire, on Redis too: the keys the session finds are remembered, and the
+    ones it leaves in the shared Redis removed at its end (those there before it stay). Done by
+    the controller alone: a worker that ends first would remove the others' campaigns. The
+    session's own Redis Cluster goes with its temporary directory."""
+    if not _is_worker(session):
+        before = _lasting_keys()
+        if before is not None:
+            session.config.stash[_LASTING_BEFORE] = before
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    before = session.config.stash.get(_LASTING_BEFORE, None)
+    if before is None or _is_worker(session):
         return
-    yield
-    left = [key for key in client.scan_iter(match=LASTING_KEYS, count=1000) if key not in before]
-    for start in range(0, len(left), 500):
-        client.delete(*left[start : start + 500])
-    client.close()
+    left = [key for key in _lasting_keys() or () if key not in before]
+    if left:
+        with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1) as client:
+            for start in range(0, len(left), 500):
+                client.delete(*left[start : start + 500])
+
+
+@pytest.fixture(scope="session")
+def own_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis-server of this test session's alone, for the tests that count what Redis did
+    (commands run, clients connected): on the shared one, the tests of another pytest-xdist
+    worker (or another suite) would be counted too."""
+    server = OwnRedis(tmp_path_factory.mktemp("own-redis"))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

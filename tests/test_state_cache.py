@@ -125,11 +125,12 @@ async def test_a_process_that_never_saw_the_encounter_reads_it_once(
     assert recording.calls == ["load", "commit", "commit", "commit"]
 
 
-async def test_an_uncontended_attack_is_one_redis_command(redis_url: str) -> None:
-    """Counted by Redis itself: the commands it ran for one attack, scripts counted once."""
-    store = RedisStore(redis_url)
+async def test_an_uncontended_attack_is_one_redis_command(own_redis_url: str) -> None:
+    """Counted by Redis itself (one nothing else uses): the commands it ran for one attack,
+    scripts counted once."""
+    store = RedisStore(own_redis_url)
     encounters = Encounters(store, ADMIN_KEY)
-    counter = redis.Redis.from_url(redis_url)
+    counter = redis.Redis.from_url(own_redis_url)
     try:
         encounter = await crowded_table(encounters)
         body = msgspec.json.encode({**NAMED, "dice": {}})
