@@ -19,6 +19,7 @@ from schemas.campaign import (
     CampaignView,
     CarryBack,
 )
+from schemas.dice_needs import DiceNeeds, DiceNeedsAsk
 from schemas.encounter import (
     ActionOutcome,
     ActionRequest,
@@ -47,7 +48,6 @@ from schemas.encounter import (
     ZoneTestAsk,
     ZoneTestOutcome,
 )
-from schemas.dice_needs import DiceNeeds, DiceNeedsAsk
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
 from schemas.monitor import MonitorEdit
 from schemas.odds import AttackOdds, ZoneTestOdds

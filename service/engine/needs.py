@@ -176,6 +176,9 @@ class DiceNeedsUses(PlayUses):
 
         known = {i for i in state.scene if i not in masked}
         known.update(name for name, _ in players.named(request))
+        target_id = getattr(getattr(request, "target", None), "id", None)
+        if isinstance(target_id, str):
+            known.add(target_id)
         found = await self.previews.run(
             dice_needs.needs, resolve, request.dice, lambda step: owner(step) == acting
         )
