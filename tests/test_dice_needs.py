@@ -15,6 +15,7 @@ from service.api.app_keys import ENCOUNTERS
 from service.rules import dice_needs
 from tests import d100_requests, sr3_requests, sr3hl_requests, sr4_requests
 from tests import sr5_requests as make
+from tests.sr5_requests import README_GANGER_SHEET, README_SAM
 from tests.test_api import new_encounter
 from tests.test_bounds_previews import _until
 from tests.test_trust import bearer, open_table
@@ -106,6 +107,46 @@ async def test_sr5_scene_actors_are_named_in_the_labels(memory_client: Any) -> N
         "Ganger: roll 6d6: given",
         "Ganger: roll 12d6",
     ]
+
+
+async def test_the_api_guides_example_the_readmes_scene_without_the_smartlink(
+    memory_client: Any,
+) -> None:
+    """docs/api.md, "What to roll, before rolling": Sam (Agility 6 + skill 6, medium range at
+    12 m: -1) = 11 dice; the ganger's defense 3 + 3 = 6, its soak 4 + 9 - 1 AP = 12."""
+    encounter = await new_encounter(memory_client)
+    base = f"/v1/encounters/{encounter}"
+    ganger = {"name": "Ganger", "position": {"x": 12.0, "y": 0.0}, "sheet": README_GANGER_SHEET}
+    for actor_id, actor in (("sam", README_SAM), ("goon-1", ganger)):
+        assert (await memory_client.put(f"{base}/actors/{actor_id}", json=actor)).ok
+    attack: dict[str, Any] = {
+        "attacker": "sam",
+        "weapon": "predator",
+        "mode": "SA",
+        "targets": [{"id": "goon-1"}],
+    }
+    found = await _needs(memory_client, encounter, {"attack": attack})
+    assert _steps(found) == [
+        ("attack", "sam", 11, 0, True),
+        ("defense:goon-1", "goon-1", 6, 0, False),
+        ("soak:goon-1", "goon-1", 12, 0, False),
+    ]
+    assert [s["label"] for s in found["steps"]] == [
+        "Sam: roll 11d6",
+        "Ganger: roll 6d6 (if it comes to it)",
+        "Ganger: roll 12d6 (if it comes to it)",
+    ]
+    assert found["label"] == "Sam: roll 11d6; then more, once these are known"
+    attack["dice"] = {"attack": {"hits": 4, "ones": 1}, "defense:goon-1": {"hits": 1}}
+    found = await _needs(memory_client, encounter, {"attack": attack})
+    assert (found["steps"][2]["certain"], found["more"], found["label"]) == (
+        True,
+        False,
+        "Ganger: roll 12d6",
+    )
+    attack["dice"]["soak:goon-1"] = [5, 6, 1, 2, 3, 4, 2, 2, 3, 4, 1, 3]
+    found = await _needs(memory_client, encounter, {"attack": attack})
+    assert (found["ready"], found["label"]) == (True, "")
 
 
 async def test_sr4_an_exploding_pool_counts_its_base_and_asks_for_its_sixes_dice(
