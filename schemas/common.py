@@ -14,18 +14,30 @@ Id = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX_LENGTH, pattern
 NAME_MAX_LENGTH = 200
 Name = Annotated[str, msgspec.Meta(max_length=NAME_MAX_LENGTH)]
 # Given dice per step name: faces as typed in at the table, at most MAX_DICE_PER_STEP a step
-# (exploding sixes included) and MAX_DICE_STEPS steps. The faces are checked against each step's
-# die, which only the ruleset knows.
+# (exploding sixes included) and MAX_DICE_STEPS steps, or (where the step's rules read no more)
+# the counts a player reads off them. The faces are checked against each step's die, and the
+# counts against its pool, which only the ruleset knows.
 MAX_DICE_PER_STEP = 200
 MAX_TARGETS = 20
 MAX_DICE_STEPS = 64
-GivenDice = Annotated[
-    dict[
-        Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
-        Annotated[list[int], msgspec.Meta(max_length=MAX_DICE_PER_STEP)],
-    ],
-    msgspec.Meta(max_length=MAX_DICE_STEPS),
-]
+StepName = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+Faces = Annotated[list[int], msgspec.Meta(max_length=MAX_DICE_PER_STEP)]
+DiceCount = Annotated[int, msgspec.Meta(ge=0, le=MAX_DICE_PER_STEP)]
+
+
+class DiceCounts(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, gc=False):
+    """A step's dice as counted at the table, in place of their faces: `hits` (5s and 6s) and
+    `ones` of a d6 pool (SR5, SR4), or `successes` and `ones` of a target-number test (SR3,
+    Hard Life); `ones` only judge a glitch or the Rule of One. Only for steps whose rules read
+    no more than that (GET the needs at POST .../dice: each step says whether it takes them)."""
+
+    hits: DiceCount | msgspec.UnsetType = msgspec.UNSET
+    successes: DiceCount | msgspec.UnsetType = msgspec.UNSET
+    ones: DiceCount = 0
+
+
+GivenFaces = Annotated[dict[StepName, Faces], msgspec.Meta(max_length=MAX_DICE_STEPS)]
+GivenDice = Annotated[dict[StepName, Faces | DiceCounts], msgspec.Meta(max_length=MAX_DICE_STEPS)]
 
 
 class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, gc=False):
@@ -70,6 +82,9 @@ class DiceRoll(msgspec.Struct, frozen=True, gc=False):
     sides: int
     values: list[int]
     given: bool = False
+    # Given as counts (DiceCounts): what was given; `values` are then the faces those counts
+    # stand for (hits as 5s, ones as 1s, the rest as 3s...), which replay to the same result.
+    counts: DiceCounts | msgspec.UnsetType = msgspec.UNSET
 
 
 class Problem(msgspec.Struct, omit_defaults=True, gc=False):

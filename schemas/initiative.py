@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.common import ID_MAX_LENGTH, DiceRoll, GivenDice, Id, Request
+from schemas.common import ID_MAX_LENGTH, DiceRoll, GivenFaces, Id, Request
 from schemas.sr4 import SR4BlastResult
 
 # The most actors one combat turn orders (the service's FIREFIGHT_MAX_ACTORS is lower).
@@ -60,7 +60,7 @@ class InitiativeStart(Request):
     again, rolled anew from what their last roll was made of."""
 
     actors: Annotated[list[InitiativeRoll], msgspec.Meta(max_length=MAX_INITIATIVE_ACTORS)] = []
-    dice: GivenDice = {}
+    dice: GivenFaces = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
 
 
@@ -70,7 +70,7 @@ class InitiativeJoin(Request):
     actors: Annotated[
         list[InitiativeRoll], msgspec.Meta(min_length=1, max_length=MAX_INITIATIVE_ACTORS)
     ]
-    dice: GivenDice = {}
+    dice: GivenFaces = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
 
 

@@ -143,6 +143,8 @@ VALID_YET_400 = (
     # the attack does).
     "/v1/encounters/{encounter}/attacks/odds",
     "/v1/encounters/{encounter}/zones/{zone}/tests/odds",
+    # The dice needs take those bodies too, one of them named (which the schema cannot require).
+    "/v1/encounters/{encounter}/dice",
     "/v1/encounters/{encounter}/initiative",
     "/v1/encounters/{encounter}/initiative/actors",
     # An actor's id in the path is any string to the document but checked as an id by the route.

@@ -247,6 +247,13 @@ async def zone_test_odds(request: web.Request) -> web.Response:
     )
 
 
+async def dice_needs(request: web.Request) -> web.Response:
+    """The dice a request needs before it is rolled: a preview, admitted as the odds are."""
+    admitted = await admit(request, "play", preview=True)
+    body = await read_body(request)
+    return json_response(await request.app[ENCOUNTERS].dice_needs(admitted, body))
+
+
 async def _while_connected(
     request: web.Request, preview: Callable[[threading.Event], Awaitable[T]]
 ) -> T:
@@ -582,6 +589,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
     app.router.add_post("/v1/encounters/{encounter}/attacks/odds", attack_odds)
     app.router.add_post("/v1/encounters/{encounter}/actions", action)
+    app.router.add_post("/v1/encounters/{encounter}/dice", dice_needs)
     app.router.add_get("/v1/encounters/{encounter}/zones", zones)
     app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
     app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests/odds", zone_test_odds)

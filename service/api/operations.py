@@ -19,6 +19,7 @@ from schemas.campaign import (
     CampaignView,
     CarryBack,
 )
+from schemas.dice_needs import DiceNeeds, DiceNeedsAsk
 from schemas.encounter import (
     ActionOutcome,
     ActionRequest,
@@ -197,6 +198,22 @@ OPERATIONS = (
         errors=(400, 401, 404, 409, 410, 408, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/dice",
+        "The dice a request needs before they are rolled: the body names an attack, an action "
+        "or a zone test (with its `zone`), as its own route takes it, with any dice already "
+        "known; the answer lists every step whose count is known now, in the order rolled, "
+        "with whose dice they are, the die, how many, whether given and in which forms (faces, "
+        "or counts where the rules read no more); `more` when steps may follow once the dice "
+        "not yet given are known, `ready` when the request as given rolls nothing more. "
+        "Nothing is rolled, stored or published; bounded as the odds previews are (429 "
+        "`too-many-previews`).",
+        request=DiceNeedsAsk,
+        response=DiceNeeds,
+        errors=(400, 401, 403, 404, 409, 410, 408, 413, 422, 429, 503),
+        auth="encounter",
     ),
     Operation(
         "post",

@@ -7,7 +7,7 @@ from service.engine.campaigns import CampaignUses
 from service.engine.core import EVENTS_PAGE, PREVIEW_THREADS, Admitted, Answer, EventsPage
 from service.engine.lifecycle import EncounterUses
 from service.engine.monitors import MonitorUses
-from service.engine.play import PlayUses
+from service.engine.needs import DiceNeedsUses
 from service.engine.staging import SceneUses
 from service.engine.turn import TurnUses
 from service.engine.undo import UndoUses
@@ -15,5 +15,7 @@ from service.engine.undo import UndoUses
 __all__ = ["EVENTS_PAGE", "PREVIEW_THREADS", "Admitted", "Answer", "Encounters", "EventsPage"]
 
 
-class Encounters(CampaignUses, EncounterUses, SceneUses, PlayUses, TurnUses, MonitorUses, UndoUses):
+class Encounters(
+    CampaignUses, EncounterUses, SceneUses, DiceNeedsUses, TurnUses, MonitorUses, UndoUses
+):
     """Every use case of the service."""

@@ -51,11 +51,17 @@ class PlayUses(EncounterCore):
     """The use cases of attacks, actions, zone tests and their odds."""
 
     def _asked(
-        self, admitted: Admitted, body_type: str, body: bytes, zone_id: str | None
+        self,
+        admitted: Admitted,
+        body_type: str,
+        body: bytes,
+        zone_id: str | None,
+        all_unseen: bool = False,
     ) -> tuple[Loaded, Any, frozenset[str]]:
         """The encounter as loaded, the request decoded as its ruleset's `body_type` and filled
         in from the scene (and the live zone `zone_id`) as the rules resolve it, and the hidden
-        actors it names that are to it actors the scene does not hold."""
+        actors it names that are to it actors the scene does not hold (`all_unseen`: every
+        hidden actor, named or not, for an answer that must not depend on them at all)."""
         asked = self._ruleset_decoders[body_type][admitted.envelope.ruleset].decode(body)
         loaded = self._loaded(admitted)
         state = loaded.state
@@ -69,7 +75,7 @@ class PlayUses(EncounterCore):
             asked, typed = players.by_name(asked, sight.scene(state.scene))
         # A hidden actor a player's request names (where players type their numbers) is to it
         # an actor the scene does not hold: the scene fills nothing in from it.
-        masked = sight.named_hidden([name for name, _ in names])
+        masked = sight.hidden if all_unseen else sight.named_hidden([name for name, _ in names])
         scene_seen = {i: a for i, a in state.scene.items() if i not in masked}
         # The rules read each sheet with the wounds its monitor holds (what the request types
         # itself still wins: the scene fills in only what it leaves out).

@@ -2,6 +2,10 @@
 
 Given dice (typed in at the table, replays, tests) are used per step in order; a step that runs
 short raises `DiceShortage`, which the API turns into a 400 naming the step and the count it needs.
+A step whose rules read no more than its hits (a d6 pool) or its successes (a target-number test),
+and its ones, may be given as those counts: they stand for faces (`counted_pool_faces`,
+`counted_test_faces`) that are then used as given faces are, so the result and its replay from the
+recorded faces are exactly those of dice that showed them.
 
 Server dice are exactly those `random.Random(seed).randint(1, sides)` gives, so a recorded seed
 replays on every version (tests/test_recorded_seeds.py); they are drawn with the generator's
@@ -19,23 +23,33 @@ from typing import Literal
 
 import msgspec
 
-from schemas.common import DiceRoll
+from schemas.common import MAX_DICE_PER_STEP, DiceCounts, DiceRoll
 
 Edition = Literal["sr5", "sr4"]
 
 # 000_43afc0edeb7f6e19.txt and 001_2cfc288dfef1df08.txt: a die showing 5 or 6 is a hit.
 HIT_MINIMUM = 5
 HIT_FACES = tuple(range(HIT_MINIMUM, 7))
+# The faces counts stand for: a hit that does not explode, a die that is neither hit nor one.
+COUNTED_HIT = 5
+COUNTED_MISS = 3
+Given = Sequence[int] | DiceCounts
 
 
 class DiceError(ValueError):
     """A problem with the dice of one step; `path` points into the request's `dice` map."""
 
-    def __init__(self, step: str, detail: str, index: int | None = None) -> None:
+    def __init__(
+        self, step: str, detail: str, index: int | None = None, field: str | None = None
+    ) -> None:
         super().__init__(detail)
         self.step = step
         self.detail = detail
-        self.path = f'$.dice["{step}"]' + (f"[{index}]" if index is not None else "")
+        self.path = (
+            f'$.dice["{step}"]'
+            + (f"[{index}]" if index is not None else "")
+            + (f".{field}" if field is not None else "")
+        )
 
 
 class DiceShortage(DiceError):
@@ -92,6 +106,111 @@ def count_pool(values: Sequence[int], pool: int, edition: Edition) -> PoolRoll:
     return PoolRoll(pool, tuple(values), hits, ones, glitch, glitch and hits == 0)
 
 
+def counted_pool_faces(step: str, counts: DiceCounts, pool: int, explode: bool) -> list[int]:
+    """The faces a d6 pool of `pool` dice given as `counts` stands for: the hits as 5s, the ones
+    as 1s, the rest as 3s; where sixes explode and there are more hits than dice that are not
+    ones, as many of the hits as it takes are 6s, each adding a die that is a hit in turn (in
+    the order the pool draws them: the pool, then each round of extra dice)."""
+    if isinstance(counts.successes, int):
+        raise DiceError(
+            step,
+            f"step '{step}' is a d6 pool: give its hits (5s and 6s) and ones, not successes",
+            field="successes",
+        )
+    hits = counts.hits if isinstance(counts.hits, int) else None
+    if hits is None:
+        raise DiceError(
+            step, f"step '{step}' is a d6 pool: give its hits (5s and 6s)", None, "hits"
+        )
+    ones = counts.ones
+    if ones > pool:
+        raise DiceError(
+            step, f"step '{step}' rolls {pool} dice: {ones} ones are more", None, "ones"
+        )
+    others = pool - ones
+    if hits <= others:
+        return [COUNTED_HIT] * hits + [COUNTED_MISS] * (others - hits) + [1] * ones
+    if not explode or others == 0:
+        raise DiceError(
+            step,
+            f"step '{step}' rolls {pool} dice: {hits} hits and {ones} ones are more than that"
+            + ("" if explode else " (its sixes do not explode)"),
+            None,
+            "hits",
+        )
+    # Exploding: the `others` dice are all hits, and as many sixes as the extra hits need.
+    faces: list[int] = []
+    batch, extra = others, hits - others
+    while True:
+        sixes = min(batch, extra)
+        faces += [6] * sixes + [COUNTED_HIT] * (batch - sixes)
+        if len(faces) == others:
+            faces += [1] * ones
+        if sixes == 0:
+            break
+        batch, extra = sixes, extra - sixes
+    if len(faces) > MAX_DICE_PER_STEP:
+        raise DiceError(
+            step, f"step '{step}': {hits} hits are more than any pool rolls", None, "hits"
+        )
+    return faces
+
+
+def counted_test_faces(step: str, counts: DiceCounts, dice: int, target_number: int) -> list[int]:
+    """The faces a target-number test of `dice` dice given as `counts` stands for, in the order
+    the test draws them: a success as the lowest face (or chain of sixes, the Rule of Six) that
+    reaches the target number, a failure as the highest face under it that is neither a one nor
+    a six, a one as a 1; then each success's re-rolls, in order."""
+    if isinstance(counts.hits, int):
+        raise DiceError(
+            step,
+            f"step '{step}' is a test against target number {target_number}: give its "
+            "successes and ones, not hits",
+            field="hits",
+        )
+    successes = counts.successes if isinstance(counts.successes, int) else None
+    if successes is None:
+        raise DiceError(
+            step,
+            f"step '{step}' is a test against target number {target_number}: give its successes",
+            None,
+            "successes",
+        )
+    ones = counts.ones
+    if successes + ones > dice:
+        raise DiceError(
+            step,
+            f"step '{step}' rolls {dice} dice: {successes} successes and {ones} ones are more "
+            "than that",
+            None,
+            "successes" if successes > dice else "ones",
+        )
+    failures = dice - successes - ones
+    miss = min(target_number - 1, 5)
+    if failures and miss < 2:
+        raise DiceError(
+            step,
+            f"step '{step}' rolls {dice} dice against {target_number}: every die but a one "
+            f"succeeds, so successes and ones make all {dice}",
+            None,
+            "successes",
+        )
+    sixes, last = divmod(target_number - 1, 6)
+    chain = [6] * sixes + [last + 1]
+    if target_number <= 6:
+        chain = [max(target_number, 2)]
+    firsts = [chain[0]] * successes + [miss] * failures + [1] * ones
+    faces = firsts + chain[1:] * successes
+    if len(faces) > MAX_DICE_PER_STEP:
+        raise DiceError(
+            step,
+            f"step '{step}': {successes} successes are more than it can record",
+            None,
+            "successes",
+        )
+    return faces
+
+
 class Dice:
     """Rolls dice for named steps, from given values first and a seeded generator otherwise.
 
@@ -99,12 +218,19 @@ class Dice:
     pool): a request whose dice are all given never seeds one.
     """
 
-    __slots__ = ("_given", "_rng", "_rolls", "_used", "seed")
+    __slots__ = ("_counts", "_given", "_rng", "_rolls", "_used", "seed")
 
-    def __init__(self, seed: int, given: Mapping[str, Sequence[int]] | None = None) -> None:
+    def __init__(self, seed: int, given: Mapping[str, Given] | None = None) -> None:
         self.seed = seed
         self._rng: _Generator | None = None
-        self._given = {step: list(values) for step, values in (given or {}).items()}
+        self._given: dict[str, list[int]] = {}
+        # Steps given as counts (their first test gives them the faces they stand for).
+        self._counts: dict[str, DiceCounts] = {}
+        for step, values in (given or {}).items():
+            if isinstance(values, DiceCounts):
+                self._counts[step] = values
+            else:
+                self._given[step] = list(values)
         self._used: dict[str, int] = {}
         self._rolls: list[DiceRoll] = []
 
@@ -143,6 +269,12 @@ class Dice:
         if count <= 0:
             self._used.setdefault(step, 0)
             return []
+        if step in self._counts and step not in self._given:
+            raise DiceError(
+                step,
+                f"step '{step}' takes faces only: its rules read each d{sides} as it shows, "
+                "not counts",
+            )
         given = self._given.get(step)
         if given is None:
             values = self._rolled(count, sides)
@@ -162,6 +294,24 @@ class Dice:
         self._record(step, sides, values, given=True)
         return values
 
+    def _counted(self, step: str, counts: DiceCounts, faces: list[int] | None) -> None:
+        """The step given as `counts` is given the `faces` they stand for from its first test
+        on; a second test on it (or one that reads its dice one by one: `faces` None) cannot
+        be told apart by counts."""
+        if faces is None or step in self._used:
+            raise DiceError(
+                step,
+                f"step '{step}' is read die by die here (its dice decide more than their "
+                "count, or it rolls more than one test): give its faces",
+            )
+        self._given[step] = faces
+
+    def _stamp(self, step: str, counts: DiceCounts) -> None:
+        """The step's record (its last) says it was given as `counts`."""
+        last = self._rolls[-1] if self._rolls else None
+        if last is not None and last.step == step:
+            self._rolls[-1] = msgspec.structs.replace(last, counts=counts)
+
     def _record(self, step: str, sides: int, values: list[int], given: bool) -> None:
         # Extra dice of one step (exploding sixes, Rule of Six) join that step's record.
         last = self._rolls[-1] if self._rolls else None
@@ -177,20 +327,34 @@ class Dice:
     def pool(self, step: str, pool: int, edition: Edition, explode: bool = False) -> PoolRoll:
         """A d6 pool with hits (5-6) and glitches; with `explode`, every six adds a die."""
         pool = max(pool, 0)
+        counts = self._counts.get(step)
+        if counts is not None:
+            self._counted(step, counts, counted_pool_faces(step, counts, pool, explode))
         values = self._draw(step, pool, 6)
         if not explode:
-            return count_pool(values, pool, edition)
-        rolled = list(values)
-        extra = values.count(6)
-        while extra:
-            more = self._draw(step, extra, 6, needed_total=len(rolled) + extra)
-            rolled.extend(more)
-            extra = more.count(6)
+            rolled = values
+        else:
+            rolled = list(values)
+            extra = values.count(6)
+            while extra:
+                more = self._draw(step, extra, 6, needed_total=len(rolled) + extra)
+                rolled.extend(more)
+                extra = more.count(6)
+        if counts is not None:
+            self._stamp(step, counts)
         return count_pool(rolled, pool, edition)
 
-    def target_number_test(self, step: str, dice: int, target_number: int) -> TargetNumberRoll:
-        """SR3 test: Rule of Six (a 6 is rolled again and added) and Rule of One (all ones fail)."""
+    def target_number_test(
+        self, step: str, dice: int, target_number: int, counts: bool = True
+    ) -> TargetNumberRoll:
+        """SR3 test: Rule of Six (a 6 is rolled again and added) and Rule of One (all ones fail).
+        `counts`: whether the step may be given as counts (False where the caller reads the
+        totals against more than `target_number`)."""
         dice = max(dice, 0)
+        given_counts = self._counts.get(step)
+        if given_counts is not None:
+            faces = counted_test_faces(step, given_counts, dice, target_number) if counts else None
+            self._counted(step, given_counts, faces)
         firsts = self._draw(step, dice, 6)
         totals = []
         for first in firsts:
@@ -204,6 +368,8 @@ class Dice:
             totals.append(total)
         all_ones = dice > 0 and all(v == 1 for v in firsts)
         successes = 0 if all_ones else sum(1 for t in totals if t >= target_number)
+        if given_counts is not None:
+            self._stamp(step, given_counts)
         return TargetNumberRoll(
             target_number=target_number,
             totals=tuple(totals),
@@ -228,9 +394,11 @@ class Dice:
                 )
 
 
-def check_given(given: Mapping[str, Sequence[int]], steps: Mapping[str, int]) -> None:
+def check_given(given: Mapping[str, Given], steps: Mapping[str, int]) -> None:
     """Given dice must name steps the request can roll (a typo is never silently re-rolled) and
-    show faces of that step's die (`steps` maps step names to die sizes)."""
+    show faces of that step's die (`steps` maps step names to die sizes); counts, hits or
+    successes (not both) of d6 steps (whether the step's rules take them is known when it is
+    rolled)."""
     for step, values in given.items():
         sides = steps.get(step)
         if sides is None:
@@ -239,8 +407,28 @@ def check_given(given: Mapping[str, Sequence[int]], steps: Mapping[str, int]) ->
                 f"it rolls: {known}" if steps else "it rolls no dice"
             )
             raise DiceError(step, detail)
+        if isinstance(values, DiceCounts):
+            check_counts(step, values, sides)
+            continue
         for index, value in enumerate(values):
             if not 1 <= value <= sides:
                 raise DiceError(
                     step, f"step '{step}' rolls d{sides}: {value} is not a face of it", index
                 )
+
+
+def check_counts(step: str, counts: DiceCounts, sides: int) -> None:
+    """Counts name hits (a d6 pool) or successes (a target-number test), of a d6 step."""
+    if sides != 6:
+        raise DiceError(
+            step, f"step '{step}' rolls d{sides}: it takes faces only, not counts", None, "hits"
+        )
+    hits, successes = isinstance(counts.hits, int), isinstance(counts.successes, int)
+    if hits == successes:
+        raise DiceError(
+            step,
+            f"counts of step '{step}' give either hits (a d6 pool: 5s and 6s) or successes (a "
+            "target-number test), " + ("not both" if hits else "and its ones"),
+            None,
+            "successes" if hits else "hits",
+        )

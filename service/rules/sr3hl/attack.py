@@ -325,8 +325,12 @@ def roll_attack(
         built.target_numbers,
     )
     count = built.count
-    # Rolled against the highest round's number, so the Rule of Six reaches it.
-    roll = dice.target_number_test(ATTACK_STEP, count, max(target_numbers))
+    # Rolled against the highest round's number, so the Rule of Six reaches it. Counts of
+    # successes stand for the dice only where every round has the one target number: autofire's
+    # tiers read each die's total.
+    roll = dice.target_number_test(
+        ATTACK_STEP, count, max(target_numbers), counts=set(target_numbers) == {base_tn}
+    )
     totals = [] if roll.all_ones else list(roll.totals)
     attack = SR3Test(
         dice=max(count, 0),
