@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import os
 import signal
+import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import structlog
@@ -72,6 +75,36 @@ async def serve(
         await runner.cleanup()
 
 
+# What a log line says when no address of this machine on the table's network could be found.
+SOME_ADDRESS = "<this machine's address>"
+
+
+def network_address() -> str | None:
+    """This machine's address on its network, as others there reach it: the source address of a
+    route to a documentation address (RFC 5737). A UDP socket's connect sends nothing."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
+def console_url(config: Config, find_address: Callable[[], str | None] = network_address) -> str:
+    """The address to open the console at, for the startup line: the public URL when one is
+    set; on every interface (0.0.0.0, ::), this machine's address on its network, which the
+    players' browsers reach; otherwise the host listened on."""
+    if config.public_url:
+        return config.public_url.rstrip("/") + "/"
+    host = config.host
+    if host in ("0.0.0.0", "::", ""):
+        host = find_address() or SOME_ADDRESS
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{config.port}/"
+
+
 def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
     """`gc_tuning=False` keeps Python's default garbage collection (the benchmarks' "before")."""
     args = sys.argv[1:] if argv is None else argv
@@ -91,6 +124,8 @@ def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
     log = structlog.get_logger("firefight")
     log.info(
         "starting",
+        # The console's address, to open in a browser (docs/console.md).
+        url=console_url(config),
         host=config.host,
         port=config.port,
         store=config.store,

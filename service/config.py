@@ -280,8 +280,18 @@ def load_config(
     parser = argparse.ArgumentParser(
         prog="firefight", description="firefight: ranged-combat resolution for virtual tabletops"
     )
-    parser.add_argument("--host", default=env.get("FIREFIGHT_HOST", Config.host))
-    parser.add_argument("--port", default=env.get("FIREFIGHT_PORT", str(Config.port)))
+    parser.add_argument(
+        "--host",
+        default=env.get("FIREFIGHT_HOST", Config.host),
+        help=f"address to listen on (default {Config.host}: this machine only); 0.0.0.0 lets "
+        "the players on the local network open the console (needs FIREFIGHT_ADMIN_KEY); "
+        "env FIREFIGHT_HOST",
+    )
+    parser.add_argument(
+        "--port",
+        default=env.get("FIREFIGHT_PORT", str(Config.port)),
+        help=f"port to listen on (default {Config.port}); env FIREFIGHT_PORT",
+    )
     parser.add_argument(
         "--redis-url",
         default=env.get("FIREFIGHT_REDIS_URL") or None,
@@ -308,7 +318,13 @@ def load_config(
         default=env.get("FIREFIGHT_REDIS_PASSWORD") or None,
         help="Redis password, when the URL has none (prefer FIREFIGHT_REDIS_PASSWORD)",
     )
-    parser.add_argument("--log-format", default=env.get("FIREFIGHT_LOG_FORMAT"))
+    parser.add_argument(
+        "--log-format",
+        default=env.get("FIREFIGHT_LOG_FORMAT"),
+        metavar="{json,console}",
+        help="json (one JSON object a line, for log collectors) or console (for people); "
+        "default: console on a terminal, json otherwise; env FIREFIGHT_LOG_FORMAT",
+    )
     parser.add_argument("--log-level", default=env.get("FIREFIGHT_LOG_LEVEL", Config.log_level))
     parser.add_argument(
         "--workers",

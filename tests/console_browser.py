@@ -142,14 +142,35 @@ def open_console(page: Page, url: str) -> None:
     page.locator("body[data-ready=true]").wait_for()
 
 
-def create_encounter(page: Page, ruleset: str = "sr5", name: str = "Warehouse") -> str:
-    """Creates an encounter from the console's form; returns its id."""
+def create_encounter(
+    page: Page, ruleset: str = "sr5", name: str = "Warehouse", typed_in: bool = True
+) -> str:
+    """Creates an encounter from the console's form; returns its id. `typed_in`: the attack
+    form's typed-in sheet chosen (sam and goon-1 on the map), as most tests attack with it."""
     page.get_by_label("Admin key").fill(ADMIN_KEY)
     page.get_by_label("Ruleset").select_option(ruleset)
     page.get_by_label("Name", exact=True).fill(name)
     page.get_by_role("button", name="Create encounter").click()
     page.locator("#feed-status[data-state=live]").wait_for()
+    if typed_in and page.locator("#scene-attacker").count():
+        type_in(page)
     return page.locator("#info-id").inner_text()
+
+
+def type_in(page: Page) -> None:
+    """The attack form's typed-in sheet (its attacker "sam", its target "goon-1"), chosen as the
+    attacker: a fresh encounter's form waits for a pick."""
+    page.get_by_label("Attacker (from the roster)").select_option("typed")
+
+
+def wait_picked(page: Page, actor: str) -> None:
+    """Waits until the page's attack form has `actor` as its attacker (a player's page with one
+    armed actor picks it by itself)."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("button", name=f"Attacker: {actor}")).to_have_attribute(
+        "aria-pressed", "true"
+    )
 
 
 def player_link(page: Page) -> str:

@@ -25,7 +25,8 @@ def take(path: Path = OUTPUT) -> Path:
         raise SystemExit(missing)
     with console.serve() as url, sync_playwright() as playwright:
         browser = console.launch(playwright)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        # The dark theme, as the docs have always shown it (a browser left alone prefers light).
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
         page.set_default_timeout(15_000)
         console.open_console(page, url)
         encounter = console.create_encounter(page, name="Warehouse")
@@ -51,7 +52,7 @@ def take(path: Path = OUTPUT) -> Path:
         page.get_by_label("aim point y (m)").press("Tab")
         console.resolve(page)
         page.get_by_label("Firing mode").select_option("SA")
-        page.get_by_role("button", name="Attack with sam").click()
+        page.get_by_role("button", name="Attacker: sam").click()
         page.get_by_role("button", name="Target goon-1").click()
         page.locator("#options summary").click()
         page.get_by_label("Smartlink").select_option("wireless_implant")

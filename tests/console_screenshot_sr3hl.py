@@ -26,7 +26,8 @@ def take(path: Path = OUTPUT) -> Path:
         raise SystemExit(missing)
     with console.serve() as url, sync_playwright() as playwright:
         browser = console.launch(playwright)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        # The dark theme, as the docs have always shown it (a browser left alone prefers light).
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
         page.set_default_timeout(15_000)
         console.open_console(page, url)
         console.create_encounter(page, ruleset="sr3-hardlife", name="Whisper")

@@ -193,6 +193,40 @@ def test_the_console_script_is_installed() -> None:
     assert b"--redis-url" in result.stdout
 
 
+def test_help_says_what_host_port_and_log_format_do() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "service", "--help"], capture_output=True, timeout=30, cwd=ROOT
+    )
+    assert result.returncode == 0
+    text = " ".join(result.stdout.decode().split())
+    host = "--host HOST address to listen on (default 127.0.0.1: this machine only); 0.0.0.0"
+    assert host in text
+    assert "needs FIREFIGHT_ADMIN_KEY" in text
+    assert "--port PORT port to listen on (default 8080)" in text
+    assert "--log-format {json,console} json (one JSON object a line" in text
+
+
+def test_the_startup_line_gives_the_consoles_address() -> None:
+    with serve() as (url, process):
+        pass
+    assert process.stderr is not None
+    lines = [json.loads(line) for line in process.stderr.read().decode().splitlines()]
+    starting = [line for line in lines if line.get("event") == "starting"]
+    assert len(starting) == 1
+    assert starting[0]["url"] == url + "/"
+
+
+def test_the_consoles_address_on_the_tables_network() -> None:
+    from service.__main__ import SOME_ADDRESS, console_url
+
+    every = Config(host="0.0.0.0", port=8080)
+    assert console_url(every, lambda: "192.168.1.20") == "http://192.168.1.20:8080/"
+    assert console_url(every, lambda: None) == f"http://{SOME_ADDRESS}:8080/"
+    assert console_url(Config(host="::1", port=9000)) == "http://[::1]:9000/"
+    public = Config(host="0.0.0.0", public_url="https://vtt.example.org/firefight")
+    assert console_url(public) == "https://vtt.example.org/firefight/"
+
+
 def test_logs_are_json_lines_one_per_request_with_its_id() -> None:
     with serve() as (url, process):
         request = urllib.request.Request(

@@ -265,7 +265,7 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
         page.get_by_role("button", name="Add an actor").click()
         assert page.evaluate(unlabelled_js) == [], (ruleset, "roster")
         sent = console.save_actor(page)["result"]["state"]
-        page.get_by_role("button", name="Edit actor-2").click()
+        page.get_by_role("button", name="Edit actor-1").click()
         for field, value in sent["sheet"]["weapons"][0].items():
             if isinstance(value, int | str) and not isinstance(value, bool):
                 shown_value = page.locator(f"#roster-weapon-{field}").input_value()
@@ -303,6 +303,10 @@ def test_the_console_works_with_the_keyboard_alone(page: Page) -> None:
     page.keyboard.type("Keyboard")
     page.keyboard.press("Enter")
     expect(page.locator("#feed-status")).to_have_attribute("data-state", "live")
+    # The typed-in sheet, chosen by keys (the option after "nobody yet").
+    tab_to(page, "#scene-attacker")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#scene-attacker")).to_have_value("typed")
     # Move the target on the map by keys: 12 m -> 17 m.
     tab_to(page, '#map g[data-actor="goon-1"]')
     page.keyboard.press("Shift+ArrowRight")
@@ -364,12 +368,14 @@ def test_suppressive_fire_draws_its_zone_with_who_is_inside(page: Page, browser:
         assert zone["zone"]["points"][1] == {"x": 20.0, "y": 5.0}
         inside = [a["actor"] for a in zone["affected"] if a["inside"]]
         assert inside == ["goon-1"]
-        for shown_on in (page, player):
+        # goon-1 is the GM's typed-in target, not on the scene: the player's map has nobody
+        # inside (it never draws another page's typed-in actors).
+        for shown_on, inside_now in ((page, "goon-1"), (player, "nobody")):
             drawn = shown_on.locator('#map g.zone[data-zone="zone-1"] polygon')
             expect(drawn).to_have_count(1)
             assert drawn.get_attribute("points") == "0,0 20,-5 20,5"
             expect(shown_on.locator('#zone-list li[data-zone="zone-1"] .inside')).to_have_text(
-                "Inside now: goon-1."
+                f"Inside now: {inside_now}."
             )
         on = page.locator('#result .zone-result tr[data-actor="goon-1"]')
         expect(on).to_contain_text("yes")
@@ -478,13 +484,13 @@ def test_the_gm_adds_edits_duplicates_and_hides_actors_in_the_roster(
         console.save_actor(page, "Save actor")
         assert console.scene(page, url, encounter)["goon-7"]["sheet"]["armor"] == 12
 
-        # Duplicate: the same sheet and weapon, a free id, two metres along.
+        # Duplicate: the same sheet and weapon, a free id, two metres below (its label clear).
         page.get_by_role("button", name="Duplicate goon-7").click()
         copy = page.locator("#roster-id").input_value()
         assert copy != "goon-7"
         duplicated = console.save_actor(page)["result"]["state"]
         assert duplicated["sheet"] == console.scene(page, url, encounter)["goon-7"]["sheet"]
-        assert duplicated["position"] == {"x": 22.0, "y": -3.0}
+        assert duplicated["position"] == {"x": 20.0, "y": -5.0}
         expect(player.locator(f'#roster-list li[data-actor="{copy}"]')).to_have_count(1)
 
         # Hidden: the players' consoles lose it; the GM's marks it.
@@ -530,14 +536,15 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
         # read, and the `players` event after it makes the page read the scene again; only
         # once that read is in does the page show the scene as it is now.
         expect(anna.locator("#feed li[data-type=players]")).to_have_count(1)
-        expect(anna.locator("#scene-attacker option")).to_have_count(2)
+        expect(anna.locator("#scene-attacker option")).to_have_count(3)
         assert anna.locator("#scene-attacker option").evaluate_all(
             "options => options.map(o => o.value)"
-        ) == ["", "sam"]
-        assert anna.get_by_role("button", name="Attack with goon-2").count() == 0
+        ) == ["", "typed", "sam"]
+        assert anna.get_by_role("button", name="Attacker: goon-2").count() == 0
 
         # Picked from the roster: the form holds only the mode, options and dice.
-        anna.get_by_role("button", name="Attack with sam").click()
+        # Her link plays one armed actor: her page attacks with it without asking.
+        console.wait_picked(anna, "sam")
         # ... and the target on the map: a click (no drag) picks it.
         with anna.expect_request(lambda r: "/move" in r.url) as moved:
             anna.locator('#map g[data-actor="goon-1"] circle').click()
@@ -578,7 +585,7 @@ def test_a_players_own_link_attacks_by_names_and_only_with_their_actors(
             expect(row.locator('input[data-axis="x"]')).to_have_value("12")
         # ... and an attack typed in for an actor the scene does not hold (a player names
         # only actors it sees on the scene, issue 23).
-        anna.locator("#scene-attacker").select_option("")
+        anna.locator("#scene-attacker").select_option("typed")
         expect(anna.locator("#attacker-fieldset")).to_be_visible()
         anna.get_by_label("Attacker id").fill("goon-9")
         anna.get_by_label("Attacker id").press("Tab")

@@ -228,8 +228,8 @@ def test_a_campaign_from_its_creation_to_the_end_of_its_encounter_across_a_resta
             expect(anna.locator("#feed-status")).to_have_attribute("data-state", "live")
             expect(anna.locator("#info-id")).to_have_text(encounter)
             # Her campaign token is her player token here: Kestrel is hers, the gangers are not.
-            expect(anna.get_by_role("button", name="Attack with kestrel")).to_be_visible()
-            expect(anna.get_by_role("button", name="Attack with ganger-1")).to_have_count(0)
+            expect(anna.get_by_role("button", name="Attacker: kestrel")).to_be_visible()
+            expect(anna.get_by_role("button", name="Attacker: ganger-1")).to_have_count(0)
             expect(anna.locator("#turn-panel")).to_be_hidden()
             expect(anna.get_by_role("button", name="End this encounter")).to_have_count(0)
 

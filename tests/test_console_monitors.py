@@ -77,7 +77,10 @@ def players_link(page: Page, player: str, actors: str) -> str:
 def attack_by_names(
     page: Page, attacker: str, target: str, dice: dict[str, str], weapon: str = ""
 ) -> dict[str, Any]:
-    page.get_by_role("button", name=f"Attack with {attacker}").click()
+    picker = page.get_by_role("button", name=f"Attacker: {attacker}")
+    # A player's page with one armed actor has it picked already: a click would put it back.
+    if picker.get_attribute("aria-pressed") != "true":
+        picker.click()
     page.get_by_role("button", name=f"Target {target}").click()
     if weapon:
         page.locator("#scene-weapon").select_option(weapon)
@@ -159,7 +162,8 @@ def test_sr5_monitors_on_the_gms_and_a_players_console(page: Page, browser: Any,
 
         # Anna shoots the ganger with the README's dice: 9 boxes on every console, at once.
         anna.locator("#scene-attacker").wait_for()
-        anna.get_by_role("button", name="Attack with sam").click()
+        # Her link plays one armed actor: her page attacks with it without asking.
+        console.wait_picked(anna, "sam")
         anna.get_by_role("button", name="Target goon-1").click()
         anna.locator("#options summary").click()
         anna.get_by_label("Smartlink").select_option("wireless_implant")
@@ -225,7 +229,7 @@ def test_sr5_monitors_on_the_gms_and_a_players_console(page: Page, browser: Any,
         # boxes, -1 for its earlier defense (rules-sources/README.md): 2 dice, 1 hit (a 5).
         # 3 net hits again: 9 stun boxes, as above; they fill the 9-box stun track, so the
         # ganger is unconscious (SR5 core p. 170, Condition Monitor).
-        page.get_by_role("button", name="Attack with boss").click()
+        page.get_by_role("button", name="Attacker: boss").click()
         page.get_by_role("button", name="Target goon-1").click()
         page.locator("#options summary").click()
         page.get_by_label("Smartlink").select_option("wireless_implant")
@@ -342,6 +346,7 @@ def test_sr3_monitors_on_the_gms_and_a_players_console(page: Page, browser: Any,
             == SR3_MARKS
         )
 
+        console.wait_picked(anna, "sam")
         answer = attack_by_names(anna, "sam", "goon-7", sr3_dice("goon-7"))
         damage = answer["result"]["target"]["damage"]
         assert (damage["level"], damage["boxes"]) == ("M", SR3_M_BOXES)
@@ -483,7 +488,8 @@ def test_the_roster_shows_edge_left_and_the_gm_sets_what_was_spent(
             expect(shown_on.locator(edge.format("goon-1"))).to_have_count(0)
         # Anna pushes the limit and misses: every console shows Edge 2/3.
         anna.locator("#scene-attacker").wait_for()
-        anna.get_by_role("button", name="Attack with sam").click()
+        # Her link plays one armed actor: her page attacks with it without asking.
+        console.wait_picked(anna, "sam")
         anna.get_by_role("button", name="Target goon-1").click()
         anna.locator("#options summary").click()
         anna.get_by_label("Smartlink").select_option("wireless_implant")

@@ -209,7 +209,7 @@ def test_an_sr3_attack_by_names_is_filled_from_the_scenes_sheets(page: Page, url
     jacket = {"name": "armor jacket", "ballistic": 5, "impact": 3}
     goon = {"ruleset": "sr3", "body": 4, "armor": [jacket]}
     console.put_actor(page, url, encounter, "goon-7", {"position": {"x": 3, "y": 4}, "sheet": goon})
-    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_role("button", name="Attacker: sam").click()
     page.get_by_role("button", name="Target goon-7").click()
     expect(page.locator("#scene-target-goon-7")).to_be_checked()
     steps = page.locator("#dice-steps input").evaluate_all(
@@ -508,7 +508,7 @@ def test_an_sr4_grenade_by_names_reaches_the_scenes_actors_with_their_sheets(
     for actor, at in (("goon-7", {"x": 10, "y": 0}), ("goon-8", {"x": 30, "y": 0})):
         goon = {"ruleset": "sr4", "reaction": 3, "body": 4, "impact_armor": 6}
         console.put_actor(page, url, encounter, actor, {"position": at, "sheet": goon})
-    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_role("button", name="Attacker: sam").click()
     page.get_by_label("Firing mode").select_option("SS")
     page.locator("#options summary").click()
     page.get_by_label("Grenade", exact=True).select_option("fragmentation")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests import sr3hl_requests as make
-from tests.by_hand import attack
+from tests.by_hand import attack, state
 from tests.parity import mismatches
 from tests.test_api import new_encounter
 
@@ -177,3 +177,25 @@ async def test_a_burst_after_a_shot_in_the_phase_counts_that_round_as_a_bullet_b
         "$.target.dodge.combat_pool",
     )
     assert await (await client.get(base)).json() == before
+
+
+async def test_a_goon_knocked_back_stands_that_far_further_from_the_shooter(
+    store_client: Any,
+) -> None:
+    """The shot's Table 4 "back 2 m" moves the goon on the scene, straight away from Carter:
+    from (3, 4), 5 m away along (3/5, 4/5), to (3 + 1.2, 4 + 1.6) = (4.2, 5.6)."""
+    encounter = await new_encounter(store_client, ruleset=RULESET, sheet_policy="typed")
+    for actor, at in (("carter", {"x": 0, "y": 0}), ("goon", {"x": 3, "y": 4})):
+        placed = await store_client.put(
+            f"/v1/encounters/{encounter}/actors/{actor}", json={"position": at}
+        )
+        assert placed.status == 200, await placed.text()
+    result = await attack(store_client, encounter, the_shot())
+    assert (result["target"]["knock_back"], result["target"]["knock_back_m"]) == (
+        "knocked_back",
+        2,
+    )
+    scene = (await state(store_client, encounter))["scene"]
+    assert scene["goon"]["position"] == {"x": 4.2, "y": 5.6}
+    # The shooter stays where it stood.
+    assert scene["carter"]["position"] == {"x": 0, "y": 0}

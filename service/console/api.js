@@ -152,6 +152,11 @@ export const undo = (id, token, body) =>
 export const issuePlayerToken = (id, token, player, actors) =>
   call("POST", `${encounterPath(id)}/players/${encodeURIComponent(player)}`, { token, body: { actors } });
 
+// One page of the encounter's events, oldest first, after the event id `after` (null: from the
+// start): {events, last_event_id, more}.
+export const getEvents = (id, token, after = null) =>
+  call("GET", `${encounterPath(id)}/events${after ? `?after=${encodeURIComponent(after)}` : ""}`, { token });
+
 export function socketUrl(id, token, after) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams({ token });

@@ -1,7 +1,8 @@
 // The attack form of one ruleset. With an attacker picked from the scene (the roster), it holds
 // only what the scene does not: the weapon to use, the mode, the options and the given dice; the
-// service fills in the rest by the actors' names. Without one, attacker, weapon and targets are
-// typed in from the ruleset's specs, with distances from the map.
+// service fills in the rest by the actors' names. With "typed in" chosen instead, attacker, weapon
+// and targets are typed in from the ruleset's specs, with distances from the map; until one of the
+// two is chosen the form's typed-in actors are nowhere (not on the map, not in the round's lists).
 
 import { buildField, buildFields, diceInputs, FieldError, readDice, readFields } from "./fields.js";
 import { el } from "./results.js";
@@ -9,13 +10,21 @@ import { el } from "./results.js";
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 // Not a valid actor id (it has a space), so it never clashes with one.
 const AIM = "aim point";
+// The attacker select's value for the typed-in sheet ("" is nobody picked yet).
+export const TYPED_IN = "typed";
 
 export class AttackForm {
   // `scene()`: the scene's actors by id; `playable()`: the ids this page may attack with;
   // `onPick(attacker, targets)`: the picks changed; `onTargets()`: a typed-in target was added
-  // or removed.
-  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {}, onTargets = () => {} }) {
+  // or removed; `autoPick()`: whether a page with one armed actor of its own attacks with it
+  // (a player's page) without asking.
+  constructor({ fields, diceSteps, map, scene = () => new Map(), playable = () => [], onPick = () => {}, onTargets = () => {}, autoPick = () => false }) {
     this.fields = fields;
+    this.autoPick = autoPick;
+    // Whether the typed-in sheet is in use, and the actor picked once by itself (not again once
+    // the player put it back).
+    this.typing = false;
+    this.autoPicked = null;
     this.onTargets = onTargets;
     this.scene = scene;
     this.playable = playable;
@@ -29,6 +38,8 @@ export class AttackForm {
     this.givenDice = new Map();
     // What the steps roll can hang on any field (a d100 weapon's bonus dice, a passive defense).
     fields.addEventListener("change", (event) => {
+      // A field the service refused is no longer marked once it is changed.
+      event.target.removeAttribute?.("aria-invalid");
       if (this.ruleset && event.target !== this.modeSelect) {
         this.refreshAim();
         this.refreshDiceSteps();
@@ -83,9 +94,11 @@ export class AttackForm {
     this.typedIn = [attacker, weapon, targets];
     this.fields.replaceChildren(fromScene, attacker, weapon, mode, targets, options);
     this.pick = { attacker: "", targets: [] };
+    this.typing = false;
+    this.autoPicked = null;
+    for (const part of this.typedIn) part.hidden = true;
 
     const attackerId = this.attackerIdInput();
-    this.map.place(attackerId.value, "attacker", { x: 0, y: 0 });
     this.trackId(attackerId, () => this.map.attacker()?.id);
     this.modeSelect = modeField.querySelector("select");
     this.modeSelect.addEventListener("change", () => this.onModeChange());
@@ -103,11 +116,23 @@ export class AttackForm {
     if (!this.ruleset) return;
     const scene = this.scene();
     const armed = this.playable().filter((id) => scene.get(id)?.sheet?.weapons?.length);
-    if (this.pick.attacker && !armed.includes(this.pick.attacker)) this.pickAttacker("");
+    if (this.pick.attacker && !armed.includes(this.pick.attacker)) {
+      // Gone from the page's hands (not put back by the player): picked again when it returns.
+      this.autoPicked = null;
+      this.pickAttacker("");
+    }
+    // A player's page with one armed actor attacks with it: nothing to pick.
+    if (!this.pick.attacker && !this.typing && armed.length === 1 && this.autoPicked !== armed[0] && this.autoPick()) {
+      this.autoPicked = armed[0];
+      this.pickAttacker(armed[0]);
+      return;
+    }
     this.pick.targets = this.pick.targets.filter((id) => scene.has(id) && id !== this.pick.attacker);
-    this.sceneAttacker.replaceChildren(new Option("none: typed in below", ""),
+    this.sceneAttacker.replaceChildren(
+      new Option(armed.length ? "nobody yet: pick one here, in the roster or on the map" : "nobody on the scene to attack with yet", ""),
+      new Option("typed in below (not on the scene)", TYPED_IN),
       ...armed.map((id) => new Option(scene.get(id).name ? `${scene.get(id).name} (${id})` : id, id)));
-    this.sceneAttacker.value = this.pick.attacker;
+    this.sceneAttacker.value = this.typing ? TYPED_IN : this.pick.attacker;
     const weapons = scene.get(this.pick.attacker)?.sheet?.weapons || [];
     const chosen = this.sceneWeapon.value;
     this.sceneWeapon.replaceChildren(...weapons.map((weapon) => new Option(`${weapon.id} (${weapon.ammo} rounds)`, weapon.id)));
@@ -118,32 +143,39 @@ export class AttackForm {
       box.addEventListener("change", () => this.toggleTarget(id));
       return el("span", { class: "choice" }, box, el("label", { for: box.id, text: id }));
     });
+    // The boxes are drawn anew: the one ticked keeps the keyboard's focus.
+    const focused = this.sceneTargets.contains(document.activeElement) ? document.activeElement.id : null;
     this.sceneTargets.replaceChildren(...boxes);
+    if (focused) document.getElementById(focused)?.focus();
     this.refreshDiceSteps();
   }
 
-  // An attacker from the scene (or "" to type one in): the typed-in attacker, weapon and targets
-  // leave the form and the map; the picked actors take their roles on the map.
+  // An attacker from the scene, TYPED_IN to type one in, or "" for nobody yet: the typed-in
+  // attacker, weapon and targets are in the form and on the map only while typed in; the picked
+  // actors take their roles on the map.
   pickAttacker(id) {
+    const typing = id === TYPED_IN;
     const before = this.pick.attacker;
-    if (before === id) return;
-    const picking = Boolean(id);
-    if (!before && picking) {
+    if (before === (typing ? "" : id) && this.typing === typing) return;
+    const picking = Boolean(id) && !typing;
+    if (this.typing) {
       this.map.remove(this.attackerIdInput().value.trim());
       for (const t of this.targets) this.map.remove(t.id);
     } else if (before) {
       this.map.remove(before);
       for (const target of this.pick.targets) this.map.remove(target);
     }
-    this.pick = { attacker: id, targets: picking ? this.pick.targets.filter((t) => t !== id) : [] };
+    this.typing = typing;
+    this.pick = { attacker: picking ? id : "", targets: picking ? this.pick.targets.filter((t) => t !== id) : [] };
     if (picking) {
       this.map.place(id, "attacker", { x: 0, y: 0 });
       for (const target of this.pick.targets) this.map.place(target, "target", { x: 0, y: 0 });
-    } else {
+    } else if (typing) {
       this.map.place(this.attackerIdInput().value.trim(), "attacker", { x: 0, y: 0 });
       this.targets.forEach((t, index) => this.map.place(t.id, "target", { x: 12 + 4 * Math.floor(index / 3), y: [0, 4, -4][index % 3] }));
     }
-    for (const part of this.typedIn) part.hidden = picking;
+    for (const part of this.typedIn) part.hidden = !typing;
+    this.refreshDistances();
     this.pickedTargets.hidden = !picking;
     this.fields.querySelector("#scene-weapon-field").hidden = !picking;
     this.refreshScene();
@@ -246,7 +278,7 @@ export class AttackForm {
     this.targets.push(entry);
     this.targetList.appendChild(fieldset);
     const index = this.targets.length - 1;
-    this.map.place(id, "target", { x: 12 + 4 * Math.floor(index / 3), y: [0, 4, -4][index % 3] });
+    if (this.typing) this.map.place(id, "target", { x: 12 + 4 * Math.floor(index / 3), y: [0, 4, -4][index % 3] });
     const idInput = idField.querySelector("input");
     this.trackId(idInput, () => entry.id, (renamed) => {
       entry.id = renamed;
@@ -396,7 +428,12 @@ export class AttackForm {
   }
 
   read({ preview = false } = {}) {
+    // What the last refusal marked is judged again: a new attempt starts unmarked.
+    if (!preview) for (const marked of this.fields.querySelectorAll("[aria-invalid]")) marked.removeAttribute("aria-invalid");
     if (this.byNames) return this.readByNames({ preview });
+    if (!this.typing) {
+      throw new FieldError(this.sceneAttacker, "Pick the attacker: Attacker in the roster, a click on the map, or choose typed in");
+    }
     const quiet = { quiet: preview };
     const attacker = readFields(this.fields, this.ruleset.attacker, "attacker", quiet);
     const weapon = readFields(this.fields, this.ruleset.weapon, "weapon", quiet);

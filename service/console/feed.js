@@ -3,6 +3,7 @@
 
 import { ApiError, getEncounter, socketUrl } from "./api.js";
 import { round1 } from "./map.js";
+import { el } from "./results.js";
 
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
@@ -149,6 +150,14 @@ export function summarizeEvent(event, formFor) {
     }
     case "undo":
       return `Undo: the ${String(result?.undone_type || "change").replaceAll("_", " ")} of event ${result?.undone} taken back${result?.reason ? ` (${result.reason})` : ""}.`;
+    case "players": {
+      // A player's page learns that a link changed, not whose (the result is the GM's).
+      if (!result?.player) return "A player's link changed: the scene is read again.";
+      const actors = result.actors?.length ? `, playing ${result.actors.join(", ")}` : ", playing no actor yet";
+      return result.has_token === false
+        ? `${result.player}'s link was revoked: it opens nothing any more.`
+        : `${result.player} has a link of their own${actors}.`;
+    }
     case "zone_test": {
       const ruleset = formFor(result?.kind);
       if (ruleset) return ruleset.summary(result);
@@ -157,4 +166,20 @@ export function summarizeEvent(event, formFor) {
     default:
       return `${event.type}${event.actor ? ` by ${event.actor}` : ""}.`;
   }
+}
+
+// One line of the feed: when, what happened (`summary`), and a button that shows its result
+// (`onShow`) when it has one.
+export function feedItem(event, summary, onShow) {
+  const time = new Date(event.at);
+  const item = el("li", { dataEventId: event.id, dataType: event.type },
+    el("time", { datetime: event.at, text: Number.isNaN(time.valueOf()) ? event.at : time.toLocaleTimeString() }),
+    " ",
+    el("span", { class: "summary", text: summary }));
+  if (event.result) {
+    const show = el("button", { type: "button", class: "show", text: "Show", "aria-label": `Show event ${event.id}` });
+    show.addEventListener("click", onShow);
+    item.append(" ", show);
+  }
+  return item;
 }

@@ -209,10 +209,23 @@ export class InitiativePanel {
     }
   }
 
-  // Reads the order again (after an event, or this panel's own request).
-  async refresh() {
+  // Reads the order again (after an event, or this panel's own request). `event`: the event
+  // that asks; `turn`: the encounter's turn as read on joining. The service answers 404 while
+  // it runs no initiative, so the page asks only when one may run: the turn holds one, one ran
+  // before, or an event may have started one (an initiative change, an undo, the GM's edit);
+  // a stop needs no asking.
+  async refresh({ event = null, turn = undefined } = {}) {
     const session = this.session();
     if (!this.ruleset || !session) return;
+    const starts = !event || ["initiative", "undo", "state_edited"].includes(event.type);
+    const stopped = event?.type === "initiative" && event.result?.change === "stopped";
+    const idle = turn !== undefined ? !turn?.initiative : !this.view && !starts;
+    if (stopped || idle) {
+      this.reads += 1;
+      this.view = null;
+      this.render();
+      return;
+    }
     const read = ++this.reads;
     try {
       const view = await api.getInitiative(session.id, session.token);
@@ -243,6 +256,8 @@ export class InitiativePanel {
     this.order.replaceChildren(...items);
     if (focused) this.order.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
     const idle = !this.busy;
+    // Nothing to move on, hold, roll again or stop while none runs: only the roll is offered.
+    this.buttons.next.parentElement.hidden = !view;
     this.buttons.next.disabled = !(idle && running);
     this.buttons.hold.disabled = !(idle && running);
     this.buttons.hold.textContent = running ? `Hold ${view.current}'s action` : "Hold the action";

@@ -6,7 +6,9 @@ import { AttackForm } from "./attack-form.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
 import { ExpiryNotice } from "./expiry.js";
-import { EventFeed, summarizeEvent } from "./feed.js";
+import { EventFeed, feedItem, summarizeEvent } from "./feed.js";
+import { FightLog } from "./fight-log.js";
+import { startTheme } from "./theme.js";
 import { FieldError } from "./fields.js";
 import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
 import { SceneMap } from "./map.js";
@@ -72,6 +74,8 @@ const form = new AttackForm({
   map,
   scene: () => roster.actors,
   playable: () => roster.playable().map(([id]) => id),
+  // A player's page with one armed actor attacks with it.
+  autoPick: () => state.encounter?.role === "player",
   onPick: (attacker, targets) => {
     roster.showPicked(attacker, targets);
     odds.schedule();
@@ -195,6 +199,8 @@ const ending = new EndControl({
   },
   onForbidden: () => setRole("player"),
 });
+// The fight's events as a file (Markdown or JSON), for any token that joined.
+new FightLog({ session, summarize: (event) => summarize(event), markdown: $("export-markdown"), json: $("export-json"), status: $("export-status") });
 // When the encounter expires, where it does (Redis; the durable store with a TTL set).
 const expiry = new ExpiryNotice({ kept: $("expiry"), warning: $("expiry-warning") });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
@@ -310,6 +316,8 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   expiry.show(id, view);
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token, tokens, role, player }));
   remembered.remember({ id, token, tokens, role, player, name: view.name, ruleset: view.ruleset });
+  // The GM's controls are shown (or not) before any panel is: a player never sees them.
+  setRole(role);
 
   $("info-name").textContent = view.name || "(unnamed)";
   $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
@@ -365,7 +373,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
     },
   });
   state.feed.start();
-  initiative.refresh();
+  initiative.refresh({ turn: view.turn });
   monitors.refresh();
   refreshOdds();
 }
@@ -596,25 +604,17 @@ function onEvent(event) {
   if (event.type === "scene") applySceneResult(event.result);
   if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);
-  if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh();
+  if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh({ event });
   if (MONITOR_EVENTS.has(event.type)) monitors.refresh();
   // The service's monitors, and the version an edit is made on, follow every change.
   if (event.type === "undo") afterUndo();
-  else if (serviceMonitors() || event.type === "state_edited" || spentEdge(event)) readState();
+  // A target knocked back stands elsewhere now (Hard Life): the scene is read again.
+  else if (serviceMonitors() || event.type === "state_edited" || spentEdge(event) || event.result?.target?.knock_back_m) readState();
   refreshOdds();
-  const time = new Date(event.at);
-  const item = el("li", { dataEventId: event.id, dataType: event.type },
-    el("time", { datetime: event.at, text: Number.isNaN(time.valueOf()) ? event.at : time.toLocaleTimeString() }),
-    " ",
-    el("span", { class: "summary", text: summarize(event) }));
-  if (event.result) {
-    const show = el("button", { type: "button", class: "show", text: "Show", "aria-label": `Show event ${event.id}` });
-    show.addEventListener("click", () => {
-      showResult(event.result, event.id, `${event.type} from the feed`);
-      $("result-heading").focus();
-    });
-    item.append(" ", show);
-  }
+  const item = feedItem(event, summarize(event), () => {
+    showResult(event.result, event.id, `${event.type} from the feed`);
+    $("result-heading").focus();
+  });
   const feed = $("feed");
   feed.prepend(item);
   while (feed.children.length > 200) feed.lastElementChild.remove();
@@ -633,6 +633,13 @@ function onEvent(event) {
 // --- start --------------------------------------------------------------------------------
 
 async function start() {
+  startTheme($("theme-toggle"));
+  // The skip link lands on the attack form itself: focused, so Tab goes on from there.
+  document.querySelector("a.skip").addEventListener("click", (event) => {
+    if ($("attack").hidden) return;
+    event.preventDefault();
+    $("attack").focus();
+  });
   $("create-form").addEventListener("submit", createEncounter);
   $("join-form").addEventListener("submit", joinFromForm);
   $("attack-form").addEventListener("submit", resolve);

@@ -158,7 +158,7 @@ export class Roster {
       const buttons = el("span", { class: "roster-buttons" });
       if (playable.has(id) && actor.sheet?.weapons?.length) {
         const attack = el("button", {
-          type: "button", class: "pick-attacker", "aria-label": `Attack with ${id}`,
+          type: "button", class: "pick-attacker", "aria-label": `Attacker: ${id}`,
           "aria-pressed": String(this.picked.attacker === id), text: "Attacker",
         });
         attack.addEventListener("click", () => this.onPickAttacker?.(this.picked.attacker === id ? "" : id));
@@ -198,10 +198,23 @@ export class Roster {
 
   // --- the GM's editor -------------------------------------------------------------------
 
-  freeId(base) {
+  // The first id of the stem the scene does not hold: "actor-1" for the first actor added,
+  // "goon-2" for a copy of "goon-1".
+  freeId(base, first = 2) {
     const stem = base.replace(/-\d+$/, "");
-    for (let n = 2; ; n += 1) {
+    for (let n = first; ; n += 1) {
       if (!this.actors.has(`${stem}-${n}`)) return `${stem}-${n}`;
+    }
+  }
+
+  // Where a copy of an actor standing at `at` goes: 2 m below it, or further down, clear of
+  // every actor's token and of its label (drawn up and to the right of the token, a few metres
+  // long), so the two names never overlap on the map.
+  freeSpot(at) {
+    const taken = [...this.actors.values()].map((actor) => actor.position).filter(Boolean);
+    for (let step = 1; ; step += 1) {
+      const spot = { x: at.x, y: at.y - 2 * step };
+      if (!taken.some((p) => Math.abs(p.x - spot.x) < 6 && Math.abs(p.y - spot.y) < 1.5)) return spot;
     }
   }
 
@@ -238,12 +251,12 @@ export class Roster {
 
     const idInput = this.editor.querySelector("#roster-id");
     if (mode === "add") {
-      idInput.value = this.freeId("actor-1");
+      idInput.value = this.freeId("actor", 1);
     } else {
       const actor = this.actors.get(id);
       const values = { ...actor, position: actor.position || { x: 0, y: 0 }, edge_spent: actor.edge_spent || 0 };
       // A duplicate is a new actor: it has spent no Edge.
-      if (mode === "duplicate") Object.assign(values, { position: { x: values.position.x + 2, y: values.position.y }, edge_spent: 0 });
+      if (mode === "duplicate") Object.assign(values, { position: this.freeSpot(values.position), edge_spent: 0 });
       fill(identity, this.identity(), "roster", values);
       fill(sheetFields, r.sheet, "sheet", actor.sheet || {});
       const first = actor.sheet?.weapons?.[0];

@@ -4,11 +4,13 @@ action takes in a phase, what the moments the turn moved through set off)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import msgspec
 
+from schemas.common import on_plane
 from schemas.encounter import ActionResult, AdvanceRequest, EncounterState
 from schemas.initiative import InitiativeChange, InitiativeResult, TimedResult
 from service.engine import damage, players, scene
@@ -22,7 +24,7 @@ After = Callable[[Resolution[Any], EncounterState], tuple[Resolution[Any], Encou
 
 def fired(ruleset: Ruleset, request: Any) -> After:
     """What an attack or an action does to the scene: the actor's guns hold the rounds left
-    (fired, or loaded)."""
+    (fired, or loaded), and a target knocked back stands that far further from the actor."""
     actor_id, _ = players.acting_actor(request)
 
     def after(
@@ -30,11 +32,32 @@ def fired(ruleset: Ruleset, request: Any) -> After:
     ) -> tuple[Resolution[Any], EncounterState]:
         actor = state.scene.get(actor_id)
         left = ruleset.ammo_left(request, resolution.result)
-        if actor is None or not left:
-            return resolution, state
-        return resolution, scene.with_actor(state, actor_id, with_ammo(actor, left))
+        if actor is not None and left:
+            state = scene.with_actor(state, actor_id, with_ammo(actor, left))
+        for target_id, metres in ruleset.knocked_back(resolution.result).items():
+            state = knocked_back(state, actor_id, target_id, metres)
+        return resolution, state
 
     return after
+
+
+def knocked_back(
+    state: EncounterState, actor_id: str, target_id: str, metres: int
+) -> EncounterState:
+    """The target moved `metres` straight away from the actor, when both stand on the scene's
+    map (an actor typed in, or on the same spot, gives no direction: it stays)."""
+    actor, target = state.scene.get(actor_id), state.scene.get(target_id)
+    if actor is None or target is None or actor.position is None or target.position is None:
+        return state
+    dx, dy = target.position.x - actor.position.x, target.position.y - actor.position.y
+    far = math.hypot(dx, dy)
+    if far == 0:
+        return state
+    to = on_plane(
+        round(target.position.x + dx / far * metres, 2),
+        round(target.position.y + dy / far * metres, 2),
+    )
+    return scene.with_actor(state, target_id, msgspec.structs.replace(target, position=to))
 
 
 def edged(ruleset: Ruleset, request: Any, masked: Collection[str], then: After | None) -> After:

@@ -186,6 +186,11 @@ class Ruleset(Protocol):
         id (the scene's guns are set to it)."""
         ...
 
+    def knocked_back(self, result: Any) -> dict[str, int]:
+        """The metres an attack knocked each target back, by actor id (the scene moves it that
+        far, away from the attacker). {} in a ruleset without knock-back."""
+        ...
+
     def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
         """The Edge points each actor spent in this attack, action or zone test, by actor id
         (the attacker, a defender that spent Edge on its defense, a zone test's or an action's

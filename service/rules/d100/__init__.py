@@ -91,6 +91,10 @@ class D100Ruleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def knocked_back(self, result: Any) -> dict[str, int]:
+        del result
+        return {}  # no knock-back in these rules
+
     def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
         del request, result
         return {}  # the d100 game (003) has no Edge

@@ -75,6 +75,10 @@ class SR3Ruleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def knocked_back(self, result: Any) -> dict[str, int]:
+        del result
+        return {}  # no knock-back in these rules
+
     def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
         del request, result
         return {}  # SR3 (002) has no Edge (its Karma Pool is the VTT's)

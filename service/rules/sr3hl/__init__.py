@@ -89,6 +89,13 @@ class HardLifeRuleset(NothingTimed, OddsFromModule):
     def ammo_left(self, request: Any, result: Any) -> dict[str, int]:
         return scene_fill.ammo_left(request, result)
 
+    def knocked_back(self, result: Any) -> dict[str, int]:
+        # 004, "Resolve Stun and Knock-back", Table 4: "back N m" (knocked down stays put).
+        target = getattr(result, "target", None)
+        if target is None or target.knock_back != "knocked_back" or target.knock_back_m <= 0:
+            return {}
+        return {target.target: target.knock_back_m}
+
     def edge_spent(self, request: Any, result: Any) -> dict[str, int]:
         del request, result
         return {}  # Hard Life plays SR3 (004): SR3 has no Edge (its Karma Pool is the VTT's)

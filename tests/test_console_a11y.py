@@ -1,0 +1,135 @@
+"""The console's accessibility, as axe-core (the axe-playwright-python package's axe.min.js, a
+declared test dependency) judges each view in Chromium: the join page, the GM's encounter, a
+player's encounter, the campaign page, each in the dark and the light theme. Any serious or
+critical violation fails."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests import console_browser as console
+from tests import sr5_requests as make
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+IN_CI = os.environ.get("CI") == "true"
+FAILING = {"serious", "critical"}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    missing = console.chromium_missing()
+    if missing:
+        if IN_CI:
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as playwright:
+        launched = console.launch(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with console.serve() as served:
+        yield served
+
+
+@pytest.fixture(params=["dark", "light"])
+def scheme(request: pytest.FixtureRequest) -> str:
+    value: str = request.param
+    return value
+
+
+def violations(page: Page) -> list[str]:
+    """axe's serious and critical violations of the page as it is now, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results: dict[str, Any] = Axe().run(page).response
+    found = []
+    for violation in results["violations"]:
+        if violation["impact"] in FAILING:
+            for node in violation["nodes"]:
+                found.append(
+                    f"{violation['id']} ({violation['impact']}): {node['target']} "
+                    f"{node.get('failureSummary', '')}"
+                )
+    return found
+
+
+def new_page(browser: Browser, scheme: str) -> Page:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def test_the_join_page(browser: Browser, url: str, scheme: str) -> None:
+    page = new_page(browser, scheme)
+    try:
+        console.open_console(page, url)
+        assert violations(page) == []
+    finally:
+        page.context.close()
+
+
+def test_the_gm_and_player_views_of_an_encounter(browser: Browser, url: str, scheme: str) -> None:
+    from playwright.sync_api import expect
+
+    page = new_page(browser, scheme)
+    player = None
+    try:
+        console.open_console(page, url)
+        encounter = console.create_encounter(page, typed_in=False)
+        console.put_actor(page, url, encounter, "sam", make.README_SAM)
+        console.put_actor(
+            page,
+            url,
+            encounter,
+            "goon-1",
+            {"position": {"x": 12, "y": 0}, "sheet": make.README_GANGER_SHEET},
+        )
+        page.get_by_role("button", name="Attacker: sam").click()
+        page.get_by_role("button", name="Target goon-1").click()
+        page.locator("#options summary").click()
+        page.get_by_label("Smartlink").select_option("wireless_implant")
+        console.give_dice(page, "#dice-steps", console.README_DICE)
+        console.resolve(page)
+        page.get_by_role("button", name="Add an actor").click()
+        # The odds dim while they are worked out: judged once they are in.
+        page.locator("#attack-odds:not([aria-busy=true])").wait_for()
+        assert violations(page) == []
+
+        player = new_page(browser, scheme)
+        player.goto(console.player_link(page))
+        player.locator("#feed-status[data-state=live]").wait_for()
+        expect(player.locator("#feed li[data-type=attack]")).to_have_count(1)
+        player.locator("#feed li[data-type=attack] button").click()
+        assert violations(player) == []
+    finally:
+        page.context.close()
+        if player:
+            player.context.close()
+
+
+def test_the_campaign_page(browser: Browser, url: str, scheme: str) -> None:
+    page = new_page(browser, scheme)
+    try:
+        console.open_console(page, url)
+        page.get_by_label("Admin key").fill(console.ADMIN_KEY)
+        page.get_by_label("Rules played").select_option("sr5")
+        page.get_by_label("Campaign name").fill("Seattle")
+        page.get_by_role("button", name="Create campaign").click()
+        page.locator("#campaign-panel").wait_for()
+        page.get_by_role("button", name="Add a character or template").click()
+        assert violations(page) == []
+    finally:
+        page.context.close()
