@@ -6,27 +6,20 @@ import { AttackForm } from "./attack-form.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
 import { ExpiryNotice } from "./expiry.js";
-import { EventFeed, summarizeEvent } from "./feed.js";
+import { EventFeed } from "./feed.js";
 import { FieldError } from "./fields.js";
-import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
+import { INITIATIVE_EVENTS, InitiativePanel } from "./initiative.js";
 import { SceneMap } from "./map.js";
 import { MonitorControls } from "./monitor-edit.js";
 import { drawMonitor, INCAPACITATED, MONITOR_EVENTS, MonitorsPanel, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { OddsPanel } from "./odds.js";
 import { GONE, isGone, keepAdminKey, RememberedEncounters, rememberedAdminKey } from "./remembered.js";
-import { el, genericResult } from "./results.js";
+import { el } from "./results.js";
+import { FORMS, renderResult, resultSummary, summarize } from "./result-view.js";
 import { Roster } from "./roster.js";
 import { UndoControl } from "./undo.js";
-import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
-import d100 from "./rulesets/d100.js";
-import sr3 from "./rulesets/sr3.js";
-import sr3hl from "./rulesets/sr3hl.js";
-import sr4 from "./rulesets/sr4.js";
-import sr5 from "./rulesets/sr5.js";
+import { ActionForm, actorIds, TurnControls, turnText, ZoneTestForm } from "./round.js";
 
-// The forms this console has; a ruleset the service lists without one here can still be joined
-// and followed, but not attacked with.
-const FORMS = { sr5, d100, sr3, sr4, "sr3-hardlife": sr3hl };
 const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
@@ -205,10 +198,6 @@ function refreshActors() {
   turns.refreshActors(ids);
   actions.refreshActors(ids);
   zoneTests.refreshActors(ids);
-}
-
-function formFor(kind) {
-  return Object.values(FORMS).find((ruleset) => ruleset.kinds.includes(kind)) || null;
 }
 
 function say(element, text, kind = "info") {
@@ -503,23 +492,6 @@ function showError(message, input) {
   }
 }
 
-function render(result) {
-  const rendered = renderResult(result);
-  // Grenades the change set off when the turn reached their moment (sr4's `went_off`).
-  for (const blast of result.went_off || []) rendered.appendChild((formFor(blast.kind)?.render || genericResult)(blast));
-  return rendered;
-}
-
-function renderResult(result) {
-  if (result.kind === "advance") return renderAdvance(result);
-  if (result.kind === "initiative") return renderInitiative(result);
-  if (result.kind === "action") {
-    return renderAction(result, (attack) => (formFor(attack.kind)?.render || genericResult)(attack));
-  }
-  const ruleset = formFor(result.kind);
-  return ruleset ? ruleset.render(result) : genericResult(result);
-}
-
 // The last grenade that went off, drawn on the map with its scatter: an attack's at once
 // (airburst), or the last of those an advance, an initiative change or a held action set off.
 function showBlast(result) {
@@ -530,12 +502,9 @@ function showBlast(result) {
 
 function showResult(result, eventId, origin) {
   showBlast(result);
-  const ruleset = formFor(result.kind);
-  const rendered = render(result);
-  const summary = ruleset ? ruleset.summary(result) : summarize({ result, type: result.kind, actor: result.actor });
-  $("result").replaceChildren(el("p", { class: "origin", text: `Event ${eventId}, ${origin}.` }), rendered);
+  $("result").replaceChildren(el("p", { class: "origin", text: `Event ${eventId}, ${origin}.` }), renderResult(result));
   $("result").dataset.event = eventId;
-  say($("result-summary"), summary);
+  say($("result-summary"), resultSummary(result));
 }
 
 function setScene(actors) {
@@ -581,9 +550,6 @@ function bringResultIntoView() {
 }
 
 // --- the feed -----------------------------------------------------------------------------
-
-// An event in words (feed.js), with this console's ruleset forms.
-const summarize = (event) => summarizeEvent(event, formFor);
 
 // What may have spent Edge, which the roster shows on each actor (sr5, sr4), with the
 // monitors the service keeps or without.
