@@ -13,6 +13,7 @@ import { SceneMap } from "./map.js";
 import { MonitorControls } from "./monitor-edit.js";
 import { drawMonitor, INCAPACITATED, MONITOR_EVENTS, MonitorsPanel, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { OddsPanel } from "./odds.js";
+import { PlayerView } from "./player-view.js";
 import { GONE, isGone, keepAdminKey, RememberedEncounters, rememberedAdminKey } from "./remembered.js";
 import { el } from "./results.js";
 import { FORMS, renderResult, resultSummary, summarize } from "./result-view.js";
@@ -145,6 +146,7 @@ const initiative = new InitiativePanel({
     const acting = view && !view.over ? view.current : null;
     roster.setActing(acting);
     map.setActing(acting);
+    phone.setInitiative(view);
     // An initiative event carries no turn: the order read after it says where the turn stands.
     if (view) showTurn({ combat_turn: view.combat_turn, initiative_pass: view.initiative_pass, action_phase: acting });
   },
@@ -191,6 +193,8 @@ const ending = new EndControl({
 // When the encounter expires, where it does (Redis; the durable store with a TTL set).
 const expiry = new ExpiryNotice({ kept: $("expiry"), warning: $("expiry-warning") });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
+// A player's own link opens the view of their actor (on a phone, or wider on a desktop).
+const phone = new PlayerView({ root: $("player-view"), session, actors: () => roster.actors, attackForm: form });
 
 // The actor lists of the round's forms follow the map.
 function refreshActors() {
@@ -337,6 +341,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
     actions.setRuleset(ruleset, rulesetInfo(view.ruleset));
   }
   setRole(role);
+  phone.open(view, rulesetInfo(view.ruleset));
   say($("encounter-status"), ruleset
     ? `Joined ${view.name || id}.`
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
@@ -361,6 +366,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
 
 function leave({ keepStatus = false } = {}) {
   odds.stop();
+  phone.close();
   state.feed?.stop();
   state.feed = null;
   state.encounter = null;
@@ -449,6 +455,7 @@ function showTurn(turn) {
   const text = turnText(turn, { passes: FORMS[state.encounter?.ruleset]?.hasPasses ?? true });
   $("info-turn").textContent = text;
   $("turn-now").textContent = text;
+  phone.setTurn(text);
 }
 
 // --- attacks and results ------------------------------------------------------------------
@@ -513,6 +520,7 @@ function setScene(actors) {
   monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
+  phone.refresh();
   refreshOdds();
 }
 
@@ -529,6 +537,7 @@ function applySceneResult(result) {
   monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
+  phone.refresh();
   refreshOdds();
 }
 
@@ -586,6 +595,7 @@ function onEvent(event) {
   while (feed.children.length > 200) feed.lastElementChild.remove();
   undo.note(event);
   expiry.note(event);
+  phone.onEvent(event);
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
     $("initiative-gm").hidden = true;
