@@ -64,6 +64,11 @@ def player_page(browser: Browser, link: str) -> Page:
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(link)
+    # A player's own link opens the view of their actor (tests/test_console_phone.py); the
+    # tests here play at the full table, one tap away.
+    if "player=" in link:
+        page.locator("#feed-status[data-state=live]").wait_for(state="attached")
+        page.get_by_role("button", name="The full table").click()
     page.locator("#feed-status[data-state=live]").wait_for()
     return page
 

@@ -226,6 +226,9 @@ def test_a_campaign_from_its_creation_to_the_end_of_its_encounter_across_a_resta
             expect(anna.get_by_role("button", name="Edit kestrel")).to_have_count(0)
             anna.get_by_role("button", name="Open Docks").click()
             expect(anna.locator("#feed-status")).to_have_attribute("data-state", "live")
+            # Her link opens the view of her actor first (tests/test_console_phone.py).
+            expect(anna.locator("#pv-heading")).to_have_text("Kestrel (kestrel)")
+            anna.get_by_role("button", name="The full table").click()
             expect(anna.locator("#info-id")).to_have_text(encounter)
             # Her campaign token is her player token here: Kestrel is hers, the gangers are not.
             expect(anna.get_by_role("button", name="Attacker: kestrel")).to_be_visible()

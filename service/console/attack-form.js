@@ -13,6 +13,24 @@ const AIM = "aim point";
 // The attacker select's value for the typed-in sheet ("" is nobody picked yet).
 export const TYPED_IN = "typed";
 
+// An attack by names: `ruleset`'s request naming the `attacker` (a scene actor), its `weapon`
+// (the sheet's gun, named by its id) and each target by its id; the service fills in the sheets
+// and the distances from the positions (`position(id)`, for what the ruleset draws from them).
+// Throws the ruleset's Error when the attack cannot be asked so. The attack form and a player's
+// phone view (player-view.js) both ask so.
+export function requestByNames(ruleset, { attacker, weapon, mode, options = {}, targets, position = () => null, aimAt = null }) {
+  const body = ruleset.request({
+    attacker: {}, weapon, mode, options, targets: targets.map((id) => ({ id, fields: {}, position: position(id) })),
+    attackerAt: position(attacker), aimAt,
+  });
+  body.attacker = attacker;
+  body.weapon = weapon.id ?? "";
+  if (body.targets) body.targets = targets.map((id) => ({ id }));
+  // Suppressive fire without bystanders takes everyone else on the scene.
+  delete body.bystanders;
+  return body;
+}
+
 export class AttackForm {
   // `scene()`: the scene's actors by id; `playable()`: the ids this page may attack with;
   // `onPick(attacker, targets)`: the picks changed; `onTargets()`: a typed-in target was added
@@ -207,21 +225,15 @@ export class AttackForm {
     if (!this.zoneMode && !this.ruleset.aimsAtPoint?.(options) && !this.pick.targets.length) {
       throw new FieldError(this.sceneTargets.querySelector("input") || this.sceneAttacker, "Pick a target from the scene");
     }
-    const targets = this.pick.targets.map((id) => ({ id, fields: {}, position: this.map.position(id) }));
     let body;
     try {
-      body = this.ruleset.request({
-        attacker: {}, weapon: this.sceneWeaponSheet(), mode: this.mode, options, targets,
-        attackerAt: this.map.position(this.pick.attacker), aimAt: this.map.position(AIM),
+      body = requestByNames(this.ruleset, {
+        attacker: this.pick.attacker, weapon: this.sceneWeaponSheet(), mode: this.mode, options,
+        targets: this.pick.targets, position: (id) => this.map.position(id), aimAt: this.map.position(AIM),
       });
     } catch (error) {
       throw new FieldError(this.modeSelect, error.message);
     }
-    body.attacker = this.pick.attacker;
-    body.weapon = this.sceneWeapon.value;
-    if (body.targets) body.targets = this.pick.targets.map((id) => ({ id }));
-    // Suppressive fire without bystanders takes everyone else on the scene.
-    delete body.bystanders;
     if (preview) return body;
     const dice = readDice(this.diceStepsContainer);
     if (Object.keys(dice).length) body.dice = dice;

@@ -6,29 +6,23 @@ import { AttackForm } from "./attack-form.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
 import { ExpiryNotice } from "./expiry.js";
-import { EventFeed, feedItem, summarizeEvent } from "./feed.js";
+import { EventFeed, feedItem } from "./feed.js";
 import { FightLog } from "./fight-log.js";
 import { startTheme } from "./theme.js";
 import { FieldError } from "./fields.js";
-import { INITIATIVE_EVENTS, InitiativePanel, renderInitiative } from "./initiative.js";
+import { INITIATIVE_EVENTS, InitiativePanel } from "./initiative.js";
 import { SceneMap } from "./map.js";
 import { MonitorControls } from "./monitor-edit.js";
 import { drawMonitor, INCAPACITATED, MONITOR_EVENTS, MonitorsPanel, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { OddsPanel } from "./odds.js";
+import { PlayerView } from "./player-view.js";
 import { GONE, isGone, keepAdminKey, RememberedEncounters, rememberedAdminKey } from "./remembered.js";
-import { el, genericResult } from "./results.js";
+import { el } from "./results.js";
+import { FORMS, renderResult, resultSummary, summarize } from "./result-view.js";
 import { Roster } from "./roster.js";
 import { UndoControl } from "./undo.js";
-import { ActionForm, actorIds, renderAction, renderAdvance, TurnControls, turnText, ZoneTestForm } from "./round.js";
-import d100 from "./rulesets/d100.js";
-import sr3 from "./rulesets/sr3.js";
-import sr3hl from "./rulesets/sr3hl.js";
-import sr4 from "./rulesets/sr4.js";
-import sr5 from "./rulesets/sr5.js";
+import { ActionForm, actorIds, TurnControls, turnText, ZoneTestForm } from "./round.js";
 
-// The forms this console has; a ruleset the service lists without one here can still be joined
-// and followed, but not attacked with.
-const FORMS = { sr5, d100, sr3, sr4, "sr3-hardlife": sr3hl };
 const SESSION_KEY = "firefight.console.session";
 const $ = (id) => document.getElementById(id);
 
@@ -156,6 +150,7 @@ const initiative = new InitiativePanel({
     const acting = view && !view.over ? view.current : null;
     roster.setActing(acting);
     map.setActing(acting);
+    phone.setInitiative(view);
     // An initiative event carries no turn: the order read after it says where the turn stands.
     if (view) showTurn({ combat_turn: view.combat_turn, initiative_pass: view.initiative_pass, action_phase: acting });
   },
@@ -204,6 +199,8 @@ new FightLog({ session, summarize: (event) => summarize(event), markdown: $("exp
 // When the encounter expires, where it does (Redis; the durable store with a TTL set).
 const expiry = new ExpiryNotice({ kept: $("expiry"), warning: $("expiry-warning") });
 const zoneTests = new ZoneTestForm({ form: $("zone-test-form"), map, session, attackForm: form, onAnswer: onRoundAnswer });
+// A player's own link opens the view of their actor (on a phone, or wider on a desktop).
+const phone = new PlayerView({ root: $("player-view"), session, actors: () => roster.actors, attackForm: form });
 
 // The actor lists of the round's forms follow the map.
 function refreshActors() {
@@ -211,10 +208,6 @@ function refreshActors() {
   turns.refreshActors(ids);
   actions.refreshActors(ids);
   zoneTests.refreshActors(ids);
-}
-
-function formFor(kind) {
-  return Object.values(FORMS).find((ruleset) => ruleset.kinds.includes(kind)) || null;
 }
 
 function say(element, text, kind = "info") {
@@ -356,6 +349,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
     actions.setRuleset(ruleset, rulesetInfo(view.ruleset));
   }
   setRole(role);
+  phone.open(view, rulesetInfo(view.ruleset));
   say($("encounter-status"), ruleset
     ? `Joined ${view.name || id}.`
     : `Joined ${view.name || id}; this console has no attack form for ${view.ruleset}: the feed still follows it.`);
@@ -380,6 +374,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
 
 function leave({ keepStatus = false } = {}) {
   odds.stop();
+  phone.close();
   state.feed?.stop();
   state.feed = null;
   state.encounter = null;
@@ -468,6 +463,7 @@ function showTurn(turn) {
   const text = turnText(turn, { passes: FORMS[state.encounter?.ruleset]?.hasPasses ?? true });
   $("info-turn").textContent = text;
   $("turn-now").textContent = text;
+  phone.setTurn(text);
 }
 
 // --- attacks and results ------------------------------------------------------------------
@@ -511,23 +507,6 @@ function showError(message, input) {
   }
 }
 
-function render(result) {
-  const rendered = renderResult(result);
-  // Grenades the change set off when the turn reached their moment (sr4's `went_off`).
-  for (const blast of result.went_off || []) rendered.appendChild((formFor(blast.kind)?.render || genericResult)(blast));
-  return rendered;
-}
-
-function renderResult(result) {
-  if (result.kind === "advance") return renderAdvance(result);
-  if (result.kind === "initiative") return renderInitiative(result);
-  if (result.kind === "action") {
-    return renderAction(result, (attack) => (formFor(attack.kind)?.render || genericResult)(attack));
-  }
-  const ruleset = formFor(result.kind);
-  return ruleset ? ruleset.render(result) : genericResult(result);
-}
-
 // The last grenade that went off, drawn on the map with its scatter: an attack's at once
 // (airburst), or the last of those an advance, an initiative change or a held action set off.
 function showBlast(result) {
@@ -538,12 +517,9 @@ function showBlast(result) {
 
 function showResult(result, eventId, origin) {
   showBlast(result);
-  const ruleset = formFor(result.kind);
-  const rendered = render(result);
-  const summary = ruleset ? ruleset.summary(result) : summarize({ result, type: result.kind, actor: result.actor });
-  $("result").replaceChildren(el("p", { class: "origin", text: `Event ${eventId}, ${origin}.` }), rendered);
+  $("result").replaceChildren(el("p", { class: "origin", text: `Event ${eventId}, ${origin}.` }), renderResult(result));
   $("result").dataset.event = eventId;
-  say($("result-summary"), summary);
+  say($("result-summary"), resultSummary(result));
 }
 
 function setScene(actors) {
@@ -552,6 +528,7 @@ function setScene(actors) {
   monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
+  phone.refresh();
   refreshOdds();
 }
 
@@ -568,6 +545,7 @@ function applySceneResult(result) {
   monitors.sceneChanged();
   initiative.refreshActors();
   form.refreshScene();
+  phone.refresh();
   refreshOdds();
 }
 
@@ -589,9 +567,6 @@ function bringResultIntoView() {
 }
 
 // --- the feed -----------------------------------------------------------------------------
-
-// An event in words (feed.js), with this console's ruleset forms.
-const summarize = (event) => summarizeEvent(event, formFor);
 
 // What may have spent Edge, which the roster shows on each actor (sr5, sr4), with the
 // monitors the service keeps or without.
@@ -620,6 +595,7 @@ function onEvent(event) {
   while (feed.children.length > 200) feed.lastElementChild.remove();
   undo.note(event);
   expiry.note(event);
+  phone.onEvent(event);
   if (event.type === "encounter_ended") {
     for (const panel of ["attack", "action-panel", "turn-panel"]) $(panel).hidden = true;
     $("initiative-gm").hidden = true;
