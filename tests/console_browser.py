@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -175,6 +176,18 @@ def wait_picked(page: Page, actor: str) -> None:
 
 def player_link(page: Page) -> str:
     return page.locator("#share-player-link").input_value()
+
+
+def players_link(page: Page, player: str, actors: str) -> str:
+    """A player's own link, made by the GM under the roster: `player` plays `actors`."""
+    from playwright.sync_api import expect
+
+    page.get_by_label("Player id", exact=True).fill(player)
+    page.get_by_label("Their actors (ids, separated by spaces)").fill(actors)
+    page.get_by_role("button", name="Make the player's link").click()
+    expect(page.locator("#player-link")).to_have_value(re.compile(f"player={player}"))
+    link: str = page.locator("#player-link").input_value()
+    return link
 
 
 def fill_readme_attack(page: Page) -> None:

@@ -1,7 +1,7 @@
 """The console's accessibility, as axe-core (the axe-playwright-python package's axe.min.js, a
 declared test dependency) judges each view in Chromium: the join page, the GM's encounter, a
-player's encounter, the campaign page, each in the dark and the light theme. Any serious or
-critical violation fails."""
+player's encounter (the full table, and their own link's view on a phone), the campaign page,
+each in the dark and the light theme. Any serious or critical violation fails."""
 
 from __future__ import annotations
 
@@ -65,8 +65,11 @@ def violations(page: Page) -> list[str]:
     return found
 
 
-def new_page(browser: Browser, scheme: str) -> Page:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)  # type: ignore[arg-type]
+def new_page(browser: Browser, scheme: str, viewport: dict[str, int] | None = None) -> Page:
+    context = browser.new_context(
+        viewport=viewport or {"width": 1400, "height": 1000},  # type: ignore[arg-type]
+        color_scheme=scheme,  # type: ignore[arg-type]
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     return page
@@ -113,6 +116,13 @@ def test_the_gm_and_player_views_of_an_encounter(browser: Browser, url: str, sch
         player.locator("#feed-status[data-state=live]").wait_for()
         expect(player.locator("#feed li[data-type=attack]")).to_have_count(1)
         player.locator("#feed li[data-type=attack] button").click()
+        assert violations(player) == []
+        player.context.close()
+
+        # A player's own link, on a phone: the view of their actor (tests/test_console_phone.py).
+        player = new_page(browser, scheme, viewport={"width": 390, "height": 844})
+        player.goto(console.players_link(page, "anna", "sam"))
+        expect(player.locator("#pv-fire")).to_have_text("Attack goon-1")
         assert violations(player) == []
     finally:
         page.context.close()

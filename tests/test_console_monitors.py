@@ -63,17 +63,6 @@ def any_dice(page: Page, url: str, encounter: str) -> None:
     assert answer.ok, answer.text()
 
 
-def players_link(page: Page, player: str, actors: str) -> str:
-    from playwright.sync_api import expect
-
-    page.get_by_label("Player id").fill(player)
-    page.get_by_label("Their actors (ids, separated by spaces)").fill(actors)
-    page.get_by_role("button", name="Make the player's link").click()
-    expect(page.locator("#player-link")).to_have_value(re.compile(f"player={player}"))
-    link: str = page.locator("#player-link").input_value()
-    return link
-
-
 def attack_by_names(
     page: Page, attacker: str, target: str, dice: dict[str, str], weapon: str = ""
 ) -> dict[str, Any]:
@@ -149,7 +138,7 @@ def test_sr5_monitors_on_the_gms_and_a_players_console(page: Page, browser: Any,
     expect_boxes(page, "goon-1", "stun", 0, SR5_STUN)
     expect(wound(page, "goon-1")).to_have_count(0)
     any_dice(page, url, encounter)
-    anna = player_page(browser, players_link(page, "anna", "sam"))
+    anna = player_page(browser, console.players_link(page, "anna", "sam"))
     try:
         # A player sees the monitors of the actors it sees, not the hidden one's, and no Undo.
         expect_boxes(anna, "goon-1", "physical", 0, SR5_PHYSICAL)
@@ -331,7 +320,7 @@ def test_sr3_monitors_on_the_gms_and_a_players_console(page: Page, browser: Any,
         {"hidden": True, "position": {"x": 9, "y": 9}, "sheet": SR3_TARGET},
     )
     any_dice(page, url, encounter)
-    anna = player_page(browser, players_link(page, "anna", "sam"))
+    anna = player_page(browser, console.players_link(page, "anna", "sam"))
     try:
         # A player's link is never taken back: the GM's Undo says so and waits.
         expect(page.get_by_role("button", name="Undo")).to_be_disabled()
@@ -412,7 +401,7 @@ def test_sr3_confirmed_damage_is_declined_by_the_gm_and_applied_by_the_targets_p
     console.put_actor(
         page, url, encounter, "sam", {"position": {"x": 3, "y": 4}, "sheet": SR3_TARGET}
     )
-    anna = player_page(browser, players_link(page, "anna", "sam"))
+    anna = player_page(browser, console.players_link(page, "anna", "sam"))
     try:
         answer = attack_by_names(page, "goon", "sam", sr3_dice("sam"))
         assert answer["result"]["target"]["damage"]["boxes"] == SR3_M_BOXES
@@ -480,7 +469,7 @@ def test_the_roster_shows_edge_left_and_the_gm_sets_what_was_spent(
     )
     any_dice(page, url, encounter)
     edge = '#roster-list li[data-actor="{}"] [data-field="edge"]'
-    anna = player_page(browser, players_link(page, "anna", "sam"))
+    anna = player_page(browser, console.players_link(page, "anna", "sam"))
     try:
         for shown_on in (page, anna):
             expect(shown_on.locator(edge.format("sam"))).to_have_text("Edge 3/3")

@@ -17,7 +17,7 @@ import pytest
 from tests import console_browser as console
 from tests import sr5_requests as make
 from tests.test_console import browser, page, url
-from tests.test_console_monitors import any_dice, players_link
+from tests.test_console_monitors import any_dice
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -209,7 +209,7 @@ def set_table(page: Page, url: str) -> dict[str, Any]:
         f"/v1/encounters/{encounter}/initiative",
         {"actors": [{"actor": a, "score": s} for a, s in scores.items()]},
     )
-    link = players_link(page, "anna", "sam kit")
+    link = console.players_link(page, "anna", "sam kit")
     return {"encounter": encounter, "link": link, "boss_event": shot["event_id"]}
 
 

@@ -81,16 +81,13 @@ def open_player(browser: Browser, link: str, init_script: str | None = None) -> 
     if init_script:
         page.add_init_script(init_script)
     page.goto(link)
+    # A player's own link opens the view of their actor (tests/test_console_phone.py); these
+    # tests play at the full table, one tap away.
+    if "player=" in link:
+        page.locator("#feed-status[data-state=live]").wait_for(state="attached")
+        page.get_by_role("button", name="The full table").click()
     page.locator("#feed-status[data-state=live]").wait_for()
     return page
-
-
-def players_link(page: Page, player: str, actors: str) -> str:
-    page.get_by_label("Player id").fill(player)
-    page.get_by_label("Their actors (ids, separated by spaces)").fill(actors)
-    page.get_by_role("button", name="Make the player's link").click()
-    page.locator("#player-link").wait_for()
-    return page.locator("#player-link").input_value()
 
 
 def options(page: Page, select: str) -> list[str]:
@@ -137,7 +134,7 @@ def test_a_player_whose_link_plays_one_actor_attacks_with_it(
     console.put_actor(
         page, url, encounter, "goon-1", {"position": {"x": 12, "y": 0}, "sheet": GOON}
     )
-    anna = open_player(browser, players_link(page, "anna", "sam"))
+    anna = open_player(browser, console.players_link(page, "anna", "sam"))
     try:
         console.wait_picked(anna, "sam")
         expect(anna.locator("#scene-attacker")).to_have_value("sam")
@@ -270,7 +267,7 @@ def test_the_feed_says_what_a_players_link_did(
     page = watched.page
     encounter = console.create_encounter(page)
     console.put_actor(page, url, encounter, "sam", SAM)
-    link = players_link(page, "anna", "sam")
+    link = console.players_link(page, "anna", "sam")
     line = page.locator("#feed li[data-type=players] .summary")
     expect(line).to_have_text("anna has a link of their own, playing sam.")
     # The player's page is not told whose link it was, and says so.
