@@ -162,6 +162,16 @@ def test_a_player_on_a_phone_gives_their_own_dice_and_leaves_the_rest_to_the_ser
 
     sr5_scene(page, url)
     link = players_link(page, "anna", "sam")
+    # The GM's screen gives every step, saying whose player rolls it; Cancel gives the focus back.
+    pick(page, "sam", "goon-1")
+    page.get_by_role("button", name="Roll at the table").click()
+    expect(page.locator("#attack-walk-prompt")).to_have_text("Sam: roll 11 dice")
+    expect(page.locator("#attack-walk-whose")).to_have_text(
+        "Sam is played by anna: ask what they rolled."
+    )
+    page.locator("#attack-walk").get_by_role("button", name="Cancel").click()
+    expect(page.locator("#attack-walk")).to_be_hidden()
+    expect(page.get_by_role("button", name="Roll at the table")).to_be_focused()
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     phone = context.new_page()
     phone.set_default_timeout(15_000)
@@ -324,3 +334,41 @@ def test_d100_takes_faces_only_and_asks_for_the_bonus_dice_after_the_hit(
     assert (damage["bonus_hits"], damage["damage"], damage["location"]) == (7, 20, "torso")
     assert (damage["effective_armor"], damage["wound"]) == (2, 18)
     assert set(given_as(page).values()) == {"faces"}
+
+
+def test_a_zone_test_is_walked_through_its_test_then_its_soak(page: Page) -> None:
+    """tests/test_console_turns.py's suppressive burst (5 hits on the zone) and goon-1's test in
+    it: Reaction 3 dice, then, 0 hits of 5 (hit), the soak of Body 4 + armour 9 - 1 = 12: 3 hits
+    take the Predator's 8 to 5 boxes."""
+    from playwright.sync_api import expect
+
+    console.create_encounter(page, name="Zone test")
+    console.sr5_assault_rifle_on_suppressive(page)
+    console.place(page, "aim point x (m)", 20)
+    page.locator('#dice-steps input[data-step="suppression"]').fill("6 5 5 1 2 3 4 5 6 1 2 3")
+    console.resolve(page)
+    page.get_by_role("button", name="Test an actor against zone-1").click()
+    expect(page.locator("#zone-test-actor")).to_have_value("goon-1")
+    page.get_by_role("button", name="Roll the test at the table").click()
+    walk = page.locator("#zone-test-walk")
+    prompt = walk.locator("#zone-test-walk-prompt")
+    expect(prompt).to_have_text("goon-1: roll 3 dice")
+    walk.get_by_role("button", name="Ones: one more").click()
+    walk.get_by_role("button", name="Enter dice").click()
+    expect(prompt).to_have_text("goon-1: roll 12 dice")
+    walk.get_by_label("Hits", exact=True).fill("3")
+    with (
+        page.expect_request(lambda r: r.url.endswith("/zones/zone-1/tests")) as sent,
+        page.expect_response(lambda r: r.url.endswith("/zones/zone-1/tests")) as answered,
+    ):
+        walk.get_by_role("button", name="Enter dice").click()
+    assert sent.value.post_data_json["dice"] == {
+        "zone_test:goon-1": {"hits": 0, "ones": 1},
+        "soak:goon-1": {"hits": 3, "ones": 0},
+    }
+    result = answered.value.json()["result"]
+    assert (result["threshold"], result["test"]["hits"], result["hit"]) == (5, 0, True)
+    assert (result["damage"]["soak_hits"], result["damage"]["boxes"]) == (3, 5)
+    expect(page.locator("#result-summary")).to_have_text(
+        "goon-1 tests against zone-1: 0 hits of 5, hit, 5 physical boxes."
+    )
