@@ -82,11 +82,17 @@ def test_the_gm_walks_an_sr5_attack_faces_then_hits_and_ones_then_the_soak(
     from playwright.sync_api import expect
 
     sr5_scene(page, url)
-    pick(page, "sam", "goon-1")
+    # No target yet: the form's problem is said in the walk, at the field.
+    page.get_by_role("button", name="Attack with sam").click()
     page.get_by_role("button", name="Roll at the table").click()
     walk = walk_of(page)
+    expect(walk.locator("#attack-walk-error")).to_have_text("Pick a target from the scene")
+    expect(page.locator("#scene-target-goon-1")).to_be_focused()
+    page.get_by_role("button", name="Target goon-1").click()
+    page.get_by_role("button", name="Roll at the table").click()
     prompt = walk.locator("#attack-walk-prompt")
     expect(prompt).to_have_text("Sam: roll 11 dice")
+    expect(walk.locator("#attack-walk-error")).to_be_hidden()
     expect(walk.locator("#attack-walk-later")).to_have_text(
         "Then: Ganger: roll 6 dice (if it comes to it); Ganger: roll 12 dice (if it comes to it);"
         " then more, once these are known."

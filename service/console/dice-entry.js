@@ -10,6 +10,9 @@ import * as api from "./api.js";
 import { FieldError, parseFaces } from "./fields.js";
 import { el } from "./results.js";
 
+// How many times a step is asked while the token's previews are all in flight.
+const BUSY_RETRIES = 4;
+
 const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 // What to roll for one step, as said at the table: "Sam: roll 11 dice", "sam: roll 4 dice
@@ -70,7 +73,7 @@ export class DiceWalk {
   // answer; `onClose`: the walk closed (the focus goes back); `id`: the prefix of its ids.
   constructor({ container, session, ask, send, onAnswer, onClose = () => {}, id = "dice-walk" }) {
     Object.assign(this, { container, session, ask, send, onAnswer, onClose, id });
-    this.busy = false;
+    Object.assign(this, { busy: false, encounter: null, dice: {}, order: [], forms: new Map(), drafts: new Map() });
     // The form the table last used: the next step offers it first.
     this.preferred = "counts";
     const heading = el("h3", { id: `${id}-heading`, tabindex: "-1", text: "Rolling at the table" });
@@ -126,6 +129,19 @@ export class DiceWalk {
       return;
     }
     await this.refresh();
+  }
+
+  // The request could not be read from its form: the walk says why, at the field to fix.
+  refuse(message, input) {
+    this.encounter = null;
+    this.container.hidden = false;
+    this.entry.replaceChildren();
+    this.soFar.replaceChildren();
+    this.prompt.textContent = "Fix the form first, then roll at the table again.";
+    this.later.textContent = "";
+    this.backButton.disabled = true;
+    this.restButton.disabled = true;
+    this.showError(message, input);
   }
 
   close() {
@@ -189,7 +205,7 @@ export class DiceWalk {
     this.setBusy(true);
     let needs;
     try {
-      needs = await this.ask({ ...this.dice });
+      needs = await this.asked({ ...this.dice });
     } catch (problem) {
       this.setBusy(false);
       const step = stepOfPath(problem.problem?.path) || this.order.at(-1);
@@ -206,6 +222,19 @@ export class DiceWalk {
     this.error.hidden = true;
     this.draw(needs);
     if (needs.ready) await this.sendNow();
+  }
+
+  // The answer of POST .../dice; asked again a little later while the token has its previews
+  // in flight (a 429: the odds panel's count too), a few times.
+  async asked(dice) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.ask(dice);
+      } catch (problem) {
+        if (problem.status !== 429 || attempt >= BUSY_RETRIES) throw problem;
+        await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+      }
+    }
   }
 
   // Takes a step out of the dice given (and any entered after it, which may hang on it).
@@ -413,10 +442,7 @@ export function attachWalk({ form, kind, read, post, session, onAnswer, zone = (
       body = read();
     } catch (problem) {
       if (!(problem instanceof FieldError)) throw problem;
-      walk.container.hidden = false;
-      walk.entry.replaceChildren();
-      walk.prompt.textContent = "";
-      walk.showError(problem.message, problem.input);
+      walk.refuse(problem.message, problem.input);
       return;
     }
     const { dice = {}, ...request } = body;
