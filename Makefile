@@ -76,6 +76,7 @@ docs-images: $(TEST_STAMP)
 	$(BIN)/python -m tests.console_screenshot
 	$(BIN)/python -m tests.console_screenshot_sr3hl
 	$(BIN)/python -m tests.console_screenshot_phone
+	$(BIN)/python -m tests.console_screenshot_dice
 	cd foundry-module && npm ci --no-audit --no-fund && node scripts/render-card-preview.mjs ../.card-preview.html
 	$${FIREFIGHT_CHROMIUM:-/usr/bin/chromium} --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
 		--window-size=360,500 --screenshot=docs/img/chat-card.png file://$(abspath .card-preview.html) 2>/dev/null

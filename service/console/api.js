@@ -100,6 +100,11 @@ export const attackOdds = (id, token, body) =>
 export const zoneTestOdds = (id, token, zone, body) =>
   call("POST", `${encounterPath(id)}/zones/${encodeURIComponent(zone)}/tests/odds`, { token, body });
 
+// What a request will roll, step by step, before it is rolled (`{"attack": {...}}`, `{"action":
+// {...}}` or `{"zone_test": {...}, "zone": "z-1"}`, each with the dice known so far): a preview,
+// nothing rolled or stored.
+export const diceNeeds = (id, token, body) => call("POST", `${encounterPath(id)}/dice`, { token, body });
+
 // The GM's edit of the combat state (PUT .../state), made on the `version` it was read at: the
 // service refuses it (409 `state-changed`) if anything changed the encounter since.
 export const editState = (id, token, body) =>

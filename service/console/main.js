@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { AttackForm } from "./attack-form.js";
+import { attachWalk } from "./dice-entry.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
 import { ExpiryNotice } from "./expiry.js";
@@ -96,6 +97,9 @@ const onRoundAnswer = (answer) => {
   showTurn(answer.changes?.turn);
   bringResultIntoView();
 };
+// "Roll at the table": the attack's dice walked through step by step (dice-entry.js).
+attachWalk({ form: $("attack-form"), kind: "attack", id: "attack-walk", read: () => form.read(), session, onAnswer: onRoundAnswer,
+  post: (body) => api.resolveAttack(state.encounter.id, state.encounter.token, body) });
 const turns = new TurnControls({
   panel: $("turn-panel"),
   map,

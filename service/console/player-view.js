@@ -9,7 +9,7 @@
 
 import * as api from "./api.js";
 import { requestByNames } from "./attack-form.js";
-import { DiceEntry } from "./dice-entry.js";
+import { DiceEntry } from "./player-dice.js";
 import { FieldError } from "./fields.js";
 import { leftText, nowText } from "./initiative.js";
 import { distance } from "./map.js";

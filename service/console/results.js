@@ -38,13 +38,19 @@ export function die(value, sides, { hit = false } = {}) {
   return face;
 }
 
+// A count given at the table, said of one die.
+const ONE = { hits: "hit", successes: "success", ones: "one" };
+
 // Every step's dice, in order, named by step; `isHit(value, roll)` marks the dice that score.
 export function diceSection(dice, { isHit = () => false } = {}) {
   const section = el("section", { class: "dice", "aria-label": "Dice" }, el("h3", { text: "Dice" }));
   for (const roll of dice) {
     const faces = el("div", { class: "faces" }, roll.values.map((value) => die(value, roll.sides, { hit: isHit(value, roll) })));
-    const origin = roll.given ? "given" : "rolled";
-    section.appendChild(el("div", { class: "dice-step", dataStep: roll.step },
+    // Given at the table as counts (hits and ones...) or as faces; the faces shown for counts
+    // are those the service let them stand for.
+    const counts = roll.counts ? Object.entries(roll.counts).map(([name, n]) => `${n} ${n === 1 ? ONE[name] || name : name}`).join(", ") : "";
+    const origin = roll.given ? (counts ? `given as counts (${counts})` : "given as faces") : "rolled";
+    section.appendChild(el("div", { class: "dice-step", dataStep: roll.step, dataGiven: roll.given ? (counts ? "counts" : "faces") : "rolled" },
       el("h4", {}, el("code", { text: roll.step }), ` — ${roll.values.length}d${roll.sides}, ${origin}`),
       faces));
   }

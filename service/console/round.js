@@ -3,6 +3,7 @@
 // a refusal is shown in the form's alert, at the field its problem's `path` names.
 
 import * as api from "./api.js";
+import { attachWalk } from "./dice-entry.js";
 import { buildField, diceInputs, FieldError, readDice, readFields } from "./fields.js";
 import { OddsPanel } from "./odds.js";
 import { diceSection, el, facts } from "./results.js";
@@ -147,6 +148,9 @@ export class ActionForm {
     this.alert = form.querySelector("#action-error");
     this.button = form.querySelector("#take-action");
     this.ruleset = null;
+    // "Roll at the table" for an action that rolls (a Second Chance, a recovery...).
+    attachWalk({ form, kind: "action", id: "action-walk", label: "Roll the action at the table", read: () => this.read(), session, onAnswer,
+      post: (body) => api.takeAction(session().id, session().token, body) });
     this.action.addEventListener("change", () => this.showFields());
     this.fields.addEventListener("change", () => this.applyConditions());
     form.addEventListener("submit", (event) => {
@@ -243,6 +247,10 @@ export class ZoneTestForm {
         return api.zoneTestOdds(id, token, this.zone.id, body);
       },
     });
+    // "Roll at the table": the test's dice walked through step by step (another zone opened
+    // or this one closed ends the walk).
+    this.walk = attachWalk({ form, kind: "zone_test", id: "zone-test-walk", label: "Roll the test at the table", read: () => this.read(), session, onAnswer,
+      zone: () => this.zone?.id, post: (body) => api.testZone(session().id, session().token, this.zone.id, body) });
     this.actor.addEventListener("change", () => {
       this.copyFromAttackForm();
       this.refreshDice();
@@ -271,6 +279,7 @@ export class ZoneTestForm {
   // standing inside it.
   async open(zone, actor = null) {
     if (!this.ruleset?.zoneTest) return;
+    if (this.zone?.id !== zone.id) this.walk.close();
     this.zone = zone;
     this.zoneName.textContent = zone.id;
     this.alert.hidden = true;
@@ -299,6 +308,7 @@ export class ZoneTestForm {
   }
 
   close() {
+    this.walk?.close();
     this.form.hidden = true;
     this.zone = null;
     this.odds.stop();
