@@ -31,7 +31,7 @@ def take(path: Path = OUTPUT) -> Path:
         encounter = console.create_encounter(page, name="Warehouse")
         console.put_actor(page, url, encounter, "sam", make.README_SAM)
         console.put_actor(page, url, encounter, "goon-1", GANGER)
-        page.get_by_role("button", name="Attack with sam").click()
+        page.get_by_role("button", name="Attacker: sam").click()
         page.get_by_role("button", name="Target goon-1").click()
         page.get_by_role("button", name="Roll at the table").click()
         walk = page.locator("#attack-walk")

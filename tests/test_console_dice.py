@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from tests import console_browser as console
 from tests import sr5_requests as make
 from tests.test_console import browser, page, url
-from tests.test_console_monitors import players_link
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -39,7 +38,7 @@ def sr5_scene(page: Page, url: str) -> str:
 def pick(page: Page, attacker: str, target: str) -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("button", name=f"Attack with {attacker}").click()
+    page.get_by_role("button", name=f"Attacker: {attacker}").click()
     page.get_by_role("button", name=f"Target {target}").click()
     expect(page.locator(f"#scene-target-{target}")).to_be_checked()
 
@@ -83,7 +82,7 @@ def test_the_gm_walks_an_sr5_attack_faces_then_hits_and_ones_then_the_soak(
 
     sr5_scene(page, url)
     # No target yet: the form's problem is said in the walk, at the field.
-    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_role("button", name="Attacker: sam").click()
     page.get_by_role("button", name="Roll at the table").click()
     walk = walk_of(page)
     expect(walk.locator("#attack-walk-error")).to_have_text("Pick a target from the scene")
@@ -167,7 +166,7 @@ def test_a_player_on_a_phone_gives_their_own_dice_and_leaves_the_rest_to_the_ser
     from playwright.sync_api import expect
 
     sr5_scene(page, url)
-    link = players_link(page, "anna", "sam")
+    link = console.players_link(page, "anna", "sam")
     # The GM's screen gives every step, saying whose player rolls it; Cancel gives the focus back.
     pick(page, "sam", "goon-1")
     page.get_by_role("button", name="Roll at the table").click()
@@ -183,8 +182,13 @@ def test_a_player_on_a_phone_gives_their_own_dice_and_leaves_the_rest_to_the_ser
     phone.set_default_timeout(15_000)
     try:
         phone.goto(link)
+        # Her own link opens the view of her actor; the full table is one tap away.
+        phone.locator("#feed-status[data-state=live]").wait_for(state="attached")
+        phone.get_by_role("button", name="The full table").tap()
         phone.locator("#feed-status[data-state=live]").wait_for()
-        pick(phone, "sam", "goon-1")
+        # Her one armed actor is picked already (tests/test_console_table.py).
+        console.wait_picked(phone, "sam")
+        phone.get_by_role("button", name="Target goon-1").click()
         phone.get_by_role("button", name="Roll at the table").tap()
         walk = walk_of(phone)
         prompt = walk.locator("#attack-walk-prompt")
