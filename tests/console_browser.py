@@ -386,3 +386,29 @@ def save_actor(page: Page, button: str = "Add actor") -> dict[str, Any]:
     assert response.status == 200, response.text()
     body: dict[str, Any] = response.json()
     return body
+
+
+# --- rolling at the table (service/console/dice-entry.js) -----------------------------------
+
+
+def enter_step(
+    page: Page, walk: str, prompt: str, dice: str | Mapping[str, int], tap: bool = False
+) -> None:
+    """One step of a dice walk (`walk`: its id, "attack-walk", "pv-walk"): waits for `prompt`
+    ("Sam: roll 11 dice"), gives the step as faces (`"6 5 5 2"`) or as counts (`{"hits": 4,
+    "ones": 1}`, typed into the steppers' numbers), and enters it, with a tap on a phone."""
+    from playwright.sync_api import expect
+
+    on = page.locator(f"#{walk}")
+    expect(on.locator(f"#{walk}-prompt")).to_have_text(prompt)
+    press = (lambda target: target.tap()) if tap else (lambda target: target.click())
+    forms = on.locator(f"input[name={walk}-form]")
+    if isinstance(dice, str):
+        if forms.count():
+            press(on.locator(f"#{walk}-as-faces"))
+        on.locator(f"#{walk}-faces").fill(dice)
+    else:
+        press(on.locator(f"#{walk}-as-counts"))
+        for count, value in dice.items():
+            on.locator(f"#{walk}-{count}").fill(str(value))
+    press(on.get_by_role("button", name="Enter dice"))
