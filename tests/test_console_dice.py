@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from tests import console_browser as console
 from tests import sr5_requests as make
 from tests.test_console import browser, page, url
-from tests.test_console_monitors import players_link
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -39,7 +38,11 @@ def sr5_scene(page: Page, url: str) -> str:
 def pick(page: Page, attacker: str, target: str) -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("button", name=f"Attack with {attacker}").click()
+    picker = page.get_by_role("button", name=f"Attacker: {attacker}")
+    # A player's page with one armed actor has it picked already: a click would put it back.
+    if picker.get_attribute("aria-pressed") != "true":
+        picker.click()
+    expect(picker).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name=f"Target {target}").click()
     expect(page.locator(f"#scene-target-{target}")).to_be_checked()
 
@@ -83,7 +86,7 @@ def test_the_gm_walks_an_sr5_attack_faces_then_hits_and_ones_then_the_soak(
 
     sr5_scene(page, url)
     # No target yet: the form's problem is said in the walk, at the field.
-    page.get_by_role("button", name="Attack with sam").click()
+    page.get_by_role("button", name="Attacker: sam").click()
     page.get_by_role("button", name="Roll at the table").click()
     walk = walk_of(page)
     expect(walk.locator("#attack-walk-error")).to_have_text("Pick a target from the scene")
@@ -167,7 +170,7 @@ def test_a_player_on_a_phone_gives_their_own_dice_and_leaves_the_rest_to_the_ser
     from playwright.sync_api import expect
 
     sr5_scene(page, url)
-    link = players_link(page, "anna", "sam")
+    link = console.players_link(page, "anna", "sam")
     # The GM's screen gives every step, saying whose player rolls it; Cancel gives the focus back.
     pick(page, "sam", "goon-1")
     page.get_by_role("button", name="Roll at the table").click()
@@ -183,7 +186,13 @@ def test_a_player_on_a_phone_gives_their_own_dice_and_leaves_the_rest_to_the_ser
     phone.set_default_timeout(15_000)
     try:
         phone.goto(link)
+        # Her own link opens the view of her actor (its own walk: tests/test_console_fight.py);
+        # the full table's form, one tap away, walks the same.
+        phone.locator("#feed-status[data-state=live]").wait_for(state="attached")
+        phone.get_by_role("button", name="The full table").tap()
         phone.locator("#feed-status[data-state=live]").wait_for()
+        # Her link plays one armed actor: her page attacks with it without asking.
+        console.wait_picked(phone, "sam")
         pick(phone, "sam", "goon-1")
         phone.get_by_role("button", name="Roll at the table").tap()
         walk = walk_of(phone)
