@@ -66,15 +66,21 @@ def serve_on(
     """`python -m service` on `port` keeping its data in `data` (started again on both, it finds
     what it kept), its log in a file (a pipe nobody reads would fill up and stall the service),
     stopped with SIGTERM at the end, as an orchestrator or Ctrl-C stops it. Only the FIREFIGHT_
-    settings in `env` reach it, none of this process's."""
+    settings in `env` reach it, none of this process's (but FIREFIGHT_CONSTANT_DICE)."""
     settings = dict(env or {})
+    # The hunt for tests that pass on luck (tests/constant_dice.py) reaches the served service
+    # too: `FIREFIGHT_CONSTANT_DICE=0.5 pytest -p tests.constant_dice tests/test_console_x.py`.
+    module = "service"
+    if "FIREFIGHT_CONSTANT_DICE" in os.environ:
+        settings.setdefault("FIREFIGHT_CONSTANT_DICE", os.environ["FIREFIGHT_CONSTANT_DICE"])
+        module = "tests.constant_dice_service"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     env.update(settings)
     env["FIREFIGHT_ADMIN_KEY"] = admin_key
     env["FIREFIGHT_DATA_DIR"] = str(data)
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service", "--port", str(port), *args],
+            [sys.executable, "-m", module, "--port", str(port), *args],
             cwd=ROOT,
             env=env,
             stdout=log,
