@@ -66,15 +66,21 @@ def serve_on(
     """`python -m service` on `port` keeping its data in `data` (started again on both, it finds
     what it kept), its log in a file (a pipe nobody reads would fill up and stall the service),
     stopped with SIGTERM at the end, as an orchestrator or Ctrl-C stops it. Only the FIREFIGHT_
-    settings in `env` reach it, none of this process's."""
+    settings in `env` reach it, none of this process's (but FIREFIGHT_CONSTANT_DICE)."""
     settings = dict(env or {})
+    # The hunt for tests that pass on luck (tests/constant_dice.py) reaches the served service
+    # too: `FIREFIGHT_CONSTANT_DICE=0.5 pytest -p tests.constant_dice tests/test_console_x.py`.
+    module = "service"
+    if "FIREFIGHT_CONSTANT_DICE" in os.environ:
+        settings.setdefault("FIREFIGHT_CONSTANT_DICE", os.environ["FIREFIGHT_CONSTANT_DICE"])
+        module = "tests.constant_dice_service"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     env.update(settings)
     env["FIREFIGHT_ADMIN_KEY"] = admin_key
     env["FIREFIGHT_DATA_DIR"] = str(data)
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service", "--port", str(port), *args],
+            [sys.executable, "-m", module, "--port", str(port), *args],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -386,3 +392,29 @@ def save_actor(page: Page, button: str = "Add actor") -> dict[str, Any]:
     assert response.status == 200, response.text()
     body: dict[str, Any] = response.json()
     return body
+
+
+# --- rolling at the table (service/console/dice-entry.js) -----------------------------------
+
+
+def enter_step(
+    page: Page, walk: str, prompt: str, dice: str | Mapping[str, int], tap: bool = False
+) -> None:
+    """One step of a dice walk (`walk`: its id, "attack-walk", "pv-walk"): waits for `prompt`
+    ("Sam: roll 11 dice"), gives the step as faces (`"6 5 5 2"`) or as counts (`{"hits": 4,
+    "ones": 1}`, typed into the steppers' numbers), and enters it, with a tap on a phone."""
+    from playwright.sync_api import expect
+
+    on = page.locator(f"#{walk}")
+    expect(on.locator(f"#{walk}-prompt")).to_have_text(prompt)
+    press = (lambda target: target.tap()) if tap else (lambda target: target.click())
+    forms = on.locator(f"input[name={walk}-form]")
+    if isinstance(dice, str):
+        if forms.count():
+            press(on.locator(f"#{walk}-as-faces"))
+        on.locator(f"#{walk}-faces").fill(dice)
+    else:
+        press(on.locator(f"#{walk}-as-counts"))
+        for count, value in dice.items():
+            on.locator(f"#{walk}-{count}").fill(str(value))
+    press(on.get_by_role("button", name="Enter dice"))

@@ -1,6 +1,7 @@
 """Takes docs/img/console-phone.png and docs/img/console-phone-desktop.png: a player's own link
 on a phone (390 x 844) and on a desktop, after the wounded Sam shot the ganger with one tap and
-the player's own dice (tests/test_console_phone.py works the numbers through).
+the player's own dice rolled at the table (tests/test_console_phone.py works the numbers
+through).
 
 Run it with `python -m tests.console_screenshot_phone [directory]` (it starts its own service and
 uses Debian's Chromium, as the browser tests do)."""
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 from tests import console_browser as console
-from tests.test_console_phone import DESKTOP, PHONE, PHONE_DICE, set_table
+from tests.test_console_phone import DESKTOP, PHONE, roll_phone_dice, set_table
 
 OUTPUT = console.ROOT / "docs" / "img"
 
@@ -39,8 +40,7 @@ def take(directory: Path = OUTPUT) -> list[Path]:
             anna.locator('#player-view [data-target="goon-1"][aria-pressed="true"]').wait_for()
             if name == "console-phone.png":
                 # The shot once, from the phone; the desktop shows the same result read back.
-                console.give_dice(anna, "#player-view .pv-dice-steps", PHONE_DICE)
-                anna.locator("#pv-fire").click()
+                roll_phone_dice(anna)
                 anna.locator("#player-view .pv-result-targets [data-target]").wait_for()
             else:
                 anna.locator('#player-view .pv-feed li[data-type="attack"]').nth(1).wait_for()

@@ -17,7 +17,7 @@ import os
 import secrets
 from typing import Any
 
-import service.engine.encounters as encounters
+import service.engine.core as engine_core
 from service.rules import dice
 
 # The seed every server-picked roll gets (a test that gave this one would roll constant faces).
@@ -44,5 +44,7 @@ def _constant(self: dice.Dice, count: int, sides: int) -> list[int]:
     return _rolled(self, count, sides)
 
 
-encounters.secrets = _Secrets()  # type: ignore[assignment]
+# The engine draws a request's seed in service/engine/core.py (`_rolling`); a patch of a module
+# that no longer draws it would leave every die random and the hunt find nothing.
+engine_core.secrets = _Secrets()  # type: ignore[assignment]
 dice.Dice._rolled = _constant  # type: ignore[method-assign]

@@ -1,7 +1,8 @@
 """The console's accessibility, as axe-core (the axe-playwright-python package's axe.min.js, a
 declared test dependency) judges each view in Chromium: the join page, the GM's encounter, a
-player's encounter (the full table, and their own link's view on a phone), the campaign page,
-each in the dark and the light theme. Any serious or critical violation fails."""
+player's encounter (the full table, and their own link's view on a phone), the dice walk open
+on the GM's and the phone's, the campaign page, each in the dark and the light theme. Any serious
+or critical violation fails."""
 
 from __future__ import annotations
 
@@ -110,6 +111,13 @@ def test_the_gm_and_player_views_of_an_encounter(browser: Browser, url: str, sch
         # The odds dim while they are worked out: judged once they are in.
         page.locator("#attack-odds:not([aria-busy=true])").wait_for()
         assert violations(page) == []
+        # Rolling at the table: the walk open at its first step (tests/test_console_dice.py),
+        # the dice typed for the attack above taken out (given, they would send it at once).
+        console.give_dice(page, "#dice-steps", dict.fromkeys(console.README_DICE, ""))
+        page.locator("#attack-walk-start").click()
+        expect(page.locator("#attack-walk-prompt")).to_have_text("Sam: roll 13 dice")
+        assert violations(page) == []
+        page.locator("#attack-walk-cancel").click()
 
         player = new_page(browser, scheme)
         player.goto(console.player_link(page))
@@ -123,6 +131,10 @@ def test_the_gm_and_player_views_of_an_encounter(browser: Browser, url: str, sch
         player = new_page(browser, scheme, viewport={"width": 390, "height": 844})
         player.goto(console.players_link(page, "anna", "sam"))
         expect(player.locator("#pv-fire")).to_have_text("Attack goon-1")
+        assert violations(player) == []
+        # Its own walk through the dice (tests/test_console_fight.py), open at its first step.
+        player.locator("#pv-roll").click()
+        expect(player.locator("#pv-walk-prompt")).to_have_text("Sam: roll 11 dice")
         assert violations(player) == []
     finally:
         page.context.close()

@@ -38,7 +38,11 @@ def sr5_scene(page: Page, url: str) -> str:
 def pick(page: Page, attacker: str, target: str) -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("button", name=f"Attacker: {attacker}").click()
+    picker = page.get_by_role("button", name=f"Attacker: {attacker}")
+    # A player's page with one armed actor has it picked already: a click would put it back.
+    if picker.get_attribute("aria-pressed") != "true":
+        picker.click()
+    expect(picker).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name=f"Target {target}").click()
     expect(page.locator(f"#scene-target-{target}")).to_be_checked()
 
@@ -182,13 +186,14 @@ def test_a_player_on_a_phone_gives_their_own_dice_and_leaves_the_rest_to_the_ser
     phone.set_default_timeout(15_000)
     try:
         phone.goto(link)
-        # Her own link opens the view of her actor; the full table is one tap away.
+        # Her own link opens the view of her actor (its own walk: tests/test_console_fight.py);
+        # the full table's form, one tap away, walks the same.
         phone.locator("#feed-status[data-state=live]").wait_for(state="attached")
         phone.get_by_role("button", name="The full table").tap()
         phone.locator("#feed-status[data-state=live]").wait_for()
-        # Her one armed actor is picked already (tests/test_console_table.py).
+        # Her link plays one armed actor: her page attacks with it without asking.
         console.wait_picked(phone, "sam")
-        phone.get_by_role("button", name="Target goon-1").click()
+        pick(phone, "sam", "goon-1")
         phone.get_by_role("button", name="Roll at the table").tap()
         walk = walk_of(phone)
         prompt = walk.locator("#attack-walk-prompt")

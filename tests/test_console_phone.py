@@ -152,6 +152,19 @@ def layout(page: Page) -> dict[str, Any]:
     return measured
 
 
+def roll_phone_dice(anna: Page, tap: bool = True) -> None:
+    """Anna's shot at the ganger rolled at the table (the GM lets players give every die):
+    PHONE_DICE's faces, step by step, as the walk asks for them; the attack goes with the last."""
+    anna.locator("#pv-roll").tap() if tap else anna.locator("#pv-roll").click()
+    prompts = {
+        "attack": f"Sam: roll {SAM_POOL} dice",
+        "defense:goon-1": "Goon: roll 6 dice",
+        "soak:goon-1": "Goon: roll 12 dice",
+    }
+    for step, faces in PHONE_DICE.items():
+        console.enter_step(anna, "pv-walk", prompts[step], faces, tap=tap)
+
+
 def expect_compact(page: Page, width: int) -> None:
     measured = layout(page)
     assert measured["width"] <= width, f"scrolls sideways: {measured['width']} px"
@@ -262,12 +275,12 @@ def test_a_player_plays_their_actor_on_a_phone(
         expect(anna.locator("#pv-fire")).to_have_text("Attack goon-1")
         expect_compact(anna, PHONE["width"])
 
-        # Anna types her dice (the GM lets players give every die), then one tap.
-        console.give_dice(anna, "#player-view .pv-dice-steps", PHONE_DICE)
+        # Anna rolls at the table (the GM lets players give every die): her 8 dice, then the
+        # ganger's, as faces; the attack goes once the last is in.
         with anna.expect_response(
             lambda r: r.url.endswith("/attacks") and r.request.method == "POST"
         ) as answered:
-            anna.locator("#pv-fire").tap()
+            roll_phone_dice(anna)
         response = answered.value
         assert response.status == 201, response.text()
         sent = response.request.post_data_json
@@ -302,11 +315,11 @@ def test_a_player_plays_their_actor_on_a_phone(
             f"{GOON_BOXES}/{GOON_PHYSICAL} physical, 0/{GOON_STUN} stun; wounds {GOON_WOUND}"
         )
         expect(view.locator("#pv-result-heading")).to_be_focused()
-        # One round fired; the dice fields start empty again; the shot is in Sam's feed.
+        # One round fired; the walk is closed; the shot is in Sam's feed.
         expect(view.locator('[data-weapon="predator"] [data-field="ammo"]')).to_have_text(
             str(AMMO_LEFT)
         )
-        expect(view.locator('.pv-dice-steps input[data-step="attack"]')).to_have_value("")
+        expect(view.locator("#pv-walk")).to_be_hidden()
         expect(feed.locator(f'li[data-event-id="{answer["event_id"]}"]')).to_have_count(1)
         # Every number and die of it stays a tap away.
         result.locator("summary").tap()
@@ -354,9 +367,8 @@ def test_the_same_view_on_a_desktop_is_wider(
         targets = view.locator(".pv-targets [data-target]")
         assert targets.evaluate_all("ts => ts.map(t => t.dataset.target)") == ["goon-1", "boss"]
         assert view.locator('.pv-map [data-actor="lurker"]').count() == 0
-        console.give_dice(anna, "#player-view .pv-dice-steps", PHONE_DICE)
         with anna.expect_response(lambda r: r.url.endswith("/attacks")) as answered:
-            anna.locator("#pv-fire").click()
+            roll_phone_dice(anna, tap=False)
         assert answered.value.status == 201, answered.value.text()
         hit = view.locator('.pv-result-targets [data-target="goon-1"]')
         expect(hit.locator('[data-field="boxes"]')).to_have_text(str(GOON_BOXES))

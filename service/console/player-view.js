@@ -1,15 +1,16 @@
 // A player's own view (issue 27): what a player's own link opens, made for a phone and the same,
 // wider, on a desktop. Their actor's condition monitor and wound modifier, its guns and rounds,
 // whose phase it is and what it has left, a one-tap attack on a target picked from a list or the
-// map, their own dice, the result, and the feed of what happened to them; a switcher when they
-// play several actors. The full table (every panel of the console) stays one tap away.
+// map, their own dice rolled at the table (the console's dice walk, dice-entry.js), the result,
+// and the feed of what happened to them; a switcher when they play several actors. The full
+// table (every panel of the console) stays one tap away.
 // It shows what the page already follows (the scene as this token sees it, the initiative, the
-// events): a hidden actor never reaches it. It asks the service only to attack, and for the
-// dice policy again after the GM edited the state.
+// events): a hidden actor never reaches it. It asks the service only to attack, and what an
+// attack rolls while the player rolls it at the table.
 
 import * as api from "./api.js";
 import { requestByNames } from "./attack-form.js";
-import { DiceEntry } from "./player-dice.js";
+import { DiceWalk } from "./dice-entry.js";
 import { FieldError } from "./fields.js";
 import { leftText, nowText } from "./initiative.js";
 import { distance } from "./map.js";
@@ -95,6 +96,8 @@ export class PlayerView {
     this.mode = el("select", { id: "pv-mode" });
     this.mode.addEventListener("change", () => this.drawAttack());
     this.fire = el("button", { type: "submit", id: "pv-fire", class: "primary", text: "Attack" });
+    this.rollButton = el("button", { type: "button", id: "pv-roll", "aria-describedby": "pv-roll-help", text: "Roll at the table" });
+    this.rollButton.addEventListener("click", () => this.rollAtTable());
     const full = el("button", { type: "button", id: "pv-full-form", text: "Full attack form" });
     full.addEventListener("click", () => this.openFullForm());
     const attack = el("form", { class: "pv-attack-form", novalidate: true, "aria-labelledby": "pv-attack-heading" },
@@ -103,18 +106,17 @@ export class PlayerView {
       el("h4", { id: "pv-targets-heading", text: "Targets" }),
       part("targets", "ul", { class: "pv-targets", "aria-labelledby": "pv-targets-heading" }),
       el("div", { class: "pv-field" }, el("label", { for: "pv-mode", text: "Firing mode" }), this.mode),
-      el("fieldset", { class: "pv-dice" },
-        el("legend", { text: "Your dice (optional)" }),
-        el("p", { class: "pv-help", id: "pv-dice-help", text: "Type the faces you rolled (6 5 5 2); a step left empty is rolled by the service." }),
-        part("dice-steps", "div", { class: "pv-dice-steps" })),
       part("turn-note", "p", { class: "pv-help", hidden: true }),
       part("error", "p", { class: "error", role: "alert", hidden: true }),
-      el("div", { class: "pv-buttons" }, this.fire, full),
-      part("fire-help", "p", { class: "pv-help" }));
+      el("div", { class: "pv-buttons" }, this.fire, this.rollButton, full),
+      part("fire-help", "p", { class: "pv-help" }),
+      el("p", { class: "pv-help", id: "pv-roll-help", text: "Roll at the table walks you through your own dice, step by step (faces, or hits and ones); the service rolls the rest." }));
     attack.addEventListener("submit", (event) => {
       event.preventDefault();
       this.attack();
     });
+    // The walk through the dice, under the form while the player rolls (dice-entry.js).
+    const walk = part("walk", "section", { id: "pv-walk", hidden: true });
     const result = part("result", "section", { class: "pv-card pv-result", hidden: true, "aria-labelledby": "pv-result-heading" },
       el("h3", { id: "pv-result-heading", tabindex: "-1", text: "Your attack" }),
       part("result-summary", "p", { class: "pv-summary", role: "status", "aria-live": "polite" }),
@@ -143,12 +145,12 @@ export class PlayerView {
             el("div", { role: "log", "aria-live": "polite", "aria-labelledby": "pv-feed-heading" },
               part("feed", "ol", { class: "pv-feed" })))),
         el("div", { class: "pv-column" },
-          part("attack", "section", { class: "pv-card" }, attack),
+          part("attack", "section", { class: "pv-card" }, attack, walk),
           result));
     this.parts = new Map([body, ...bar.querySelectorAll("[data-part]"), ...body.querySelectorAll("[data-part]")].map((e) => [e.dataset.part, e]));
     this.root.replaceChildren(bar, body);
     this.map = new TargetMap({ svg: this.part("map"), onPick: (id) => this.pick(id) });
-    this.dice = new DiceEntry({ container: this.part("dice-steps"), idPrefix: "pv-dice" });
+    this.walk = this.diceWalk(walk);
   }
 
   // The map's drawing (player-map.js); an SVG element, which `el` does not make.
@@ -177,7 +179,7 @@ export class PlayerView {
     this.ruleset = FORMS[view.ruleset] || null;
     this.rulesetId = view.ruleset;
     this.info = info;
-    this.dicePolicy = view.dice_policy || "own";
+    this.walk.close();
     this.current = null;
     this.picked = null;
     this.weapons = new Map();
@@ -261,7 +263,6 @@ export class PlayerView {
 
   onEvent(event) {
     if (!this.active) return;
-    if (event.type === "state_edited") this.readPolicy();
     if (event.type === "encounter_ended") {
       this.ended = true;
       this.fire.disabled = true;
@@ -278,19 +279,6 @@ export class PlayerView {
     while (feed.children.length > FEED_ITEMS) feed.lastElementChild.remove();
   }
 
-  // The GM may have changed whose dice a player gives (`dice_policy`).
-  async readPolicy() {
-    const session = this.session();
-    try {
-      const view = await api.getEncounter(session.id, session.token);
-      if (this.session() !== session) return;
-      this.dicePolicy = view.dice_policy || "own";
-      this.drawDice();
-    } catch {
-      // The next edit reads it again; the service refuses a die that is not the player's anyway.
-    }
-  }
-
   // --- drawing ----------------------------------------------------------------------------
 
   drawSwitcher(own) {
@@ -299,6 +287,8 @@ export class PlayerView {
     switcher.replaceChildren(...own.map(([id, actor]) => {
       const button = el("button", { type: "button", dataActor: id, "aria-pressed": String(id === this.current), text: nameOf(id, actor) });
       button.addEventListener("click", () => {
+        // A walk rolls the attack of the actor it started with: another actor starts again.
+        if (id !== this.current) this.walk.close();
         this.current = id;
         this.picked = null;
         this.refresh();
@@ -422,7 +412,8 @@ export class PlayerView {
     this.drawTargets();
   }
 
-  // The firing mode, the dice and the button follow the actor, its gun and the target.
+  // The firing mode and the buttons follow the actor, its gun and the target; while the player
+  // rolls at the table, the walk's attack is the one under way.
   drawAttack() {
     const weapon = this.weapon();
     const before = this.mode.value;
@@ -430,35 +421,12 @@ export class PlayerView {
     this.mode.replaceChildren(...modes.map(([mode, label]) => new Option(label, mode)));
     if (modes.some(([mode]) => mode === before)) this.mode.value = before;
     this.fire.textContent = this.picked ? `Attack ${this.picked}` : "Attack";
-    this.fire.disabled = !(this.ruleset && weapon && this.picked && this.current) || this.ended;
+    const ready = Boolean(this.ruleset && weapon && this.picked && this.current) && !this.ended;
+    this.fire.disabled = !ready || this.walk.open;
+    this.rollButton.disabled = !ready || this.walk.open;
     this.part("fire-help").textContent = this.ended
       ? "The encounter has ended."
       : weapon ? `With ${weapon.name || weapon.id} (${this.mode.value || "—"}), ${weapon.ammo ?? "—"} rounds loaded.` : "";
-    this.drawDice();
-  }
-
-  // The steps this attack rolls that are the player's to give: every one when the GM lets
-  // players give any dice, else the attacker's own and those of the player's actors (the
-  // service refuses any other, docs/api.md "Players and their actors").
-  drawDice() {
-    if (!this.ruleset || !this.picked) {
-      this.dice.setSteps([]);
-      return;
-    }
-    const own = new Set(this.own().map(([id]) => id));
-    const sheet = this.actors().get(this.picked)?.sheet || {};
-    const steps = this.ruleset.diceSteps({
-      mode: this.mode.value,
-      targetIds: [this.picked],
-      options: {},
-      weapon: this.weapon() || {},
-      targets: [{ id: this.picked, fields: { defender: Object.fromEntries(Object.entries(sheet).filter(([, value]) => value !== null)) } }],
-    });
-    const mine = (step) => {
-      const [, subject] = step.split(/:(.*)/);
-      return !subject || own.has(subject);
-    };
-    this.dice.setSteps(this.dicePolicy === "any" ? steps : steps.filter(({ step }) => mine(step)));
   }
 
   drawNow() {
@@ -483,37 +451,72 @@ export class PlayerView {
 
   // --- the attack -------------------------------------------------------------------------
 
-  async attack() {
-    const session = this.session();
+  // The attack by names, as the view holds it (no dice: the service rolls what is not given);
+  // null, the problem said at its field, when it cannot be read.
+  request() {
     const weapon = this.weapon();
-    const alert = this.part("error");
-    alert.hidden = true;
-    if (!session || !weapon || !this.picked) return;
-    let body;
+    this.part("error").hidden = true;
+    if (!this.session() || !weapon || !this.picked) return null;
     try {
-      body = requestByNames(this.ruleset, {
+      return requestByNames(this.ruleset, {
         attacker: this.current, weapon, mode: this.mode.value, targets: [this.picked],
         position: (id) => this.actors().get(id)?.position || null,
       });
-      const dice = this.dice.read();
-      if (Object.keys(dice).length) body.dice = dice;
     } catch (problem) {
       this.showError(problem.message, problem instanceof FieldError ? problem.input : this.mode);
-      return;
+      return null;
     }
+  }
+
+  // One tap: the attack, every die rolled by the service.
+  async attack() {
+    const session = this.session();
+    const body = this.request();
+    if (!body) return;
     this.fire.disabled = true;
     this.root.setAttribute("aria-busy", "true");
     try {
-      const answer = await api.resolveAttack(session.id, session.token, body);
-      this.dice.clear();
-      this.showResult(answer);
+      this.showResult(await api.resolveAttack(session.id, session.token, body));
     } catch (problem) {
-      const step = /^\$\.dice\["(.+)"\]/.exec(problem.problem?.path || "")?.[1];
-      this.showError(`Not resolved: ${problem.describe?.() || problem.message}`, step ? this.dice.inputFor(step) : null);
+      this.showError(`Not resolved: ${problem.describe?.() || problem.message}`, null);
     } finally {
       this.root.removeAttribute("aria-busy");
       this.drawAttack();
     }
+  }
+
+  // The same attack rolled at the table: the walk asks the service what it rolls and prompts the
+  // steps that are this player's to give ("Sam: roll 8 dice"), each as faces or as hits and
+  // ones; the others are the service's to roll (or every step, where the GM's dice policy lets
+  // players give any), and the attack goes once the dice are in.
+  diceWalk(container) {
+    const withDice = (request, dice) => (Object.keys(dice).length ? { ...request, dice } : { ...request });
+    const walk = new DiceWalk({
+      container,
+      session: this.session,
+      id: "pv-walk",
+      ask: (dice) => {
+        const { id, token } = this.session();
+        return api.diceNeeds(id, token, { attack: withDice(walk.request, dice) });
+      },
+      send: (dice) => {
+        const { id, token } = this.session();
+        return api.resolveAttack(id, token, withDice(walk.request, dice));
+      },
+      onAnswer: (answer) => this.showResult(answer),
+      onClose: () => {
+        this.drawAttack();
+        this.rollButton.focus();
+      },
+    });
+    return walk;
+  }
+
+  rollAtTable() {
+    const request = this.request();
+    if (!request) return;
+    this.walk.start({ request, acting: this.current });
+    this.drawAttack();
   }
 
   showError(message, input) {
