@@ -26,14 +26,15 @@ Who = Literal["admin", "gm", "player"]
 
 
 def readme_shell_bodies(page: Path) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every `curl -X METHOD URL ... -d '{json}'` of a page's shell blocks: the method, the
-    operation's path (`$ENCOUNTER` read as `{encounter}`) and the body."""
+    """Every `curl -X METHOD URL ... -d '{json}'` of a page's shell blocks (the URL on
+    `http://127.0.0.1:8080` or `$BASE`): the method, the operation's path (`$ENCOUNTER` read as
+    `{encounter}`) and the body."""
     found = []
     for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.S):
         for call in re.split(r"\n(?=(?:\w+=\$\()?curl )", block):
             body = re.search(r"-d '(\{.*?\})'", call, re.S)
             method = re.search(r"-X (\w+)", call)
-            url = re.search(r'"?http://127\.0\.0\.1:8080(/[^"\s]*)"?', call)
+            url = re.search(r'"?(?:http://127\.0\.0\.1:8080|\$BASE)(/[^"\s]*)"?', call)
             if body is None or method is None or url is None or "..." in body.group(1):
                 continue
             path = re.sub(r"\$(\w+)", lambda m: "{" + m.group(1).lower() + "}", url.group(1))
@@ -110,32 +111,30 @@ def play(base: str) -> dict[str, dict[str, Any]]:
     return played
 
 
-# What differs run to run, by key: replaced by a placeholder before comparing.
-_VOLATILE = {"id", "created_at", "at", "expires_at", "event_id", "last_event_id", "encounter"}
-_VOLATILE_VALUES = re.compile(r"^[0-9]+-[0-9]+$")  # event ids, wherever they are
+# What differs run to run, by key: replaced by a placeholder before comparing; and the
+# encounter's id and tokens (from its creation's answer) wherever they are.
+_VOLATILE = {"created_at", "at", "expires_at", "seed"}
+_EVENT_ID = re.compile(r"^[0-9]+-[0-9]+$")  # event ids, wherever they are
 
 
-def masked(played: Any) -> Any:
-    """`played` with ids, tokens and times replaced by placeholders."""
-    copied = copy.deepcopy(played)
+def masked(played: dict[str, dict[str, Any]]) -> Any:
+    """`played` with ids, tokens, times and server seeds replaced by placeholders."""
+    created = played["createEncounter"]["answer"]
+    names = {created["id"]: "<encounter>"}
+    names.update({token: f"<{role} token>" for role, token in created["tokens"].items()})
 
     def visit(node: Any) -> Any:
         if isinstance(node, dict):
             return {
-                key: "<tokens>"
-                if key == "tokens"
-                else "<volatile>"
-                if key in _VOLATILE and isinstance(value, str)
-                else visit(value)
-                for key, value in node.items()
+                key: f"<{key}>" if key in _VOLATILE else visit(value) for key, value in node.items()
             }
         if isinstance(node, list):
             return [visit(item) for item in node]
-        if isinstance(node, str) and _VOLATILE_VALUES.match(node):
-            return "<event id>"
+        if isinstance(node, str):
+            return "<event id>" if _EVENT_ID.match(node) else names.get(node, node)
         return node
 
-    return visit(copied)
+    return visit(copy.deepcopy(played))
 
 
 def main() -> None:
