@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service.api.openapi import document
+from service.api.openapi import docs_html, document
 from service.api.openapi_schemas import RULESET_IDS, walk
 from service.api.operations import OPERATIONS, TAGS
 from service.api.problems import PROBLEM_KINDS, PROBLEM_TYPE
@@ -213,3 +213,11 @@ def test_problem_types_are_listed() -> None:
     assert types == [PROBLEM_TYPE + kind for kind in PROBLEM_KINDS]
     for kind in ("validation", "dice", "out-of-ammo", "encounter-not-found", "rate-limited"):
         assert f"https://firefight.invalid/problems/{kind}" in types
+
+
+def test_the_readable_page_shows_the_names_and_the_socket() -> None:
+    page = docs_html()
+    assert "<code>resolveAttack</code>, play" in page
+    assert "<code>GET /v1/encounters/{encounter}/ws</code> (WebSocket)" in page
+    assert "query parameter <code>token</code>" in page
+    assert "id='schema-PolygonVertex'" in page and "id='schema-SR5SheetOut'" in page
