@@ -238,3 +238,9 @@ def test_a_player_acting_for_an_actor_it_does_not_control_is_a_documented_403(pa
     """Found when the fuzzer first played the examples: the shared player token moving the GM's
     actor got a 403 the document did not list (tests/test_players.py has the 403s themselves)."""
     assert "403" in DOC["paths"][path]["post"]["responses"]
+
+
+def test_an_undo_may_come_without_its_count() -> None:
+    """Found by the fuzzer: a player's event of an undo leaves out `left` (it would count the
+    hidden actors' changes), so an answer's UndoResult does not require it."""
+    assert SCHEMAS["UndoResult"]["required"] == ["kind", "undone", "undone_type", "reason"]

@@ -192,6 +192,16 @@ def _problem_types(problem: dict[str, Any]) -> None:
     problem["properties"]["type"]["enum"] = [PROBLEM_TYPE + kind for kind in PROBLEM_KINDS]
 
 
+def _undo_count_for_the_gm(undo: dict[str, Any]) -> None:
+    """Players' events of an undo leave out how many changes are left to undo (it counts the
+    hidden actors' too: service/engine/events.py)."""
+    undo["required"].remove("left")
+
+
+# A touch of its own for a schema, by name, after it is made from its struct.
+_TOUCHES = {"Problem": _problem_types, "UndoResult": _undo_count_for_the_gm}
+
+
 def _operation(op: Operation, in_refs: Refs, out_refs: Refs, problem: Schema) -> Schema:
     entry: Schema = {
         "operationId": op.operation_id,
@@ -270,9 +280,7 @@ def document() -> dict[str, Any]:
     inputs = [op.request for op in OPERATIONS if op.request is not None]
     outputs = [op.response for op in OPERATIONS if op.response is not None]
     outputs += [op.other_success[1] for op in OPERATIONS if op.other_success is not None]
-    in_refs, out_refs, components = openapi_schemas.build(
-        inputs, [*outputs, Problem], {"Problem": _problem_types}
-    )
+    in_refs, out_refs, components = openapi_schemas.build(inputs, [*outputs, Problem], _TOUCHES)
     problem = out_refs[Problem]
     paths: dict[str, dict[str, Any]] = {}
     websockets: dict[str, dict[str, Any]] = {}
