@@ -35,7 +35,13 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: $(TEST_STAMP)
+# The TypeScript generators of tests/test_openapi_clients.py (openapi-typescript, openapi-fetch,
+# tsc), at the versions of clients/package-lock.json; npm ci again when the lock changes.
+CLIENTS_STAMP := clients/node_modules/.package-lock.json
+$(CLIENTS_STAMP): clients/package-lock.json
+	cd clients && npm ci --no-audit --no-fund
+
+test: $(TEST_STAMP) $(CLIENTS_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	bash scripts/ensure-chromium
 	bash scripts/ensure-haproxy

@@ -172,9 +172,6 @@ VALID_YET_400 = (
     "/v1/campaigns/{campaign}/encounters",
     # An encounter's end: `carry` is a list in a string.
     "/v1/encounters/{encounter}",
-    # An HTTP client cannot finish a WebSocket handshake, so every request the fuzzer makes is a
-    # plain GET: the documented 400 is the right answer to it.
-    "/v1/encounters/{encounter}/ws",
 )
 
 
@@ -407,7 +404,11 @@ def test_the_fuzzed_document_is_the_served_one(service: Service) -> None:
     served = service.session.get(f"{service.url}/openapi.json", timeout=10)
     assert served.status_code == 200
     assert served.json() == json.loads(json.dumps(document()))
-    assert len(AS_ADMIN) == len(ANY_CREDENTIAL) == len(ON_REDIS) == len(OPERATIONS)  # every one
+    # Every REST operation, every pass. The WebSocket is described apart (`x-websockets`), not
+    # as a path: an HTTP client cannot finish its handshake, so all a fuzzer could send it is a
+    # plain GET and get the 400 it deserves. Its refusals are pinned by the plain tests below.
+    rest = [op for op in OPERATIONS if not op.websocket]
+    assert len(AS_ADMIN) == len(ANY_CREDENTIAL) == len(ON_REDIS) == len(rest) == len(OPERATIONS) - 1
 
 
 CAMPAIGNS = "^/v1/campaigns"

@@ -18,7 +18,13 @@ from service.api import openapi
 from service.api.app_keys import ADMITTED, BODY, CONFIG, ENCOUNTERS
 from service.api.limits import RateLimiter
 from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
-from service.api.problems import ProblemError, problem_response, validation_problem
+from service.api.problems import (
+    HTTP_KINDS,
+    OTHER_HTTP_KIND,
+    ProblemError,
+    problem_response,
+    validation_problem,
+)
 from service.config import IPNetwork
 from service.engine import (
     ActorNotFound,
@@ -244,14 +250,17 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
     except web.HTTPException as error:
         if error.status < 400:
             raise
-        kind = {404: "not-found", 405: "method-not-allowed", 413: "body-too-large"}.get(
-            error.status, "http"
-        )
         detail = error.text or error.reason
         if error.status == 413:
             detail = f"the body is larger than {request.app[CONFIG].max_body_bytes} bytes"
         response = problem_response(
-            ProblemError(error.status, kind, error.reason, detail), request_id
+            ProblemError(
+                error.status,
+                HTTP_KINDS.get(error.status, OTHER_HTTP_KIND),
+                error.reason,
+                detail,
+            ),
+            request_id,
         )
         if error.status == 405 and "Allow" in error.headers:
             response.headers["Allow"] = error.headers["Allow"]

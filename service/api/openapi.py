@@ -8,21 +8,21 @@ import json
 import typing
 from typing import Any
 
-import msgspec
 from aiohttp import web
 
 from schemas.common import Problem
-from schemas.encounter import (
-    CombatState,
-)
 from schemas.imports import ImportFormat
-from schemas.scene import ActorSheet
-from service.api.operations import OPERATIONS, PROBLEMS, Auth, Operation
+from service.api import openapi_schemas
+from service.api.examples import EXAMPLES
+from service.api.openapi_schemas import ref
+from service.api.operations import OPERATIONS, PROBLEMS, TAGS, Auth, Operation
+from service.api.problems import PROBLEM_KINDS, PROBLEM_TYPE
 from service.imports import MAX_IMPORT_BYTES
 from service.rules import odds
 
 VERSION = "0.1.0"
-_REF = "#/components/schemas/{name}"
+Schema = dict[str, Any]
+Refs = dict[Any, Schema]
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # An event id as the API takes it. Redis stream ids are two 64-bit numbers; 19 digits each keeps
 # every id the pattern allows a valid one (and thousands of years away from the first clash).
@@ -31,10 +31,6 @@ AFTER_PATTERN = r"^([0-9]{1,19}-[0-9]{1,19})?$"
 
 # A file's bytes, sent as they are.
 _FILE = {"type": "string", "format": "binary", "maxLength": MAX_IMPORT_BYTES}
-
-
-def _type_name(kind: Any) -> str:
-    return getattr(kind, "__name__", None) or "AttackRequest"
 
 
 def _header(description: str, required: bool = True, **schema: Any) -> dict[str, Any]:
@@ -158,12 +154,14 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
     return parameters
 
 
-def _success(op: Operation, refs: dict[Any, Any]) -> dict[str, Any]:
-    ok: dict[str, Any] = {"description": "Switching Protocols" if op.status == 101 else "OK"}
+def _success(op: Operation, refs: Refs, example: Any) -> Schema:
+    ok: Schema = {"description": "OK"}
     if op.response is not None:
-        ok["content"] = {"application/json": {"schema": refs[op.response]}}
-    # The upgrade is answered before the request's id can be added.
-    headers = {} if op.status == 101 else {"X-Request-Id": _REQUEST_ID}
+        answer: Schema = {"schema": refs[op.response]}
+        if example is not None:
+            answer["example"] = example
+        ok["content"] = {"application/json": answer}
+    headers = {"X-Request-Id": _REQUEST_ID}
     if op.idempotent:
         headers["Idempotent-Replayed"] = _header(
             "Present on a retry's answer (the first one, kept)", required=False, enum=["true"]
@@ -172,8 +170,7 @@ def _success(op: Operation, refs: dict[Any, Any]) -> dict[str, Any]:
         headers["Location"] = _header("The new encounter's path.")
     if op.method == "post" and op.path == "/v1/campaigns":
         headers["Location"] = _header("The new campaign's path.")
-    if headers:
-        ok["headers"] = headers
+    ok["headers"] = headers
     return ok
 
 
@@ -190,77 +187,122 @@ def _problem(status: int, problem_ref: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# The combat states (a creation's or a state edit's `combat`) and the actors' sheets are decoded
-# as unions, where the "ruleset" tag tells them apart and is required.
-_UNION_DECODED = {
-    member.__name__ for union in (CombatState, ActorSheet) for member in typing.get_args(union)
-}
+def _problem_types(problem: dict[str, Any]) -> None:
+    """The type of every problem the service answers: a client can switch on it."""
+    problem["properties"]["type"]["enum"] = [PROBLEM_TYPE + kind for kind in PROBLEM_KINDS]
 
 
-def _optional_tags(components: dict[str, Any]) -> None:
-    """msgspec needs a struct's tag only to pick a member of a union. A body decoded as the
-    encounter's ruleset's type, or a result nested in a state, may leave it out: say so."""
-    for name, schema in components.items():
-        if name in _UNION_DECODED:
-            continue
-        properties = schema.get("properties", {})
-        required = schema.get("required", [])
-        for tag in ("ruleset", "kind"):
-            if tag in required and len(properties[tag].get("enum", ())) == 1:
-                required.remove(tag)
+def _undo_count_for_the_gm(undo: dict[str, Any]) -> None:
+    """Players' events of an undo leave out how many changes are left to undo (it counts the
+    hidden actors' too: service/engine/events.py)."""
+    undo["required"].remove("left")
+
+
+# A touch of its own for a schema, by name, after it is made from its struct.
+_TOUCHES = {"Problem": _problem_types, "UndoResult": _undo_count_for_the_gm}
+
+
+def _operation(op: Operation, in_refs: Refs, out_refs: Refs, problem: Schema) -> Schema:
+    entry: Schema = {
+        "operationId": op.operation_id,
+        "tags": [op.tag],
+        "summary": op.summary,
+    }
+    parameters = _parameters(op)
+    if parameters:
+        entry["parameters"] = parameters
+    # The public operations say so: the document's default is the Bearer token.
+    entry["security"] = [] if op.auth is None else _SECURITY[op.auth]
+    example = EXAMPLES.get(op.operation_id, {})
+    if op.request is not None:
+        body: Schema = {"schema": in_refs[op.request]}
+        if "request" in example:
+            body["example"] = example["request"]
+        entry["requestBody"] = {
+            "required": not op.body_optional,
+            "content": {"application/json": body},
+        }
+    if op.file_body:
+        entry["requestBody"] = {
+            "required": True,
+            "content": {"application/octet-stream": {"schema": _FILE}},
+        }
+    entry["responses"] = {str(op.status): _success(op, out_refs, example.get("answer"))}
+    if op.other_success is not None:
+        status, kind = op.other_success
+        entry["responses"][str(status)] = {
+            "description": "OK",
+            "headers": {"X-Request-Id": _REQUEST_ID},
+            "content": {"application/json": {"schema": out_refs[kind]}},
+        }
+    for status in op.also:
+        entry["responses"][str(status)] = {
+            "description": "Unavailable",
+            "headers": {"X-Request-Id": _REQUEST_ID},
+            "content": {"application/json": {"schema": out_refs[op.response]}},
+        }
+    for status in op.errors:
+        entry["responses"][str(status)] = _problem(status, problem)
+    return entry
+
+
+def _websocket(op: Operation, out_refs: Refs) -> Schema:
+    """A socket is no REST call: generators would make a GET of it that only gets a 400. It is
+    described apart, with its `?token=` and what each message is."""
+    return {
+        "operationId": op.operation_id,
+        "tags": [op.tag],
+        "summary": op.summary,
+        "description": "Open with a WebSocket client (`ws://` or `wss://` on this server), the "
+        "token in the Authorization header or, from a browser, in `?token=`. The server sends "
+        "one text message per event (the schema below) and never reads what the client sends.",
+        "parameters": [
+            *_parameters(op),
+            {
+                "name": "token",
+                "in": "query",
+                "required": False,
+                "description": "A token of the encounter, for clients that cannot set headers.",
+                "schema": {"type": "string"},
+            },
+        ],
+        "security": _SECURITY["socket"],
+        "message": out_refs[op.response],
+        "errors": {
+            str(status): {"description": PROBLEMS[status], "schema": ref("Problem")}
+            for status in op.errors
+        },
+    }
 
 
 @functools.cache
 def document() -> dict[str, Any]:
-    kinds = [k for op in OPERATIONS for k in (op.request, op.response) if k is not None]
-    kinds += [op.other_success[1] for op in OPERATIONS if op.other_success is not None]
-    schemas, components = msgspec.json.schema_components([*kinds, Problem], ref_template=_REF)
-    refs = dict(zip(kinds, schemas[:-1], strict=True))
-    problem_ref = schemas[-1]
-    _optional_tags(components)
+    inputs = [op.request for op in OPERATIONS if op.request is not None]
+    outputs = [op.response for op in OPERATIONS if op.response is not None]
+    outputs += [op.other_success[1] for op in OPERATIONS if op.other_success is not None]
+    in_refs, out_refs, components = openapi_schemas.build(inputs, [*outputs, Problem], _TOUCHES)
+    problem = out_refs[Problem]
     paths: dict[str, dict[str, Any]] = {}
+    websockets: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
-        entry: dict[str, Any] = {"summary": op.summary, "responses": {}}
-        parameters = _parameters(op)
-        if parameters:
-            entry["parameters"] = parameters
-        if op.auth is not None:
-            entry["security"] = _SECURITY[op.auth]
-        if op.request is not None:
-            entry["requestBody"] = {
-                "required": not op.body_optional,
-                "content": {"application/json": {"schema": refs[op.request]}},
-            }
-        if op.file_body:
-            entry["requestBody"] = {
-                "required": True,
-                "content": {"application/octet-stream": {"schema": _FILE}},
-            }
-        entry["responses"][str(op.status)] = _success(op, refs)
-        if op.other_success is not None:
-            status, kind = op.other_success
-            entry["responses"][str(status)] = {
-                "description": "OK",
-                "headers": {"X-Request-Id": _REQUEST_ID},
-                "content": {"application/json": {"schema": refs[kind]}},
-            }
-        for status in op.also:
-            entry["responses"][str(status)] = {
-                "description": "Unavailable",
-                "headers": {"X-Request-Id": _REQUEST_ID},
-                "content": {"application/json": {"schema": refs[op.response]}},
-            }
-        for status in op.errors:
-            entry["responses"][str(status)] = _problem(status, problem_ref)
-        paths.setdefault(op.path, {})[op.method] = entry
+        if op.websocket:
+            websockets[op.path] = _websocket(op, out_refs)
+        else:
+            paths.setdefault(op.path, {})[op.method] = _operation(op, in_refs, out_refs, problem)
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "firefight",
             "version": VERSION,
-            "description": "Ranged-combat resolution for virtual tabletops.",
+            "description": "Ranged-combat resolution for virtual tabletops. Schemas named "
+            "`...Out` are what the service answers with, beside the same names without it "
+            "for what a client sends.",
         },
+        "servers": [{"url": "/", "description": "This service"}],
+        "security": _SECURITY["encounter"],
+        "tags": [{"name": name, "description": text} for name, text in TAGS.items()],
         "paths": paths,
+        "x-websockets": websockets,
         "components": {"schemas": components, "securitySchemes": _SECURITY_SCHEMES},
     }
 
@@ -272,8 +314,6 @@ async def openapi_json(request: web.Request) -> web.Response:
 def _schema_html(schema: dict[str, Any] | bool) -> str:
     if isinstance(schema, bool):  # JSON Schema's "anything" (true) and "nothing" (false)
         return "any" if schema else "nothing"
-    if "prefixItems" in schema:  # a tuple
-        return "[" + ", ".join(_schema_html(s) for s in schema["prefixItems"]) + "]"
     ref = schema.get("$ref")
     if ref:
         name = ref.rsplit("/", 1)[-1]
@@ -312,7 +352,10 @@ def docs_html() -> str:
     for path, methods in doc["paths"].items():
         for method, op in methods.items():
             parts.append(f"<h3><code>{method.upper()} {html.escape(path)}</code></h3>")
-            parts.append(f"<p>{html.escape(op['summary'])}</p><ul>")
+            parts.append(
+                f"<p>{html.escape(op['summary'])} <small>(<code>{op['operationId']}</code>, "
+                f"{html.escape(op['tags'][0])})</small></p><ul>"
+            )
             for parameter in op.get("parameters", []):
                 parts.append(
                     f"<li>{parameter['in']} parameter <code>{parameter['name']}</code></li>"
@@ -326,6 +369,14 @@ def docs_html() -> str:
                 shown = ", ".join(_schema_html(c["schema"]) for c in content.values()) or "no body"
                 parts.append(f"<li>{status}: {shown}</li>")
             parts.append("</ul>")
+    parts.append("<h2>WebSockets</h2>")
+    for path, socket in doc["x-websockets"].items():
+        parts.append(f"<h3><code>GET {html.escape(path)}</code> (WebSocket)</h3>")
+        parts.append(f"<p>{html.escape(socket['summary'])} {html.escape(socket['description'])}")
+        parts.append(f" Each message: {_schema_html(socket['message'])}.</p><ul>")
+        for parameter in socket["parameters"]:
+            parts.append(f"<li>{parameter['in']} parameter <code>{parameter['name']}</code></li>")
+        parts.append("</ul>")
     parts.append("<h2>Schemas</h2>")
     for name, schema in doc["components"]["schemas"].items():
         parts.append(f"<h3 id='schema-{html.escape(name)}'>{html.escape(name)}</h3>")
