@@ -6,42 +6,21 @@ or critical violation fails."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests import console_browser as console
 from tests import sr5_requests as make
+from tests.test_console import browser, url
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-IN_CI = os.environ.get("CI") == "true"
+# The browser and the served console: tests/test_console.py\'s own.
+__all__ = ["browser", "url"]
+
 FAILING = {"serious", "critical"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    missing = console.chromium_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(missing)
-        pytest.skip(missing)
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        launched = console.launch(playwright)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    with console.serve() as served:
-        yield served
 
 
 @pytest.fixture(params=["dark", "light"])
