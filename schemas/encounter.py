@@ -249,6 +249,11 @@ class EncounterView(msgspec.Struct, gc=False):
     # store's default).
     expires_at: str | None = None
     ttl_seconds: int | None = None
+    # Who asked: the token's role ("gm" for the GM's token or the admin key, else "player") and,
+    # for a player's own token, its player id. A client joined with a token typed in knows from
+    # the first answer which controls to show.
+    role: Literal["gm", "player"] = "gm"
+    player: str | None = None
 
 
 class EncounterCreated(msgspec.Struct, gc=False):

@@ -9,6 +9,7 @@ import json
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -237,6 +238,33 @@ def test_a_players_link_never_shows_the_gms_controls(
         assert player.evaluate("window.__gmShown") == []
     finally:
         player.context.close()
+
+
+def test_a_player_token_typed_into_join_never_shows_the_gms_controls(
+    watched: Watched, browser: Browser, url: str
+) -> None:
+    """The encounter's view says whose the token is, so the page knows before it draws."""
+    from playwright.sync_api import expect
+
+    page = watched.page
+    encounter = console.create_encounter(page)
+    console.put_actor(page, url, encounter, "sam", SAM)
+    link = console.players_link(page, "anna", "sam")
+    token = parse_qs(urlparse(link).fragment)["token"][0]
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    player = context.new_page()
+    player.set_default_timeout(15_000)
+    player.add_init_script(GM_CONTROLS_WATCH)
+    try:
+        console.open_console(player, url)
+        player.locator("#join-encounter").fill(encounter)
+        player.locator("#join-token").fill(token)
+        player.locator("#join-form").get_by_role("button", name="Join encounter").click()
+        # Anna's own token: the view of her actor, as her link opens it.
+        expect(player.get_by_role("button", name="The full table")).to_be_visible()
+        assert player.evaluate("window.__gmShown") == []
+    finally:
+        context.close()
 
 
 def test_the_feed_says_what_a_players_link_did(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests import sr5_requests as make
+from tests.conftest import ADMIN_KEY
 from tests.test_scene import SAM
 from tests.test_trust import bearer, open_table
 
@@ -46,6 +47,24 @@ async def test_the_gm_gives_a_player_a_token_and_its_actors(anonymous: Any) -> N
     assert put.status == 403
     issue = await anonymous.post(f"{base}/players/bob", json={}, headers=anna)
     assert issue.status == 403
+
+
+async def test_the_view_tells_each_token_what_it_is(anonymous: Any) -> None:
+    """A console joined with a token typed in learns from its first read which controls to
+    show: the GM's token (or the admin key) is the GM, the shared player token a player, and a
+    player's own token that player."""
+    base, gm, anna, _ = await bound_table(anonymous)
+    view = await (await anonymous.get(base, headers=gm)).json()
+    assert (view["role"], view["player"]) == ("gm", None)
+    admin = await (await anonymous.get(base, headers=bearer(ADMIN_KEY))).json()
+    assert (admin["role"], admin["player"]) == ("gm", None)
+    own = await (await anonymous.get(base, headers=anna)).json()
+    assert (own["role"], own["player"]) == ("player", "anna")
+    encounter, tokens = await open_table(anonymous)
+    player = await (
+        await anonymous.get(f"/v1/encounters/{encounter}", headers=bearer(tokens["player"]))
+    ).json()
+    assert (player["role"], player["player"]) == ("player", None)
 
 
 async def test_a_player_acts_and_moves_only_for_its_actors(anonymous: Any) -> None:

@@ -291,8 +291,7 @@ async function joinFromForm(event) {
     input.removeAttribute("aria-invalid");
   }
   try {
-    // A token typed in may be the GM's or a player's: the turn controls show until the service
-    // says it is a player's (403).
+    // A token typed in may be the GM's or a player's: the encounter's view says which.
     await join(id.value.trim(), token.value.trim(), null, "unknown");
     token.value = "";
   } catch (error) {
@@ -303,6 +302,8 @@ async function joinFromForm(event) {
 // `player`: the player id of a player's own link (its page offers only that player's actors).
 async function join(id, token, tokens = null, role = "player", player = null) {
   const view = await api.getEncounter(id, token);
+  // A token typed in: the service says whose it is, before any control is shown.
+  if (role === "unknown" && view.role) ({ role, player } = { role: view.role, player: view.player ?? player });
   leave({ keepStatus: true });
   state.encounter = { id, token, tokens, role, player, ruleset: view.ruleset, name: view.name, damage: view.damage, version: view.version, campaign: view.campaign || null };
   campaigns.hide();

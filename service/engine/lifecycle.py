@@ -27,7 +27,7 @@ from schemas.encounter import (
 )
 from schemas.scene import PlayerBinding
 from service.engine import damage, keys, players
-from service.engine.access import digest, seal_tokens, token_hash, unseal_tokens
+from service.engine.access import digest, player_of, seal_tokens, token_hash, unseal_tokens
 from service.engine.core import (
     EVENTS_FIRST_READ,
     EVENTS_PAGE,
@@ -165,6 +165,7 @@ class EncounterUses(EncounterCore):
                 "last_event_id": last,
                 "expires_at": expires_at,
                 "ttl_seconds": ttl_seconds,
+                **_asker(admitted.role),
                 **self._documents.as_stored(admitted.document, players=admitted.role != "gm"),
                 "problem": {"detail": str(error), "path": error.path},
             }
@@ -184,6 +185,7 @@ class EncounterUses(EncounterCore):
             campaign=state.campaign.id if state.campaign is not None else None,
             expires_at=expires_at,
             ttl_seconds=ttl_seconds,
+            **_asker(admitted.role),
         )
         sight = Sight.of(state, admitted.role)
         return view if sight.everything else sight.redact(msgspec.to_builtins(view))
@@ -332,3 +334,8 @@ class EncounterUses(EncounterCore):
         if event_id is None:
             raise EncounterEnded(admitted.encounter_id)
         return event_id
+
+
+def _asker(role: str) -> dict[str, Any]:
+    """The view's `role` and `player`: what the asking token is (its own, nothing of others')."""
+    return {"role": "gm" if role == "gm" else "player", "player": player_of(role)}
