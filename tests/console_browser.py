@@ -315,6 +315,25 @@ def gm_token(page: Page) -> str:
     return page.locator("#share-gm-token").input_value()
 
 
+# The d100 scene the console's tests shoot in (docs/rulesets/d100.md): Vex's SMG (7 + 2 bonus
+# dice, +10 within 10 m) against a ganger of Defense 30 and armour 2, 12.7 m away.
+D100_SMG = {
+    "id": "smg",
+    "damage": 7,
+    "bonus_dice": 2,
+    "ammo": 30,
+    "shot_rate": 3,
+    "range_bands": [{"up_to_m": 10, "modifier": 10}, {"up_to_m": 50, "modifier": 0}],
+}
+
+
+def put_d100_vex_and_ganger(page: Page, url: str, encounter: str) -> None:
+    vex = {"ruleset": "d100", "marksmanship": 55, "weapons": [D100_SMG]}
+    put_actor(page, url, encounter, "vex", {"position": {"x": 0, "y": 0}, "sheet": vex})
+    ganger = {"ruleset": "d100", "defense": 30, "armor": 2}
+    put_actor(page, url, encounter, "ganger-1", {"position": {"x": 9, "y": 9}, "sheet": ganger})
+
+
 def put_actor(page: Page, url: str, encounter: str, actor: str, body: dict[str, Any]) -> None:
     """Sets one scene actor with the GM's token, as a VTT or a script would."""
     answer = page.request.put(

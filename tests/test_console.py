@@ -611,20 +611,7 @@ def test_a_d100_attack_by_names_takes_the_distance_from_the_scene_rounded(
     from playwright.sync_api import expect
 
     encounter = console.create_encounter(page, ruleset="d100")
-    smg = {
-        "id": "smg",
-        "damage": 7,
-        "bonus_dice": 2,
-        "ammo": 30,
-        "shot_rate": 3,
-        "range_bands": [{"up_to_m": 10, "modifier": 10}, {"up_to_m": 50, "modifier": 0}],
-    }
-    vex = {"ruleset": "d100", "marksmanship": 55, "weapons": [smg]}
-    console.put_actor(page, url, encounter, "vex", {"position": {"x": 0, "y": 0}, "sheet": vex})
-    ganger = {"ruleset": "d100", "defense": 30, "armor": 2}
-    console.put_actor(
-        page, url, encounter, "ganger-1", {"position": {"x": 9, "y": 9}, "sheet": ganger}
-    )
+    console.put_d100_vex_and_ganger(page, url, encounter)
     page.locator('#map g[data-actor="vex"]').focus()
     page.keyboard.press("Enter")
     page.locator('#map g[data-actor="ganger-1"]').focus()

@@ -380,14 +380,7 @@ def test_a_short_sr5_fight_between_the_gms_screen_and_a_players_phone(
 # 30 hit points, armour 2, a pistol (5 + 1d6). docs/rulesets/d100.md: hits = 1 + (Success
 # Target - roll) div 10 on a success; damage = flat + bonus dice + net hits; the d10 location
 # (1 head, 4-8 torso); the wound = damage - armour; -10 once half the hit points are gone.
-SMG = {
-    "id": "smg",
-    "damage": 7,
-    "bonus_dice": 2,
-    "ammo": 30,
-    "shot_rate": 3,
-    "range_bands": [{"up_to_m": 10, "modifier": 10}, {"up_to_m": 50, "modifier": 0}],
-}
+SMG = console.D100_SMG
 PISTOL = {
     "id": "pistol",
     "damage": 5,
