@@ -145,8 +145,7 @@ def _requests(kind: str, tables: list[Table]) -> Callable[[int], Request]:
         body = json.loads(attack_body("shooter", 0))
         del body["seed"]
         path = f"/v1/encounters/{table.encounter_id}/attacks/odds"
-        token = table.gm if n // len(tables) % 2 else table.player
-        return "POST", path, json.dumps(body).encode(), token
+        return "POST", path, json.dumps(body).encode(), table.gm
 
     def get(n: int) -> Request:
         table = tables[n % len(tables)]
