@@ -3,11 +3,13 @@ and what that makes of one replica and one Redis at a table's pace.
 
 One firefight server (`python -m bench.server`, as every benchmark starts it) on a Redis of its
 own (so that Redis's CPU and command counts are firefight's alone), 32 encounters. Each kind of
-request is sent open loop at a fixed modest rate, spread over the encounters, for a measured
-window after a warm-up: attacks (with `make bench`'s recoil resets), moves, odds previews, GETs
-of the encounter, and the attacks again with 5 WebSocket watchers on every table (the difference
-is the fan-out, per watcher and event). Per request: the server's CPU (/proc, its threads
-included: previews run in a thread), Redis's CPU (INFO cpu) and its commands (INFO commandstats).
+request is sent by a few clients at once (a closed loop: each sends its next request when its
+answer is back), spread over the encounters, for a measured window after a warm-up:
+attacks (with `make bench`'s recoil resets), moves, odds previews, GETs of the encounter, and the
+attacks again with 1 and with 20 WebSocket watchers on each of 8 tables (the differences are
+the fan-out: per event, and per watcher and event). Per request: the server's CPU (/proc, its
+threads included: previews run in a thread), Redis's CPU (INFO cpu) and its commands (INFO
+commandstats).
 Then the model of docs/performance.md, "Capacity", with these inputs. See that section.
 """
 
@@ -46,16 +48,20 @@ from bench.servers import (
 )
 from bench.table import _own_redis
 
-# Near the rate one replica serves at the model's capacity (some 1,500 tables of 0.27 requests a
-# second): CPU per request falls as the rate rises (more requests share each wake-up of the
-# event loop), so it is measured where the model is read.
-DEFAULT_RATE = 300.0
+# Requests in flight at once: CPU per request falls as more share each wake-up of the event
+# loop; a few in flight is a replica busy with many tables, not one saturated by a load test.
+DEFAULT_IN_FLIGHT = 4
 DEFAULT_SECONDS = 6.0
 WARMUP_S = 1.0
 # Enough tables that no token or encounter reaches its previews-in-flight budget (2 and 4).
 TABLES = 32
 # The watchers of a table: a GM and four players.
 WATCHERS = 5
+# The fan-out is measured with 1 and with MANY watchers on each of FEW tables: the difference is
+# the cost of each socket an event is written to; 1 watcher against none, the reader's cost per
+# event (its XREAD, the frames made once per audience).
+FEW, MANY = 8, 20
+WATCHED = ("attack, 1 watcher", f"attack, {MANY} watchers")
 SHOTS_BEFORE_RESET = 32
 MOVER = "runner"
 SHEET = {"ruleset": "sr5", "reaction": 3, "intuition": 3, "body": 4, "armor": 9}
@@ -151,9 +157,7 @@ def _requests(kind: str, tables: list[Table]) -> Callable[[int], Request]:
         table = tables[n % len(tables)]
         return "GET", f"/v1/encounters/{table.encounter_id}", None, table.player
 
-    return {"attack": attack, "attack, watched": attack, "move": move, "preview": preview}.get(
-        kind, get
-    )
+    return {"move": move, "preview": preview, "get": get}.get(kind, attack)
 
 
 async def _counters(client: aioredis.Redis) -> tuple[float, float]:
@@ -170,54 +174,52 @@ async def _phase(
     client: aioredis.Redis,
     kind: str,
     tables: list[Table],
-    rate: float,
+    in_flight: int,
     seconds: float,
 ) -> Cost:
-    """Open loop at `rate` for WARMUP_S + `seconds`; the costs of the measured window."""
+    """`in_flight` clients, each sending its next request when its answer is back, for
+    WARMUP_S and then `seconds` measured; the costs of the measured window. (A closed loop, so
+    that a machine busy with other work slows the run down instead of filling the server's
+    admission limit with requests that are then refused.)"""
     make = _requests(kind, tables)
     statuses: list[int] = []
-    tasks: set[asyncio.Task[None]] = set()
+    sequence = iter(range(10**9))
+    measuring = False
+    stop_at = time.perf_counter() + WARMUP_S + seconds
 
-    async def send(n: int) -> None:
-        method, path, body, token = make(n)
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        try:
-            async with session.request(
-                method, server.base_url + path, data=body, headers=headers
-            ) as answer:
-                await answer.read()
-                statuses.append(answer.status)
-        except (aiohttp.ClientError, TimeoutError):
-            statuses.append(0)
+    async def client_loop() -> None:
+        while time.perf_counter() < stop_at:
+            method, path, body, token = make(next(sequence))
+            headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+            try:
+                async with session.request(
+                    method, server.base_url + path, data=body, headers=headers
+                ) as answer:
+                    await answer.read()
+                    status = answer.status
+            except (aiohttp.ClientError, TimeoutError):
+                status = 0
+            if measuring:
+                statuses.append(status)
 
-    total = round((WARMUP_S + seconds) * rate)
-    opened = round(WARMUP_S * rate)
-    before: tuple[float | None, float, float, int] = (None, 0.0, 0.0, 0)
-    start = time.perf_counter() + 0.05
-    for n in range(total):
-        if n == opened:
-            # The warm-up's requests drain before the window opens (at this rate, a few ms).
-            if tasks:
-                await asyncio.wait(set(tasks), timeout=REQUEST_TIMEOUT_S)
-            statuses.clear()
-            before = (server.cpu_seconds(), *await _counters(client), server.round_trips())
-            start = time.perf_counter() - n / rate
-        delay = start + n / rate - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        task = asyncio.create_task(send(n))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-    if tasks:
-        await asyncio.wait(set(tasks), timeout=REQUEST_TIMEOUT_S + 2)
-    # The events of the last requests reach the watchers (and the hub's reads finish).
-    await asyncio.sleep(0.2)
-    after = (server.cpu_seconds(), *await _counters(client), server.round_trips())
-    count = total - opened
+    async def window() -> tuple[tuple[float | None, float, float, int], ...]:
+        nonlocal measuring
+        await asyncio.sleep(WARMUP_S)
+        before = (server.cpu_seconds(), *await _counters(client), server.round_trips())
+        measuring = True
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        measuring = False
+        after = (server.cpu_seconds(), *await _counters(client), server.round_trips())
+        return before, after
+
+    sampler = asyncio.create_task(window())
+    await asyncio.gather(*(client_loop() for _ in range(in_flight)))
+    before, after = await sampler
+    count = max(1, len(statuses))
     server_s = (after[0] or 0.0) - (before[0] or 0.0)
     return Cost(
         kind,
-        count,
+        len(statuses),
         sum(1 for s in statuses if not 200 <= s < 300),
         dict(Counter(str(s) for s in statuses if not 200 <= s < 300)),
         server_s / count * 1e6,
@@ -228,10 +230,13 @@ async def _phase(
 
 
 async def measure(args: argparse.Namespace, redis_url: str) -> dict[str, Cost]:
-    spec = ServerSpec("redis", "firefight", redis_url, "firefight, Redis store")
+    # The players' watchers of a table share its one player token.
+    sockets = (("FIREFIGHT_MAX_SOCKETS_PER_TOKEN", str(MANY)),)
+    spec = ServerSpec("redis", "firefight", redis_url, "firefight, Redis store", env=sockets)
     client = aioredis.Redis.from_url(redis_url)
     costs: dict[str, Cost] = {}
     watchers: list[RawWatcher] = []
+    phase = (args.in_flight, args.seconds)
     with tempfile.TemporaryDirectory(prefix="firefight-capacity-") as log_dir:
         server = await start_server(spec, Path(log_dir), None)
         try:
@@ -240,20 +245,20 @@ async def measure(args: argparse.Namespace, redis_url: str) -> dict[str, Cost]:
             async with aiohttp.ClientSession(timeout=timeout, headers=admin) as session:
                 tables = await _tables(session, server.base_url, TABLES)
                 for kind in ("attack", "move", "preview", "get"):
-                    print(f"bench.capacity: {kind} at {args.rate:g}/s ...", flush=True)
-                    costs[kind] = await _phase(
-                        session, server, client, kind, tables, args.rate, args.seconds
-                    )
-                watched = await _tables(session, server.base_url, TABLES)
-                for table in watched:
-                    for w in range(WATCHERS):
-                        token = table.gm if w == 0 else table.player
-                        path = f"/v1/encounters/{table.encounter_id}/ws?token={token}"
-                        watchers.append(await RawWatcher.open(server.port, path))
-                print(f"bench.capacity: attacks, {WATCHERS} watchers a table ...", flush=True)
-                costs["attack, watched"] = await _phase(
-                    session, server, client, "attack, watched", watched, args.rate, args.seconds
-                )
+                    print(f"bench.capacity: {kind} ...", flush=True)
+                    costs[kind] = await _phase(session, server, client, kind, tables, *phase)
+                for kind, count in zip(WATCHED, (1, MANY), strict=True):
+                    watched = await _tables(session, server.base_url, FEW)
+                    for table in watched:
+                        for w in range(count):
+                            token = table.gm if w == 0 else table.player
+                            path = f"/v1/encounters/{table.encounter_id}/ws?token={token}"
+                            watchers.append(await RawWatcher.open(server.port, path))
+                    print(f"bench.capacity: {kind} a table ...", flush=True)
+                    costs[kind] = await _phase(session, server, client, kind, watched, *phase)
+                    for watcher in watchers:
+                        watcher.close()
+                    watchers.clear()
         finally:
             for watcher in watchers:
                 watcher.close()
@@ -265,17 +270,18 @@ async def measure(args: argparse.Namespace, redis_url: str) -> dict[str, Cost]:
 def model(costs: dict[str, Cost]) -> dict[str, float]:
     """The model's figures from the measured costs: one table's CPU on a replica and on Redis,
     and how many such tables each serves at HEADROOM of its one core or thread."""
-    per_event_watcher = max(
-        0.0, (costs["attack, watched"].server_us - costs["attack"].server_us) / WATCHERS
-    )
+    alone, one, many = (costs[k].server_us for k in ("attack", *WATCHED))
+    per_watcher = max(0.0, (many - one) / (MANY - 1))
+    per_event = max(0.0, one - alone - per_watcher)
     per_s = {kind: n / 60 for kind, n in PER_MINUTE.items()}
     events_per_s = sum(per_s[kind] for kind in CHANGES)
     server_us = sum(per_s[k] * costs[k].server_us for k in per_s)
-    server_us += events_per_s * WATCHERS * per_event_watcher
+    server_us += events_per_s * (per_event + WATCHERS * per_watcher)
     redis_us = sum(per_s[k] * costs[k].redis_us for k in per_s)
     redis_calls = sum(per_s[k] * costs[k].redis_calls for k in per_s)
     return {
-        "fan-out µs per watcher and event": per_event_watcher,
+        "fan-out µs per event (the reader)": per_event,
+        "fan-out µs per event and watcher": per_watcher,
         "requests/s per table": sum(per_s.values()),
         "events/s per table": events_per_s,
         "replica CPU µs/s per table": server_us,
@@ -301,7 +307,7 @@ def _print(costs: dict[str, Cost], figures: dict[str, float], markdown: bool) ->
     ]
     header = ["request", "measured", "errors", "server CPU µs", "Redis CPU µs"]
     header += ["Redis commands (Lua's too)", "round trips"]
-    print("\nCost per request (open loop, Redis store):")
+    print("\nCost per request (Redis store):")
     print(_table(header, rows, markdown))
     assumed = ", ".join(f"{n:g} {kind}s" for kind, n in PER_MINUTE.items())
     print(
@@ -314,7 +320,9 @@ def _print(costs: dict[str, Cost], figures: dict[str, float], markdown: bool) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__)
-    parser.add_argument("--rate", type=float, default=DEFAULT_RATE, help="requests/s per kind")
+    parser.add_argument(
+        "--in-flight", type=int, default=DEFAULT_IN_FLIGHT, help="requests at once (clients)"
+    )
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="measured, per kind")
     parser.add_argument(
         "--redis-url",
@@ -325,10 +333,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
-    if not 1 <= args.rate <= 1000 or not 1 <= args.seconds <= 600:
-        parser.error("--rate must be in [1, 1000] and --seconds in [1, 600]")
+    if not 1 <= args.in_flight <= 30 or not 1 <= args.seconds <= 600:
+        parser.error("--in-flight must be in [1, 30] and --seconds in [1, 600]")
     print(
-        f"bench.capacity: {args.rate:g} requests/s of each kind for {args.seconds:g} s, "
+        f"bench.capacity: each kind of request, {args.in_flight} at once, for {args.seconds:g} s, "
         f"{TABLES} tables; {os.cpu_count()} CPUs, Python {platform.python_version()}, commit "
         f"{_revision()}",
         flush=True,
