@@ -278,10 +278,14 @@ def model(costs: dict[str, Cost]) -> dict[str, float]:
     server_us = sum(per_s[k] * costs[k].server_us for k in per_s)
     server_us += events_per_s * (per_event + WATCHERS * per_watcher)
     redis_us = sum(per_s[k] * costs[k].redis_us for k in per_s)
+    # The reader's XREAD of each event (one per batch, whatever the watchers).
+    reader_redis = max(0.0, costs[WATCHED[0]].redis_us - costs["attack"].redis_us)
+    redis_us += events_per_s * reader_redis
     redis_calls = sum(per_s[k] * costs[k].redis_calls for k in per_s)
     return {
         "fan-out µs per event (the reader)": per_event,
         "fan-out µs per event and watcher": per_watcher,
+        "Redis µs per event read (the reader)": reader_redis,
         "requests/s per table": sum(per_s.values()),
         "events/s per table": events_per_s,
         "replica CPU µs/s per table": server_us,
