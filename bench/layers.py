@@ -5,13 +5,12 @@ profiler's overhead: each layer runs in a loop and its CPU time (time.process_ti
 rounds) is divided by the count. Calls are sequential: Redis waits are not CPU time, and
 contention plays no part.
 
-It ends with the rules core's targets (issue 12): SR5 single-target resolutions per second of
-one core, and the dice draw against a frozen copy of the draw before issue 12 (a
-random.Random(seed) per Dice, randint per die), timed in the same run; and issue 16's odds
-previews, each beside the attack it previews: an SR5 single-target preview under 5 ms, a
-four-target split with Push the Limit under 50 ms, in the rules core (caches cold: the first
-preview of its pools) and through the engine on the embedded store (wall time, its thread hop
-included).
+It ends with the targets of issue 28 that live in-process, each a ratio in one run: every
+ruleset's odds previews against the attack or zone test they preview (bench/previews.py), and
+the dice draw against a frozen copy of the draw before issue 12 (a random.Random(seed) per Dice,
+randint per die). Resolutions per second and the previews' milliseconds, in the rules core and
+through the engine on the embedded store (wall time, its thread hop included), are printed as
+information.
 """
 
 from __future__ import annotations
@@ -29,7 +28,8 @@ import msgspec
 import redis.asyncio as aioredis
 import structlog
 
-from bench.load import AMMO, WEAPON_RC, attack_body
+from bench import previews
+from bench.load import attack_body
 from bench.server import REDIS_TIMEOUT_S
 from bench.servers import require_loopback
 from bench.targets import Target, report
@@ -40,12 +40,10 @@ from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
 from service.config import Config
 from service.engine import Encounters
 from service.logs import configure_logging
-from service.rules import odds
 from service.rules.d100 import D100Ruleset
 from service.rules.dice import Dice
 from service.rules.sr5 import SR5Ruleset
 from service.store import MemoryStore, RedisStore
-from tests import sr5_requests
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 LAYER_KEY = "firefight-bench:layers"
@@ -174,23 +172,14 @@ def _check_same_dice(seeds: int) -> None:
                 raise AssertionError(f"seed {seed}: Dice and the draw before issue 12 differ")
 
 
-def rules_targets(count: int, sr5_us: float | None = None) -> list[Target]:
-    """The rules core's targets: SR5 resolutions per second of one core (CPU time of one
-    thread; `sr5_us` when already measured) and the dice draw's speed-up over the draw before
-    issue 12, both measured now."""
+def rules_targets(count: int) -> list[Target]:
+    """The rules core's ratio: the dice draw's speed-up over the draw before issue 12, both
+    measured now. (Resolutions per second of one core are printed, no longer a target: issue
+    28 keeps only ratios of one run.)"""
     _check_same_dice(200)
-    if sr5_us is None:
-        sr5_us = _rules_us(count)
     before_us = _draw_us(count, _DiceBefore)
     now_us = _draw_us(count, Dice)
     return [
-        Target(
-            "sr5 rules, single-target resolutions per second per core",
-            1e6 / sr5_us,
-            SR5_RESOLUTIONS_PER_S,
-            "at_least",
-            unit="/s",
-        ),
         Target(
             "dice draw of an SR5 hit (a seed, 29 d6), speed-up",
             before_us / now_us,
@@ -201,78 +190,9 @@ def rules_targets(count: int, sr5_us: float | None = None) -> list[Target]:
     ]
 
 
-# Issue 12: "at least 50,000 SR5 single-target resolutions per second per core".
-SR5_RESOLUTIONS_PER_S = 50_000
-# The speed-up that target asks of the rules core on the machine the issue measured
-# (29,000 to 50,000 a second); the dice draw is held to the same.
+# The speed-up issue 12 asked of the rules core (29,000 to 50,000 SR5 resolutions a second on
+# the machine it measured); the dice draw is held to the same.
 RULES_SPEED_UP = 50_000 / 29_000
-
-
-# Issue 16: a four-target full-auto split with Push the Limit (Agility 7 + skill 8 + Edge 4 = 19
-# dice, no recoil with RC 30: shares of 5, 5, 5 and 4 dice, every six exploding), the targets at
-# short, medium and long range, one prone, one in good cover.
-SPLIT_ATTACK = sr5_requests.attack(
-    attacker=sr5_requests.attacker(id="layers", agility=7, skill=8, strength=5, edge=4),
-    weapon=sr5_requests.weapon(
-        id="ak-97", category="assault_rifle", modes=["SA", "BF", "FA"], ammo=AMMO, rc=WEAPON_RC
-    ),
-    mode="FA",
-    edge="push_the_limit",
-    targets=[
-        sr5_requests.target(id="goon-1", distance_m=20),
-        sr5_requests.target(id="goon-2", distance_m=60, cover="good"),
-        sr5_requests.target(id="goon-3", distance_m=200, prone=True),
-        sr5_requests.target(id="goon-4", distance_m=30),
-    ],
-)
-# Issue 16: "an SR5 single-target preview answers in under 5 ms on this machine; a four-target
-# split with Push the Limit in under 50 ms".
-SINGLE_PREVIEW_MS = 5.0
-SPLIT_PREVIEW_MS = 50.0
-
-
-def _odds_us(count: int, request: SR5AttackRequest, cold: bool) -> float:
-    """The rules core's preview of `request`: `cold` empties the pool distributions' cache
-    before every call, so each pays for its pools as the first preview of them does."""
-    ruleset, state, turn = SR5Ruleset(), SR5State(), TurnState()
-
-    def run(n: int) -> None:
-        for _ in range(n):
-            if cold:
-                odds.pool.cache_clear()
-            ruleset.attack_odds(request, state, turn, odds.SEED, odds.DEFAULT_SAMPLES)
-
-    return _per_call_us(count, run)
-
-
-def _resolve_us(count: int, request: SR5AttackRequest) -> float:
-    ruleset, state, turn = SR5Ruleset(), SR5State(), TurnState()
-
-    def run(n: int) -> None:
-        for i in range(n):
-            ruleset.resolve_attack(request, state, turn, Dice(i))
-
-    return _per_call_us(count, run)
-
-
-SINGLE = "sr5 single-target attack (resolve_attack)"
-SPLIT = "sr5 four-target split with Push the Limit (resolve_attack)"
-
-
-def odds_figures(count: int) -> dict[str, float]:
-    """Each preview beside the attack it previews, in the same run (CPU µs per call)."""
-    single = msgspec.json.decode(attack_body("layers", 7), type=SR5AttackRequest)
-    split = msgspec.convert(SPLIT_ATTACK, SR5AttackRequest)
-    # A cold preview costs some milliseconds: fewer calls keep the run short.
-    fewer = max(1, count // 10)
-    return {
-        SINGLE: _resolve_us(count, single),
-        f"{SINGLE}: its odds preview": _odds_us(count, single, cold=False),
-        f"{SINGLE}: its odds preview, caches cold": _odds_us(fewer, single, cold=True),
-        SPLIT: _resolve_us(count, split),
-        f"{SPLIT}: its odds preview": _odds_us(fewer, split, cold=False),
-        f"{SPLIT}: its odds preview, caches cold": _odds_us(fewer, split, cold=True),
-    }
 
 
 def _log_line_us(count: int) -> float:
@@ -360,7 +280,7 @@ async def _engine_odds_us(encounters: Encounters, count: int) -> dict[str, float
             await encounters.action(await encounters.admit(encounter, gm, "play"), reset)
         return spent
 
-    async def previews(body: bytes, n: int) -> float:
+    async def odds_previews(body: bytes, n: int) -> float:
         encounter, gm = previewing
         started = time.perf_counter()
         for _ in range(n):
@@ -372,69 +292,21 @@ async def _engine_odds_us(encounters: Encounters, count: int) -> dict[str, float
         return min([await run(body, n) for _ in range(REPEATS)]) / n * 1e6
 
     single = attack_body("layers", 7)
-    split = msgspec.json.encode({**SPLIT_ATTACK, "seed": 7})
+    split = msgspec.json.encode({**previews.SR5_SPLIT, "seed": 7})
     try:
         return {
             "engine single-target attack, embedded store (wall)": await best(attacks, single),
             "engine single-target odds preview, embedded store (wall)": await best(
-                previews, single
+                odds_previews, single
             ),
             "engine four-target split attack, embedded store (wall)": await best(attacks, split),
             "engine four-target split odds preview, embedded store (wall)": await best(
-                previews, split
+                odds_previews, split
             ),
         }
     finally:
         for encounter, gm in (shooting, previewing):
             await encounters.end(await encounters.admit(encounter, gm, "gm"))
-
-
-def odds_targets(figures: dict[str, float]) -> list[Target]:
-    """Issue 16's two marks, each preview in milliseconds with its ratio to the attack it
-    previews, measured in the same run."""
-
-    def preview(name: str, us: float, base_us: float, base: str, mark: float) -> Target:
-        return Target(
-            name, us / 1000, mark, "at_most", unit="ms", against=f"{us / base_us:.1f}x {base}"
-        )
-
-    targets = [
-        preview(
-            "sr5 single-target odds preview, rules core, caches cold",
-            figures[f"{SINGLE}: its odds preview, caches cold"],
-            figures[SINGLE],
-            "its attack's resolution, same run",
-            SINGLE_PREVIEW_MS,
-        ),
-        preview(
-            "sr5 four-target split with Push the Limit, odds preview, rules core, caches cold",
-            figures[f"{SPLIT}: its odds preview, caches cold"],
-            figures[SPLIT],
-            "its attack's resolution, same run",
-            SPLIT_PREVIEW_MS,
-        ),
-    ]
-    engine = "engine single-target odds preview, embedded store (wall)"
-    if engine in figures:
-        targets.append(
-            preview(
-                "sr5 single-target odds preview through the engine",
-                figures[engine],
-                figures["engine single-target attack, embedded store (wall)"],
-                "the engine's attack, same run",
-                SINGLE_PREVIEW_MS,
-            )
-        )
-        targets.append(
-            preview(
-                "sr5 four-target split with Push the Limit, odds preview through the engine",
-                figures["engine four-target split odds preview, embedded store (wall)"],
-                figures["engine four-target split attack, embedded store (wall)"],
-                "the engine's attack, same run",
-                SPLIT_PREVIEW_MS,
-            )
-        )
-    return targets
 
 
 async def _incr_us(redis_url: str, count: int) -> float:
@@ -483,7 +355,6 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
         "the turn, stored and read back": _turn_us(count, 0),
         "the same, the service running a 50-actor initiative": _turn_us(count, 50),
     }
-    figures.update(odds_figures(count))
     memory = MemoryStore()
     figures["engine attack, embedded store"] = await _engine_us(
         Encounters(memory, LAYERS_ADMIN_KEY), count
@@ -503,7 +374,7 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
 
 
 async def _run_odds(count: int) -> dict[str, float]:
-    figures = odds_figures(count)
+    figures: dict[str, float] = {}
     memory = MemoryStore()
     try:
         figures.update(await _engine_odds_us(Encounters(memory, LAYERS_ADMIN_KEY), count))
@@ -525,7 +396,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only-odds",
         action="store_true",
-        help="only issue 16's odds previews beside their attacks (core and engine)",
+        help="only the odds previews beside what they preview (every ruleset's in the rules "
+        "core, SR5's through the engine)",
+    )
+    parser.add_argument(
+        "--preview-budget",
+        type=float,
+        default=previews.DEFAULT_BUDGET_S,
+        help="CPU seconds per round of each preview layer (at least one call)",
     )
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 1_000_000:
@@ -534,13 +412,17 @@ def main(argv: list[str] | None = None) -> int:
         require_loopback(args.redis_url)
     except ValueError as error:
         parser.error(str(error))
+    if not 0 < args.preview_budget <= 60:
+        parser.error("--preview-budget must be in (0, 60]")
     if args.only_odds:
         figures = asyncio.run(_run_odds(args.count))
-        targets = odds_targets(figures)
+        targets = []
     else:
         figures = asyncio.run(_run(None if args.no_redis else args.redis_url, args.count))
-        targets = rules_targets(args.count, figures["sr5 rules (resolve_attack)"])
-        targets += odds_targets(figures)
+        targets = rules_targets(args.count)
+    timed = previews.measure(args.preview_budget)
+    figures.update(previews.figures(timed))
+    targets += previews.targets(timed)
     rulesets = [] if args.only_odds else ["sr5", "d100"]
     if args.json:
         layers = {name: round(us, 1) for name, us in figures.items()}

@@ -35,7 +35,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from bench.__main__ import DEFAULT_REDIS_URL, RedisCounters, _revision, _table
-from bench.load import REQUEST_TIMEOUT_S, PlannedRequest, percentile, run_load, worker_plan
+from bench.load import REQUEST_TIMEOUT_S, PlannedRequest, percentile, worker_plan
 from bench.servers import (
     BENCH_ADMIN_KEY,
     RunningServer,
@@ -72,8 +72,6 @@ INTERVAL_S = 10.0
 DRAIN_TIMEOUT_S = 10.0
 ERROR_SAMPLES = 8
 HEADERS = {"Content-Type": "application/json"}
-# The closed loop of `make bench` (python -m bench), whose maximum --targets takes.
-CLOSED_LOOP_WORKERS = 16
 STORES = {
     "redis": "firefight, Redis store",
     "memory": "firefight, embedded in-memory store",
@@ -915,8 +913,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--targets",
         action="store_true",
-        help="measure the closed-loop maximum, then run at half of it (p99 target) and past it "
-        "(--overload; no timeouts target); --rate is then ignored",
+        help="measure the closed-loop maximum, then run at half of it (p99 against the bare "
+        "baseline at the same rate, GC pauses) and past it (--overload; no timeouts target); "
+        "--rate is then ignored (bench/sustained_targets.py)",
     )
     parser.add_argument(
         "--max-seconds", type=float, default=5.0, help="closed-loop window of --targets"
@@ -975,104 +974,6 @@ def _specs(args: argparse.Namespace) -> list[ServerSpec]:
     return specs
 
 
-async def _closed_loop_max(
-    spec: ServerSpec, args: argparse.Namespace, log_dir: Path, client: aioredis.Redis | None
-) -> float:
-    """Requests per second `make bench` would measure: 16 workers, each sending its next
-    request when its answer is back, over the run's encounters."""
-    server = await start_server(spec, log_dir, None)
-    ids: list[str] = []
-    try:
-        admin = {"Authorization": f"Bearer {BENCH_ADMIN_KEY}"}
-        timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
-        connector = aiohttp.TCPConnector(limit=CLOSED_LOOP_WORKERS)
-        async with aiohttp.ClientSession(
-            connector=connector, timeout=timeout, headers=admin
-        ) as session:
-            await _create(session, server.base_url, args.encounters, ids)
-            plans = [worker_plan(w, ids[w % len(ids)]) for w in range(CLOSED_LOOP_WORKERS)]
-            load = await run_load(
-                session, server.base_url, plans, 1.0, args.max_seconds, 10_000_000
-            )
-            for encounter_id in ids:
-                async with session.delete(f"{server.base_url}/v1/encounters/{encounter_id}"):
-                    pass
-        if load.errors or load.warmup_errors:
-            raise ServerFailed(
-                f"{spec.name}: the closed loop had {load.errors + load.warmup_errors} errors: "
-                f"{load.error_samples[:3]}"
-            )
-        return load.requests_per_s
-    finally:
-        if client is not None and spec.redis_url and ids:
-            await _forget(client, ids)
-        server.stop()
-
-
-async def _targets(
-    spec: ServerSpec,
-    args: argparse.Namespace,
-    log_dir: Path,
-    client: aioredis.Redis | None,
-    results: list[dict[str, Any]],
-) -> list[Target]:
-    """The closed-loop maximum, then an open-loop run at half of it and one past it."""
-    print(f"bench.sustained: {spec.name}: closed-loop maximum ...", flush=True)
-    maximum = await _closed_loop_max(spec, args, log_dir, client)
-    print(f"bench.sustained: {spec.name}: closed-loop maximum {maximum:.0f} requests/s", flush=True)
-    half = argparse.Namespace(**{**vars(args), "rate": min(5000.0, maximum / 2)})
-    print(f"bench.sustained: {spec.name} at {half.rate:.0f} requests/s ...", flush=True)
-    calm = summarize(await _measure(spec, half, log_dir, client))
-    calm["closed_loop_max_per_s"] = round(maximum, 1)
-    results.append(calm)
-    _print(calm, args.markdown)
-
-    past = argparse.Namespace(
-        **{
-            **vars(args),
-            "rate": min(5000.0, maximum * args.overload),
-            "seconds": args.overload_seconds,
-        }
-    )
-    print(
-        f"bench.sustained: {spec.name} at {past.rate:.0f} requests/s "
-        f"({args.overload:g}x the maximum) ...",
-        flush=True,
-    )
-    over = summarize(await _measure(spec, past, log_dir, client, shedding_expected=True))
-    over["closed_loop_max_per_s"] = round(maximum, 1)
-    results.append(over)
-    _print(over, args.markdown)
-
-    measured = over["requests_measured"] or 1
-    admitted = over["admitted_latency_ms"]
-    print(
-        f"\n{spec.name}: closed-loop maximum {maximum:.0f} requests/s; at "
-        f"{args.overload:g}x it the service shed {over['shed_measured'] / measured:.1%} "
-        f"(503), {over['timeouts_measured'] / measured:.1%} timed out, and the requests it "
-        f"admitted took p99 {admitted['p99']:.2f} ms (max {admitted['max']:.2f} ms)"
-    )
-    return [
-        Target(
-            f"p99 at half the closed-loop maximum, open loop ({spec.name})",
-            calm["latency_ms"]["all"]["p99"],
-            5.0,
-            "at_most",
-            "ms",
-            f"{half.rate:.0f} req/s = 0.5 x {maximum:.0f} closed-loop, same run",
-        ),
-        Target(
-            f"timeouts at {args.overload:g}x the closed-loop maximum ({spec.name})",
-            over["timeouts_measured"] / measured * 100,
-            0.0,
-            "at_most",
-            "%",
-            f"{past.rate:.0f} req/s; {over['shed_measured'] / measured:.1%} shed with 503, "
-            f"p99 of those admitted {admitted['p99']:.2f} ms",
-        ),
-    ]
-
-
 async def _run(args: argparse.Namespace) -> int:
     cancel_on_sigterm()
     specs = _specs(args)
@@ -1104,7 +1005,10 @@ async def _run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="firefight-sustained-") as log_dir:
             for spec in specs:
                 if args.targets:
-                    targets += await _targets(spec, args, Path(log_dir), client, results)
+                    # Imported here: bench.sustained_targets builds on this module.
+                    from bench.sustained_targets import tail_targets
+
+                    targets += await tail_targets(spec, args, Path(log_dir), client, results)
                     continue
                 print(f"bench.sustained: {spec.name} ({spec.description}) ...", flush=True)
                 run = await _measure(spec, args, Path(log_dir), client)
