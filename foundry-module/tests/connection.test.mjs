@@ -91,7 +91,7 @@ test("an https service that does not answer: the message says how to tell a cert
 
 test("the mixed-content message says what to give the module instead", () => {
   const message = format("FIREFIGHT.Check.mixedContent", { url: "http://ff.example.org" });
-  assert.match(message, /not secure \(http: http:\/\/ff\.example\.org\)/);
+  assert.match(message, /the service address, http:\/\/ff\.example\.org, is not \(http\)/);
   assert.match(message, /Give the module the service's https address/);
   assert.match(message, /open Foundry over http/);
 });
