@@ -45,6 +45,7 @@ test: $(TEST_STAMP) $(CLIENTS_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	bash scripts/ensure-chromium
 	bash scripts/ensure-haproxy
+	bash scripts/ensure-caddy
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory foundry-test

@@ -2,7 +2,8 @@
 
 docker-compose.yml is a Compose file an engine accepts and sets only settings the service reads;
 images are pinned; Redis requires a password the service gets from the same variable; the proxy
-(deploy/haproxy.cfg, run for real in tests/test_proxy.py) is the only published port;
+(deploy/haproxy.cfg, run for real in tests/test_proxy.py) is the only published port of a plain
+`docker compose up` (tests/test_compose_tls.py checks the HTTPS setup);
 .dockerignore lets in what `pip install .` builds from; and the Dockerfile's command, run with the
 compose environment against a Redis that requires the compose password, serves the API and passes
 both healthchecks.
@@ -87,6 +88,8 @@ REQUIRED = {
 }
 # An exact release (`redis:7.2.11-alpine`, `python:3.11.14-slim`): neither `latest`, nor a bare
 # major or minor tag that moves under the same name.
+# .env settings of the HTTPS proxy (the caddy service) alone, documented beside the service's.
+TLS_ONLY = {"FIREFIGHT_DOMAIN", "FIREFIGHT_TLS"}
 PINNED_IMAGE = re.compile(r"[a-z0-9./-]+:\d+\.\d+\.\d+(-[a-z0-9.]+)?")
 
 
@@ -224,7 +227,14 @@ def test_compose_file_has_what_a_compose_engine_needs() -> None:
     assert "${" not in yaml.safe_dump(compose), "an interpolation was left unresolved"
 
     services = compose["services"]
-    assert set(services) == {"redis", "firefight", "haproxy"}
+    assert set(services) == {"redis", "firefight", "haproxy", "caddy"}
+    # What a plain `docker compose up` starts: every service but the HTTPS proxy, whose profile
+    # must be asked for (tests/test_compose_tls.py).
+    assert {name for name, service in services.items() if not service.get("profiles")} == {
+        "redis",
+        "firefight",
+        "haproxy",
+    }
     declared_volumes = set(compose.get("volumes") or {})
     for name, service in services.items():
         assert "image" in service or "build" in service, f"{name}: neither image nor build"
@@ -272,7 +282,13 @@ def test_only_the_proxy_publishes_a_port_so_the_service_scales() -> None:
     # A fixed host port on firefight would make `--scale firefight=3` fail on the second replica.
     assert "ports" not in firefight, firefight.get("ports")
     assert "container_name" not in firefight  # one name cannot be given to three containers
-    assert [name for name, service in services.items() if "ports" in service] == ["haproxy"]
+    # Without the HTTPS profile (tests/test_compose_tls.py), on every interface as before.
+    published = [
+        name
+        for name, service in services.items()
+        if "ports" in service and not service.get("profiles")
+    ]
+    assert published == ["haproxy"]
     assert proxy["ports"] == ["8080:8080"]
     assert proxy["depends_on"]["firefight"]["condition"] in ("service_started", "service_healthy")
     assert proxy["restart"] == "unless-stopped"
@@ -290,6 +306,7 @@ def test_only_the_proxy_publishes_a_port_so_the_service_scales() -> None:
     assert defaults == {
         "FIREFIGHT_PROXY_DNS": "127.0.0.11:53",
         "FIREFIGHT_PROXY_BIND": ":8080",
+        "FIREFIGHT_PROXY_TLS_BIND": ":8081",
         "FIREFIGHT_PROXY_UPSTREAM": f"firefight:{exposed_port()}",
     }
     assert not any(name.startswith("FIREFIGHT_PROXY_") for name in environment(proxy))
@@ -306,7 +323,7 @@ def test_only_the_proxy_publishes_a_port_so_the_service_scales() -> None:
 def test_every_image_is_pinned_to_an_exact_version() -> None:
     images = {name: s["image"] for name, s in load_compose()["services"].items() if "image" in s}
     images["Dockerfile"] = last("FROM")
-    assert set(images) == {"redis", "haproxy", "Dockerfile"}
+    assert set(images) == {"redis", "haproxy", "caddy", "Dockerfile"}
     for name, image in images.items():
         assert PINNED_IMAGE.fullmatch(image), f"{name}: {image} is not an exact version"
     # The pin above must be able to fail.
@@ -374,6 +391,8 @@ def test_every_compose_setting_changes_the_config(monkeypatch: pytest.MonkeyPatc
     dotenv = documented_dotenv()
     with_dotenv = environment(load_compose(dotenv)["services"]["firefight"])
     for name, example in dotenv.items():
+        if name in TLS_ONLY:
+            continue  # the caddy service's (tests/test_compose_tls.py)
         assert with_dotenv.get(name) == example, f"the .env example {name} does not reach it"
     for name in env:
         try:

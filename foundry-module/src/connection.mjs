@@ -1,5 +1,12 @@
 // The settings' connection check: says in the table's words why the module cannot talk to the
 // service (a URL that is not one, a blocked mixed-content request, no answer, a refused token).
+//
+// "No answer" is one error for several causes: a fetch the browser does not complete (nothing
+// listening, a certificate it does not trust, an origin the service does not allow) rejects
+// with the same TypeError, and the page may not learn which. So the check tells the causes
+// apart where it can before asking (an http service from an https page), and for an https
+// service says how the GM tells them apart: open its /readyz in a tab, where the browser shows
+// a certificate warning if the certificate is the cause.
 
 import { FirefightClient, FirefightError, normaliseBaseUrl } from "./client.mjs";
 
@@ -12,6 +19,12 @@ export function isMixedContent(pageUrl, serviceUrl) {
   if (page.protocol !== "https:" || service.protocol !== "http:") return false;
   const host = service.hostname.toLowerCase();
   return !(LOOPBACK.has(host) || host.endsWith(".localhost") || host.startsWith("127."));
+}
+
+/** What a request that got no answer means: for an https service the certificate is a suspect too. */
+function unreachable(base, origin, error) {
+  const key = new URL(base).protocol === "https:" ? "unreachableHttps" : "unreachable";
+  return { ok: false, key, data: { url: base, origin, detail: error.message, check: `${base}/readyz` } };
 }
 
 /**
@@ -34,14 +47,14 @@ export async function checkConnection({ serviceUrl, pageUrl, fetch = globalThis.
     await client.readyz();
   } catch (error) {
     if (error instanceof FirefightError && error.status > 0) return { ok: false, key: "notReady", data: { status: error.status } };
-    return { ok: false, key: "unreachable", data: { url: base, origin, detail: error.message } };
+    return unreachable(base, origin, error);
   }
   if (adminKey) {
     try {
       await client.request("POST", "/v1/encounters", { token: adminKey, body: {} });
     } catch (error) {
       if (error instanceof FirefightError && (error.status === 401 || error.status === 403)) return { ok: false, key: "adminRejected", data: {} };
-      if (!(error instanceof FirefightError && error.status === 400)) return { ok: false, key: "unreachable", data: { url: base, origin, detail: error.message } };
+      if (!(error instanceof FirefightError && error.status === 400)) return unreachable(base, origin, error);
     }
     if (!encounterId) return { ok: true, key: "adminOk", data: {} };
   }
@@ -51,7 +64,7 @@ export async function checkConnection({ serviceUrl, pageUrl, fetch = globalThis.
   } catch (error) {
     if (error instanceof FirefightError && error.status === 401) return { ok: false, key: "unauthorized", data: {} };
     if (error instanceof FirefightError && error.status === 403) return { ok: false, key: "forbidden", data: {} };
-    return { ok: false, key: "unreachable", data: { url: base, origin, detail: error.message } };
+    return unreachable(base, origin, error);
   }
   return { ok: true, key: "ok", data: {} };
 }
