@@ -215,6 +215,9 @@ def running_proxy(
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
     env.update(
         FIREFIGHT_PROXY_BIND=f"127.0.0.1:{port}",
+        # The TLS proxy's port of its own (never published): a free loopback one here, so the
+        # test never binds 8081 on every interface.
+        FIREFIGHT_PROXY_TLS_BIND=f"127.0.0.1:{free_port('127.0.0.1')}",
         FIREFIGHT_PROXY_UPSTREAM=f"{UPSTREAM_NAME}:{upstream_port}",
         FIREFIGHT_PROXY_DNS=f"127.0.0.1:{dns.port}",
     )
