@@ -25,8 +25,12 @@ import aiohttp
 
 from service.api.operations import OPERATIONS
 from tests.console_browser import free_port, serve_on
-from tests.openapi_scenario import SCENARIO, Step
+from tests.openapi_scenario import README_ATTACK, README_CREATE, SCENARIO, Step
 from tests.test_cli import ADMIN_KEY, ROOT
+
+# The README's quickstart bodies, which tests/test_openapi_clients.py plays through the
+# generated clients.
+__all__ = ["README_ATTACK", "README_CREATE", "masked", "play", "serve"]
 
 EXAMPLES_FILE = ROOT / "service" / "api" / "examples.json"
 BY_ID = {op.operation_id: op for op in OPERATIONS}

@@ -9,6 +9,7 @@ made in)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import urllib.parse
@@ -52,7 +53,8 @@ def _operation_at(method: str, path: str) -> tuple[Operation, dict[str, str]]:
     raise AssertionError(f"no operation is {method.upper()} {path}")
 
 
-def shell_calls(page: str) -> list[ShellCall]:
+@functools.cache
+def shell_calls(page: str) -> tuple[ShellCall, ...]:
     """Every `curl` of a page's shell blocks on `http://127.0.0.1:8080` or `$BASE`: its
     operation, the ids its path writes out (`$ENCOUNTER` is read as `{encounter}`) and its body
     (`-d '{json}'`; None when it sends none or a file)."""
@@ -80,7 +82,7 @@ def shell_calls(page: str) -> list[ShellCall]:
                     None if file is None else IMPORTS / file[1],
                 )
             )
-    return found
+    return tuple(found)
 
 
 def documented(page: str, operation_id: str, nth: int = 0) -> ShellCall:
