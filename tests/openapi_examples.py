@@ -1,127 +1,152 @@
-"""The contract's examples (service/api/examples.json) played as a table would: the README's
-quickstart, then the API guide's bodies on the same encounter. `python -m tests.openapi_examples`
-plays them against a fresh service and writes what it answered; tests/test_openapi_examples.py
-plays them again and checks the file says what the service answers.
+"""The contract's examples (service/api/examples.json), played as a table would: the scenario of
+tests/openapi_scenario.py (the README's quickstart, then the guides' calls) against a fresh
+service. `python -m tests.openapi_examples` writes what it answered; tests/test_openapi_examples.py
+plays it again and checks the file says what the service answers.
 
 Ids, tokens and times differ run to run: they are written as the run made them and compared as
 placeholders (`masked`)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
 import json
 import re
+import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
+
+import aiohttp
 
 from service.api.operations import OPERATIONS
-from tests import sr5_requests as make
-from tests.test_cli import ADMIN_KEY, ROOT, serve
+from tests.console_browser import free_port, serve_on
+from tests.openapi_scenario import README_ATTACK, README_CREATE, SCENARIO, Step
+from tests.test_cli import ADMIN_KEY, ROOT
+
+# The README's quickstart bodies, which tests/test_openapi_clients.py plays through the
+# generated clients.
+__all__ = ["README_ATTACK", "README_CREATE", "masked", "play", "serve"]
 
 EXAMPLES_FILE = ROOT / "service" / "api" / "examples.json"
-Who = Literal["admin", "gm", "player"]
-
-
-def readme_shell_bodies(page: Path) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every `curl -X METHOD URL ... -d '{json}'` of a page's shell blocks (the URL on
-    `http://127.0.0.1:8080` or `$BASE`): the method, the operation's path (`$ENCOUNTER` read as
-    `{encounter}`) and the body."""
-    found = []
-    for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.S):
-        for call in re.split(r"\n(?=(?:\w+=\$\()?curl )", block):
-            body = re.search(r"-d '(\{.*?\})'", call, re.S)
-            method = re.search(r"-X (\w+)", call)
-            url = re.search(r'"?(?:http://127\.0\.0\.1:8080|\$BASE)(/[^"\s]*)"?', call)
-            if body is None or method is None or url is None or "..." in body.group(1):
-                continue
-            path = re.sub(r"\$(\w+)", lambda m: "{" + m.group(1).lower() + "}", url.group(1))
-            found.append((method.group(1).lower(), path, json.loads(body.group(1))))
-    return found
-
-
-README = {(m, p): body for m, p, body in readme_shell_bodies(ROOT / "README.md")}
-README_CREATE = README[("post", "/v1/encounters")]
-README_ATTACK = README[("post", "/v1/encounters/{encounter}/attacks")]
-# The README's odds: "the same body without `dice`".
-README_ODDS = {key: value for key, value in README_ATTACK.items() if key != "dice"}
-
-
-@dataclass(frozen=True)
-class Step:
-    operation_id: str
-    who: Who
-    request: dict[str, Any] | None = None
-    actor: str | None = None
-
-
-# In the order they are played. Bodies from the README's quickstart and docs/api.md.
-SCENARIO = (
-    Step("createEncounter", "admin", README_CREATE),
-    Step("previewAttackOdds", "player", README_ODDS),
-    Step("resolveAttack", "player", README_ATTACK),
-    Step(
-        "putActor",
-        "gm",
-        {"name": "Goon", "position": {"x": 12.0, "y": 0.0}, "sheet": make.README_GANGER_SHEET},
-        actor="goon-1",
-    ),
-    Step("moveActor", "gm", {"position": {"x": 4.5, "y": -2}}, actor="goon-1"),
-    Step("editMonitor", "gm", {"set": {"physical": 4}}, actor="goon-1"),
-    Step("takeAction", "gm", {"actor": "sam", "action": "other"}),
-    Step("advanceTurn", "gm", {"to": "initiative_pass"}),
-    Step("undoChange", "gm"),
-    Step("getEncounter", "player"),
-)
 BY_ID = {op.operation_id: op for op in OPERATIONS}
+# Created by an operation, different every run: its answer's field, and the placeholder it is
+# compared as.
+_CREATED = {
+    "createEncounter": "encounter",
+    "startCampaignEncounter": "campaign encounter",
+    "createCampaign": "campaign",
+    "givePlayerToken": "anna",
+    "giveCampaignPlayerToken": "anna's campaign",
+}
 
 
-def _call(url: str, method: str, body: Any, token: str) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method.upper())
-    request.add_header("Authorization", f"Bearer {token}")
-    if data is not None:
+@contextlib.contextmanager
+def serve() -> Iterator[str]:
+    """The service on the memory store (nothing outlives the run: campaigns never expire), with
+    one face on every die it picks under `FIREFIGHT_CONSTANT_DICE` (tests/constant_dice.py)."""
+    with tempfile.TemporaryDirectory() as data:
+        yield from _served(Path(data))
+
+
+def _served(data: Path) -> Iterator[str]:
+    with serve_on(data, free_port(), ADMIN_KEY, args=("--store", "memory")) as url:
+        yield url
+
+
+def _call(url: str, method: str, step: Step, token: str | None) -> tuple[int, Any]:
+    body: bytes | None = None
+    if step.file is not None:  # a file, as it is
+        body = step.file.read_bytes()
+    elif step.request is not None:
+        body = json.dumps(step.request).encode()
+    request = urllib.request.Request(url, data=body, method=method.upper())
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    if step.request is not None:
         request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.load(response)
+            text = response.read()
+            return response.status, json.loads(text) if text else None
     except urllib.error.HTTPError as refused:
         return refused.code, json.load(refused)
 
 
+async def _first_message(url: str, token: str) -> Any:
+    async with aiohttp.ClientSession() as session:
+        socket = await session.ws_connect(url, headers={"Authorization": f"Bearer {token}"})
+        async with socket:
+            message = await socket.receive_json(timeout=10)
+    return message
+
+
 def play(base: str) -> dict[str, dict[str, Any]]:
-    """Every step against the service at `base`: its request and the answer it got."""
+    """Every step against the service at `base`: what each recorded step sent and got."""
     played: dict[str, dict[str, Any]] = {}
-    tokens = {"admin": ADMIN_KEY}
-    encounter = ""
+    answers: dict[str, Any] = {}
+    tokens: dict[str, str] = {"admin": ADMIN_KEY}
+    ids: dict[str, str] = {}
     for step in SCENARIO:
         op = BY_ID[step.operation_id]
-        path = op.path.format(encounter=encounter, actor=step.actor)
-        status, answer = _call(base + path, op.method, step.request, tokens[step.who])
-        assert status == op.status, (step, answer)
-        if step.operation_id == "createEncounter":
-            encounter = answer["id"]
-            tokens.update(answer["tokens"])
-        played[step.operation_id] = {
-            **({} if step.request is None else {"request": step.request}),
-            "answer": answer,
-        }
+        path = op.path.format(**{**ids, **step.ids})
+        query = dict(step.query)
+        if step.after is not None:
+            query["after"] = answers[step.after]["event_id"]
+        url = base + path + ("?" + urllib.parse.urlencode(query) if query else "")
+        token = None if step.who is None else tokens[step.who]
+        if op.websocket:
+            assert token is not None
+            message = asyncio.run(_first_message(url, token))
+            played[step.operation_id] = {"message": message}
+            continue
+        status, answer = _call(url, op.method, step, token)
+        allowed = {op.status} | ({op.other_success[0]} if op.other_success else set())
+        assert status in allowed, (step, status, answer)
+        answers[step.operation_id] = answer
+        _remember(step, answer, ids, tokens)
+        if step.record:
+            played[step.operation_id] = {
+                **({} if step.request is None else {"request": step.request}),
+                "status": status,
+                "answer": answer,
+            }
     return played
 
 
-# What differs run to run, by key: replaced by a placeholder before comparing; and the
-# encounter's id and tokens (from its creation's answer) wherever they are.
+def _remember(step: Step, answer: Any, ids: dict[str, str], tokens: dict[str, str]) -> None:
+    """The ids and tokens later steps call with."""
+    if step.operation_id == "createEncounter":
+        ids["encounter"] = answer["id"]
+        tokens.update(answer["tokens"])
+    elif step.operation_id == "createCampaign":
+        ids["campaign"] = answer["id"]
+        tokens["campaign_gm"] = answer["token"]
+    elif step.operation_id == "startCampaignEncounter":
+        ids["encounter"] = answer["id"]
+
+
+# What differs run to run, by key: replaced by a placeholder before comparing; and what the
+# run created (`_CREATED`) wherever it is.
 _VOLATILE = {"created_at", "at", "expires_at", "seed"}
 _EVENT_ID = re.compile(r"^[0-9]+-[0-9]+$")  # event ids, wherever they are
 
 
 def masked(played: dict[str, dict[str, Any]]) -> Any:
     """`played` with ids, tokens, times and server seeds replaced by placeholders."""
-    created = played["createEncounter"]["answer"]
-    names = {created["id"]: "<encounter>"}
-    names.update({token: f"<{role} token>" for role, token in created["tokens"].items()})
+    names: dict[str, str] = {}
+    for operation_id, name in _CREATED.items():
+        answer = played[operation_id]["answer"]
+        if "id" in answer:
+            names[answer["id"]] = f"<{name}>"
+        for role, token in answer.get("tokens", {}).items():
+            names[token] = f"<{name} {role} token>"
+        if "token" in answer:
+            names[answer["token"]] = f"<{name} token>"
 
     def visit(node: Any) -> Any:
         if isinstance(node, dict):
@@ -138,7 +163,7 @@ def masked(played: dict[str, dict[str, Any]]) -> Any:
 
 
 def main() -> None:
-    with serve() as (url, _):
+    with serve() as url:
         played = play(url)
     EXAMPLES_FILE.write_text(
         json.dumps(

@@ -227,13 +227,20 @@ def _operation(op: Operation, in_refs: Refs, out_refs: Refs, problem: Schema) ->
             "required": True,
             "content": {"application/octet-stream": {"schema": _FILE}},
         }
-    entry["responses"] = {str(op.status): _success(op, out_refs, example.get("answer"))}
+    # The answer's example, under the status it came with (an encounter of a campaign ends
+    # with 200 and what it gave back, where another ends with an empty 204).
+    answered = example.get("status", op.status)
+    answer = example.get("answer") if answered == op.status else None
+    entry["responses"] = {str(op.status): _success(op, out_refs, answer)}
     if op.other_success is not None:
         status, kind = op.other_success
+        other: Schema = {"schema": out_refs[kind]}
+        if answered == status and "answer" in example:
+            other["example"] = example["answer"]
         entry["responses"][str(status)] = {
             "description": "OK",
             "headers": {"X-Request-Id": _REQUEST_ID},
-            "content": {"application/json": {"schema": out_refs[kind]}},
+            "content": {"application/json": other},
         }
     for status in op.also:
         entry["responses"][str(status)] = {
@@ -248,8 +255,8 @@ def _operation(op: Operation, in_refs: Refs, out_refs: Refs, problem: Schema) ->
 
 def _websocket(op: Operation, out_refs: Refs) -> Schema:
     """A socket is no REST call: generators would make a GET of it that only gets a 400. It is
-    described apart, with its `?token=` and what each message is."""
-    return {
+    described apart, with its `?token=`, what each message is and one as the service sent it."""
+    socket: Schema = {
         "operationId": op.operation_id,
         "tags": [op.tag],
         "summary": op.summary,
@@ -273,6 +280,10 @@ def _websocket(op: Operation, out_refs: Refs) -> Schema:
             for status in op.errors
         },
     }
+    example = EXAMPLES.get(op.operation_id, {})
+    if "message" in example:
+        socket["messageExample"] = example["message"]
+    return socket
 
 
 @functools.cache
