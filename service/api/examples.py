@@ -1,5 +1,6 @@
 """The contract's examples: for an operation (by its operationId) a request body and the answer
-the service gave it, taken from the README's quickstart and the API guide (docs/api.md).
+the service gave it, taken from the README's quickstart and the API and campaigns guides
+(docs/api.md, docs/campaigns.md).
 
 They are data (`examples.json` beside this file). tests/test_openapi_examples.py checks that
 each validates against its operation's schemas, that the README's and the guide's bodies are
