@@ -1,9 +1,9 @@
-"""Hard Life's odds (service/rules/sr3hl/odds.py) against what resolve_attack and
-resolve_zone_test do: a single shot's exact odds against many seeds of the same attack on the
-same state (chi-square and binomial bounds, tests/odds_check.py); the sampled previews (automatic
-fire, zone tests) against an independent run with other seeds, within their stated margin;
-hand-computed cases from 004's rules and the body map; the state they read; the refusals they
-share with resolve.
+"""Hard Life's odds (service/rules/sr3hl/odds*.py) against what resolve_attack and
+resolve_zone_test do: the exact previews (a single shot, automatic fire, a zone test) against
+many seeds of the same attack on the same state (chi-square and binomial bounds,
+tests/odds_check.py); the previews past the exact computation's bound, sampled, against an
+independent run with other seeds, within their stated margin; hand-computed cases from 004's
+rules and the body map; the state they read; the refusals they share with resolve.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from service.rules import odds as shared
 from service.rules.dice import Dice
 from service.rules.sr3hl import attack
 from service.rules.sr3hl import odds as hl_odds
+from service.rules.sr3hl.odds_rounds import MAX_STATES
 from tests import sr3hl_requests as r
 from tests import test_sr3hl_suppression as zone_tests
 from tests.odds_check import Z_BINOMIAL, Observed, check_target
@@ -280,8 +281,9 @@ def _within_margin(target: TargetOdds, margin: float, samples: int, seen: list[O
             )
 
 
-SAMPLED_ATTACKS: dict[str, tuple[dict[str, Any], HLState]] = {
-    # A burst from an SMG without recoil compensation at a dodging goon (+1 per 3 rounds).
+EXACT_AUTOFIRE: dict[str, tuple[dict[str, Any], HLState]] = {
+    # A burst from an SMG without recoil compensation at a dodging goon (+1 per 3 rounds):
+    # three rounds at three target numbers, the dodge taking the highest dice first.
     "burst, dodged": (
         r.attack(
             weapon=r.smg(),
@@ -292,7 +294,47 @@ SAMPLED_ATTACKS: dict[str, tuple[dict[str, Any], HLState]] = {
         ),
         HLState(),
     ),
-    # Whisper's six rounds of full auto, recoil compensation 2, at the goon whose torso is worn.
+    # Four rounds of full auto from a called shot at the head: several rounds on one location
+    # (a group of three and a fourth that opens a group on the armour the first wore down).
+    "full auto at the head, worn": (
+        r.attack(
+            attacker=r.attacker(skill=10),
+            called_shot="head",
+            weapon=r.smg(recoil_compensation=3),
+            mode="FA",
+            rounds=4,
+            target=r.target(
+                defender=r.defender(armor=[r.jacket(), {"garment": "helmet"}]), distance_m=3
+            ),
+        ),
+        HLState(),
+    ),
+    # A stun weapon's burst, the target's Combat Pool dice on its first Body roll.
+    "stun burst, resist": (
+        r.attack(
+            weapon=r.smg(damage_type="stun", power=8),
+            mode="BF",
+            target=r.target(defender=r.defender(combat_pool=4), resist=2, distance_m=6),
+        ),
+        HLState(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXACT_AUTOFIRE))
+def test_automatic_fire_is_exact_against_many_seeds_of_resolve(name: str) -> None:
+    body, state = EXACT_AUTOFIRE[name]
+    answer = odds_of(body, state)
+    assert answer.method == "exact" and answer.sampling is None
+    (target,) = answer.targets
+    check_target(target, observe_attack(body, state, range(FIRST_SEED, FIRST_SEED + EXACT_SAMPLES)))
+    assert answer.any_hit == target.hit
+
+
+SAMPLED_ATTACKS: dict[str, tuple[dict[str, Any], HLState]] = {
+    # Whisper's six rounds of full auto, recoil compensation 2, at the goon whose torso is worn:
+    # the rounds scatter far and often, so the landing patterns pass the bound of the exact
+    # computation (odds_rounds.MAX_STATES) and the preview samples.
     "full auto, worn": (
         r.attack(weapon=r.smg(recoil_compensation=2), mode="FA", rounds=6),
         JACKET_WORN,
@@ -301,12 +343,13 @@ SAMPLED_ATTACKS: dict[str, tuple[dict[str, Any], HLState]] = {
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLED_ATTACKS))
-def test_automatic_fire_is_sampled_within_its_margin(name: str) -> None:
+def test_automatic_fire_past_the_bound_is_sampled_within_its_margin(name: str) -> None:
     body, state = SAMPLED_ATTACKS[name]
     answer = odds_of(body, state, seed=5, n=PREVIEW_SAMPLES)
     assert answer.method == "sampled" and answer.sampling is not None
     assert (answer.sampling.samples, answer.sampling.seed) == (PREVIEW_SAMPLES, 5)
     assert "automatic fire" in answer.sampling.what
+    assert f"more than {MAX_STATES} states" in answer.sampling.what
     assert answer.sampling.confidence == 0.95
     (target,) = answer.targets
     seen = observe_attack(body, state, range(FIRST_SEED, FIRST_SEED + CHECK_SAMPLES))
@@ -315,7 +358,7 @@ def test_automatic_fire_is_sampled_within_its_margin(name: str) -> None:
 
 
 def test_the_same_seed_gives_the_same_sampled_answer_and_another_seed_another() -> None:
-    body, state = SAMPLED_ATTACKS["burst, dodged"]
+    body, state = SAMPLED_ATTACKS["full auto, worn"]
     first = odds_of(body, state, seed=11, n=300)
     again = odds_of(body, state, seed=11, n=300)
     other = odds_of(body, state, seed=12, n=300)
@@ -329,18 +372,36 @@ def zone_test_body(**fields: Any) -> dict[str, Any]:
     return {"actor": "whisper", "defender": zone_tests.WHISPER, "distance_m": 8, **fields}
 
 
-def test_a_zone_test_is_sampled_within_its_margin() -> None:
+def _observe_zone(asked: HLZoneTestRequest, state: HLState, seeds: range) -> list[Observed]:
+    weapon = state.zones["zone-1"].weapon
+    seen = []
+    for seed in seeds:
+        result = HL.resolve_zone_test("zone-1", asked, state, TURN, Dice(seed)).result
+        seen.append(observed(result.target, result.attack.rule_of_one, weapon))
+    return seen
+
+
+def test_a_zone_test_is_exact_against_many_seeds_of_resolve() -> None:
+    """Two bullets per m² at a dodging Whisper: up to two rounds, each from its Table 10
+    location with a d6 of successes less the dodge's, scattered, through the armour."""
+    state = zone_tests.zone_state(bullets_per_m2=2)
+    body = zone_test_body(dodge={"combat_pool": 2})
+    asked = msgspec.convert(body, HLZoneTestRequest)
+    answer = HL.zone_test_odds("zone-1", asked, state, TURN, 9, PREVIEW_SAMPLES)
+    assert answer.method == "exact" and answer.sampling is None
+    seen = _observe_zone(asked, state, range(FIRST_SEED, FIRST_SEED + EXACT_SAMPLES))
+    check_target(answer.target, seen)
+
+
+def test_a_zone_test_past_the_bound_is_sampled_within_its_margin() -> None:
     state = zone_tests.zone_state()
     body = zone_test_body(dodge={"combat_pool": 3}, cover="partial")
     asked = msgspec.convert(body, HLZoneTestRequest)
     answer = HL.zone_test_odds("zone-1", asked, state, TURN, 9, PREVIEW_SAMPLES)
     assert answer.method == "sampled" and answer.sampling is not None
     assert answer.sampling.samples == PREVIEW_SAMPLES and "suppression fire" in answer.sampling.what
-    weapon = state.zones["zone-1"].weapon
-    seen = []
-    for seed in range(FIRST_SEED, FIRST_SEED + CHECK_SAMPLES):
-        result = HL.resolve_zone_test("zone-1", asked, state, TURN, Dice(seed)).result
-        seen.append(observed(result.target, result.attack.rule_of_one, weapon))
+    assert f"more than {MAX_STATES} states" in answer.sampling.what
+    seen = _observe_zone(asked, state, range(FIRST_SEED, FIRST_SEED + CHECK_SAMPLES))
     _within_margin(answer.target, answer.sampling.margin, PREVIEW_SAMPLES, seen)
 
 
@@ -411,6 +472,67 @@ def test_the_goon_in_a_jacket_stops_carter_by_the_armour_test() -> None:
     assert stopped == 496
     outcomes = {o.outcome: o.p for o in target.outcomes}
     assert close(outcomes["stopped"], F(496, 729), 1e-6)
+
+
+def test_two_rounds_of_full_auto_with_one_die_on_the_body_map() -> None:
+    """Two rounds of full auto (recoil compensation 2: both at the base target number 4), one
+    attack die, no dodge, no armour. The one die is both rounds' success (attack.tier_successes:
+    the rounds share the tier), so half the time neither round is fired home (a miss); else
+    each round has 1 net success: Table 1's 3 hexes, a d6 direction each, the second from where
+    the first landed. From the torso's centre (column 2, row 3) the 36 pairs of directions
+    give (body.py's map, worked out hex by hex):
+    - up (1), onto the head (column 2, row 0); then down (4) back onto the torso: 1 pair;
+      any other way off the figure: 5 pairs;
+    - off the figure first (the five other ways), then back onto the torso: 5 pairs (2 then 5,
+      3 then 6, 4 then 1, 5 then 2, 6 then 3), onto the head: 2 pairs (2 then 6, 6 then 2);
+      off again: 23 pairs.
+    So off the body 1/2 x 23/36 = 23/72, hit 1/2 x 13/36 = 13/72 (no armour stops it); the
+    head is hit 1/2 x 8/36 = 1/9, the torso 1/2 x 6/36 = 1/12. A round's damage test has
+    Power 7 less Table 3's 3 dice = 4 dice; its count (-1, 0, 0, +1, +1, +2 a die) stages
+    Moderate below Light only at -4 (four ones, 1/1296): no wound at all on 12 of the landing
+    pairs' single rounds with 1/1296 each, and on the one pair of two rounds with 1/1296^2."""
+    body = r.attack(
+        attacker=r.attacker(skill=1),
+        weapon=r.smg(recoil_compensation=2),
+        mode="FA",
+        rounds=2,
+        target=r.target(movement="walking", defender=r.defender(armor=[])),
+    )
+    built = attack.build_attack(request(body), HLState(), TURN)
+    assert built.target_numbers == [4, 4]
+    answer = odds_of(body)
+    assert answer.method == "exact" and answer.sampling is None
+    (target,) = answer.targets
+    outcomes = {o.outcome: o.p for o in target.outcomes}
+    assert set(outcomes) == {"miss", "off_body", "hit"}
+    assert close(outcomes["miss"], F(1, 2))
+    assert close(outcomes["off_body"], F(23, 72))
+    assert close(outcomes["hit"], F(13, 72)) and close(target.hit, F(13, 72))
+    locations = {loc.location: loc.p for loc in target.locations}
+    assert set(locations) == {"head", "torso"}
+    assert close(locations["head"], F(1, 9)) and close(locations["torso"], F(1, 12))
+    assert {c.value: c.p for c in target.net_hits} == pytest.approx({0: 0.5, 1: 0.5}, abs=1e-12)
+    assert close(target.glitch, F(1, 6))
+    no_damage = {(d.boxes, d.level): d.p for d in target.damage}[(0, None)]
+    single, double = F(12, 72), F(1, 72)
+    expected = F(1, 2) + F(23, 72) + single * F(1, 1296) + double * F(1, 1296) ** 2
+    assert close(no_damage, expected)
+
+
+def test_automatic_fire_and_zone_tests_answer_exact() -> None:
+    """A burst, a small full auto and a zone test of a few bullets are computed, not sampled:
+    `method` says so, there is no `sampling`, and the seed changes nothing."""
+    burst, state = EXACT_AUTOFIRE["burst, dodged"]
+    one, other = odds_of(burst, state, seed=1, n=100), odds_of(burst, state, seed=2, n=100)
+    assert one.method == "exact" and one.sampling is None
+    assert msgspec.json.encode(one) == msgspec.json.encode(other)
+    full_auto, state = EXACT_AUTOFIRE["full auto at the head, worn"]
+    assert odds_of(full_auto, state).method == "exact"
+    zone = msgspec.convert(zone_test_body(), HLZoneTestRequest)
+    answer = HL.zone_test_odds(
+        "zone-1", zone, zone_tests.zone_state(bullets_per_m2=1), TURN, 1, 100
+    )
+    assert answer.method == "exact" and answer.sampling is None
 
 
 def test_the_damage_test_counts_ones_and_sixes() -> None:

@@ -102,6 +102,14 @@ def sampled(seed: int, samples: int) -> Iterator[int]:
         yield sample
 
 
+def checkpoint() -> None:
+    """Between two steps of a long exact computation: end it (`Stopped`) when the preview's run
+    (if any) has been told to stop, as `sampled` does between two samples."""
+    run = _RUN.get()
+    if run is not None and run.stop.is_set():
+        raise Stopped
+
+
 @dataclass(frozen=True, slots=True)
 class PoolOdds:
     """A d6 pool counted for hits: P(hits = h), and P(hits = h and a glitch)."""

@@ -290,17 +290,45 @@ def _stun_and_knock_back(
     armour there, the weapon's base level (README) taken down one per two Body successes;
     Table 4's row by the base level, its column by the successes before staging."""
     base = t.weapon.damage_level
-    power = t.weapon.power // tables.STUN_POWER_DIVISOR
+    power = stun_power(t.weapon)
     resist = t.body_roll(power, impact, "stun power (half the weapon's)")
     return _stun_result(t, location, area, power, base, resist)
+
+
+def stun_power(weapon: HLWeapon) -> int:
+    """004, "Resolve Stun and Knock-back": the stun has half the weapon's Power, rounded down."""
+    return weapon.power // tables.STUN_POWER_DIVISOR
+
+
+def knock_back(row: DamageLevel, successes: int) -> tuple[KnockBack, int]:
+    """004, Table 4: the effect and metres of a Body roll's successes on the row of `row`."""
+    effects = tables.KNOCK_BACK[row]
+    return effects[min(successes, len(effects) - 1)]
+
+
+def stopped_hit(weapon: HLWeapon, stopped_rounds: int) -> tuple[int, DamageLevel]:
+    """README: autofire rounds the armour stopped at one location are one stun hit, Power + 1
+    and half a level per extra round (3 rounds of 7M: 9S): its Power and level."""
+    extra = stopped_rounds - 1
+    return weapon.power + extra, _level_up(weapon.damage_level, extra // 2)
+
+
+def degradation(level: DamageLevel | None, penetrated: bool, area: bool) -> int:
+    """004, "Armour Degradation": the points a round takes off the armour at its location: 1
+    moderate, 2 serious, 3 deadly (light: 0, **choice**), +1 when it penetrated; area effects
+    wear no one location (**choice**)."""
+    if area:
+        return 0
+    return (tables.DEGRADATION[level] if level is not None else 0) + (
+        tables.DEGRADATION_PENETRATED if penetrated else 0
+    )
 
 
 def _stun_result(
     t: _Target, location: Location, area: bool, power: int, base: DamageLevel, resist: SR3Test
 ) -> tuple[HLStun, list[HLWound]]:
     level = level_down(base, resist.successes)
-    row = tables.KNOCK_BACK[base]
-    effect, metres = row[min(resist.successes, len(row) - 1)]
+    effect, metres = knock_back(base, resist.successes)
     wounds = t.wound(None if area else location, "stun", level, 0) if level else []
     stun = HLStun(
         location=location,
@@ -317,13 +345,10 @@ def _stun_result(
 def _degrade(
     t: _Target, location: Location, level: DamageLevel | None, penetrated: bool, area: bool
 ) -> int:
-    """004, "Armour Degradation": 1 moderate, 2 serious, 3 deadly (light: 0, **choice**), +1
-    when the round penetrated; area effects wear no one location (**choice**)."""
-    if area:
+    """004, "Armour Degradation" (`degradation`) taken off the pieces covering `location`."""
+    points = degradation(level, penetrated, area)
+    if not points:
         return 0
-    points = (tables.DEGRADATION[level] if level is not None else 0) + (
-        tables.DEGRADATION_PENETRATED if penetrated else 0
-    )
     t.worn, taken = armor.degraded(t.worn, location, points)
     return taken
 
@@ -408,9 +433,7 @@ def _location(
         if autofire and stopped_rounds:
             # README: a stopped burst is one stun hit, Power + 1 and half a level per extra
             # round (3 rounds of 7M: 9S), resisted with one Body roll at that Power - impact.
-            extra = len(stopped_rounds) - 1
-            power = weapon.power + extra
-            level = _level_up(weapon.damage_level, extra // 2)
+            power, level = stopped_hit(weapon, len(stopped_rounds))
             resist = t.body_roll(power, impact, "stopped rounds' power")
             stopped_stun, written = _stun_result(t, location, area, power, level, resist)
             wounds.extend(written)

@@ -1,0 +1,213 @@
+"""The exact odds of Hard Life's per-bullet automatic fire (BF, FA; docs/odds.md, "sr3-hardlife"),
+from the attack's own build (attack.build_attack) and resolve's own steps.
+
+roll_attack rolls the attack dice once against the highest round's number; each round's
+successes are the dice whose totals reach its number but not the next higher round's
+(attack.tier_successes), after the dodge took the highest dice (attack._without_highest). The
+rounds' numbers climb (attack.round_target_numbers), so the first rounds share the base number
+and each later round has one of its own: a "tier" of rounds. A round's successes then decide
+its scatter from where the last round landed (Table 1, a d6 direction) and its damage dice
+(Table 3); odds_rounds.py does what landed rounds do.
+
+The chain goes round by round. Its state is where the last round landed, the dice at or above
+the next tier's number not yet given to a tier (`above`) with the dodge's successes still to
+take off them (`dodge`: the dice above a tier are the highest, so the dodge takes them first),
+the successes of the rounds of the tier under way, and where the rounds landed (a `Pattern`:
+odds_rounds.py works out what they did, location by location, once per pattern). Entering a tier
+splits `above` binomially (a die at or above this tier's number reaches the next one's with
+die_reaches(next) / die_reaches(this), the Rule of Six); once no die is left above, or the dodge
+takes all of them, no later round can land and the path is done. So is a path whose aim point
+has left the body further than the rounds still to come can scatter back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from schemas.odds import TargetOdds
+from schemas.sr3hl import Hex, HLAttackRequest, ScatterDirection
+from service.rules import odds
+from service.rules.sr3hl import attack, body, dodge, hits, odds_rounds, odds_shot, tables
+from service.rules.sr3hl.odds_rounds import MOST_SUCCESSES, Pattern, Rounds, TooManyPaths
+
+# A path whose chance falls below this is dropped (its chance is said in a note when the
+# dropped ones add up to more than a rounding).
+FOLD = 1e-13
+# The most hexes any round scatters (Table 1 and README's tie).
+MOST_HEXES = max(tables.SCATTER_HEXES.values())
+# No successes left for the round (it is dodged or missed: it does not land).
+NO_ROUND = -1
+
+# (where the last round landed, dice above not yet given to a tier, the dodge's successes
+# still to take off them, the successes of the tier's rounds, whether a round was dodged,
+# whether one left the body, where the rounds landed)
+State = tuple[Hex, int, int, int, bool, bool, Pattern]
+# A path's end: whether a round was dodged, whether one left the body, where they landed.
+End = tuple[bool, bool, Pattern]
+
+
+@lru_cache(maxsize=4096)
+def _landing(at: Hex, direction: ScatterDirection, hexes: int) -> Hex:
+    return body.step(at, direction, hexes)[-1]
+
+
+def _distance(a: Hex, b: Hex) -> int:
+    dq, dr = a.q - b.q, a.r - b.r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@lru_cache(maxsize=4096)
+def _to_body(at: Hex) -> int:
+    """Hexes from `at` to the nearest hex of the body map."""
+    return min(_distance(at, h) for h in body.HEXES)
+
+
+def _split(above: int, ratio: float) -> tuple[float, ...]:
+    return odds.binomial(above, ratio)
+
+
+def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[TargetOdds, float]:
+    """The one target's odds of the burst or full auto `built`, and the chance left out (paths
+    below FOLD). Raises TooManyPaths past odds_rounds.MAX_STATES."""
+    weapon = request.weapon
+    target = built.target
+    area = weapon.area_effect
+    rounds = built.rounds
+    numbers = built.target_numbers
+    tiers = sorted(set(numbers))
+    tier_of = [tiers.index(tn) for tn in numbers]
+    reach = [odds.die_reaches(tn) for tn in tiers]
+    opens = [i == 0 or tier_of[i] != tier_of[i - 1] for i in range(rounds)]
+    closes = [i == rounds - 1 or tier_of[i] != tier_of[i + 1] for i in range(rounds)]
+
+    tally = odds.Tally(target.id, touched=odds_shot.TOUCHED)
+    # The attack's successes are the dice at the base number (the dodge is rolled against
+    # them); the rounds' tiers begin at the first round's number, above it after earlier
+    # rounds this phase.
+    shot = odds.target_number_test(built.count, built.base_target_number)
+    first = reach[0] / odds.die_reaches(built.base_target_number)
+    tally.glitch = tally.critical_glitch = shot.all_ones
+    dodged: tuple[float, ...] = (1.0,)
+    if dodge.dice_of(target.dodge):
+        dodged = odds_shot.successes_of(
+            dodge.dice_of(target.dodge), dodge.modifiers(target.dodge, rounds, area)
+        )
+    rules = Rounds(
+        weapon=weapon,
+        defender=target.defender,
+        worn=hits.worn_by(built.victim, target.defender),
+        resist=target.resist,
+    )
+
+    states: dict[State, float] = {}
+    for successes, ps in enumerate(shot.successes):
+        if successes == 0:
+            _add(tally.outcomes, "miss", ps)
+            _add(tally.net, 0, ps)
+            _add(tally.damage, odds.NO_DAMAGE, ps)
+            continue
+        for taken, pd in enumerate(dodged):
+            p = ps * pd
+            # A clean miss (more dodge successes), or a tie of a burst: every round dodged.
+            if attack.is_clean_miss(successes, taken) or (taken == successes and rounds > 1):
+                _add(tally.outcomes, "dodged", p)
+                _add(tally.net, 0, p)
+                _add(tally.damage, odds.NO_DAMAGE, p)
+                continue
+            _add(tally.net, successes - taken, p)
+            for above, pa in enumerate(_split(successes, first)):
+                key: State = (built.aim, above, taken, NO_ROUND, False, False, ())
+                states[key] = states.get(key, 0.0) + p * pa
+
+    done: dict[End, float] = {}
+    left_out = 0.0
+    for i in range(rounds):
+        odds.checkpoint()
+        if opens[i]:
+            states = _open_tier(states, tier_of[i], tiers, reach, rounds)
+        after: dict[State, float] = {}
+        for (at, above, taken, successes, dodged_one, off, pattern), p in states.items():
+            if p < FOLD:
+                left_out += p
+                continue
+            hexes = 0 if successes == NO_ROUND else attack.scatter_hexes(successes, area)
+            moved = (
+                [(at, 1.0)]
+                if not hexes
+                else [(_landing(at, d, hexes), 1 / 6) for d in body.DIRECTIONS]
+            )
+            for landed, pm in moved:
+                location = body.location_at(landed)
+                now: Pattern = pattern
+                left = off
+                if successes != NO_ROUND:
+                    if location is None:
+                        left = True
+                    else:
+                        dice = hits.damage_dice(weapon, successes)[1]
+                        now = odds_rounds.landed(pattern, location, ((dice, 1.0),))
+                # Off the body and further from it than the rounds to come can scatter.
+                lost = location is None and _to_body(landed) > MOST_HEXES * (rounds - i - 1)
+                pq = p * pm
+                if lost or i == rounds - 1 or (closes[i] and above == 0):
+                    end = (dodged_one, left, now)
+                    done[end] = done.get(end, 0.0) + pq
+                else:
+                    key = (landed, above, taken, successes, dodged_one, left, now)
+                    after[key] = after.get(key, 0.0) + pq
+            if len(after) > odds_rounds.MAX_STATES:
+                raise TooManyPaths(i + 1)
+        states = after
+
+    knocked_down, knocked_back = odds_rounds.tally_ends(
+        tally,
+        rules,
+        (
+            (p, "dodged" if dodged_one else "miss", off, pattern)
+            for (dodged_one, off, pattern), p in done.items()
+        ),
+    )
+    if rules.knocks:
+        tally.notes.append(odds_shot.knock_back_note(knocked_down, knocked_back, exact=True))
+    tally.notes.append(odds_shot.NOT_IN_DAMAGE)
+    return tally.odds(), left_out
+
+
+def _open_tier(
+    states: Mapping[State, float],
+    tier: int,
+    tiers: list[int],
+    reach: list[float],
+    rounds: int,
+) -> dict[State, float]:
+    """The dice at or above `tier`'s number split into the tier's and those above it; the dodge
+    takes the highest first. The tier's rounds get its successes (0: dodged or missed, but a
+    single round's tie scatters 4, README)."""
+    ratio = reach[tier + 1] / reach[tier] if tier + 1 < len(tiers) else 0.0
+    opened: dict[State, float] = {}
+    for (at, above, taken, _, dodged_one, off, pattern), p in states.items():
+        for higher, ph in enumerate(_split(above, ratio)):
+            if ph == 0.0:
+                continue
+            here = above - higher
+            kept = here - max(0, taken - higher)
+            if kept > 0:
+                successes = min(kept, MOST_SUCCESSES)
+            elif here > 0 and rounds == 1:
+                successes = 0
+            else:
+                successes = NO_ROUND
+            # attack._rounds: a round whose dice the dodge took is dodged, one without any missed.
+            dodged_now = dodged_one or (here > 0 and kept <= 0 and rounds > 1)
+            # The dodge takes every die above: no later round lands.
+            next_above, next_taken = (higher, taken) if higher > taken else (0, 0)
+            key = (at, next_above, next_taken, successes, dodged_now, off, pattern)
+            opened[key] = opened.get(key, 0.0) + p * ph
+    return opened
+
+
+def _add(found: dict[Any, float], key: Any, p: float) -> None:
+    if p > 0.0:
+        found[key] = found.get(key, 0.0) + p
