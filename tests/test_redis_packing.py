@@ -1,5 +1,6 @@
-"""The Redis store packs its commands with hiredis (issue 28): the very bytes redis-py's own
-packing makes, refused alike where redis-py refuses, and understood by a real Redis."""
+"""The Redis store's client (issue 28): its commands packed with hiredis, the very bytes
+redis-py's own packing makes, refused alike where redis-py refuses, and understood by a real
+Redis; its own commands, queued by the store, on the plain pool."""
 
 from __future__ import annotations
 
@@ -66,6 +67,10 @@ async def test_the_store_sends_its_commands_so(redis_url: str) -> None:
     try:
         pool = store._redis.connection_pool
         assert pool.connection_class is _PackedByHiredis
+        # Queued by the store first, its commands never wait for a connection: the plain pool.
+        # The event reader's blocking reads are not queued, and wait in the blocking pool.
+        assert type(pool) is aioredis.ConnectionPool
+        assert type(store._reader.connection_pool) is aioredis.BlockingConnectionPool
         await store.ping()
         # A script call with bytes, numbers and text, answered by the real Redis.
         assert await store.load("no-such-encounter") is None

@@ -265,6 +265,7 @@ MAX_CONNECTIONS = 512
 # once spent the connect timeout opening them on a busy machine and failed its commands (503)
 # instead of queueing them (CI of stop 19).
 COMMANDS_IN_FLIGHT = 64
+assert COMMANDS_IN_FLIGHT < MAX_CONNECTIONS, "queued commands must never wait for a connection"
 
 
 def _nonce() -> str:
@@ -315,6 +316,7 @@ def _client(
     socket_timeout: float,
     connect_timeout: float,
     password: str | None = None,
+    queued: bool = False,
 ) -> Any:
     # redis-py uses a password of the URL's own before this one.
     if cluster:
@@ -327,14 +329,18 @@ def _client(
             retry=_retry_once(),
         )
     # A blocking pool makes a burst wait for a free connection (up to the connect timeout)
-    # instead of failing as if Redis were down.
-    pool = aioredis.BlockingConnectionPool.from_url(
+    # instead of failing as if Redis were down. The store's own commands are queued before they
+    # reach the pool (COMMANDS_IN_FLIGHT, far below MAX_CONNECTIONS), so they never wait there
+    # and take the plain pool, which costs about a fifth less CPU a command (no condition,
+    # timeout and second lock around each one; docs/performance.md, "Issue 28").
+    pool_class = aioredis.ConnectionPool if queued else aioredis.BlockingConnectionPool
+    pool = pool_class.from_url(
         url,
         # A rediss:// or unix:// URL keeps its own kind of connection (the URL's wins).
         **({"connection_class": _PackedByHiredis} if HIREDIS_AVAILABLE else {}),
         password=password,
         max_connections=MAX_CONNECTIONS,
-        timeout=connect_timeout,
+        **({} if queued else {"timeout": connect_timeout}),
         socket_timeout=socket_timeout,
         socket_connect_timeout=connect_timeout,
         retry=_retry_once(),
@@ -413,7 +419,7 @@ class RedisStore:
         self._ttl_seconds: int = self._limits.ttl_seconds
         self._cluster = cluster
         self._redis = client or _client(
-            url, cluster, command_timeout_s, command_timeout_s, password
+            url, cluster, command_timeout_s, command_timeout_s, password, queued=True
         )
         # Blocking XREAD waits longer than a command may take: it gets its own client.
         self._reader = reader or _client(
