@@ -22,7 +22,7 @@ from service.api.connections import ConnectionCap
 from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
 from service.data_dir import keep_generated_key, prepare
-from service.event_loop import run
+from service.event_loop import resolved, run
 from service.logs import configure_logging
 from service.store import StoreRefused
 from service.workers import supervise
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
         host=config.host,
         port=config.port,
         store=config.store,
-        event_loop=config.event_loop,
+        event_loop=resolved(config.event_loop),
         **({"data_dir": str(Path(config.data_dir).resolve())} if config.store == "sqlite" else {}),
         **({"workers": config.workers} if config.workers > 1 else {}),
     )

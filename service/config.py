@@ -17,13 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from service.event_loop import (
-    EVENT_LOOP_CHOICES,
-    EventLoopChoice,
-    EventLoopKind,
-    resolved,
-    uvloop_installed,
-)
+from service.event_loop import EVENT_LOOP_CHOICES, EventLoopChoice, uvloop_installed
 
 LogFormat = Literal["json", "console"]
 StoreKind = Literal["sqlite", "memory", "redis"]
@@ -167,9 +161,9 @@ class Config:
     # Worker processes sharing the port (SO_REUSEPORT), each with its own event loop; above 1
     # only with Redis, which the processes share.
     workers: int = 1
-    # The event loop a serving process runs on (service/event_loop.py): the command line's
-    # default is uvloop when installed; a Config built in code keeps asyncio's own.
-    event_loop: EventLoopKind = "asyncio"
+    # The event loop a serving process runs on (service/event_loop.py): auto is uvloop when it
+    # is installed, else asyncio's own.
+    event_loop: EventLoopChoice = "auto"
 
 
 def _number(name: str, value: str, minimum: float, maximum: float, kind: type[float]) -> float:
@@ -277,7 +271,7 @@ def _store(chosen: str | None, redis_url: str | None) -> StoreKind:
     return kind
 
 
-def _event_loop(value: str) -> EventLoopKind:
+def _event_loop(value: str) -> EventLoopChoice:
     choice = value.strip().lower()
     for known in EVENT_LOOP_CHOICES:
         if choice == known:
@@ -290,7 +284,7 @@ def _event_loop(value: str) -> EventLoopKind:
             "FIREFIGHT_EVENT_LOOP is uvloop, which is not installed (`make run` installs it); "
             "use auto or asyncio"
         )
-    return resolved(asked)
+    return asked
 
 
 def _data_dir(value: str) -> str:

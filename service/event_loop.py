@@ -42,7 +42,7 @@ def loop_factory(kind: EventLoopKind) -> Callable[[], asyncio.AbstractEventLoop]
     return asyncio.new_event_loop
 
 
-def run(main: Coroutine[Any, Any, T], kind: EventLoopKind) -> T:
-    """`asyncio.run(main)` on a loop of `kind`."""
-    with asyncio.Runner(loop_factory=loop_factory(kind)) as runner:
+def run(main: Coroutine[Any, Any, T], choice: EventLoopChoice) -> T:
+    """`asyncio.run(main)` on the loop `choice` gives."""
+    with asyncio.Runner(loop_factory=loop_factory(resolved(choice))) as runner:
         return runner.run(main)

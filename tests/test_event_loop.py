@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from service.config import ConfigError, load_config
+from service.event_loop import resolved
 from tests.test_cli import ADMIN_KEY, serve
 
 KEY = {"FIREFIGHT_ADMIN_KEY": ADMIN_KEY}
@@ -17,7 +18,8 @@ KEY = {"FIREFIGHT_ADMIN_KEY": ADMIN_KEY}
 
 def test_uvloop_is_the_default_and_asyncio_can_be_asked_for() -> None:
     # uvloop is a dependency of the lock the tests run on: "auto" finds it.
-    assert load_config([], KEY).event_loop == "uvloop"
+    assert load_config([], KEY).event_loop == "auto"
+    assert resolved("auto") == "uvloop"
     assert load_config([], {**KEY, "FIREFIGHT_EVENT_LOOP": "uvloop"}).event_loop == "uvloop"
     assert load_config([], {**KEY, "FIREFIGHT_EVENT_LOOP": "asyncio"}).event_loop == "asyncio"
     # The flag wins over the environment.
