@@ -8,6 +8,7 @@ import ipaddress
 from typing import Any
 
 import pytest
+from multidict import CIMultiDict
 
 from service.config import ConfigError, load_config
 from tests import sr5_requests as make
@@ -69,6 +70,26 @@ async def test_behind_a_trusted_proxy_each_client_address_has_its_own_limit(
 
     assert await refused_from("192.0.2.1") == [401] * 5 + [429]
     assert await refused_from("192.0.2.2") == [401] * 5 + [429]
+
+
+async def test_a_forged_forwarded_line_before_the_proxys_does_not_pick_the_address(
+    make_client: Any,
+) -> None:
+    """A client's own X-Forwarded-For line comes first, the trusted proxy's (appended, as
+    haproxy's `option forwardfor` does) last: the last line's last hop is the client's address,
+    so six forged first lines from one client share one limit."""
+    client = await make_client(
+        admin=False, refusals_per_second=1, trusted_proxies=(ipaddress.ip_network("127.0.0.0/8"),)
+    )
+    encounter, _ = await open_table(client)
+    base = f"/v1/encounters/{encounter}"
+    statuses = []
+    for n in range(6):
+        headers = CIMultiDict(STRANGER)
+        headers.add("X-Forwarded-For", f"192.0.2.{n}")
+        headers.add("X-Forwarded-For", "198.51.100.9")
+        statuses.append((await client.get(base, headers=headers)).status)
+    assert statuses == [401] * 5 + [429]
 
 
 async def test_an_untrusted_peer_cannot_pick_its_address(make_client: Any) -> None:

@@ -377,10 +377,12 @@ async def _answer_and_hang_up(
 
 def client_address(request: web.Request) -> str:
     """The client's address: the peer's, or behind a trusted proxy the last hop it names in
-    X-Forwarded-For (the one it saw; earlier hops are the client's word)."""
+    X-Forwarded-For (the one it saw; earlier hops, and earlier lines of the header, are the
+    client's word: a proxy that appends a line of its own puts it last)."""
     peer = request.remote or ""
     if _is_trusted(peer, request.app[CONFIG].trusted_proxies):
-        hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
+        lines = request.headers.getall("X-Forwarded-For", ())
+        hops = [hop.strip() for hop in ",".join(lines).split(",")]
         if hops and hops[-1]:
             return hops[-1]
     return peer
