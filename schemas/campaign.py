@@ -18,6 +18,7 @@ from schemas.encounter import (
     DicePolicy,
     EncounterCreated,
     RulesetId,
+    SchemaVersion,
     SheetPolicy,
 )
 from schemas.imports import ImportReport
@@ -105,6 +106,8 @@ class CampaignHead(msgspec.Struct, gc=False):
     # The actors' ids, in the order they were first put.
     actors: list[Id] = []
     encounters: list[CampaignEncounter] = []
+    # The shape it was stored in (service/engine/migrations.py): 0, before versions were kept.
+    schema_version: SchemaVersion = 0
 
 
 class CampaignCreated(msgspec.Struct, gc=False):
@@ -161,6 +164,7 @@ class CampaignEvent(msgspec.Struct, omit_defaults=True, gc=False):
     campaign: str
     at: str
     result: CampaignResult
+    schema_version: SchemaVersion = 0
 
 
 class CampaignPlayer(Request):

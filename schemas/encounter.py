@@ -120,6 +120,8 @@ SheetPolicy = Literal["scene", "typed"]
 Scene = Annotated[dict[Id, SceneActor], msgspec.Meta(max_length=MAX_SCENE_ACTORS)]
 Count = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
 PendingCount = Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)]
+# The shape a document or event was stored in: the service writes its own, reads earlier ones.
+SchemaVersion = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 
 
 class EncounterCreate(Request):
@@ -204,6 +206,8 @@ class StoredHead(msgspec.Struct, gc=False):
     # The ids of the combat state's actors and of the scene's, in order.
     actors: list[Id] = []
     scene: Annotated[list[Id], msgspec.Meta(max_length=MAX_SCENE_ACTORS)] = []
+    # The shape it was stored in (service/engine/migrations.py): 0, before versions were kept.
+    schema_version: SchemaVersion = 0
 
 
 class EncounterEnvelope(msgspec.Struct, gc=False):
@@ -224,6 +228,7 @@ class EncounterEnvelope(msgspec.Struct, gc=False):
     campaign: CampaignLink | None = None
     actors: list[str] = []
     scene: list[str] = []
+    schema_version: int = 0
 
 
 class EncounterView(msgspec.Struct, gc=False):
@@ -487,6 +492,9 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
     # What was left out for the event to fit the bound on a stored event's size
     # (FIREFIGHT_MAX_EVENT_BYTES): ["request"] for an attack stored without its request.
     trimmed: list[str] = []
+    # The shape it was stored in (service/engine/migrations.py): absent (0) in events stored
+    # before versions were kept.
+    schema_version: SchemaVersion = 0
 
 
 class Event(StoredEvent, kw_only=True):

@@ -21,6 +21,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractStreamWriter
 
 from service.engine.events import ends_encounter, event_json, for_players
+from service.engine.migrations import event as upgraded_event
 from service.store import EncounterStore, StoreUnavailable
 from service.store.base import START, Events, parse_event_id
 
@@ -65,11 +66,12 @@ def event_frames(
     """(frame, whether it ends the encounter, position) of each event past `after`, as its
     audience receives it: a player's token gets no frame for an event about a hidden actor
     (its position is still given, so the next starts after it)."""
-    for event_id, stored in events:
+    for event_id, kept in events:
         position = parse_event_id(event_id)
         if position <= after:
             continue
         after = position
+        stored = upgraded_event(kept)
         seen = for_players(stored) if players_only else stored
         if seen is None:
             yield b"", False, position

@@ -39,12 +39,20 @@ from service.engine.access import (
     player_of,
 )
 from service.engine.core import Answer
-from service.engine.documents import StoredStateInvalid
+from service.engine.documents import StoredByLaterVersion, StoredStateInvalid
 from service.engine.errors import (
     LimitExceeded,
     StoreContention,
 )
 from service.engine.lifecycle import EncounterUses
+from service.engine.migrations import (
+    CAMPAIGN_STEPS,
+    SCHEMA_VERSION,
+    later_version,
+    migrated,
+    version_of,
+)
+from service.engine.migrations import token_hashes as head_token_hashes
 from service.rules import RuleViolation
 from service.store import Committed, StoredEncounter
 
@@ -93,6 +101,11 @@ class Changed:
     report: ImportReport | None = None
 
 
+def campaign_head(head: CampaignHead) -> CampaignHead:
+    """The head as this version stores it: in its shape (SCHEMA_VERSION)."""
+    return msgspec.structs.replace(head, schema_version=SCHEMA_VERSION)
+
+
 class CampaignCore(EncounterUses):
     """Campaigns as read and written."""
 
@@ -126,6 +139,12 @@ class CampaignCore(EncounterUses):
             raise Unauthorized(REFUSED)
         try:
             head, actors = self._campaign_read(campaign_id, stored)
+        except StoredByLaterVersion as later:
+            try:
+                authorize(credential, "read", later.token_hashes, self._admin_key_hash)
+            except (Unauthorized, Forbidden):
+                raise Unauthorized(REFUSED) from None
+            raise
         except StoredStateInvalid:
             if not is_admin(credential, self._admin_key_hash):
                 raise Unauthorized(REFUSED) from None
@@ -151,9 +170,18 @@ class CampaignCore(EncounterUses):
     def _campaign_read(
         self, campaign_id: str, stored: StoredEncounter
     ) -> tuple[CampaignHead, dict[str, CampaignActor]]:
+        fields = stored.fields
+        version = version_of(fields)
+        if version > SCHEMA_VERSION:
+            raise StoredByLaterVersion(
+                later_version("campaign", campaign_id, version),
+                head_token_hashes(fields),
+            )
+        if version < SCHEMA_VERSION:
+            fields = migrated(CAMPAIGN_STEPS, fields, version)
         try:
-            head = self._campaign_head.decode(stored.fields[HEAD])
-            actors = {i: self._campaign_actor.decode(stored.fields[ACTOR + i]) for i in head.actors}
+            head = self._campaign_head.decode(fields[HEAD])
+            actors = {i: self._campaign_actor.decode(fields[ACTOR + i]) for i in head.actors}
         except (KeyError, msgspec.DecodeError) as error:
             raise StoredStateInvalid(
                 f"campaign '{campaign_id}' keeps a document this version cannot read ({error})"
@@ -258,7 +286,13 @@ class CampaignCore(EncounterUses):
 
     def _campaign_event(self, campaign_id: str, result: CampaignResult) -> bytes:
         return self._json.encode(
-            CampaignEvent(type="campaign", campaign=campaign_id, at=self._clock(), result=result)
+            CampaignEvent(
+                type="campaign",
+                campaign=campaign_id,
+                at=self._clock(),
+                result=result,
+                schema_version=SCHEMA_VERSION,
+            )
         )
 
     def _campaign_fields(
@@ -267,11 +301,13 @@ class CampaignCore(EncounterUses):
         """The fields the change writes and removes, each read back within its bounds first,
         and the whole within the size a state may take."""
         changed: dict[str, bytes] = {}
-        head = self._packed(after.head)
+        head = self._packed(campaign_head(after.head))
         self._readable(self._campaign_head, head, "$")
         changed[HEAD] = head
+        # A campaign an earlier version stored is written whole, in this version's shape.
+        anew = before.head.schema_version < SCHEMA_VERSION
         for actor_id, actor in after.actors.items():
-            if before.actors.get(actor_id) != actor:
+            if anew or before.actors.get(actor_id) != actor:
                 packed = self._packed(actor)
                 self._readable(self._campaign_actor, packed, f"$.actors['{actor_id}']")
                 changed[ACTOR + actor_id] = packed

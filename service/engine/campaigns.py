@@ -52,6 +52,7 @@ from service.engine.campaign_core import (
     CampaignCore,
     CampaignNotFound,
     Changed,
+    campaign_head,
     is_campaign,
 )
 from service.engine.carry import CampaignActorNotFound
@@ -104,7 +105,7 @@ class CampaignUses(CampaignCore):
         event = self._campaign_event(campaign_id, CampaignResult(change="created"))
         try:
             stored = await self._store.create(
-                campaign_id, {HEAD: self._packed(head)}, event, kept, idempotency
+                campaign_id, {HEAD: self._packed(campaign_head(head))}, event, kept, idempotency
             )
         except EncounterExists:
             raise IdempotencyConflict(

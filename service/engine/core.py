@@ -50,10 +50,17 @@ from service.engine.access import (
     token_hash,
 )
 from service.engine.cache import DocumentCache, Turns
-from service.engine.documents import Document, Documents, StoredStateInvalid, changes
+from service.engine.documents import (
+    Document,
+    Documents,
+    StoredStateInvalid,
+    changes,
+    unreadable,
+)
 from service.engine.errors import EncounterEnded, EncounterNotFound, LimitExceeded, StoreContention
 from service.engine.events import AttackEvents
 from service.engine.keys import Keys
+from service.engine.migrations import SCHEMA_VERSION
 from service.engine.previews import Previews
 from service.engine.sight import Sight
 from service.engine.undo_records import record_of
@@ -243,7 +250,13 @@ class EncounterCore:
 
     def _event(self, event_type: EventType, encounter_id: str, **fields: Any) -> bytes:
         return self._json.encode(
-            StoredEvent(type=event_type, encounter=encounter_id, at=self._clock(), **fields)
+            StoredEvent(
+                type=event_type,
+                encounter=encounter_id,
+                at=self._clock(),
+                schema_version=SCHEMA_VERSION,
+                **fields,
+            )
         )
 
     def _bounded_event(
@@ -356,9 +369,12 @@ class EncounterCore:
                 raise Unauthorized(REFUSED)
             if document is None:
                 raise EncounterNotFound(encounter_id)
-            raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
+            raise StoredStateInvalid(unreadable(document))
         token_hashes = document.envelope.token_hashes
         role = authorize(credential, needed, token_hashes, self._admin_key_hash)
+        if document.later is not None:
+            # What a later version stored is neither read nor written by this one.
+            raise StoredStateInvalid(unreadable(document))
         if document.ended and not ended_ok:
             raise EncounterEnded(encounter_id)
         return Admitted(encounter_id, role, document, needed, credential)

@@ -28,18 +28,23 @@ from schemas.encounter import (
     TurnState,
 )
 from schemas.scene import SceneActor
+from service.engine.migrations import (
+    ACTOR,
+    ENCOUNTER_STEPS,
+    HEAD,
+    SCENE,
+    SCHEMA_VERSION,
+    later_version,
+    migrated,
+    version_of,
+)
 from service.rules import RuleViolation
 from service.store import StoredEncounter
 
 _AT_PATH = re.compile(r" - at `\$([^`]*)`$")
 
-# The fields of a document.
-HEAD = "head"
-ACTOR = "a:"
-SCENE = "s:"
-# The whole document in one field, as earlier versions kept it: still read, and written anew
-# in fields at its first change.
-LEGACY = "doc"
+# The fields of a document (HEAD, ACTOR, SCENE), and LEGACY, the whole document in one field as
+# earlier versions kept it, are named in service/engine/migrations.py, which reads those.
 
 ACTOR_PATH = "$.combat.actors[...]"
 SCENE_PATH = "$.scene[...]"
@@ -62,6 +67,23 @@ class StoredStateInvalid(Exception):
             "the GM can read it with GET and replace it with PUT .../state",
             path,
         )
+
+
+def unreadable(document: Document) -> str:
+    """Why this version opens no request on a document: stored by a later version, or with a
+    head it cannot read."""
+    if document.later is not None:
+        return later_version("encounter", document.encounter_id, document.later)
+    return f"encounter '{document.encounter_id}' has a document this cannot read"
+
+
+class StoredByLaterVersion(StoredStateInvalid):
+    """A document a later version stored (409 naming its version): who asks is still checked
+    first, on the token hashes its head keeps, so a wrong token learns nothing of it."""
+
+    def __init__(self, detail: str, token_hashes: Mapping[str, str]) -> None:
+        super().__init__(detail)
+        self.token_hashes = token_hashes
 
 
 class StateLimitExceeded(ValueError):
@@ -90,9 +112,14 @@ class Document:
     # None when even the head cannot be read (only the admin key opens such an encounter).
     envelope: EncounterEnvelope | None
     size: int
-    # Read from a document of an earlier version, kept in one field.
-    legacy: bool = False
+    # Stored by an earlier version (service/engine/migrations.py): `fields` are in this
+    # version's shape, and its first change writes every one of them anew in place of the
+    # fields stored (`stored`, their names).
+    migrated: bool = False
     decoded: EncounterState | None = None
+    stored: frozenset[str] = frozenset()
+    # Stored by a later version (its schema version): never used nor written by this one.
+    later: int | None = None
 
 
 @dataclass(frozen=True)
@@ -133,17 +160,34 @@ class Documents:
     def read(self, encounter_id: str, stored: StoredEncounter) -> Document:
         """The document of a stored encounter (its head decoded, the rest when asked for)."""
         fields: Mapping[str, bytes] = stored.fields
-        legacy = HEAD not in fields and LEGACY in fields
-        if legacy:
-            fields = _split_legacy(fields[LEGACY])
-        envelope = None
-        if HEAD in fields:
-            try:
-                envelope = self._envelope.decode(fields[HEAD])
-            except msgspec.DecodeError:
-                envelope = None
+        envelope = self._envelope_of(fields)
+        version = envelope.schema_version if envelope else version_of(fields)
+        earlier, later = False, None
+        if version > SCHEMA_VERSION:
+            later = version
+        elif version < SCHEMA_VERSION:
+            fields = migrated(ENCOUNTER_STEPS, fields, version)
+            envelope, earlier = self._envelope_of(fields), True
         size = sum(len(value) for value in fields.values())
-        return Document(encounter_id, stored.version, stored.ended, fields, envelope, size, legacy)
+        return Document(
+            encounter_id,
+            stored.version,
+            stored.ended,
+            fields,
+            envelope,
+            size,
+            earlier,
+            stored=frozenset(stored.fields) if earlier else frozenset(),
+            later=later,
+        )
+
+    def _envelope_of(self, fields: Mapping[str, bytes]) -> EncounterEnvelope | None:
+        if HEAD not in fields:
+            return None
+        try:
+            return self._envelope.decode(fields[HEAD])
+        except msgspec.DecodeError:
+            return None
 
     def state(
         self,
@@ -159,8 +203,8 @@ class Documents:
             return document.decoded
         envelope = document.envelope
         encounter_id = document.encounter_id
-        if envelope is None:
-            raise StoredStateInvalid(f"encounter '{encounter_id}' has a document this cannot read")
+        if envelope is None or document.later is not None:
+            raise StoredStateInvalid(unreadable(document))
         try:
             turn = turn if turn is not None else self._turn.decode(envelope.turn)
         except msgspec.DecodeError as error:
@@ -241,9 +285,11 @@ class Documents:
             ) from None
 
     def _patch(self, before: Document | None, after: EncounterState) -> Patch:
-        old: Mapping[str, bytes] = {} if before is None or before.legacy else before.fields
+        # A document of an earlier version is written whole, in this version's shape.
+        anew = before is None or before.migrated
+        old: Mapping[str, bytes] = {} if anew or before is None else before.fields
         # What the fields hold, decoded: the objects a change did not touch need no writing.
-        decoded = None if before is None or before.legacy else before.decoded
+        decoded = None if anew or before is None else before.decoded
         fields = dict(old)
         changed: dict[str, bytes] = {}
         actors = self._changed_members(
@@ -266,6 +312,7 @@ class Documents:
         )
         head = self._encoder.encode(
             StoredHead(
+                schema_version=SCHEMA_VERSION,
                 id=after.id,
                 ruleset=after.ruleset,
                 name=after.name,
@@ -291,9 +338,9 @@ class Documents:
             turn, without_actors = stored_head.turn, stored_head.combat
             changed[HEAD] = fields[HEAD] = head
         removed = [name for name in old.keys() - fields.keys()]
-        if before is not None and before.legacy:
-            removed.append(LEGACY)
-        size = 0 if before is None or before.legacy else before.size
+        if before is not None and before.migrated:
+            removed += sorted(before.stored - fields.keys())
+        size = 0 if anew or before is None else before.size
         size += sum(len(value) - len(old.get(name, b"")) for name, value in changed.items())
         size -= sum(len(old[name]) for name in removed if name in old)
         if size > self._max_state_bytes:
@@ -389,24 +436,6 @@ def _loose(field: bytes | None) -> Any:
         return msgspec.msgpack.decode(field)
     except msgspec.DecodeError:
         return None
-
-
-def _split_legacy(document: bytes) -> dict[str, bytes]:
-    """A document of an earlier version (one field) as this version's fields, its values as
-    they were (checked when read): empty when it cannot be decoded at all."""
-    whole = _loose(document)
-    if not isinstance(whole, dict):
-        return {}
-    combat = whole.get("combat")
-    actors = combat.pop("actors", {}) if isinstance(combat, dict) else {}
-    scene = whole.pop("scene", {})
-    actors = actors if isinstance(actors, dict) else {}
-    scene = scene if isinstance(scene, dict) else {}
-    head = {**whole, "actors": list(actors), "scene": list(scene)}
-    fields = {HEAD: msgspec.msgpack.encode(head)}
-    fields.update({ACTOR + key: msgspec.msgpack.encode(value) for key, value in actors.items()})
-    fields.update({SCENE + key: msgspec.msgpack.encode(value) for key, value in scene.items()})
-    return fields
 
 
 def changes(before: EncounterState, after: EncounterState, version: int) -> StateChanges:

@@ -10,6 +10,7 @@ import msgspec
 
 from schemas.encounter import AttackResult
 from service.engine import sight
+from service.engine.migrations import event as upgraded_event
 from service.engine.sight import SOMEONE
 from service.rules.ruleset import EarlierAttack
 from service.store import EncounterStore
@@ -134,7 +135,7 @@ class AttackEvents:
     def _attack_of(self, stored: bytes, ruleset_id: str) -> EarlierAttack | None:
         """The attack an event keeps; None for one this version cannot read (or from before
         events kept their request): the rules then find no attack to follow up."""
-        event = self._attack.decode(stored)
+        event = self._attack.decode(upgraded_event(stored))
         if not event.request or not event.result:
             return None
         try:

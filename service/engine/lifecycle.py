@@ -41,6 +41,7 @@ from service.engine.documents import StoredStateInvalid
 from service.engine.errors import EncounterEnded, IdempotencyConflict, StateChanged
 from service.engine.events import event_json, for_players
 from service.engine.expiry import expiry
+from service.engine.migrations import event as upgraded_event
 from service.engine.sight import Sight
 from service.rules import Resolution, RuleViolation
 from service.store import Answered, EncounterExists, Idempotency, parse_event_id
@@ -204,7 +205,8 @@ class EncounterUses(EncounterCore):
         ask = min(EVENTS_FIRST_READ, limit)
         while True:
             events = await self._store.events_after(admitted.encounter_id, cursor, ask)
-            for event_id, stored in events:
+            for event_id, kept in events:
+                stored = upgraded_event(kept)
                 shown = stored if gm else for_players(stored)
                 if shown is not None:
                     wire = event_json(event_id, shown)
