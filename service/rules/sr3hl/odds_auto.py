@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from schemas.odds import TargetOdds
-from schemas.sr3hl import Hex, HLAttackRequest, ScatterDirection
+from schemas.sr3hl import Hex, HLAttackRequest, Location, ScatterDirection
 from service.rules import odds
 from service.rules.sr3hl import attack, body, dodge, hits, odds_rounds, odds_shot, tables
 from service.rules.sr3hl.odds_rounds import MOST_SUCCESSES, Pattern, Rounds, TooManyPaths
@@ -35,8 +35,8 @@ from service.rules.sr3hl.odds_rounds import MOST_SUCCESSES, Pattern, Rounds, Too
 # A path whose chance falls below this is dropped (its chance is said in a note when the
 # dropped ones add up to more than a rounding).
 FOLD = 1e-13
-# The most hexes any round scatters (Table 1 and README's tie).
-MOST_HEXES = max(tables.SCATTER_HEXES.values())
+# The most hexes a round of automatic fire that lands scatters (Table 1: it has a success).
+MOST_HEXES = tables.SCATTER_HEXES[1]
 # No successes left for the round (it is dodged or missed: it does not land).
 NO_ROUND = -1
 
@@ -64,6 +64,18 @@ def _to_body(at: Hex) -> int:
     return min(_distance(at, h) for h in body.HEXES)
 
 
+def _moves(at: Hex, hexes: int) -> list[tuple[Hex, Location | None, int, float]]:
+    """Where a round scattering `hexes` from `at` lands (a d6 direction): the hex, its
+    location, its distance from the body, the chance."""
+    if not hexes:
+        return [(at, body.location_at(at), _to_body(at), 1.0)]
+    found = []
+    for d in body.DIRECTIONS:
+        landed = _landing(at, d, hexes)
+        found.append((landed, body.location_at(landed), _to_body(landed), 1 / len(body.DIRECTIONS)))
+    return found
+
+
 def _split(above: int, ratio: float) -> tuple[float, ...]:
     return odds.binomial(above, ratio)
 
@@ -81,6 +93,13 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
     reach = [odds.die_reaches(tn) for tn in tiers]
     opens = [i == 0 or tier_of[i] != tier_of[i - 1] for i in range(rounds)]
     closes = [i == rounds - 1 or tier_of[i] != tier_of[i + 1] for i in range(rounds)]
+    # The rounds of each round's tier after it.
+    tier_left = [
+        sum(1 for j in range(i + 1, rounds) if tier_of[j] == tier_of[i]) for i in range(rounds)
+    ]
+    # Each round's damage dice by its successes, and where it lands from a hex.
+    dice_of = [hits.damage_dice(weapon, s)[1] for s in range(MOST_SUCCESSES + 1)]
+    moves: dict[tuple[Hex, int], list[tuple[Hex, Location | None, int, float]]] = {}
 
     tally = odds.Tally(target.id, touched=odds_shot.TOUCHED)
     # The attack's successes are the dice at the base number (the dodge is rolled against
@@ -133,23 +152,25 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
                 left_out += p
                 continue
             hexes = 0 if successes == NO_ROUND else attack.scatter_hexes(successes, area)
-            moved = (
-                [(at, 1.0)]
-                if not hexes
-                else [(_landing(at, d, hexes), 1 / 6) for d in body.DIRECTIONS]
+            moved = moves.get((at, hexes))
+            if moved is None:
+                moved = moves[(at, hexes)] = _moves(at, hexes)
+            # The rounds still to come that can land: the tier's (with successes) and one a
+            # die above it the dodge leaves.
+            can = min(
+                rounds - i - 1,
+                (tier_left[i] if successes > 0 else 0) + max(0, above - taken),
             )
-            for landed, pm in moved:
-                location = body.location_at(landed)
+            for landed, location, away, pm in moved:
                 now: Pattern = pattern
                 left = off
                 if successes != NO_ROUND:
                     if location is None:
                         left = True
                     else:
-                        dice = hits.damage_dice(weapon, successes)[1]
-                        now = odds_rounds.landed(pattern, location, ((dice, 1.0),))
+                        now = odds_rounds.landed(pattern, location, ((dice_of[successes], 1.0),))
                 # Off the body and further from it than the rounds to come can scatter.
-                lost = location is None and _to_body(landed) > MOST_HEXES * (rounds - i - 1)
+                lost = location is None and away > MOST_HEXES * can
                 pq = p * pm
                 if lost or i == rounds - 1 or (closes[i] and above == 0):
                     end = (dodged_one, left, now)

@@ -74,15 +74,6 @@ class AtLocation(NamedTuple):
     not_knocked: tuple[float, float]
 
 
-class Struck(NamedTuple):
-    """A pattern's end, in the answer's terms."""
-
-    stopped: float
-    damage: dict[DamageKey, float]
-    knocked_down: float
-    knocked_back: float
-
-
 @dataclass
 class Rounds:
     """The rounds of one weapon landing on one target wearing `worn`: the memoised steps."""
@@ -107,7 +98,6 @@ class Rounds:
     _knocks: dict[tuple[Location, int, str, bool], tuple[float, float]] = field(
         default_factory=dict
     )
-    _struck: dict[Pattern, Struck] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         weapon = self.weapon
@@ -348,56 +338,77 @@ class Rounds:
 
     # --- the locations together --------------------------------------------------------------
 
-    def struck(self, pattern: Pattern) -> Struck:
-        """What the rounds of `pattern` (at least one location) did to the target."""
-        found = self._struck.get(pattern)
-        if found is None:
-            found = self._struck_by(pattern)
-            self._struck[pattern] = found
-        return found
-
-    def _struck_by(self, pattern: Pattern) -> Struck:
+    def touched(self, pattern: Pattern) -> tuple[float, float, float]:
+        """The chances that the armour stopped every round of `pattern`, that a Body roll
+        knocked the target down, and that one knocked it back (not down): each location's
+        own, multiplied (its first location's knock-back roll is the attack's first)."""
         stopped = not_down = not_knocked = 1.0
-        # (boxes, highest level, its location's rank, a Body roll made) -> chance
-        totals: dict[tuple[int, int, int, bool], float] = {(0, -1, -1, False): 1.0}
         for rank, (location, rounds) in enumerate(pattern):
             plain = self.at(location, rounds, False)
             stopped *= plain.stopped
             which = 0 if rank == 0 else 1
             not_down *= plain.not_down[which]
             not_knocked *= plain.not_knocked[which]
-            first = self.at(location, rounds, True) if self.first_damage_roll else plain
-            after: dict[tuple[int, int, int, bool], float] = {}
-            for (boxes, top, top_at, rolled), p in totals.items():
-                here = plain if rolled else first
-                for q, more, level, body in here.damage:
-                    # The first location (in order) of the highest level: a later one of the
-                    # same level does not take its place (odds.damage_key).
-                    key = (
-                        boxes + more,
-                        max(top, level),
-                        rank if level > top else top_at,
-                        rolled or body,
-                    )
-                    after[key] = after.get(key, 0.0) + p * q
-            totals = after
-        damage: dict[DamageKey, float] = {}
-        for (boxes, top, top_at, _), p in totals.items():
+        return stopped, 1.0 - not_down, not_down - not_knocked
+
+    def damage(self, ends: _Trie) -> dict[DamageKey, float]:
+        """The damage key of every pattern in `ends`, weighed by its chance."""
+        track = self.track
+        found: dict[DamageKey, float] = {}
+        for (boxes, top, top_at), p in self._after(ends, False, {}).items():
             entry: DamageKey = odds.NO_DAMAGE
             if top >= 0 or boxes:
-                entry = (
-                    boxes,
-                    self.track,
-                    tables.LEVELS[top] if top >= 0 else None,
-                    pattern[top_at][0] if top >= 0 else None,
-                )
-            damage[entry] = damage.get(entry, 0.0) + p
-        return Struck(
-            stopped=stopped,
-            damage=damage,
-            knocked_down=1.0 - not_down,
-            knocked_back=not_down - not_knocked,
-        )
+                entry = (boxes, track, tables.LEVELS[top] if top >= 0 else None, top_at)
+            found[entry] = found.get(entry, 0.0) + p
+        return found
+
+    def _after(self, node: _Trie, rolled: bool, memo: dict[tuple[int, bool], _Suffix]) -> _Suffix:
+        """What the locations after `node`'s prefix did, weighed by the chances of the
+        patterns that go on so: (boxes, highest level, its first location) -> chance.
+        Locations are put together in order (boxes added, the highest level kept, an earlier
+        location keeping it among equals): an associative step, so the patterns that share
+        a prefix share what comes after it, summed once (their mixture) before the prefix's
+        locations are put in front. `rolled`: a Body roll for a stun weapon's damage was
+        made before (the `resist` dice are spent)."""
+        key = (id(node), rolled)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        found = {}
+        if node.end:
+            found[(0, -1, None)] = node.end
+        for (location, rounds), child in node.children.items():
+            here = self.at(location, rounds, self.first_damage_roll and not rolled)
+            suffixes: dict[bool, _Suffix] = {}
+            for q, more, level, body in here.damage:
+                now = rolled or (body and self.first_damage_roll)
+                after = suffixes.get(now)
+                if after is None:
+                    after = suffixes[now] = self._after(child, now, memo)
+                for (boxes, top, top_at), p in after.items():
+                    # The first location (in order) of the highest level: a later one of the
+                    # same level does not take its place (odds.damage_key).
+                    entry: tuple[int, int, Location | None]
+                    if level >= top and level >= 0:
+                        entry = (boxes + more, level, location)
+                    else:
+                        entry = (boxes + more, top, top_at)
+                    found[entry] = found.get(entry, 0.0) + p * q
+        memo[key] = found
+        return found
+
+
+# (trauma boxes, highest level on a location's own monitor (-1 none), its location)
+_Suffix = dict[tuple[int, int, Location | None], float]
+
+
+@dataclass
+class _Trie:
+    """Landing patterns by their prefixes: the chance of the patterns that end here, and the
+    patterns that go on with one more location (and its rounds)."""
+
+    end: float = 0.0
+    children: dict[tuple[Location, tuple[RoundDice, ...]], _Trie] = field(default_factory=dict)
 
 
 def tally_ends(
@@ -407,20 +418,24 @@ def tally_ends(
     reached the body nor left it (`dodged` or `miss`), whether one left it, where they landed.
     Returns the chances of being knocked down and knocked back."""
     knocked_down = knocked_back = 0.0
+    root = _Trie()
     for p, neither, off, pattern in ends:
         if not pattern:
             _add(tally.outcomes, "off_body" if off else neither, p)
             _add(tally.damage, odds.NO_DAMAGE, p)
             continue
-        struck = rules.struck(pattern)
-        _add(tally.outcomes, "stopped", p * struck.stopped)
-        _add(tally.outcomes, "hit", p * (1.0 - struck.stopped))
-        for key, q in struck.damage.items():
-            _add(tally.damage, key, p * q)
-        for location, _ in pattern:
-            _add(tally.locations, location, p)
-        knocked_down += p * struck.knocked_down
-        knocked_back += p * struck.knocked_back
+        stopped, down, back = rules.touched(pattern)
+        _add(tally.outcomes, "stopped", p * stopped)
+        _add(tally.outcomes, "hit", p * (1.0 - stopped))
+        node = root
+        for item in pattern:
+            _add(tally.locations, item[0], p)
+            node = node.children.setdefault(item, _Trie())
+        node.end += p
+        knocked_down += p * down
+        knocked_back += p * back
+    for key, q in rules.damage(root).items():
+        _add(tally.damage, key, q)
     return knocked_down, knocked_back
 
 
