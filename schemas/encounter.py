@@ -18,6 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
+from schemas.fair import DiceCommitment, DiceRevealed, EventDice
 from schemas.imports import ImportReport
 from schemas.initiative import Initiative, InitiativeResult, TimedResult
 from schemas.monitor import DamageMode, MonitorResult
@@ -109,6 +110,7 @@ EventType = Literal[
     "players",
     "monitor",
     "undo",
+    "dice_revealed",
     "encounter_ended",
 ]
 # Whose dice a player's own token may give: only those of its actors' steps ("own"), or any.
@@ -254,6 +256,9 @@ class EncounterView(msgspec.Struct, gc=False):
     # the first answer which controls to show.
     role: Literal["gm", "player"] = "gm"
     player: str | None = None
+    # The dice the encounter rolls now: the commitment of its secret (docs/dice.md); null for an
+    # encounter from before secrets until its GM reveals (its dice are seeded, "mt19937-1").
+    dice: DiceCommitment | None = None
 
 
 class EncounterCreated(msgspec.Struct, gc=False):
@@ -470,6 +475,7 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
         | PlayerResult
         | MonitorResult
         | UndoResult
+        | DiceRevealed
         | None
     ) = None
     # Only the GM's tokens receive it (a change to a hidden actor).
@@ -487,6 +493,10 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
     # What was left out for the event to fit the bound on a stored event's size
     # (FIREFIGHT_MAX_EVENT_BYTES): ["request"] for an attack stored without its request.
     trimmed: list[str] = []
+    # An event that rolled: its dice version and, under "hmac-sha256-1", its proof.
+    dice: EventDice | None = None
+    # A new secret takes over the dice (the encounter's creation, a reveal): its commitment.
+    commitment: DiceCommitment | None = None
 
 
 class Event(StoredEvent, kw_only=True):
