@@ -441,6 +441,17 @@ class ImportOutcome(msgspec.Struct):
     report: ImportReport
 
 
+class DiceRevealOutcome(msgspec.Struct):
+    """The answer to `POST .../dice/reveal`: its event, the secret it opened (null for an
+    encounter from before secrets: there was none), the commitment that takes over, and the
+    version (nothing else of the state changes)."""
+
+    event_id: str
+    result: DiceRevealed | None
+    commitment: DiceCommitment
+    changes: StateChanges
+
+
 Outcome = (
     SceneOutcome
     | ImportOutcome

@@ -24,6 +24,7 @@ from schemas.encounter import (
     AdvanceRequest,
     AttackAsk,
     AttackOutcome,
+    DiceRevealOutcome,
     EncounterCreate,
     EncounterCreated,
     EncounterView,
@@ -45,6 +46,7 @@ from schemas.encounter import (
     ZoneTestAsk,
     ZoneTestOutcome,
 )
+from schemas.fair import DiceReveal
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
 from schemas.monitor import MonitorEdit
 from schemas.odds import AttackOdds, ZoneTestOdds
@@ -271,6 +273,23 @@ OPERATIONS = (
         response=UndoOutcome,
         body_optional=True,
         errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/dice/reveal",
+        "Reveal the dice secret (GM): the event `dice_revealed` holds the secret, the "
+        "commitment it opens and the sequences it rolled for, and the commitment of a new "
+        "secret that rolls from the next event on (docs/dice.md). Never undone: no undo goes "
+        "past it (409 `cannot-undo`). Ending the encounter reveals the secret too.",
+        operation_id="revealDice",
+        tag="encounters",
+        request=DiceReveal,
+        response=DiceRevealOutcome,
+        status=201,
+        body_optional=True,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 429, 503),
         auth="encounter",
         idempotent=True,
     ),

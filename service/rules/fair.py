@@ -14,6 +14,7 @@ message, by any other (service/console/verify.js; docs/dice.md's `openssl` examp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from typing import Final
@@ -73,25 +74,15 @@ def accepted_below(sides: int) -> int:
 class StepStream:
     """One step's stream of bytes, turned into faces as they are asked for."""
 
-    __slots__ = (
-        "_block",
-        "_client_seed",
-        "_counter",
-        "_encounter",
-        "_offset",
-        "_sequence",
-        "_step",
-        "secret",
-    )
+    __slots__ = ("_block", "_counter", "_offset", "_prefix", "_sequence", "_step", "secret")
 
     def __init__(
         self, secret: bytes, encounter: str, sequence: int, step: str, client_seed: str | None
     ) -> None:
         self.secret = secret
-        self._encounter = encounter
-        self._sequence = sequence
         self._step = step
-        self._client_seed = client_seed
+        self._sequence = sequence
+        self._prefix = message(encounter, sequence, step, client_seed, 0)[:-1]
         self._counter = 0
         self._block = b""
         self._offset = 0
@@ -101,23 +92,40 @@ class StepStream:
         return f"StepStream({self._step!r}, sequence={self._sequence})"
 
     def draw(self, count: int, sides: int) -> list[int]:
-        """The next `count` faces of a `sides` die."""
-        limit = accepted_below(sides)
-        faces: list[int] = []
+        """The next `count` faces of a `sides` die: each block's bytes are read at C speed
+        (bytes.translate drops the rejected ones and maps the others to face - 1), and a draw
+        that ends inside a block leaves the rest of it to the next."""
+        table, rejected, limit = _faces_of(sides)
+        faces = bytearray()
         while len(faces) < count:
             if self._offset == len(self._block):
-                self._block = block(
-                    self.secret,
-                    self._encounter,
-                    self._sequence,
-                    self._step,
-                    self._client_seed,
-                    self._counter,
-                )
+                # message(..., counter): the lines before the counter do not change.
+                counter = str(self._counter).encode()
+                self._block = hmac.digest(self.secret, self._prefix + counter, hashlib.sha256)
                 self._counter += 1
                 self._offset = 0
-            byte = self._block[self._offset]
-            self._offset += 1
-            if byte < limit:
-                faces.append(byte % sides + 1)
-        return faces
+            rest = self._block[self._offset :]
+            got = rest.translate(table, rejected)
+            needed = count - len(faces)
+            if len(got) <= needed:
+                faces += got
+                self._offset = len(self._block)
+                continue
+            faces += got[:needed]
+            # Past the needed-th accepted byte, no further.
+            for index, byte in enumerate(rest):
+                if byte < limit:
+                    needed -= 1
+                    if needed == 0:
+                        self._offset += index + 1
+                        break
+        return [face + 1 for face in faces]
+
+
+@functools.cache
+def _faces_of(sides: int) -> tuple[bytes, bytes, int]:
+    """For a `sides` die: the translation of an accepted byte to its face - 1, the rejected
+    bytes, and the bound below which a byte is accepted."""
+    limit = accepted_below(sides)
+    table = bytes(b % sides if b < limit else 0 for b in range(256))
+    return table, bytes(range(limit, 256)), limit
