@@ -191,8 +191,9 @@ class _Check:
                     report.mismatches.append(Mismatch(step, index, want, found))
         for record in _dice_records(event.get("result")):
             if not any(_same(record, roll) for roll in rolls):
-                failed.append(f"the result shows dice of step '{record.get('step')}' the proof "
-                              "does not hold")
+                failed.append(
+                    f"the result shows dice of step '{record.get('step')}' the proof does not hold"
+                )
         seed = fair.derived_seed(secret, str(event.get("encounter")), sequence, client_seed)
         if any(shown is not None and shown != seed for shown in _seeds(event.get("result"))):
             failed.append(f"the result's seed is not the secret's ({seed})")
