@@ -26,11 +26,14 @@ in turn. The first block of "attack" is also what docs/dice.md's `openssl` examp
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from service.rules import fair
 from service.rules.dice import Dice, FairKey
+from service.verify import verify
+from tests import d100_requests as d100
 
 SECRET = bytes(range(32))
 COMMITMENT = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
@@ -141,3 +144,17 @@ def test_the_uniformity_test_catches_the_modulo_bias_it_guards_against() -> None
         biased += [b % 6 + 1 for b in block]
         counter += 1
     assert chi_square(biased[:DRAWS], 6) > CRITICAL_0_999[6]
+
+
+async def test_the_engines_events_verify_whatever_the_secret(memory_client: Any) -> None:
+    """The engine and the verifier roll through the same StepStream: what one writes the other
+    redoes (under tests/constant_dice.py too, whose secret gives one face on every die)."""
+    created = await (await memory_client.post("/v1/encounters", json={"ruleset": "d100"})).json()
+    base = f"/v1/encounters/{created['id']}"
+    body = d100.attack(client_seed="vex")
+    assert (await memory_client.post(f"{base}/attacks", json=body)).status == 201
+    assert (await memory_client.post(f"{base}/dice/reveal")).status == 201
+    events = (await (await memory_client.get(f"{base}/events")).json())["events"]
+    report = verify(events)
+    assert report.ok
+    assert next(e for e in report.events if e.type == "attack").verified > 0
