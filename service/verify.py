@@ -114,6 +114,11 @@ def _seeds(value: Any) -> Iterator[Any]:
                 yield from _seeds(item)
 
 
+def _int(value: Any) -> int:
+    """A number the file gives, or -1 for anything else (no sequence is)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
 def _same(record: Mapping[str, Any], roll: Mapping[str, Any]) -> bool:
     return all(record.get(k) == roll.get(k) for k in ("step", "sides", "values", "given"))
 
@@ -141,7 +146,10 @@ class _Check:
             report.notes.append(f"the revealed secret does not open commitment {commitment}")
             return
         self.secrets[commitment] = secret
-        self.ranges[commitment] = (int(result["first_sequence"]), int(result["last_sequence"]))
+        self.ranges[commitment] = (
+            _int(result.get("first_sequence")),
+            _int(result.get("last_sequence")),
+        )
         report.status = "verified"
         report.notes.append(f"the revealed secret opens commitment {commitment}")
 
@@ -178,6 +186,9 @@ class _Check:
             step, sides, values = str(roll.get("step")), roll.get("sides"), roll.get("values")
             if roll.get("given") or not isinstance(sides, int) or not isinstance(values, list):
                 continue
+            if not 1 <= sides <= fair.MAX_SIDES:
+                failed.append(f"step '{step}': a d{sides} is no die of this version")
+                continue
             stream = streams.get(step)
             if stream is None:
                 stream = streams[step] = fair.StepStream(
@@ -211,6 +222,14 @@ def verify(events: Sequence[dict[str, Any]], secrets: Sequence[bytes] = ()) -> R
     for event in events:
         report = EventReport(str(event.get("id", "")), str(event.get("type", "")), "")
         check.reveal(event, report)
+        result = event.get("result")
+        if isinstance(result, dict) and result.get("kind") == "dice_revealed":
+            opened = result.get("commitment")
+            if check.in_force is not None and opened != check.in_force:
+                report.status = "failed"
+                report.notes.append(
+                    f"reveals commitment {opened}, but {check.in_force} was in force"
+                )
         proof = event.get("dice")
         if isinstance(proof, dict) and proof.get("version") == fair.HMAC_VERSION:
             check.rolled(event, proof, report)
