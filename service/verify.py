@@ -101,6 +101,19 @@ def _dice_records(value: Any) -> Iterator[dict[str, Any]]:
                 yield from _dice_records(item)
 
 
+def _went_off(value: Any) -> bool:
+    """Whether a result shows dice of what went off from an earlier event's seed."""
+    if isinstance(value, list):
+        return any(_went_off(item) for item in value)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "went_off" and any(True for _ in _dice_records(item)):
+                return True
+            if key != "went_off" and _went_off(item):
+                return True
+    return False
+
+
 def _seeds(value: Any) -> Iterator[Any]:
     """Every `seed` a result shows, but in what went off from an earlier event's seed."""
     if isinstance(value, list):
@@ -236,6 +249,9 @@ def verify(events: Sequence[dict[str, Any]], secrets: Sequence[bytes] = ()) -> R
         elif isinstance(proof, dict) or any(True for _ in _dice_records(event.get("result"))):
             report.status = report.status or "unverifiable"
             report.notes.append("not verifiable (mt19937 seed)")
+        if _went_off(event.get("result")):
+            report.status = report.status or "unverifiable"
+            report.notes.append("a held grenade's blast: seeded (mt19937), not verifiable")
         committed = event.get("commitment")
         if isinstance(committed, dict) and isinstance(committed.get("commitment"), str):
             check.in_force = committed["commitment"]

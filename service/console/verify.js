@@ -132,6 +132,13 @@ function diceRecords(value, found = []) {
   return found;
 }
 
+// Whether a result shows dice of what went off from an earlier event's seed.
+function wentOff(value) {
+  if (Array.isArray(value)) return value.some(wentOff);
+  if (!isObject(value)) return false;
+  return Object.entries(value).some(([key, item]) => (key === "went_off" ? diceRecords(item).length > 0 : wentOff(item)));
+}
+
 function seeds(value, found = []) {
   if (Array.isArray(value)) value.forEach((item) => seeds(item, found));
   else if (isObject(value)) {
@@ -251,6 +258,10 @@ export function verifyEvents(events, secrets = []) {
     else if (isObject(proof) || diceRecords(event.result).length) {
       report.status ||= "unverifiable";
       report.notes.push("not verifiable (mt19937 seed)");
+    }
+    if (wentOff(event.result)) {
+      report.status ||= "unverifiable";
+      report.notes.push("a held grenade's blast: seeded (mt19937), not verifiable");
     }
     const committed = event.commitment;
     if (isObject(committed) && typeof committed.commitment === "string") {
