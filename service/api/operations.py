@@ -265,7 +265,8 @@ OPERATIONS = (
         "Take back the newest change (GM): the state goes back to what it was before it, its "
         "dice are not rolled again, and the undo is an event. A chain of undos walks back up "
         "to FIREFIGHT_UNDO_DEPTH changes. 409 `nothing-to-undo` when none is left, "
-        "`cannot-undo` when the newest gave or revoked a player's token, `state-changed` when "
+        "`cannot-undo` when the newest gave or revoked a player's token or revealed the dice "
+        "secret, `state-changed` when "
         "the body's `event` is not the newest change (nothing undone).",
         operation_id="undoChange",
         tag="encounters",
