@@ -18,7 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
-from schemas.fair import DiceCommitment, DiceRevealed, EventDice
+from schemas.fair import ClientSeedResult, DiceCommitment, DiceRevealed, EventDice
 from schemas.imports import ImportReport
 from schemas.initiative import Initiative, InitiativeResult, TimedResult
 from schemas.monitor import DamageMode, MonitorResult
@@ -111,6 +111,7 @@ EventType = Literal[
     "monitor",
     "undo",
     "dice_revealed",
+    "dice_seeded",
     "encounter_ended",
 ]
 # Whose dice a player's own token may give: only those of its actors' steps ("own"), or any.
@@ -452,6 +453,14 @@ class DiceRevealOutcome(msgspec.Struct):
     changes: StateChanges
 
 
+class ClientSeedOutcome(msgspec.Struct):
+    """The answer to `PUT .../dice/client-seed`: its event, what it set, the version."""
+
+    event_id: str
+    result: ClientSeedResult
+    changes: StateChanges
+
+
 Outcome = (
     SceneOutcome
     | ImportOutcome
@@ -487,6 +496,7 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
         | MonitorResult
         | UndoResult
         | DiceRevealed
+        | ClientSeedResult
         | None
     ) = None
     # Only the GM's tokens receive it (a change to a hidden actor).

@@ -52,3 +52,19 @@ class DiceRevealed(msgspec.Struct, tag="dice_revealed", tag_field="kind", gc=Fal
 
 class DiceReveal(Request):
     """`POST .../dice/reveal` takes no fields (an empty body, or `{}`)."""
+
+
+class ClientSeedSet(Request):
+    """`PUT .../dice/client-seed`: the asking token's own seed, mixed into the dice of its
+    requests that give none (null: none any more)."""
+
+    client_seed: ClientSeed | None
+
+
+class ClientSeedResult(msgspec.Struct, tag="dice_seeded", tag_field="kind", gc=False):
+    """A token set (or cleared) its dice seed: which kind of token, and a player's own token's
+    player; not the seed, which each event that rolls with it records."""
+
+    token: Literal["gm", "player"]
+    player: str | None
+    has_seed: bool

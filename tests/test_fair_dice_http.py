@@ -242,3 +242,50 @@ async def test_an_encounter_from_before_secrets_rolls_seeded_until_its_gm_reveal
         "unverifiable",
         "unverifiable",
     ]
+
+
+async def test_a_tokens_own_seed_goes_into_its_requests_that_give_none(memory_client: Any) -> None:
+    client = memory_client
+    created = await client.post("/v1/encounters", json={"ruleset": "sr5", "sheet_policy": "typed"})
+    body = await created.json()
+    encounter, player = body["id"], {"Authorization": f"Bearer {body['tokens']['player']}"}
+    base = f"/v1/encounters/{encounter}"
+    secret = await secret_of(client, encounter)
+    set_seed = await client.put(
+        f"{base}/dice/client-seed", json={"client_seed": "my lucky phrase"}, headers=player
+    )
+    assert set_seed.status == 200, await set_seed.text()
+    answer = await set_seed.json()
+    assert answer["result"] == {
+        "kind": "dice_seeded",
+        "token": "player",
+        "player": None,
+        "has_seed": True,
+    }
+    # The seed itself is in no event until a roll records it.
+    assert "my lucky phrase" not in json.dumps(await events_of(client, encounter))
+    for headers, asked, used in (
+        (player, {}, "my lucky phrase"),
+        (player, {"client_seed": "this one"}, "this one"),
+        (None, {}, None),
+    ):
+        attacked = await client.post(f"{base}/attacks", json=sr5.attack(**asked), headers=headers)
+        assert attacked.status == 201, await attacked.text()
+        proof = (await events_of(client, encounter))[-1]["dice"]
+        assert proof.get("client_seed") == used
+        attack = next(r for r in proof["rolls"] if r["step"] == "attack")
+        assert attack["values"] == faces(
+            secret, encounter, proof["sequence"], "attack", used or "", 10
+        )
+    cleared = await client.put(
+        f"{base}/dice/client-seed", json={"client_seed": None}, headers=player
+    )
+    assert (await cleared.json())["result"]["has_seed"] is False
+    assert (await client.post(f"{base}/attacks", json=sr5.attack(), headers=player)).status == 201
+    assert "client_seed" not in (await events_of(client, encounter))[-1]["dice"]
+    refused = await client.put(
+        f"{base}/dice/client-seed", json={"client_seed": "a\tb"}, headers=player
+    )
+    problem = await refused.json()
+    assert (refused.status, problem["path"]) == (400, "$.client_seed")
+    assert verify(await events_of(client, encounter), [secret]).ok

@@ -24,6 +24,7 @@ from schemas.encounter import (
     AdvanceRequest,
     AttackAsk,
     AttackOutcome,
+    ClientSeedOutcome,
     DiceRevealOutcome,
     EncounterCreate,
     EncounterCreated,
@@ -46,7 +47,7 @@ from schemas.encounter import (
     ZoneTestAsk,
     ZoneTestOutcome,
 )
-from schemas.fair import DiceReveal
+from schemas.fair import ClientSeedSet, DiceReveal
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
 from schemas.monitor import MonitorEdit
 from schemas.odds import AttackOdds, ZoneTestOdds
@@ -291,6 +292,20 @@ OPERATIONS = (
         status=201,
         body_optional=True,
         errors=(400, 401, 403, 404, 408, 409, 410, 413, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "put",
+        "/v1/encounters/{encounter}/dice/client-seed",
+        "Set the asking token's own dice seed (any token of the encounter; `null` clears it): "
+        "mixed into the server's dice of every request of that token that gives no "
+        "`client_seed`, and recorded in their events (docs/dice.md). Event `dice_seeded`.",
+        operation_id="setClientSeed",
+        tag="encounters",
+        request=ClientSeedSet,
+        response=ClientSeedOutcome,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
     ),

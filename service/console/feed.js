@@ -134,6 +134,8 @@ export function summarizeEvent(event, formFor) {
       return result
         ? `The GM revealed the dice secret of commitment ${result.commitment.slice(0, 12)}… (events ${result.first_sequence} to ${result.last_sequence}): check the dice. A new commitment takes over.`
         : "The dice now roll from a committed secret.";
+    case "dice_seeded":
+      return `${result?.player ?? (result?.token === "gm" ? "The GM" : "The player token")} ${result?.has_seed ? "set" : "cleared"} their own dice seed.`;
     case "attack": {
       const ruleset = formFor(result?.kind);
       return ruleset ? ruleset.summary(result) : `${event.actor} attacks.`;

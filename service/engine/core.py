@@ -554,6 +554,7 @@ class EncounterCore:
         roll: Callable[[Loaded, Dice], Resolution[Any]],
         after: aftermath.After | None = None,
         client_seed: str | None = None,
+        role: str | None = None,
     ) -> Callable[[Loaded], tuple[Resolution[Any], EncounterState]]:
         """A resolution that rolls: the same given dice on every attempt, and the given dice all
         used; `after` carries what it did over to the scene and the turn.
@@ -562,7 +563,8 @@ class EncounterCore:
         event gets (its version): an attempt after a lost compare-and-set resolves against the
         newer state, so it derives its dice anew for its own sequence (docs/dice.md). A request
         that gives a `seed` replays it (mt19937, the same on every attempt), as does every
-        request of an encounter from before secrets, with a seed drawn here."""
+        request of an encounter from before secrets, with a seed drawn here. `client_seed`: the
+        request's own; without one, the seed the asking token (`role`) set, if any."""
         replay = seed is not None
         seed = seed if seed is not None else secrets.randbits(63)
 
@@ -571,7 +573,7 @@ class EncounterCore:
             if not replay:
                 document = current.document
                 key = dice_keeping.fair_key(
-                    document.fields, document.encounter_id, document.version + 1, client_seed
+                    document.fields, document.encounter_id, document.version + 1, client_seed, role
                 )
             dice = Dice(seed, given, key)
             resolution = roll(current, dice)

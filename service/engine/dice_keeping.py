@@ -20,6 +20,10 @@ from service.rules import fair
 from service.rules.dice import Dice, FairKey
 
 DICE_FIELD = "dice"
+# The seeds tokens set for themselves (`PUT .../dice/client-seed`), by role: one per token the
+# encounter gives (the GM's, the shared player token, each player's own), so at most MAX_PLAYERS
+# + 2. Apart from the secret: a reveal replaces that, never these.
+SEEDS_FIELD = "dice-seeds"
 
 
 class DiceSecret(msgspec.Struct, array_like=True, frozen=True, gc=False):
@@ -75,13 +79,38 @@ def kept_secret(fields: Mapping[str, bytes]) -> DiceSecret | None:
         return None
 
 
+_seeds_decoder = msgspec.msgpack.Decoder(dict[str, str])
+
+
+def token_seeds(fields: Mapping[str, bytes]) -> dict[str, str]:
+    """The seeds tokens set for themselves, by role (none: {})."""
+    field = fields.get(SEEDS_FIELD)
+    if field is None:
+        return {}
+    try:
+        return _seeds_decoder.decode(field)
+    except msgspec.DecodeError:
+        return {}
+
+
+def encoded_seeds(seeds: Mapping[str, str]) -> bytes:
+    return _encoder.encode(dict(sorted(seeds.items())))
+
+
 def fair_key(
-    fields: Mapping[str, bytes], encounter_id: str, sequence: int, client_seed: str | None
+    fields: Mapping[str, bytes],
+    encounter_id: str,
+    sequence: int,
+    client_seed: str | None,
+    role: str | None = None,
 ) -> FairKey | None:
-    """What a request's dice are keyed on, for the event of `sequence`; None without a secret."""
+    """What a request's dice are keyed on, for the event of `sequence`; None without a secret.
+    The request's own seed, or else the one its token (`role`) set."""
     kept = kept_secret(fields)
     if kept is None:
         return None
+    if client_seed is None and role is not None:
+        client_seed = token_seeds(fields).get(role)
     return FairKey(kept.secret, encounter_id, sequence, client_seed)
 
 

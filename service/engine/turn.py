@@ -132,7 +132,12 @@ class TurnUses(EncounterCore):
             )
 
         resolve = self._rolling(
-            request.dice, request.seed, roll, self._dealing(admitted), request.client_seed
+            request.dice,
+            request.seed,
+            roll,
+            self._dealing(admitted),
+            request.client_seed,
+            admitted.role,
         )
         return await self._initiative_change(admitted, key, b"start\0" + body, resolve)
 
@@ -162,7 +167,12 @@ class TurnUses(EncounterCore):
             )
 
         resolve = self._rolling(
-            request.dice, request.seed, roll, self._dealing(admitted), request.client_seed
+            request.dice,
+            request.seed,
+            roll,
+            self._dealing(admitted),
+            request.client_seed,
+            admitted.role,
         )
         return await self._initiative_change(admitted, key, b"join\0" + body, resolve)
 
