@@ -289,3 +289,34 @@ async def test_a_tokens_own_seed_goes_into_its_requests_that_give_none(memory_cl
     problem = await refused.json()
     assert (refused.status, problem["path"]) == (400, "$.client_seed")
     assert verify(await events_of(client, encounter), [secret]).ok
+
+
+async def test_an_attack_resolved_again_after_a_lost_write_rolls_for_its_new_sequence(
+    memory_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another change lands between the attack's resolution and its write: the write is lost,
+    the attack is resolved again on the newer state, and its dice are derived for the sequence
+    its event gets (3), not the one it first tried (2)."""
+    client = memory_client
+    encounter, _ = await new_encounter(client)
+    secret = await secret_of(client, encounter)
+    store = client.app[STORE]
+    real = store.commit
+    other = b'{"type":"state_edited","encounter":"' + encounter.encode() + b'","at":"x"}'
+    tried: list[int] = []
+
+    async def commit(encounter_id: str, expected: int, *args: Any, **kwargs: Any) -> Any:
+        if not tried:
+            await real(encounter_id, expected, {}, [], other)
+        tried.append(expected)
+        return await real(encounter_id, expected, *args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", commit)
+    body = sr5.attack(client_seed="x")
+    answer = await (await client.post(f"/v1/encounters/{encounter}/attacks", json=body)).json()
+    assert tried == [1, 2]
+    proof = (await events_of(client, encounter))[-1]["dice"]
+    assert answer["changes"]["version"] == proof["sequence"] == 3
+    attack = next(r for r in proof["rolls"] if r["step"] == "attack")
+    assert attack["values"] == faces(secret, encounter, 3, "attack", "x", 10)
+    assert attack["values"] != faces(secret, encounter, 2, "attack", "x", 10)
