@@ -291,7 +291,7 @@ OPERATIONS = (
         response=DiceRevealOutcome,
         status=201,
         body_optional=True,
-        errors=(400, 401, 403, 404, 408, 409, 410, 413, 429, 503),
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,
     ),
