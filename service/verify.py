@@ -293,13 +293,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             events = events_of(json.load(file))
         secrets = [bytes.fromhex(secret) for secret in args.secret]
     except (OSError, ValueError) as error:
-        print(f"cannot read: {error}", file=sys.stderr)
+        sys.stderr.write(f"firefight verify: cannot read: {error}\n")
         return 2
     report = verify(events, secrets)
     for event in report.events:
-        print(_described(event))
+        sys.stdout.write(_described(event) + "\n")
     failed = sum(1 for e in report.events if e.status == "failed")
-    print(f"{'every die checks out' if report.ok else f'{failed} events fail'}")
+    sys.stdout.write(("every die checks out" if report.ok else f"{failed} events fail") + "\n")
     return 0 if report.ok else 1
 
 
