@@ -22,6 +22,7 @@ from schemas.common import (
     Zone,
     asked,
 )
+from schemas.fair import ClientSeed
 
 # A Success Target term or skill value, as a character sheet holds it (percent points).
 SkillValue = Annotated[int, msgspec.Meta(ge=0, le=500)]
@@ -180,6 +181,8 @@ class D100AttackRequest(Request, tag="d100", tag_field="ruleset"):
     bystanders: Annotated[list[D100Bystander], msgspec.Meta(max_length=100)] = []
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class D100Test(msgspec.Struct, frozen=True, gc=False):
@@ -286,6 +289,8 @@ class D100ActionRequest(Request, tag="d100", tag_field="ruleset"):
     # As every request that may roll: no d100 action rolls yet, so given dice are refused.
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class D100ActorState(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, gc=False):
@@ -325,6 +330,8 @@ class D100ZoneTestRequest(Request, tag="d100", tag_field="ruleset"):
     location: Location | None = None
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class D100ZoneTestResult(

@@ -18,6 +18,7 @@ from schemas.d100 import (
     D100ZoneTestRequest,
     D100ZoneTestResult,
 )
+from schemas.fair import ClientSeedResult, DiceCommitment, DiceRevealed, EventDice
 from schemas.imports import ImportReport
 from schemas.initiative import Initiative, InitiativeResult, TimedResult
 from schemas.monitor import DamageMode, MonitorResult
@@ -109,6 +110,8 @@ EventType = Literal[
     "players",
     "monitor",
     "undo",
+    "dice_revealed",
+    "dice_seeded",
     "encounter_ended",
 ]
 # Whose dice a player's own token may give: only those of its actors' steps ("own"), or any.
@@ -259,6 +262,9 @@ class EncounterView(msgspec.Struct, gc=False):
     # the first answer which controls to show.
     role: Literal["gm", "player"] = "gm"
     player: str | None = None
+    # The dice the encounter rolls now: the commitment of its secret (docs/dice.md); null for an
+    # encounter from before secrets until its GM reveals (its dice are seeded, "mt19937-1").
+    dice: DiceCommitment | None = None
 
 
 class EncounterCreated(msgspec.Struct, gc=False):
@@ -441,6 +447,25 @@ class ImportOutcome(msgspec.Struct):
     report: ImportReport
 
 
+class DiceRevealOutcome(msgspec.Struct):
+    """The answer to `POST .../dice/reveal`: its event, the secret it opened (null for an
+    encounter from before secrets: there was none), the commitment that takes over, and the
+    version (nothing else of the state changes)."""
+
+    event_id: str
+    result: DiceRevealed | None
+    commitment: DiceCommitment
+    changes: StateChanges
+
+
+class ClientSeedOutcome(msgspec.Struct):
+    """The answer to `PUT .../dice/client-seed`: its event, what it set, the version."""
+
+    event_id: str
+    result: ClientSeedResult
+    changes: StateChanges
+
+
 Outcome = (
     SceneOutcome
     | ImportOutcome
@@ -475,6 +500,8 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
         | PlayerResult
         | MonitorResult
         | UndoResult
+        | DiceRevealed
+        | ClientSeedResult
         | None
     ) = None
     # Only the GM's tokens receive it (a change to a hidden actor).
@@ -495,6 +522,10 @@ class StoredEvent(msgspec.Struct, omit_defaults=True, gc=False):
     # The shape it was stored in (service/engine/migrations.py): absent (0) in events stored
     # before versions were kept.
     schema_version: SchemaVersion = 0
+    # An event that rolled: its dice version and, under "hmac-sha256-1", its proof.
+    dice: EventDice | None = None
+    # A new secret takes over the dice (the encounter's creation, a reveal): its commitment.
+    commitment: DiceCommitment | None = None
 
 
 class Event(StoredEvent, kw_only=True):

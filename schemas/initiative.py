@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.common import ID_MAX_LENGTH, DiceRoll, GivenFaces, Id, Request
+from schemas.fair import ClientSeed
 from schemas.sr4 import SR4BlastResult
 
 # The most actors one combat turn orders (the service's FIREFIGHT_MAX_ACTORS is lower).
@@ -62,6 +63,8 @@ class InitiativeStart(Request):
     actors: Annotated[list[InitiativeRoll], msgspec.Meta(max_length=MAX_INITIATIVE_ACTORS)] = []
     dice: GivenFaces = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class InitiativeJoin(Request):
@@ -72,6 +75,8 @@ class InitiativeJoin(Request):
     ]
     dice: GivenFaces = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 Used = Annotated[int, msgspec.Meta(ge=0, le=3)]

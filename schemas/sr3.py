@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.common import DiceRoll, GivenDice, Id, Modifier, Request, asked
+from schemas.fair import ClientSeed
 
 # The highest attribute, skill or rating a request may give.
 MAX_RATING = 30
@@ -245,6 +246,8 @@ class SR3AttackRequest(Request, tag="sr3", tag_field="ruleset"):
     visibility: SR3Visibility = msgspec.field(default_factory=SR3Visibility)
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR3ActionRequest(Request, tag="sr3", tag_field="ruleset"):
@@ -252,6 +255,8 @@ class SR3ActionRequest(Request, tag="sr3", tag_field="ruleset"):
     action: SR3ActionName
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR3ZoneTestRequest(Request, tag="sr3", tag_field="ruleset"):
@@ -260,6 +265,8 @@ class SR3ZoneTestRequest(Request, tag="sr3", tag_field="ruleset"):
     actor: Id
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR3Test(msgspec.Struct, frozen=True, gc=False):

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.common import DiceRoll, GivenDice, Id, Modifier, Point, Request, Zone, asked
+from schemas.fair import ClientSeed
 from schemas.sr3 import (
     MAX_WEAPONS,
     AttackerMovement,
@@ -256,6 +257,8 @@ class HLAttackRequest(Request, tag="sr3-hardlife", tag_field="ruleset"):
     suppression: HLSuppressionOrder | None = None
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 HLActionName = Literal[
@@ -286,6 +289,8 @@ class HLActionRequest(Request, tag="sr3-hardlife", tag_field="ruleset"):
     willpower: Attribute | None = None
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class HLZoneTestRequest(Request, tag="sr3-hardlife", tag_field="ruleset"):
@@ -299,6 +304,8 @@ class HLZoneTestRequest(Request, tag="sr3-hardlife", tag_field="ruleset"):
     resist: PoolDice = 0
     dice: GivenDice = {}
     seed: Seed | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 # --- results -----------------------------------------------------------------------------------

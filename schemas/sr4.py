@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.common import MAX_ZONES, DiceRoll, GivenDice, Id, Modifier, Point, Request, Zone, asked
+from schemas.fair import ClientSeed
 
 # The highest attribute or rating a request may give.
 MAX_RATING = 30
@@ -391,6 +392,8 @@ class SR4AttackRequest(Request, tag="sr4", tag_field="ruleset"):
     bystanders: Annotated[list[SR4BlastActor], msgspec.Meta(max_length=100)] = []
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR4Recoil(msgspec.Struct, frozen=True, gc=False):
@@ -562,6 +565,8 @@ class SR4ActionRequest(Request, tag="sr4", tag_field="ruleset"):
     smartlinked: bool = False
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR4Sheet(Request, tag="sr4", tag_field="ruleset"):
@@ -596,6 +601,8 @@ class SR4ZoneTestRequest(Request, tag="sr4", tag_field="ruleset"):
     avoid: Literal["none", "take_cover", "drop_prone"] = "none"
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR4ZoneTestResult(

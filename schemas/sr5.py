@@ -18,6 +18,7 @@ from schemas.common import (
     Zone,
     asked,
 )
+from schemas.fair import ClientSeed
 
 # The highest attribute or rating a request may give.
 MAX_RATING = 30
@@ -248,6 +249,8 @@ class SR5AttackRequest(Request, tag="sr5", tag_field="ruleset"):
     larger_shares: Annotated[list[Id], msgspec.Meta(max_length=MAX_TARGETS)] = []
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 SR5ActionName = Literal[
@@ -275,6 +278,8 @@ class SR5ActionRequest(Request, tag="sr5", tag_field="ruleset"):
     # Dice given for the steps the action rolls, and the seed of the others.
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
     # full_defense: what is added to every defense, and whether the actor is surprised.
     full_defense: FullDefense | None = None
     surprised: bool = False
@@ -438,6 +443,8 @@ class SR5ZoneTestRequest(Request, tag="sr5", tag_field="ruleset"):
     avoid: Literal["none", "drop_prone", "hit_the_dirt", "lucky_cover"] = "none"
     dice: GivenDice = {}
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    # The player's own seed, mixed into the server's dice (docs/dice.md).
+    client_seed: ClientSeed | None = None
 
 
 class SR5ZoneTestResult(

@@ -14,7 +14,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.payload import AsyncIterablePayload
 
 from schemas.encounter import Health, RulesetDetail, RulesetInfo, RulesetList
-from service.api import campaigns, foundry, imports, openapi
+from service.api import campaigns, dice_reveal, foundry, imports, openapi
 from service.api.admission import InFlight
 from service.api.app_keys import (
     CONFIG,
@@ -598,4 +598,5 @@ def create_app(config: Config) -> web.Application:
     app.router.add_post(monitor + "/pending/{damage}", apply_pending)
     app.router.add_delete(monitor + "/pending/{damage}", decline_pending)
     app.router.add_post("/v1/encounters/{encounter}/undo", undo)
+    dice_reveal.add_routes(app)
     return app

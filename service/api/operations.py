@@ -24,6 +24,8 @@ from schemas.encounter import (
     AdvanceRequest,
     AttackAsk,
     AttackOutcome,
+    ClientSeedOutcome,
+    DiceRevealOutcome,
     EncounterCreate,
     EncounterCreated,
     EncounterView,
@@ -45,6 +47,7 @@ from schemas.encounter import (
     ZoneTestAsk,
     ZoneTestOutcome,
 )
+from schemas.fair import ClientSeedSet, DiceReveal
 from schemas.initiative import InitiativeJoin, InitiativeStart, InitiativeView
 from schemas.monitor import MonitorEdit
 from schemas.odds import AttackOdds, ZoneTestOdds
@@ -263,13 +266,45 @@ OPERATIONS = (
         "Take back the newest change (GM): the state goes back to what it was before it, its "
         "dice are not rolled again, and the undo is an event. A chain of undos walks back up "
         "to FIREFIGHT_UNDO_DEPTH changes. 409 `nothing-to-undo` when none is left, "
-        "`cannot-undo` when the newest gave or revoked a player's token, `state-changed` when "
+        "`cannot-undo` when the newest gave or revoked a player's token or revealed the dice "
+        "secret, `state-changed` when "
         "the body's `event` is not the newest change (nothing undone).",
         operation_id="undoChange",
         tag="encounters",
         request=UndoRequest,
         response=UndoOutcome,
         body_optional=True,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "post",
+        "/v1/encounters/{encounter}/dice/reveal",
+        "Reveal the dice secret (GM): the event `dice_revealed` holds the secret, the "
+        "commitment it opens and the sequences it rolled for, and the commitment of a new "
+        "secret that rolls from the next event on (docs/dice.md). Never undone: no undo goes "
+        "past it (409 `cannot-undo`). Ending the encounter reveals the secret too.",
+        operation_id="revealDice",
+        tag="encounters",
+        request=DiceReveal,
+        response=DiceRevealOutcome,
+        status=201,
+        body_optional=True,
+        errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
+        auth="encounter",
+        idempotent=True,
+    ),
+    Operation(
+        "put",
+        "/v1/encounters/{encounter}/dice/client-seed",
+        "Set the asking token's own dice seed (any token of the encounter; `null` clears it): "
+        "mixed into the server's dice of every request of that token that gives no "
+        "`client_seed`, and recorded in their events (docs/dice.md). Event `dice_seeded`.",
+        operation_id="setClientSeed",
+        tag="encounters",
+        request=ClientSeedSet,
+        response=ClientSeedOutcome,
         errors=(400, 401, 403, 404, 408, 409, 410, 413, 422, 429, 503),
         auth="encounter",
         idempotent=True,

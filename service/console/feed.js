@@ -115,6 +115,12 @@ export function compareIds(a, b) {
   return 0;
 }
 
+// The dice an encounter rolls now (GET's `dice`, an event's `commitment`), for the table to
+// note and compare with the reveal later (docs/dice.md).
+export function diceText(dice) {
+  return dice ? `${dice.commitment} (${dice.version}, from change ${dice.first_sequence})` : "seeded (mt19937-1): no commitment yet";
+}
+
 // An event in words, as the feed and Undo list it; `formFor(kind)`: the ruleset form that
 // summarizes its results (null: none in this console).
 export function summarizeEvent(event, formFor) {
@@ -123,7 +129,13 @@ export function summarizeEvent(event, formFor) {
     case "encounter_created":
       return "Encounter created.";
     case "encounter_ended":
-      return "Encounter ended.";
+      return result?.kind === "dice_revealed" ? "Encounter ended; its dice secret is revealed: check the dice." : "Encounter ended.";
+    case "dice_revealed":
+      return result
+        ? `The GM revealed the dice secret of commitment ${result.commitment.slice(0, 12)}… (events ${result.first_sequence} to ${result.last_sequence}): check the dice. A new commitment takes over.`
+        : "The dice now roll from a committed secret.";
+    case "dice_seeded":
+      return `${result?.player ?? (result?.token === "gm" ? "The GM" : "The player token")} ${result?.has_seed ? "set" : "cleared"} their own dice seed.`;
     case "attack": {
       const ruleset = formFor(result?.kind);
       return ruleset ? ruleset.summary(result) : `${event.actor} attacks.`;

@@ -7,7 +7,7 @@ import { attachWalk } from "./dice-entry.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
 import { ExpiryNotice } from "./expiry.js";
-import { EventFeed, feedItem } from "./feed.js";
+import { diceText, EventFeed, feedItem } from "./feed.js";
 import { FightLog } from "./fight-log.js";
 import { startTheme } from "./theme.js";
 import { FieldError } from "./fields.js";
@@ -320,6 +320,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   $("info-name").textContent = view.name || "(unnamed)";
   $("info-ruleset").textContent = rulesetInfo(view.ruleset)?.title || view.ruleset;
   $("info-id").textContent = id;
+  $("info-dice").textContent = diceText(view.dice);
   showTurn(view.turn);
   $("share").hidden = !tokens;
   if (tokens) {
@@ -584,6 +585,7 @@ function onEvent(event) {
   if (event.type === "scene") applySceneResult(event.result);
   if (event.type === "players") refreshScene();
   if (event.result?.turn) showTurn(event.result.turn);
+  if (event.commitment) $("info-dice").textContent = diceText(event.commitment);
   if (INITIATIVE_EVENTS.has(event.type)) initiative.refresh({ event });
   if (MONITOR_EVENTS.has(event.type)) monitors.refresh();
   // The service's monitors, and the version an edit is made on, follow every change.

@@ -38,7 +38,7 @@ from schemas.encounter import (
 from schemas.imports import ImportFormat, ImportReport, LeftOut
 from schemas.initiative import InitiativeJoin, InitiativeStart
 from schemas.scene import ActorMove, ActorPatch, PlayerBinding, SceneActor
-from service.engine import aftermath, keys, scene
+from service.engine import aftermath, dice_keeping, keys, scene
 from service.engine.access import (
     REFUSED,
     Forbidden,
@@ -506,6 +506,8 @@ class EncounterCore:
                 zones_started=[z for z in after if z.id not in before],
                 zones_ended=sorted(before - {z.id for z in after}),
             )
+            if resolution.dice is not None:
+                fields["dice"] = resolution.dice
             event = self._bounded_event(event_type, encounter_id, event_request, **fields)
             named = sorted(i for i in unseen if i.encode() in event)
             if named:
@@ -567,13 +569,29 @@ class EncounterCore:
         seed: int | None,
         roll: Callable[[Loaded, Dice], Resolution[Any]],
         after: aftermath.After | None = None,
+        client_seed: str | None = None,
+        role: str | None = None,
     ) -> Callable[[Loaded], tuple[Resolution[Any], EncounterState]]:
-        """A resolution that rolls: the same seed and given dice on every attempt, and the given
-        dice all used; `after` carries what it did over to the scene and the turn."""
+        """A resolution that rolls: the same given dice on every attempt, and the given dice all
+        used; `after` carries what it did over to the scene and the turn.
+
+        The server's dice come from the encounter's committed secret, keyed on the sequence the
+        event gets (its version): an attempt after a lost compare-and-set resolves against the
+        newer state, so it derives its dice anew for its own sequence (docs/dice.md). A request
+        that gives a `seed` replays it (mt19937, the same on every attempt), as does every
+        request of an encounter from before secrets, with a seed drawn here. `client_seed`: the
+        request's own; without one, the seed the asking token (`role`) set, if any."""
+        replay = seed is not None
         seed = seed if seed is not None else secrets.randbits(63)
 
         def resolve(current: Loaded) -> tuple[Resolution[Any], EncounterState]:
-            dice = Dice(seed, given)
+            key = None
+            if not replay:
+                document = current.document
+                key = dice_keeping.fair_key(
+                    document.fields, document.encounter_id, document.version + 1, client_seed, role
+                )
+            dice = Dice(seed, given, key)
             resolution = roll(current, dice)
             dice.check_given_used()
             state = msgspec.structs.replace(
@@ -581,6 +599,8 @@ class EncounterCore:
                 combat=resolution.state,
                 turn=resolution.turn or current.state.turn,
             )
-            return (resolution, state) if after is None else after(resolution, state)
+            if after is not None:
+                resolution, state = after(resolution, state)
+            return msgspec.structs.replace(resolution, dice=dice_keeping.event_dice(dice)), state
 
         return resolve

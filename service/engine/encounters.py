@@ -8,6 +8,7 @@ from service.engine.core import EVENTS_PAGE, PREVIEW_THREADS, Admitted, Answer, 
 from service.engine.lifecycle import EncounterUses
 from service.engine.monitors import MonitorUses
 from service.engine.needs import DiceNeedsUses
+from service.engine.reveal import RevealUses
 from service.engine.staging import SceneUses
 from service.engine.turn import TurnUses
 from service.engine.undo import UndoUses
@@ -16,6 +17,13 @@ __all__ = ["EVENTS_PAGE", "PREVIEW_THREADS", "Admitted", "Answer", "Encounters",
 
 
 class Encounters(
-    CampaignUses, EncounterUses, SceneUses, DiceNeedsUses, TurnUses, MonitorUses, UndoUses
+    CampaignUses,
+    EncounterUses,
+    SceneUses,
+    DiceNeedsUses,
+    TurnUses,
+    MonitorUses,
+    UndoUses,
+    RevealUses,
 ):
     """Every use case of the service."""

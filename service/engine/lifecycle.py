@@ -25,8 +25,9 @@ from schemas.encounter import (
     TurnState,
     ZoneList,
 )
+from schemas.fair import DiceCommitment
 from schemas.scene import PlayerBinding
-from service.engine import damage, keys, players
+from service.engine import damage, dice_keeping, keys, players
 from service.engine.access import digest, player_of, seal_tokens, token_hash, unseal_tokens
 from service.engine.core import (
     EVENTS_FIRST_READ,
@@ -44,7 +45,13 @@ from service.engine.expiry import expiry
 from service.engine.migrations import event as upgraded_event
 from service.engine.sight import Sight
 from service.rules import Resolution, RuleViolation
-from service.store import Answered, EncounterExists, Idempotency, parse_event_id
+from service.store import (
+    Answered,
+    EncounterExists,
+    Idempotency,
+    StoredEncounter,
+    parse_event_id,
+)
 from service.store.base import START
 
 
@@ -106,6 +113,9 @@ class EncounterUses(EncounterCore):
         """Stores a new encounter (checked first) and answers `created` with its event id; a
         retry with the same key gets the first answer (its tokens kept sealed with the key)."""
         patch = self._documents.patch(None, state)
+        # The dice secret, committed to in the first event: its dice roll from the second on.
+        kept_dice = dice_keeping.new_secret(first_sequence=2)
+        fields = {**patch.changed, dice_keeping.DICE_FIELD: dice_keeping.encoded(kept_dice)}
         # What is kept for retries holds the tokens sealed with the client's key.
         kept = b""
         if key is not None:
@@ -115,8 +125,8 @@ class EncounterUses(EncounterCore):
         try:
             stored = await self._store.create(
                 state.id,
-                patch.changed,
-                self._event("encounter_created", state.id),
+                fields,
+                self._event("encounter_created", state.id, commitment=kept_dice.published()),
                 kept,
                 idempotency,
             )
@@ -132,7 +142,7 @@ class EncounterUses(EncounterCore):
             first = msgspec.json.decode(body, type=type(created))
             first = msgspec.structs.replace(first, tokens=unseal_tokens(first.tokens, key))
             return Answer(self._json.encode(first), replayed=True, encounter_id=state.id)
-        self._cache.put(patch.document)
+        self._cache.put(self._documents.read(state.id, StoredEncounter(1, fields)))
         created = msgspec.structs.replace(created, event_id=stored.event_id)
         return Answer(self._json.encode(created), encounter_id=state.id)
 
@@ -167,6 +177,7 @@ class EncounterUses(EncounterCore):
                 "expires_at": expires_at,
                 "ttl_seconds": ttl_seconds,
                 **_asker(admitted.role),
+                "dice": _dice(admitted),
                 **self._documents.as_stored(admitted.document, players=admitted.role != "gm"),
                 "problem": {"detail": str(error), "path": error.path},
             }
@@ -187,6 +198,7 @@ class EncounterUses(EncounterCore):
             expires_at=expires_at,
             ttl_seconds=ttl_seconds,
             **_asker(admitted.role),
+            dice=_dice(admitted),
         )
         sight = Sight.of(state, admitted.role)
         return view if sight.everything else sight.redact(msgspec.to_builtins(view))
@@ -328,14 +340,26 @@ class EncounterUses(EncounterCore):
         )
 
     async def end(self, admitted: Admitted) -> str:
-        """Ends the encounter; its state is not read, so any stored state can be ended."""
+        """Ends the encounter; its state is not read, so any stored state can be ended. The end
+        reveals the dice secret (its event, as a reveal's, holds it): read from the store, not
+        this process's copy, which may hold one another replica has revealed since."""
+        document, _ = await self._document(admitted.encounter_id, fresh=True)
+        kept = None if document is None else dice_keeping.kept_secret(document.fields)
+        revealed = None if kept is None or document is None else kept.revealed(document.version)
         event_id = await self._store.delete(
-            admitted.encounter_id, self._event("encounter_ended", admitted.encounter_id)
+            admitted.encounter_id,
+            self._event("encounter_ended", admitted.encounter_id, result=revealed),
         )
         self._cache.drop(admitted.encounter_id)
         if event_id is None:
             raise EncounterEnded(admitted.encounter_id)
         return event_id
+
+
+def _dice(admitted: Admitted) -> DiceCommitment | None:
+    """What every token is shown of the encounter's dice: the commitment, never the secret."""
+    kept = dice_keeping.kept_secret(admitted.document.fields)
+    return None if kept is None else kept.published()
 
 
 def _asker(role: str) -> dict[str, Any]:

@@ -203,7 +203,9 @@ class PlayUses(EncounterCore):
                 resolution, state=sight.with_actors_of(resolution.state, real, masked)
             )
 
-        resolve = self._rolling(request.dice, request.seed, roll, after)
+        resolve = self._rolling(
+            request.dice, request.seed, roll, after, request.client_seed, admitted.role
+        )
         # The attack's event keeps it whole, as the scene filled it in, its given dice left out
         # (they are in the result).
         kept = msgspec.structs.replace(request, dice={}) if body_type == "attack_ask_type" else None

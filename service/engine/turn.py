@@ -131,7 +131,14 @@ class TurnUses(EncounterCore):
                 "started", [e.actor for e in entries], state, effects + more, dice, went_off
             )
 
-        resolve = self._rolling(request.dice, request.seed, roll, self._dealing(admitted))
+        resolve = self._rolling(
+            request.dice,
+            request.seed,
+            roll,
+            self._dealing(admitted),
+            request.client_seed,
+            admitted.role,
+        )
         return await self._initiative_change(admitted, key, b"start\0" + body, resolve)
 
     async def join_initiative(
@@ -159,7 +166,14 @@ class TurnUses(EncounterCore):
                 "joined", [e.actor for e in entries], state, effects, dice
             )
 
-        resolve = self._rolling(request.dice, request.seed, roll, self._dealing(admitted))
+        resolve = self._rolling(
+            request.dice,
+            request.seed,
+            roll,
+            self._dealing(admitted),
+            request.client_seed,
+            admitted.role,
+        )
         return await self._initiative_change(admitted, key, b"join\0" + body, resolve)
 
     async def leave_initiative(

@@ -80,6 +80,14 @@ class UndoUses(EncounterCore):
                     kind="cannot-undo",
                     status=409,
                 )
+            if record.barrier and record.type == "dice_revealed":
+                raise RuleViolation(
+                    f"the newest change ('{top.event_id}') revealed the dice secret: a revealed "
+                    "secret stays revealed, so no undo goes past it",
+                    path="$",
+                    kind="cannot-undo",
+                    status=409,
+                )
             if record.barrier:
                 raise RuleViolation(
                     f"the newest change ('{top.event_id}') gave or revoked a player's token: "

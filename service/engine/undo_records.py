@@ -17,8 +17,9 @@ from schemas.encounter import EventType
 from service.engine.documents import Document, Patch
 
 # A players' token issued or revoked is never taken back (a token is never given back, nor one
-# revoked opened again): its record stops every undo below it.
-BARRIER_EVENTS = frozenset({"players"})
+# revoked opened again), nor a dice secret revealed (it stays revealed and never rolls again):
+# its record stops every undo below it.
+BARRIER_EVENTS = frozenset({"players", "dice_revealed"})
 
 
 class UndoRecord(msgspec.Struct, array_like=True, gc=False):
@@ -56,6 +57,11 @@ def record_of(
     # version's one field, read as fields: the fields it was read as are put back instead).
     previous.update({n: before.fields[n] for n in patch.removed if n in before.fields})
     return _encoder.encode(UndoRecord(event_type, actor, gm_only, unseen_actor, previous))
+
+
+def barrier_record(event_type: EventType) -> bytes:
+    """The record of a change no undo takes back nor goes past (BARRIER_EVENTS)."""
+    return _encoder.encode(UndoRecord(event_type, barrier=True))
 
 
 def read_record(record: bytes) -> UndoRecord | None:

@@ -7,9 +7,12 @@ and its ones, may be given as those counts: they stand for faces (`counted_pool_
 `counted_test_faces`) that are then used as given faces are, so the result and its replay from the
 recorded faces are exactly those of dice that showed them.
 
-Server dice are exactly those `random.Random(seed).randint(1, sides)` gives, so a recorded seed
-replays on every version (tests/test_recorded_seeds.py); they are drawn with the generator's
-`getrandbits` the way randint does, at a third of randint's cost.
+Server dice come from one of two sources, the dice version the event names (docs/dice.md). A
+seed (`mt19937-1`, what a request's own `seed` asks for): exactly what
+`random.Random(seed).randint(1, sides)` gives, so a recorded seed replays on every version
+(tests/test_recorded_seeds.py), drawn with the generator's `getrandbits` the way randint does, at
+a third of randint's cost. Or the encounter's committed secret (`hmac-sha256-1`, `FairKey`): each
+step's own stream of service/rules/fair.py, which anyone can redo once the secret is revealed.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Literal
 import msgspec
 
 from schemas.common import MAX_DICE_PER_STEP, DiceCounts, DiceRoll
+from service.rules import fair
 
 Edition = Literal["sr5", "sr4"]
 
@@ -211,17 +215,47 @@ def counted_test_faces(step: str, counts: DiceCounts, dice: int, target_number: 
     return faces
 
 
+class FairKey:
+    """What a request's fair dice are keyed on (service/rules/fair.py): the encounter's secret,
+    the encounter, the sequence its event gets, and the player's own seed if any."""
+
+    __slots__ = ("client_seed", "encounter", "secret", "sequence")
+
+    def __init__(
+        self, secret: bytes, encounter: str, sequence: int, client_seed: str | None = None
+    ) -> None:
+        self.secret = secret
+        self.encounter = encounter
+        self.sequence = sequence
+        self.client_seed = client_seed
+
+    def __repr__(self) -> str:
+        # The secret is never in a log line or a traceback.
+        return f"FairKey({self.encounter!r}, sequence={self.sequence})"
+
+
 class Dice:
-    """Rolls dice for named steps, from given values first and a seeded generator otherwise.
+    """Rolls dice for named steps, from given values first and a seeded generator otherwise, or
+    with `fair`, each step's stream of the encounter's secret.
 
     The generator is seeded only when a die is drawn from it (seeding costs more than rolling a
     pool): a request whose dice are all given never seeds one.
     """
 
-    __slots__ = ("_counts", "_given", "_rng", "_rolls", "_used", "seed")
+    __slots__ = ("_counts", "_given", "_rng", "_rolls", "_streams", "_used", "fair", "seed")
 
-    def __init__(self, seed: int, given: Mapping[str, Given] | None = None) -> None:
+    def __init__(
+        self, seed: int, given: Mapping[str, Given] | None = None, fair_key: FairKey | None = None
+    ) -> None:
+        # Under the fair version the result's `seed` is derived from the secret too (it seeds
+        # only what a roll fixes for later: fair.derived_seed).
+        if fair_key is not None:
+            seed = fair.derived_seed(
+                fair_key.secret, fair_key.encounter, fair_key.sequence, fair_key.client_seed
+            )
         self.seed = seed
+        self.fair = fair_key
+        self._streams: dict[str, fair.StepStream] = {}
         self._rng: _Generator | None = None
         self._given: dict[str, list[int]] = {}
         # Steps given as counts (their first test gives them the faces they stand for).
@@ -237,6 +271,19 @@ class Dice:
     @property
     def rolls(self) -> list[DiceRoll]:
         return list(self._rolls)
+
+    def _server(self, step: str, count: int, sides: int) -> list[int]:
+        """`count` dice of `step` from the server's source: the step's fair stream (continued
+        from where its last draw stopped), or the seeded generator."""
+        key = self.fair
+        if key is None:
+            return self._rolled(count, sides)
+        stream = self._streams.get(step)
+        if stream is None:
+            stream = self._streams[step] = fair.StepStream(
+                key.secret, key.encounter, key.sequence, step, key.client_seed
+            )
+        return stream.draw(count, sides)
 
     def _rolled(self, count: int, sides: int) -> list[int]:
         """`count` dice from the seeded generator: exactly what as many calls of
@@ -277,7 +324,7 @@ class Dice:
             )
         given = self._given.get(step)
         if given is None:
-            values = self._rolled(count, sides)
+            values = self._server(step, count, sides)
             self._record(step, sides, values, given=False)
             return values
         start = self._used.get(step, 0)

@@ -21,6 +21,7 @@ from schemas.encounter import (
     TurnState,
     ZoneTestResult,
 )
+from schemas.fair import EventDice
 from schemas.initiative import ActionKind, ActionsUsed, TimedResult
 from schemas.odds import AttackOdds, ZoneTestOdds
 from schemas.scene import SceneActor
@@ -62,6 +63,8 @@ class Resolution(msgspec.Struct, Generic[R], frozen=True, gc=False):
     notes: list[str] = []
     # The turn after it, when the resolution moved it (the initiative engine's changes).
     turn: TurnState | None = None
+    # What the event keeps of the dice it rolled (the engine's, service/engine/dice_keeping.py).
+    dice: EventDice | None = None
 
 
 @dataclass(frozen=True, slots=True)
