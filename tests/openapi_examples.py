@@ -130,9 +130,9 @@ def _remember(step: Step, answer: Any, ids: dict[str, str], tokens: dict[str, st
         ids["encounter"] = answer["id"]
 
 
-# What differs run to run, by key: replaced by a placeholder before comparing; and what the
-# run created (`_CREATED`) wherever it is.
-_VOLATILE = {"created_at", "at", "expires_at", "seed"}
+# What differs run to run, by key (the dice secret and its commitment too): replaced by a
+# placeholder before comparing; and what the run created (`_CREATED`) wherever it is.
+_VOLATILE = {"created_at", "at", "expires_at", "seed", "commitment", "secret"}
 _EVENT_ID = re.compile(r"^[0-9]+-[0-9]+$")  # event ids, wherever they are
 
 

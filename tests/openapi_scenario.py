@@ -181,6 +181,9 @@ SCENARIO = (
     # "Events and live updates": what came after the damage applied (its decline).
     step(GUIDE, "listEvents", "player", after="applyPendingDamage"),
     Step("watchEvents", "player", after="applyPendingDamage"),
+    # "Dice": a player's own seed, then the GM reveals the secret (no undo passes it).
+    step(GUIDE, "setClientSeed", "player"),
+    step(GUIDE, "revealDice", "gm"),
     Step("getEncounter", "player"),
     # docs/campaigns.md.
     step(CAMPAIGNS, "createCampaign", "admin"),

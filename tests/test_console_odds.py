@@ -416,14 +416,23 @@ def test_a_sampled_answer_says_so_with_its_samples_and_margin(page: Page) -> Non
     console.create_encounter(page, ruleset="sr3-hardlife", name="Sampled odds")
     page.locator("#called-shot-map .hex").first.wait_for()
     shown_after(page, 0)
-    # Hard Life's burst is per bullet, with scatter: sampled, not enumerated.
-    page.locator("#weapon-modes-BF").check()
+    # Hard Life's 10 rounds of full auto at a dodging target: the chain of where each round
+    # lands passes its 2,000 states (docs/odds.md), so it is sampled (a burst is exact);
+    # bench/previews.py's body: an SMG with recoil compensation 2, the target 10 m away
+    # dodging with 3 dice.
+    page.get_by_label("Category").select_option("smg")
+    page.get_by_label("Recoil compensation").fill("2")
+    page.get_by_label("Rounds loaded").fill("30")
+    console.place(page, "goon-1 x (m)", 10)
+    page.locator("#target-1-dodge-combat_pool").fill("3")
+    page.locator("#weapon-modes-FA").check()
+    page.get_by_label("Firing mode").select_option("FA")
     seen = answered(page)
-    page.get_by_label("Firing mode").select_option("BF")
+    page.get_by_label("Rounds fired (BF, FA)").fill("10")
     shown_after(page, seen)
     body, status, odds = log.last()
     assert status == 200, odds
-    assert body["mode"] == "BF" and odds["method"] == "sampled"
+    assert (body["mode"], body["rounds"]) == ("FA", 10) and odds["method"] == "sampled"
     sampling = odds["sampling"]
     expect(page.locator(PANEL)).to_have_attribute("data-state", "sampled")
     line = page.locator(f"{PANEL} [data-field=sampling]").inner_text()
