@@ -80,3 +80,42 @@ def test_the_console_shows_the_commitment_and_its_page_checks_the_dice(
     )
     # Nothing left the page.
     assert sent == []
+
+
+def test_the_gm_reveals_the_dice_from_the_console_and_a_player_has_no_such_button(
+    page: Page, url: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page)
+    base = f"/v1/encounters/{encounter}"
+    call(url, "PUT", f"{base}/actors/sam", sr5.README_SAM)
+    before_dice = call(url, "GET", base)["dice"]
+    before = before_dice["commitment"]
+    # The secret drawn at the creation (change 1) covers the changes after it: Sam put on the
+    # scene (2), the last before the reveal.
+    page.get_by_role("button", name="Reveal the dice").click()
+    expect(page.locator("#reveal-status")).to_have_text(
+        'Revealed: changes 2 to 2 can be checked (export the fight, then "Check the dice").'
+    )
+    after = call(url, "GET", base)["dice"]
+    # A new secret rolls from the change after the reveal (3) on (under tests/constant_dice.py
+    # every secret is the same one, so its commitment is not compared).
+    assert (before_dice["first_sequence"], after["first_sequence"]) == (2, 4)
+    expect(page.locator("#info-dice")).to_contain_text(
+        f"{after['commitment']} (hmac-sha256-1, from change 4)"
+    )
+    events = call(url, "GET", f"{base}/events")["events"]
+    [revealed] = [e for e in events if e["type"] == "dice_revealed"]
+    assert revealed["result"]["commitment"] == before
+    # Pat's own link, the full table behind the phone view: the new commitment, no reveal.
+    link = console.players_link(page, "pat", "sam")
+    context = browser.new_context()
+    pat = context.new_page()
+    try:
+        pat.goto(link)
+        pat.locator("#pv-toggle").click()
+        expect(pat.locator("#info-dice")).to_contain_text("from change 4")
+        expect(pat.locator("#reveal-dice")).to_be_hidden()
+    finally:
+        context.close()

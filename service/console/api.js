@@ -152,6 +152,11 @@ export const declinePending = (id, token, actor, damage) =>
 export const undo = (id, token, body) =>
   call("POST", `${encounterPath(id)}/undo`, { token, body, idempotent: true });
 
+// The GM reveals the dice secret (docs/dice.md): its event opens the commitment and a new one
+// takes over. Idempotent: a retry after a dropped answer reveals once.
+export const revealDice = (id, token) =>
+  call("POST", `${encounterPath(id)}/dice/reveal`, { token, body: {}, idempotent: true });
+
 // A player's own token: that player controls these actors, and acts only for them. Sent without
 // an Idempotency-Key (the service keeps no token for replays; asking again replaces it).
 export const issuePlayerToken = (id, token, player, actors) =>

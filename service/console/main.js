@@ -6,6 +6,7 @@ import { AttackForm } from "./attack-form.js";
 import { attachWalk } from "./dice-entry.js";
 import { CampaignPage, carriedText } from "./campaign.js";
 import { EndControl } from "./ending.js";
+import { RevealControl } from "./reveal.js";
 import { ExpiryNotice } from "./expiry.js";
 import { diceText, EventFeed, feedItem } from "./feed.js";
 import { FightLog } from "./fight-log.js";
@@ -198,6 +199,7 @@ const ending = new EndControl({
   },
   onForbidden: () => setRole("player"),
 });
+const reveal = new RevealControl({ session, onForbidden: () => setRole("player") });
 // The fight's events as a file (Markdown or JSON), for any token that joined.
 new FightLog({ session, summarize: (event) => summarize(event), markdown: $("export-markdown"), json: $("export-json"), status: $("export-status") });
 // When the encounter expires, where it does (Redis; the durable store with a TTL set).
@@ -309,6 +311,7 @@ async function join(id, token, tokens = null, role = "player", player = null) {
   campaigns.hide();
   $("back-to-campaign").hidden = !view.campaign;
   ending.reset();
+  reveal.reset();
   undo.reset();
   showDamage(view.damage);
   expiry.show(id, view);
@@ -405,6 +408,7 @@ function setRole(role) {
   // Undo is the GM's; a token joined by hand keeps it until the service refuses it.
   undo.setRole(role);
   ending.setRole(role);
+  reveal.setRole(role);
   roster.setRole(role);
   initiative.setRole(role);
   monitors.setRole(role);
@@ -609,6 +613,7 @@ function onEvent(event) {
     odds.stop();
     zoneTests.close();
     ending.ended();
+    reveal.ended();
     say($("encounter-status"), "The encounter has ended.");
   }
 }
