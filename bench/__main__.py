@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime
 import json
 import os
@@ -51,6 +52,7 @@ from bench.servers import (
     start_server,
 )
 from bench.targets import Target, report
+from service.event_loop import EventLoopChoice
 from service.store.redis import events_key, state_key, undo_key
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -58,6 +60,14 @@ BASELINE = "baseline"
 BARE_JSON = "bare-json"
 # The suffix of the servers run with Python's default GC settings (--default-gc).
 DEFAULT_GC = "-default-gc"
+# --plain: the suffix of each server run without issue 28's uvloop and/or hiredis, and what it
+# leaves out (the event loop, whether redis-py may use hiredis).
+PLAIN: dict[str, tuple[str, EventLoopChoice, bool]] = {
+    "loop": ("-asyncio", "asyncio", True),
+    "hiredis": ("-no-hiredis", "auto", False),
+    "both": ("-plain", "asyncio", False),
+}
+VARIANT_SUFFIXES = (DEFAULT_GC, *(suffix for suffix, _, _ in PLAIN.values()))
 SERVERS = ("embedded", "redis", BASELINE, BARE_JSON)
 # The issue's marks (docs/performance.md, "Targets").
 REDIS_VS_BASELINE = 0.5
@@ -213,7 +223,9 @@ class RedisCounters:
         }
 
 
-def _specs(redis_url: str, server_workers: int, default_gc: bool) -> list[ServerSpec]:
+def _specs(
+    redis_url: str, server_workers: int, default_gc: bool, plain: str | None = None
+) -> list[ServerSpec]:
     specs = [
         ServerSpec("embedded", "firefight", None, "firefight, embedded in-memory store"),
         ServerSpec("redis", "firefight", redis_url, "firefight, Redis store"),
@@ -222,6 +234,21 @@ def _specs(redis_url: str, server_workers: int, default_gc: bool) -> list[Server
         ),
         ServerSpec(BARE_JSON, "bare-json", None, "bare aiohttp: parse JSON body, answer JSON"),
     ]
+    if plain is not None:
+        suffix, loop, hiredis = PLAIN[plain]
+        without = {"loop": "asyncio's loop", "hiredis": "no hiredis"}.get(
+            plain, "asyncio's loop, no hiredis"
+        )
+        specs += [
+            dataclasses.replace(
+                spec,
+                name=spec.name + suffix,
+                description=f"{spec.description}; {without}",
+                event_loop=loop,
+                hiredis=hiredis,
+            )
+            for spec in specs[:4]
+        ]
     if default_gc:
         specs += [
             ServerSpec(
@@ -250,6 +277,12 @@ def _specs(redis_url: str, server_workers: int, default_gc: bool) -> list[Server
             )
         )
     return specs
+
+
+def _base_name(name: str) -> str:
+    for suffix in VARIANT_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name
 
 
 def _workers_name(workers: int) -> str:
@@ -488,14 +521,20 @@ def _table(header: list[str], rows: list[list[str]], markdown: bool) -> str:
 
 
 def _ratios(results: list[Measured]) -> dict[str, float]:
-    baseline = next((r for r in results if r.spec.name == BASELINE), None)
-    if baseline is None or not baseline.load.requests_per_s:
-        return {}
-    return {
-        f"{r.spec.name}/{BASELINE}": round(r.load.requests_per_s / baseline.load.requests_per_s, 3)
-        for r in results
-        if r is not baseline
-    }
+    """Every server against the baseline; a --plain server against the baseline run the same
+    way (redis-plain/baseline-plain), which is the same-run ratio before issue 28."""
+    by_name = {r.spec.name: r for r in results}
+    ratios = {}
+    for r in results:
+        suffix = r.spec.name.removeprefix(_base_name(r.spec.name))
+        base = BASELINE + (suffix if suffix != DEFAULT_GC else "")
+        baseline = by_name.get(base)
+        if baseline is None or baseline is r or not baseline.load.requests_per_s:
+            continue
+        ratios[f"{r.spec.name}/{base}"] = round(
+            r.load.requests_per_s / baseline.load.requests_per_s, 3
+        )
+    return ratios
 
 
 def _report_errors(results: list[Measured]) -> bool:
@@ -598,6 +637,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "workers": args.workers,
         "server_workers": args.server_workers,
         "default_gc": args.default_gc,
+        "plain": args.plain,
         "encounters": args.encounters,
         "warmup_s": args.warmup,
         "seconds": args.seconds,
@@ -687,6 +727,15 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "of the server's GC tuning, in the same run)",
     )
     parser.add_argument(
+        "--plain",
+        nargs="?",
+        const="both",
+        choices=list(PLAIN),
+        default=None,
+        help="also run every server on asyncio's own loop (loop), without hiredis (hiredis) or "
+        "both (the default): the before of issue 28, in the same run",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         choices=[*SERVERS, "workers"],
@@ -725,9 +774,9 @@ async def _run(args: argparse.Namespace) -> int:
 
     specs = [
         s
-        for s in _specs(args.redis_url, args.server_workers, args.default_gc)
+        for s in _specs(args.redis_url, args.server_workers, args.default_gc, args.plain)
         if not args.only
-        or s.name.removesuffix(DEFAULT_GC) in args.only
+        or _base_name(s.name) in args.only
         or ("workers" in args.only and s.workers > 1)
     ]
     client: aioredis.Redis | None = None

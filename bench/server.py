@@ -3,6 +3,8 @@
 
 Every server under test is started through this module, so each is the same kind of process
 (a fresh interpreter, one event loop, `aiohttp.web.run_app`) and only the application differs.
+`--event-loop` picks the loop for every kind alike (firefight's own flag for firefight), so a
+baseline always runs on the loop firefight runs on: uvloop when installed, as `make run` serves.
 With `--probes DIR` each process of the server also counts its Redis round trips and its
 garbage-collection pauses into files there, which the benchmark reads around its window.
 """
@@ -25,9 +27,10 @@ from typing import Any
 import msgspec
 import redis.asyncio as aioredis
 from aiohttp import web
-from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.connection import AbstractConnection, DefaultParser
 
 from service.__main__ import main as serve_firefight
+from service.event_loop import EVENT_LOOP_CHOICES, EventLoopKind, loop_factory, resolved
 
 LOOPBACK = "127.0.0.1"
 # The one key the baseline increments; the benchmark deletes it when the baseline is done.
@@ -89,15 +92,18 @@ def bare_json_app() -> web.Application:
     return app
 
 
-def _run_app(app: web.Application, port: int) -> int:
-    web.run_app(app, host=LOOPBACK, port=port, print=None, access_log=None)
+def _run_app(app: web.Application, port: int, event_loop: EventLoopKind) -> int:
+    loop = loop_factory(event_loop)()
+    web.run_app(app, host=LOOPBACK, port=port, print=None, access_log=None, loop=loop)
     return 0
 
 
-def _run_firefight(port: int, redis_url: str | None, workers: int, gc_tuning: bool) -> int:
+def _run_firefight(
+    port: int, redis_url: str | None, workers: int, gc_tuning: bool, event_loop: EventLoopKind
+) -> int:
     # firefight's own entry point, so the benchmark serves it exactly as `make run` does
     # (same logging set-up, one JSON log line per request).
-    argv = ["--host", LOOPBACK, "--port", str(port)]
+    argv = ["--host", LOOPBACK, "--port", str(port), "--event-loop", event_loop]
     if redis_url:
         argv += ["--redis-url", redis_url]
     else:
@@ -199,25 +205,45 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--probes", type=Path, default=None, help="count round trips and GC here")
     parser.add_argument("--profile", default=None, help="write cProfile stats here on exit")
+    parser.add_argument(
+        "--event-loop",
+        choices=EVENT_LOOP_CHOICES,
+        default="auto",
+        help="the loop of every kind of server (auto: uvloop when installed, as firefight)",
+    )
     args = parser.parse_args(argv)
+    event_loop = resolved(args.event_loop)
+    # Said in the server's log, so a run's servers can be checked for what they ran on.
+    print(
+        f"bench.server: {args.kind}, event loop {event_loop}, Redis replies parsed by "
+        f"{DefaultParser.__name__}",
+        flush=True,
+    )
 
     run: Callable[[], int]
     if args.kind == "baseline":
         if not args.redis_url:
             parser.error("the baseline needs --redis-url")
-        run = functools.partial(_run_app, baseline_app(args.redis_url), args.port)
+        run = functools.partial(_run_app, baseline_app(args.redis_url), args.port, event_loop)
     elif args.kind == "bare-json":
-        run = functools.partial(_run_app, bare_json_app(), args.port)
+        run = functools.partial(_run_app, bare_json_app(), args.port, event_loop)
     else:
         run = functools.partial(
-            _run_firefight, args.port, args.redis_url, args.workers, not args.default_gc
+            _run_firefight,
+            args.port,
+            args.redis_url,
+            args.workers,
+            not args.default_gc,
+            event_loop,
         )
     if args.probes is not None:
         Probes(args.probes).install()
 
     if args.profile is None:
         return run()
-    profiler = cProfile.Profile()
+    # CPU time, not the wall clock: on a shared machine another process taking the core would
+    # otherwise show up as a slow system call of whatever the server was in.
+    profiler = cProfile.Profile(time.process_time)
     profiler.enable()
     try:
         return run()

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from bench.server import LOOPBACK, read_collections, read_round_trips
+from service.event_loop import EventLoopChoice
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 20.0
@@ -45,6 +46,10 @@ class ServerSpec:
     default_gc: bool = False
     # Settings for the server's environment (FIREFIGHT_*), beyond the benchmark's own.
     env: tuple[tuple[str, str], ...] = ()
+    # The event loop (bench.server's --event-loop): "auto" is what `make run` serves on.
+    event_loop: EventLoopChoice = "auto"
+    # False: redis-py as if hiredis were not installed (its pure-Python reply parser).
+    hiredis: bool = True
 
 
 def require_loopback(url: str) -> None:
@@ -187,7 +192,19 @@ class RunningServer:
 BENCH_ADMIN_KEY = "bench-admin-key-0123456789"
 
 
-def _child_env(spec: ServerSpec) -> dict[str, str]:
+# Put first on a server's path, this module makes `import hiredis` fail as if it were not
+# installed: redis-py then parses replies in Python, as it did before issue 28.
+NO_HIREDIS = 'raise ImportError("hiredis hidden by the benchmark")\n'
+
+
+def _without_hiredis(log_dir: Path) -> Path:
+    shim = log_dir / "without-hiredis"
+    shim.mkdir(exist_ok=True)
+    (shim / "hiredis.py").write_text(NO_HIREDIS)
+    return shim
+
+
+def _child_env(spec: ServerSpec, log_dir: Path) -> dict[str, str]:
     # Flags alone configure the servers: a FIREFIGHT_* variable in the caller's shell must not
     # turn the "embedded" server into a Redis one, or change its limits.
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIREFIGHT_")}
@@ -196,7 +213,10 @@ def _child_env(spec: ServerSpec) -> dict[str, str]:
     env["FIREFIGHT_ADMIN_KEY"] = BENCH_ADMIN_KEY
     # The benchmark drives each encounter far faster than a table: no per-encounter rate limit.
     env["FIREFIGHT_RATE_LIMIT"] = "0"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    path = [str(ROOT), env.get("PYTHONPATH")]
+    if not spec.hiredis:
+        path.insert(0, str(_without_hiredis(log_dir)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, path))
     return env
 
 
@@ -229,6 +249,7 @@ async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None
     for attempt in range(3):
         port = free_port()
         command = [sys.executable, "-m", "bench.server", spec.kind, "--port", str(port)]
+        command += ["--event-loop", spec.event_loop]
         if spec.redis_url:
             command += ["--redis-url", spec.redis_url]
         if spec.workers > 1:
@@ -244,7 +265,7 @@ async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None
             process = subprocess.Popen(
                 command,
                 cwd=ROOT,
-                env=_child_env(spec),
+                env=_child_env(spec, log_dir),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -22,6 +22,7 @@ from service.api.connections import ConnectionCap
 from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
 from service.data_dir import keep_generated_key, prepare
+from service.event_loop import resolved, run
 from service.logs import configure_logging
 from service.store import StoreRefused
 from service.workers import supervise
@@ -129,12 +130,13 @@ def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
         host=config.host,
         port=config.port,
         store=config.store,
+        event_loop=resolved(config.event_loop),
         **({"data_dir": str(Path(config.data_dir).resolve())} if config.store == "sqlite" else {}),
         **({"workers": config.workers} if config.workers > 1 else {}),
     )
     if config.workers == 1:
         try:
-            asyncio.run(serve(config, gc_tuning))
+            run(serve(config, gc_tuning), config.event_loop)
         except StoreRefused as error:
             sys.stderr.write(f"firefight: {error}\n")
             return 2
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
 
     def work(index: int, supervisor_gone_fd: int) -> int:
         configure_logging(config, worker=index)
-        asyncio.run(serve(config, gc_tuning, supervisor_gone_fd))
+        run(serve(config, gc_tuning, supervisor_gone_fd), config.event_loop)
         return 0
 
     return supervise(config.workers, work, gc_tuning)

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from service.event_loop import EVENT_LOOP_CHOICES, EventLoopChoice, uvloop_installed
+
 LogFormat = Literal["json", "console"]
 StoreKind = Literal["sqlite", "memory", "redis"]
 STORE_KINDS: tuple[StoreKind, ...] = ("sqlite", "memory", "redis")
@@ -159,6 +161,9 @@ class Config:
     # Worker processes sharing the port (SO_REUSEPORT), each with its own event loop; above 1
     # only with Redis, which the processes share.
     workers: int = 1
+    # The event loop a serving process runs on (service/event_loop.py): auto is uvloop when it
+    # is installed, else asyncio's own.
+    event_loop: EventLoopChoice = "auto"
 
 
 def _number(name: str, value: str, minimum: float, maximum: float, kind: type[float]) -> float:
@@ -266,6 +271,22 @@ def _store(chosen: str | None, redis_url: str | None) -> StoreKind:
     return kind
 
 
+def _event_loop(value: str) -> EventLoopChoice:
+    choice = value.strip().lower()
+    for known in EVENT_LOOP_CHOICES:
+        if choice == known:
+            break
+    else:
+        raise ConfigError(f"FIREFIGHT_EVENT_LOOP must be auto, uvloop or asyncio, not '{value}'")
+    asked: EventLoopChoice = known
+    if asked == "uvloop" and not uvloop_installed():
+        raise ConfigError(
+            "FIREFIGHT_EVENT_LOOP is uvloop, which is not installed (`make run` installs it); "
+            "use auto or asyncio"
+        )
+    return asked
+
+
 def _data_dir(value: str) -> str:
     if not value.strip():
         raise ConfigError(f"FIREFIGHT_DATA_DIR names a directory (default ./{DEFAULT_DATA_DIR})")
@@ -331,6 +352,13 @@ def load_config(
         default=env.get("FIREFIGHT_WORKERS", str(Config.workers)),
         help="worker processes sharing the port (above 1 needs Redis)",
     )
+    parser.add_argument(
+        "--event-loop",
+        default=env.get("FIREFIGHT_EVENT_LOOP", "auto"),
+        metavar="{auto,uvloop,asyncio}",
+        help="the event loop: uvloop (the default when installed) or asyncio's own; "
+        "env FIREFIGHT_EVENT_LOOP",
+    )
     args = parser.parse_args(argv)
 
     log_format = args.log_format or ("console" if sys.stderr.isatty() else "json")
@@ -383,6 +411,7 @@ def load_config(
             "FIREFIGHT_WORKERS above 1 needs a FIREFIGHT_PORT: with port 0 each worker process "
             "would listen on a port of its own"
         )
+    event_loop = _event_loop(args.event_loop)
     numbers = {
         field: parse(name, env.get(name, str(getattr(Config, field))), low, high)
         for field, (parse, name, low, high) in _NUMBERS.items()
@@ -406,6 +435,7 @@ def load_config(
         data_dir=_data_dir(args.data_dir),
         encounter_ttl_seconds=encounter_ttl,
         workers=workers,
+        event_loop=event_loop,
         redis_url=args.redis_url,
         redis_cluster=args.redis_cluster,
         redis_password=args.redis_password,

@@ -13,7 +13,6 @@ counted.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
 
 import structlog
 from aiohttp import hdrs, web
@@ -22,7 +21,6 @@ from service.api.problems import ProblemError, problem_response
 
 log = structlog.get_logger("firefight.api")
 
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # The paths a load balancer or an orchestrator probes.
 HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
 # How often a shedding replica logs it at most (with the count since the last line), as the
@@ -46,43 +44,31 @@ class InFlight:
             log.warning("requests_shed", limit=self.limit, shed=self._shed)
             self._logged_at, self._shed = now, 0
 
+    def full(self) -> bool:
+        return bool(self.limit) and self.count >= self.limit
 
-def _counted(request: web.Request) -> bool:
+
+def counts(request: web.Request) -> bool:
+    """Whether a request counts against the cap: not a health check, nor a WebSocket."""
     if request.path in HEALTH_PATHS:
         return False
     return request.headers.get(hdrs.UPGRADE, "").lower() != "websocket"
 
 
-def admission(
-    in_flight: InFlight, retry_after_seconds: int
-) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """The middleware: it sits outside the problem mapping (its answer is already a problem)
-    and inside the request line and CORS, so a refusal is logged and a browser can read its
-    Retry-After."""
-    retry_after = {"Retry-After": str(retry_after_seconds)}
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not _counted(request):
-            return await handler(request)
-        if in_flight.limit and in_flight.count >= in_flight.limit:
-            in_flight.shed()
-            request_id = structlog.contextvars.get_contextvars().get("request_id")
-            return problem_response(
-                ProblemError(
-                    503,
-                    "overloaded",
-                    "Overloaded, retry",
-                    f"this replica is working on as many requests as it may "
-                    f"({in_flight.limit}); retry in a moment",
-                    headers=retry_after,
-                ),
-                request_id,
-            )
-        in_flight.count += 1
-        try:
-            return await handler(request)
-        finally:
-            in_flight.count -= 1
-
-    return middleware
+def overloaded(in_flight: InFlight, request_id: str, retry_after: dict[str, str]) -> web.Response:
+    """The answer of a request past the cap (counted as shed), with `retry_after`'s headers.
+    The middleware (`service/api/middlewares.py`) asks before the problem mapping (this is
+    already a problem) and after the request id and CORS, so a refusal is logged and a browser
+    can read its Retry-After."""
+    in_flight.shed()
+    return problem_response(
+        ProblemError(
+            503,
+            "overloaded",
+            "Overloaded, retry",
+            f"this replica is working on as many requests as it may "
+            f"({in_flight.limit}); retry in a moment",
+            headers=retry_after,
+        ),
+        request_id,
+    )

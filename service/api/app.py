@@ -15,7 +15,7 @@ from aiohttp.payload import AsyncIterablePayload
 
 from schemas.encounter import Health, RulesetDetail, RulesetInfo, RulesetList
 from service.api import campaigns, foundry, imports, openapi
-from service.api.admission import InFlight, admission
+from service.api.admission import InFlight
 from service.api.app_keys import (
     CONFIG,
     ENCOUNTERS,
@@ -44,14 +44,7 @@ from service.api.handling import (
 )
 from service.api.hub import EventHub
 from service.api.limits import RateLimiter, SocketCounts
-from service.api.middlewares import (
-    RETRY_AFTER_SECONDS,
-    cors,
-    problems,
-    problems_as_seen,
-    refusals,
-    request_context,
-)
+from service.api.middlewares import RETRY_AFTER_SECONDS, serving
 from service.api.problems import ProblemError
 from service.api.websocket import websocket
 from service.config import DEFAULT_ENCOUNTER_TTL_SECONDS, Config
@@ -530,16 +523,13 @@ def create_app(config: Config) -> web.Application:
     app = web.Application(
         client_max_size=config.max_body_bytes,
         middlewares=[
-            request_context,
-            cors(config.cors_origins),
-            admission(in_flight, RETRY_AFTER_SECONDS),
-            problems_as_seen,
-            problems,
-            refusals(
+            serving(
+                config.cors_origins,
+                in_flight,
                 RateLimiter(config.refusals_per_second, 5 * config.refusals_per_second)
                 if config.refusals_per_second
-                else None
-            ),
+                else None,
+            )
         ],
     )
     app[CONFIG] = config
@@ -566,6 +556,16 @@ def create_app(config: Config) -> web.Application:
     # The rulesets.
     app.router.add_get("/v1/rulesets", rulesets)
     app.router.add_get("/v1/rulesets/{ruleset}", ruleset_detail)
+    # Attacks, actions and zone tests, and their odds: first of the encounter's routes, which
+    # aiohttp tries one after the other, as they are what a table sends most (no two of these
+    # paths match the same URL, so the order changes nothing else).
+    app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
+    app.router.add_post("/v1/encounters/{encounter}/attacks/odds", attack_odds)
+    app.router.add_post("/v1/encounters/{encounter}/actions", action)
+    app.router.add_post("/v1/encounters/{encounter}/dice", dice_needs)
+    app.router.add_get("/v1/encounters/{encounter}/zones", zones)
+    app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
+    app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests/odds", zone_test_odds)
     # Encounters and players: creation, reading, the GM's edits, players' tokens, the end.
     app.router.add_post("/v1/encounters", create_encounter)
     app.router.add_get("/v1/encounters/{encounter}", get_encounter)
@@ -585,14 +585,6 @@ def create_app(config: Config) -> web.Application:
     imports.add_routes(app)
     # Campaigns: characters and templates kept between encounters.
     campaigns.add_routes(app)
-    # Attacks, actions and zone tests, and their odds.
-    app.router.add_post("/v1/encounters/{encounter}/attacks", attack)
-    app.router.add_post("/v1/encounters/{encounter}/attacks/odds", attack_odds)
-    app.router.add_post("/v1/encounters/{encounter}/actions", action)
-    app.router.add_post("/v1/encounters/{encounter}/dice", dice_needs)
-    app.router.add_get("/v1/encounters/{encounter}/zones", zones)
-    app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests", zone_test)
-    app.router.add_post("/v1/encounters/{encounter}/zones/{zone}/tests/odds", zone_test_odds)
     # The turn and the initiative.
     app.router.add_post("/v1/encounters/{encounter}/advance", advance)
     app.router.add_post("/v1/encounters/{encounter}/initiative", start_initiative)

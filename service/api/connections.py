@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import cast
 
 import structlog
 from aiohttp import web
@@ -44,9 +45,10 @@ REFUSAL = (
 
 class _Refused(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(REFUSAL)
-        transport.close()
+        # A stream's transport: uvloop's are no subclasses of asyncio's, so no isinstance here.
+        stream = cast(asyncio.WriteTransport, transport)
+        stream.write(REFUSAL)
+        stream.close()
 
 
 class ConnectionCap:

@@ -1,5 +1,6 @@
-"""The middlewares every request goes through: its id and log line, CORS, problem+json for every
-error (as the token that asked may see it), and the refusals of clients without a valid token."""
+"""The middleware every request goes through: its id and log line, CORS, admission, problem+json
+for every error (as the token that asked may see it), and the refusals of clients without a valid
+token."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import structlog
 from aiohttp import web
 
 from service.api import openapi
+from service.api.admission import InFlight, counts, overloaded
 from service.api.app_keys import ADMITTED, BODY, CONFIG, ENCOUNTERS
 from service.api.limits import RateLimiter
 from service.api.problems import CONTENT_TYPE as PROBLEM_CONTENT_TYPE
@@ -63,44 +65,100 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RETRY_AFTER_HEADERS = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
-# --- middlewares -------------------------------------------------------------------------
+# --- the middleware ------------------------------------------------------------------------
 
 
-@web.middleware
-async def request_context(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A request id for every request, and one canonical log line when it ends."""
-    given = request.headers.get(REQUEST_ID_HEADER, "")
-    request_id = given if 0 < len(given) <= 64 and given.isprintable() else uuid.uuid4().hex
-    structlog.contextvars.clear_contextvars()
-    structlog.contextvars.bind_contextvars(request_id=request_id)
-    started = time.perf_counter()
-    status = 500
-    cancelled = False
-    try:
-        response = await handler(request)
-        status = response.status
-        response.headers[REQUEST_ID_HEADER] = request_id
-        return response
-    except asyncio.CancelledError:
-        # Cut short (the shutdown deadline passed): no answer was sent, and it is no 500.
-        status, cancelled = CLIENT_CLOSED_REQUEST, True
-        raise
-    finally:
-        log.info(
-            "request",
-            method=request.method,
-            path=request.path,
-            status=status,
-            duration_ms=round((time.perf_counter() - started) * 1000, 2),
-            **({"cancelled": True} if cancelled else {}),
-        )
+def serving(
+    origins: tuple[str, ...], in_flight: InFlight, limiter: RateLimiter | None
+) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The one middleware every request goes through, doing in this order what six nested ones
+    did (each a coroutine and a frame per request; docs/performance.md, "Issue 28"):
+
+    1. the request id (given or made) in the log context, echoed in `X-Request-Id`, and one
+       canonical log line when the request ends;
+    2. CORS for the configured origins only (Foundry runs on its own origin): a preflight is
+       answered here; other answers say which headers a browser may read;
+    3. admission (`service/api/admission.py`): past the cap on requests in flight, a 503 with
+       Retry-After before any work;
+    4. a problem's text as the token that asked may see it;
+    5. every error as problem+json, bad input never a 500;
+    6. past the limit of refusals for want of a valid token, 429 instead of 401.
+    """
+    allowed = frozenset(origins)
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        request_id = given if 0 < len(given) <= 64 and given.isprintable() else uuid.uuid4().hex
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        started = time.perf_counter()
+        status = 500
+        cancelled = False
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in allowed:
+            origin = None
+        counted = False
+        try:
+            if (
+                origin is not None
+                and request.method == "OPTIONS"
+                and "Access-Control-Request-Method" in request.headers
+            ):
+                response: web.StreamResponse = _preflight()
+            else:
+                counted = counts(request)
+                if counted and in_flight.full():
+                    counted = False
+                    response = overloaded(in_flight, request_id, RETRY_AFTER_HEADERS)
+                else:
+                    if counted:
+                        in_flight.count += 1
+                    try:
+                        response = await handler(request)
+                    except Exception as error:
+                        response = await _problem(request, error, request_id, limiter)
+                    response = _as_seen(request, response)
+                if origin is not None:
+                    response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+            if origin is not None:
+                response.headers["Access-Control-Allow-Origin"] = origin
+                response.headers["Vary"] = "Origin"
+            status = response.status
+            response.headers[REQUEST_ID_HEADER] = request_id
+            return response
+        except asyncio.CancelledError:
+            # Cut short (the shutdown deadline passed): no answer was sent, and it is no 500.
+            status, cancelled = CLIENT_CLOSED_REQUEST, True
+            raise
+        finally:
+            if counted:
+                in_flight.count -= 1
+            log.info(
+                "request",
+                method=request.method,
+                path=request.path,
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                **({"cancelled": True} if cancelled else {}),
+            )
+
+    return middleware
 
 
-@web.middleware
-async def problems_as_seen(request: web.Request, handler: Handler) -> web.StreamResponse:
+def _preflight() -> web.Response:
+    response = web.Response(status=204)
+    response.headers["Access-Control-Allow-Methods"] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+    response.headers["Access-Control-Allow-Headers"] = (
+        "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
+    )
+    response.headers["Access-Control-Max-Age"] = "600"
+    return response
+
+
+def _as_seen(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
     """A problem's text as the token that asked may see it: a player's token never reads a
     hidden actor's name there (the same redaction as its answers and events)."""
-    response = await handler(request)
     admitted = request.get(ADMITTED)
     if (
         admitted is None
@@ -121,12 +179,28 @@ async def problems_as_seen(request: web.Request, handler: Handler) -> web.Stream
     return response
 
 
-@web.middleware
-async def problems(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Turns every error into problem+json; bad input is never a 500."""
-    request_id = structlog.contextvars.get_contextvars().get("request_id")
+async def _problem(
+    request: web.Request, error: Exception, request_id: str, limiter: RateLimiter | None
+) -> web.Response:
+    """Every error as problem+json; bad input is never a 500. Raises again what is no error
+    (an HTTP redirect)."""
+    if isinstance(error, Unauthorized) and limiter is not None:
+        # Refusals for want of a valid credential are counted per client address: past the
+        # limit the address gets 429 instead of 401, whatever encounter it tries. Only
+        # authenticated requests count against an encounter's own limit (`_admit`), so a
+        # stranger cannot lock a table out.
+        wait = limiter.retry_after(client_address(request))
+        if wait is not None:
+            error = ProblemError(
+                429,
+                "rate-limited",
+                "Too many requests",
+                "too many requests without a valid token from this address; retry after "
+                f"{wait:.2f} s",
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            )
     try:
-        return await handler(request)
+        raise error
     except ProblemError as error:
         response = problem_response(error, request_id)
         if error.status == 408:
@@ -278,8 +352,6 @@ async def problems(request: web.Request, handler: Handler) -> web.StreamResponse
             ),
             request_id,
         )
-    except asyncio.CancelledError:
-        raise
     except Exception:
         log.exception("unhandled_error")
         return problem_response(
@@ -303,32 +375,6 @@ async def _answer_and_hang_up(
         request.transport.close()
 
 
-def refusals(limiter: RateLimiter | None) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """Requests refused for want of a valid credential, counted per client address: past the
-    limit the address gets 429 instead of 401, whatever encounter it tries. Only authenticated
-    requests count against an encounter's own limit (`_admit`), so a stranger cannot lock a
-    table out."""
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        try:
-            return await handler(request)
-        except Unauthorized:
-            wait = None if limiter is None else limiter.retry_after(client_address(request))
-            if wait is None:
-                raise
-            raise ProblemError(
-                429,
-                "rate-limited",
-                "Too many requests",
-                "too many requests without a valid token from this address; retry after "
-                f"{wait:.2f} s",
-                headers={"Retry-After": str(max(1, math.ceil(wait)))},
-            ) from None
-
-    return middleware
-
-
 def client_address(request: web.Request) -> str:
     """The client's address: the peer's, or behind a trusted proxy the last hop it names in
     X-Forwarded-For (the one it saw; earlier hops are the client's word)."""
@@ -346,31 +392,3 @@ def _is_trusted(peer: str, proxies: tuple[IPNetwork, ...]) -> bool:
     except ValueError:
         return False
     return any(address in network for network in proxies)
-
-
-def cors(origins: tuple[str, ...]) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """Answers the configured origins only (Foundry runs on its own origin); nothing by default."""
-    allowed = frozenset(origins)
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is None or origin not in allowed:
-            return await handler(request)
-        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-            response: web.StreamResponse = web.Response(status=204)
-            response.headers["Access-Control-Allow-Methods"] = (
-                "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-            )
-            response.headers["Access-Control-Allow-Headers"] = (
-                "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
-            )
-            response.headers["Access-Control-Max-Age"] = "600"
-        else:
-            response = await handler(request)
-            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
-        response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Vary"] = "Origin"
-        return response
-
-    return middleware
