@@ -16,8 +16,9 @@ import structlog
 from aiohttp import web
 
 from service import backup_cli
-from service.api import create_app
+from service.api import create_app, metrics
 from service.api.app import health_only
+from service.api.app_keys import METRICS
 from service.api.connections import ConnectionCap
 from service.collector import tune_for_serving
 from service.config import Config, ConfigError, load_config
@@ -56,8 +57,10 @@ async def serve(
             loop.add_signal_handler(signum, stopping.set)
         if supervisor_gone_fd is not None:
             loop.add_reader(supervisor_gone_fd, stopping.set)
+        cap = ConnectionCap(runner.server, config.max_connections, health)
+        cap.on_refused = app[METRICS].shed["connections"].inc
         listener = await loop.create_server(
-            ConnectionCap(runner.server, config.max_connections, health),
+            cap,
             config.host,
             config.port,
             reuse_port=config.workers > 1,
@@ -147,7 +150,11 @@ def main(argv: list[str] | None = None, *, gc_tuning: bool = True) -> int:
         run(serve(config, gc_tuning, supervisor_gone_fd), config.event_loop)
         return 0
 
-    return supervise(config.workers, work, gc_tuning)
+    shared = metrics.share_between_workers()
+    try:
+        return supervise(config.workers, work, gc_tuning)
+    finally:
+        metrics.remove_shared(shared)
 
 
 if __name__ == "__main__":

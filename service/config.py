@@ -121,6 +121,11 @@ class Config:
     # Proxies whose X-Forwarded-For names the client's address (the compose file's HAProxy):
     # addresses or networks.
     trusted_proxies: tuple[IPNetwork, ...] = ()
+    # GET /metrics answers a Bearer of this token (None: none does), or a client on loopback or
+    # in `metrics_allow` (behind a trusted proxy: the address it forwarded for); the admin key
+    # does not open it. Never logged.
+    metrics_token: str | None = field(default=None, repr=False)
+    metrics_allow: tuple[IPNetwork, ...] = ()
     # How long the event reader waits on the store before it looks at new subscriptions.
     event_poll_seconds: float = 0.5
     # A WebSocket send that does not complete within this drops that client (it never reads).
@@ -293,6 +298,31 @@ def _data_dir(value: str) -> str:
     return value
 
 
+def _networks(name: str, env: Mapping[str, str]) -> tuple[IPNetwork, ...]:
+    """A comma-separated list of addresses or networks (CIDR)."""
+    networks: list[IPNetwork] = []
+    for network in env.get(name, "").split(","):
+        if not network.strip():
+            continue
+        try:
+            networks.append(ipaddress.ip_network(network.strip(), strict=False))
+        except ValueError:
+            raise ConfigError(
+                f"{name} names addresses or networks; '{network}' is neither"
+            ) from None
+    return tuple(networks)
+
+
+def _check_token(name: str, token: str) -> None:
+    """A Bearer token someone types into a configuration: long, and one a header can carry."""
+    if len(token) < MIN_ADMIN_KEY_LENGTH:
+        raise ConfigError(f"{name} must be at least {MIN_ADMIN_KEY_LENGTH} characters long")
+    # A Bearer token is sent trimmed and printable: one with spaces or control characters could
+    # never be presented.
+    if not (token.isascii() and token.isprintable()) or any(c.isspace() for c in token):
+        raise ConfigError(f"{name} must be printable ASCII without spaces (a long random string)")
+
+
 def load_config(
     argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> Config:
@@ -379,26 +409,11 @@ def load_config(
                 "set it to a long random string (only a localhost-only service makes its own)"
             )
         admin_key, generated = secrets.token_urlsafe(32), True
-    if len(admin_key) < MIN_ADMIN_KEY_LENGTH:
-        raise ConfigError(
-            f"FIREFIGHT_ADMIN_KEY must be at least {MIN_ADMIN_KEY_LENGTH} characters long"
-        )
-    # A Bearer token is sent trimmed and printable: a key with spaces or control characters
-    # could never be presented.
-    if not (admin_key.isascii() and admin_key.isprintable()) or any(c.isspace() for c in admin_key):
-        raise ConfigError(
-            "FIREFIGHT_ADMIN_KEY must be printable ASCII without spaces (a long random string)"
-        )
-    proxies: list[IPNetwork] = []
-    for proxy in env.get("FIREFIGHT_TRUSTED_PROXIES", "").split(","):
-        if not proxy.strip():
-            continue
-        try:
-            proxies.append(ipaddress.ip_network(proxy.strip(), strict=False))
-        except ValueError:
-            raise ConfigError(
-                f"FIREFIGHT_TRUSTED_PROXIES names addresses or networks; '{proxy}' is neither"
-            ) from None
+    _check_token("FIREFIGHT_ADMIN_KEY", admin_key)
+    proxies = _networks("FIREFIGHT_TRUSTED_PROXIES", env)
+    metrics_token = env.get("FIREFIGHT_METRICS_TOKEN") or None
+    if metrics_token is not None:
+        _check_token("FIREFIGHT_METRICS_TOKEN", metrics_token)
     port = _int("FIREFIGHT_PORT", args.port, 0, 65535)
     workers = _int("FIREFIGHT_WORKERS", args.workers, 1, MAX_WORKERS)
     if workers > 1 and not args.redis_url:
@@ -444,7 +459,9 @@ def load_config(
         cors_origins=origins,
         log_format=fmt,
         log_level=args.log_level.lower(),
-        trusted_proxies=tuple(proxies),
+        trusted_proxies=proxies,
+        metrics_token=metrics_token,
+        metrics_allow=_networks("FIREFIGHT_METRICS_ALLOW", env),
         public_url=_public_url(env.get("FIREFIGHT_PUBLIC_URL", "")),
         allowed_hosts=_allowed_hosts(env.get("FIREFIGHT_ALLOWED_HOSTS", "")),
         max_sockets=max_sockets,

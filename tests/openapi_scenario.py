@@ -138,6 +138,8 @@ SCENARIO = (
     # The service itself, without a token.
     Step("getHealth", None),
     Step("getReadiness", None),
+    # docs/api.md, "The service's metrics": from this machine, no token needed.
+    step(GUIDE, "getMetrics", None),
     Step("listRulesets", None),
     Step("getRuleset", None, ids={"ruleset": "sr5"}),
     # The README's quickstart.

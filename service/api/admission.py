@@ -13,6 +13,7 @@ counted.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import structlog
 from aiohttp import hdrs, web
@@ -36,8 +37,11 @@ class InFlight:
         self.count = 0
         self._shed = 0
         self._logged_at = float("-inf")
+        # Told of each request shed (its metric).
+        self.on_shed: Callable[[], object] = lambda: None
 
     def shed(self) -> None:
+        self.on_shed()
         self._shed += 1
         now = time.monotonic()
         if now - self._logged_at >= LOG_EVERY_SECONDS:

@@ -14,7 +14,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.payload import AsyncIterablePayload
 
 from schemas.encounter import Health, RulesetDetail, RulesetInfo, RulesetList
-from service.api import campaigns, dice_reveal, foundry, imports, openapi
+from service.api import campaigns, dice_reveal, foundry, imports, metrics, openapi
 from service.api.admission import InFlight
 from service.api.app_keys import (
     CONFIG,
@@ -22,6 +22,7 @@ from service.api.app_keys import (
     HUB,
     IN_FLIGHT,
     LIMITER,
+    METRICS,
     SOCKET_COUNTS,
     SOCKETS,
     STORE,
@@ -44,6 +45,7 @@ from service.api.handling import (
 )
 from service.api.hub import EventHub
 from service.api.limits import RateLimiter, SocketCounts
+from service.api.metrics import Metrics
 from service.api.middlewares import RETRY_AFTER_SECONDS, serving
 from service.api.problems import ProblemError
 from service.api.websocket import websocket
@@ -485,6 +487,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         ),
     )
     app[HUB] = EventHub(store, app[CONFIG].event_poll_seconds, app[CONFIG].ws_queue_batches)
+    app[METRICS].hear(app[ENCOUNTERS], app[HUB], store)
     yield
     await app[ENCOUNTERS].close()
     await store.close()
@@ -520,6 +523,8 @@ def create_app(config: Config) -> web.Application:
     if not config.admin_key:
         raise ValueError("create_app needs a Config with an admin_key (load_config makes one)")
     in_flight = InFlight(config.max_in_flight)
+    measured = Metrics()
+    in_flight.on_shed = measured.shed["in_flight"].inc
     app = web.Application(
         client_max_size=config.max_body_bytes,
         middlewares=[
@@ -529,10 +534,12 @@ def create_app(config: Config) -> web.Application:
                 RateLimiter(config.refusals_per_second, 5 * config.refusals_per_second)
                 if config.refusals_per_second
                 else None,
+                measured.served,
             )
         ],
     )
     app[CONFIG] = config
+    app[METRICS] = measured
     app[IN_FLIGHT] = in_flight
     app[LIMITER] = (
         RateLimiter(config.rate_limit_per_second, 2 * config.rate_limit_per_second)
@@ -550,6 +557,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi.openapi_json)
     app.router.add_get("/docs", openapi.docs_page)
+    metrics.add_routes(app, config, measured)
     foundry.add_routes(
         app, foundry.PublicAddress(config.public_url, frozenset(config.allowed_hosts))
     )

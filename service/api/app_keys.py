@@ -10,6 +10,7 @@ from aiohttp import web
 from service.api.admission import InFlight
 from service.api.hub import EventHub
 from service.api.limits import RateLimiter, SocketCounts
+from service.api.metrics import Metrics
 from service.config import Config
 from service.engine import Admitted, Encounters
 from service.store import EncounterStore
@@ -26,6 +27,8 @@ SOCKET_COUNTS = web.AppKey("socket_counts", SocketCounts)
 LIMITER: web.AppKey[RateLimiter | None] = web.AppKey("limiter")
 # The requests this process is working on, and how many it may (FIREFIGHT_MAX_IN_FLIGHT).
 IN_FLIGHT = web.AppKey("in_flight", InFlight)
+# The app's series (GET /metrics: service/api/metrics.py).
+METRICS = web.AppKey("metrics", Metrics)
 
 # The encounter a request was admitted to, and its body as read: for the problem it may end in.
 ADMITTED = web.RequestKey("admitted", Admitted)

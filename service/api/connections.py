@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import cast
 
 import structlog
@@ -78,6 +79,8 @@ class ConnectionCap:
         self._logged_at = float("-inf")
         # Protocols handed out, by server, that asyncio has not made yet (see the class).
         self._unmade: dict[int, int] = {}
+        # Told of each connection refused (its metric).
+        self.on_refused: Callable[[], object] = lambda: None
 
     def _held(self, server: web.Server) -> int:
         return len(server.connections) + self._unmade.get(id(server), 0)
@@ -100,6 +103,7 @@ class ConnectionCap:
             asyncio.get_running_loop().call_later(HEALTH_RESERVE_SECONDS, _cut, protocol)
             return protocol
         self._refused += 1
+        self.on_refused()
         now = time.monotonic()
         if now - self._logged_at >= LOG_EVERY_SECONDS:
             log.warning("connections_refused", limit=self._limit, refused=self._refused)

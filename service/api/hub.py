@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import structlog
 from aiohttp import web
@@ -261,6 +261,8 @@ class EventHub:
         self._subscriptions: dict[str, set[Subscription]] = {}
         self._cursors: dict[str, str] = {}
         self._watching = asyncio.Event()
+        # Told how many events it hands to sockets, one per event and socket (their metric).
+        self.on_fanned_out: Callable[[int], object] = lambda count: None
 
     async def subscribe(self, encounter_id: str, players_only: bool = False) -> Subscription:
         subscription = Subscription(encounter_id, self._queue_batches, players_only)
@@ -298,6 +300,7 @@ class EventHub:
                     continue
                 self._cursors[encounter_id] = events[-1][0]
                 subscriptions = list(self._subscriptions.get(encounter_id, ()))
+                self.on_fanned_out(len(events) * len(subscriptions))
                 try:
                     batch = Batch(events)
                     for subscription in subscriptions:

@@ -69,7 +69,10 @@ RETRY_AFTER_HEADERS = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
 def serving(
-    origins: tuple[str, ...], in_flight: InFlight, limiter: RateLimiter | None
+    origins: tuple[str, ...],
+    in_flight: InFlight,
+    limiter: RateLimiter | None,
+    served: Callable[[web.Request, int, float], None] = lambda request, status, seconds: None,
 ) -> Callable[..., Awaitable[web.StreamResponse]]:
     """The one middleware every request goes through, doing in this order what six nested ones
     did (each a coroutine and a frame per request; docs/performance.md, "Issue 28"):
@@ -83,6 +86,9 @@ def serving(
     4. a problem's text as the token that asked may see it;
     5. every error as problem+json, bad input never a 500;
     6. past the limit of refusals for want of a valid token, 429 instead of 401.
+
+    `served(request, status, seconds)` is told of every request once it is answered (its
+    metrics: service/api/metrics.py).
     """
     allowed = frozenset(origins)
 
@@ -134,12 +140,14 @@ def serving(
         finally:
             if counted:
                 in_flight.count -= 1
+            seconds = time.perf_counter() - started
+            served(request, status, seconds)
             log.info(
                 "request",
                 method=request.method,
                 path=request.path,
                 status=status,
-                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                duration_ms=round(seconds * 1000, 2),
                 **({"cancelled": True} if cancelled else {}),
             )
 

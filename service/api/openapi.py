@@ -47,6 +47,8 @@ _SECURITY: dict[Auth, list[dict[str, list[str]]]] = {
     "encounter": [{"bearer": []}],
     "campaign": [{"bearer": []}],
     "socket": [{"bearer": []}, {"token": []}],
+    # The empty one: no token from a loopback or allowed address.
+    "metrics": [{"metricsToken": []}, {}],
 }
 _SECURITY_SCHEMES = {
     "bearer": {
@@ -54,6 +56,12 @@ _SECURITY_SCHEMES = {
         "scheme": "bearer",
         "description": "The server's admin key (creates encounters and acts as GM on any), or "
         "one of the encounter's tokens: GM or player.",
+    },
+    "metricsToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The metrics token (FIREFIGHT_METRICS_TOKEN), for GET /metrics only; a "
+        "loopback or allowed address (FIREFIGHT_METRICS_ALLOW) needs none.",
     },
     "token": {
         "type": "apiKey",
@@ -161,6 +169,11 @@ def _success(op: Operation, refs: Refs, example: Any) -> Schema:
         if example is not None:
             answer["example"] = example
         ok["content"] = {"application/json": answer}
+    if op.text_answer:
+        text: Schema = {"schema": {"type": "string"}}
+        if example is not None:
+            text["example"] = example
+        ok["content"] = {"text/plain": text}
     headers = {"X-Request-Id": _REQUEST_ID}
     if op.idempotent:
         headers["Idempotent-Replayed"] = _header(

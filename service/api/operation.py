@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 # Who may call an operation: the server's admin key; a token of the encounter (the admin key acts
-# as its GM); the same, or for a WebSocket `?token=` (browsers cannot set headers).
-Auth = Literal["admin", "encounter", "socket", "campaign"]
+# as its GM); the same, or for a WebSocket `?token=` (browsers cannot set headers); the metrics
+# token, or none from a loopback or allowed address.
+Auth = Literal["admin", "encounter", "socket", "campaign", "metrics"]
 
 
 # The areas operations are grouped by (an operation's `tag`), in the order `/docs` shows them.
 TAGS: dict[str, str] = {
-    "operations": "The service itself: alive, ready (no token).",
+    "operations": "The service itself: alive, ready (no token), its metrics (Prometheus).",
     "rulesets": "What each ruleset supports (no token).",
     "encounters": "An encounter: start, read, correct, undo, end.",
     "play": "The fight: attacks, actions, the turn, suppression zones and their tests.",
@@ -91,3 +92,5 @@ class Operation:
     # A WebSocket: described apart from the REST paths (`x-websockets`), as generators would
     # make a plain GET of it that can only be answered 400.
     websocket: bool = False
+    # Answers text/plain (`response` is None): the metrics' exposition.
+    text_answer: bool = False

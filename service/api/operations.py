@@ -77,6 +77,17 @@ OPERATIONS = (
     ),
     Operation(
         "get",
+        "/metrics",
+        "What the service is doing, in the Prometheus text format (docs/operations.md, "
+        '"Metrics"): for the metrics token, or a loopback or allowed address.',
+        operation_id="getMetrics",
+        tag="operations",
+        text_answer=True,
+        errors=(401, 403, 429),
+        auth="metrics",
+    ),
+    Operation(
+        "get",
         "/v1/rulesets",
         "Ruleset ids with what each supports.",
         operation_id="listRulesets",

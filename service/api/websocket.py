@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import structlog
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from service.api.app_keys import CONFIG, ENCOUNTERS, HUB, SOCKET_COUNTS, SOCKETS
+from service.api.app_keys import CONFIG, ENCOUNTERS, HUB, METRICS, SOCKET_COUNTS, SOCKETS
 from service.api.handling import admit, after_id
 from service.api.hub import DROPPED, SocketFeed, Subscription, changes_tokens
 from service.api.limits import (
@@ -94,6 +94,7 @@ async def _follow(
     if transport is None:  # the client left during the handshake
         return socket
     app[SOCKETS][socket] = transport
+    app[METRICS].websockets_open.inc()
     try:
         players_only = admitted.role != "gm"
         subscription = await app[HUB].subscribe(admitted.encounter_id, players_only=players_only)
@@ -126,6 +127,7 @@ async def _follow(
                 transport.abort()
     finally:
         del app[SOCKETS][socket]
+        app[METRICS].websockets_open.dec()
     return socket
 
 

@@ -127,6 +127,10 @@ class Answer:
     encounter_id: str | None = None
 
 
+def _unheard() -> None:
+    pass
+
+
 def _utc_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
 
@@ -240,6 +244,10 @@ class EncounterCore:
         self._attacks = AttackEvents({i: r.attack_type for i, r in rulesets.items()})
         self._keys = Keys(store)
         self._files_read = asyncio.Semaphore(IMPORT_THREADS)
+        # Told of each compare-and-set lost, and each change resolved again after one (their
+        # metrics: service/api/metrics.py).
+        self.on_conflict: Callable[[], object] = _unheard
+        self.on_retry: Callable[[], object] = _unheard
 
     @property
     def store(self) -> EncounterStore:
@@ -528,6 +536,7 @@ class EncounterCore:
             if isinstance(committed, Committed):
                 self._cache.put(patch.document)
                 return Answer(keys.with_event_id(answer, committed.event_id))
+            self.on_conflict()
             # Another writer came first: resolve again at once on what it left, which the lost
             # compare-and-set answered. Losing again means writers pile onto this encounter: wait
             # a random moment so they spread out, then read what they left by then.
@@ -538,6 +547,7 @@ class EncounterCore:
                 stored = await self._store.load(encounter_id)
                 committed = Conflict(stored if isinstance(stored, StoredEncounter) else None)
             admitted, loaded = self._after_conflict(admitted, committed)
+            self.on_retry()
         raise StoreContention(
             f"encounter '{encounter_id}' changed too often while this request resolved"
         )

@@ -86,6 +86,10 @@ class Previews:
         self.samples_drawn = 0
         # Set whenever a preview begins or ends (and cleared by whoever waits on it).
         self.changed = asyncio.Event()
+        # Told of each preview refused (its reason: "token_busy", "encounter_busy",
+        # "too_large"), and of each that starts (+1) or ends (-1) computing: their metrics.
+        self.on_refused: Callable[[str], object] = lambda reason: None
+        self.on_running: Callable[[int], object] = lambda change: None
 
     def samples(self, asked: int | None, request: Any) -> Samples:
         """The samples `request` may take: those `asked` (422 naming `samples` past the work
@@ -99,6 +103,7 @@ class Previews:
                 return Samples(odds.DEFAULT_SAMPLES)
             return Samples(most, reduced_from=odds.DEFAULT_SAMPLES)
         if asked > most:
+            self.on_refused("too_large")
             raise PreviewTooLarge(
                 f"this preview may take at most {most} samples, not {asked}: a sample of it "
                 f"costs {units} units and a preview at most {self.work}"
@@ -112,11 +117,13 @@ class Previews:
         are answered is told so)."""
         token = token_hash(credential or "")
         if self._by_token[token] >= self.per_token:
+            self.on_refused("token_busy")
             raise TooManyPreviews(
                 f"this token has {self.per_token} previews in flight, as many as it may; "
                 "retry when one is answered"
             )
         if self._by_encounter[encounter_id] >= self.per_encounter:
+            self.on_refused("encounter_busy")
             raise TooManyPreviews(
                 f"this encounter has {self.per_encounter} previews in flight, as many as it "
                 "may; retry when one is answered"
@@ -146,6 +153,7 @@ class Previews:
         async with self._threads:
             self.started += 1
             self.changed.set()
+            self.on_running(1)
             work = asyncio.ensure_future(asyncio.to_thread(in_thread))
             try:
                 return await asyncio.shield(work)
@@ -160,5 +168,6 @@ class Previews:
                 self.stopped += 1
                 raise
             finally:
+                self.on_running(-1)
                 self.samples_drawn += run.drawn
                 self.changed.set()

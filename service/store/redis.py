@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from typing import Any
 
@@ -433,10 +434,17 @@ class RedisStore:
         self._delete = self._redis.register_script(_DELETE)
         self._undo_top = self._redis.register_script(_UNDO_TOP)
         self._in_flight = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
+        # Told of each round trip: its operation and seconds (the metrics' hook).
+        self.on_round_trip: Callable[[str, float], object] = lambda op, seconds: None
 
-    async def _call(self, operation: Callable[[], Awaitable[Any]]) -> Any:
+    async def _call(self, operation: Callable[[], Awaitable[Any]], op: str) -> Any:
+        """One round trip, `op` naming it (a bounded set: the metrics' label)."""
         async with self._in_flight:
-            return await self._unqueued(operation)
+            started = time.perf_counter()
+            try:
+                return await self._unqueued(operation)
+            finally:
+                self.on_round_trip(op, time.perf_counter() - started)
 
     @staticmethod
     async def _unqueued(operation: Callable[[], Awaitable[Any]]) -> Any:
@@ -510,7 +518,7 @@ class RedisStore:
         for name, value in fields.items():
             args += [name, value]
         keys = self._keys(encounter_id, idempotency)
-        reply = await self._call(lambda: self._create(keys=keys, args=args))
+        reply = await self._call(lambda: self._create(keys=keys, args=args), "create")
         outcome = _text(reply[0])
         if outcome == "answered":
             return _answered(reply)
@@ -523,7 +531,7 @@ class RedisStore:
     ) -> StoredEncounter | Unchanged | None:
         keys = [state_key(encounter_id)]
         args = ["" if known_version is None else str(known_version)]
-        reply = await self._call(lambda: self._load(keys=keys, args=args))
+        reply = await self._call(lambda: self._load(keys=keys, args=args), "load")
         if not reply:
             return None
         if _text(reply[0]) == "unchanged":
@@ -533,7 +541,7 @@ class RedisStore:
     async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
         keys = [idempotency_key(encounter_id, idempotency.key)]
         args: list[Any] = [idempotency.owner, self._limits.idempotency_pending_seconds * 1000]
-        reply = await self._call(lambda: self._begin(keys=keys, args=args))
+        reply = await self._call(lambda: self._begin(keys=keys, args=args), "begin")
         outcome = _text(reply[0])
         if outcome == "answered":
             return _answered(reply)
@@ -543,7 +551,7 @@ class RedisStore:
 
     async def abandon(self, encounter_id: str, idempotency: Idempotency) -> None:
         keys = [idempotency_key(encounter_id, idempotency.key)]
-        await self._call(lambda: self._abandon(keys=keys, args=[idempotency.owner]))
+        await self._call(lambda: self._abandon(keys=keys, args=[idempotency.owner]), "abandon")
 
     async def commit(
         self,
@@ -565,7 +573,7 @@ class RedisStore:
             args += [name, value]
         args += removed
         keys = self._keys(encounter_id, idempotency)
-        reply = await self._call(lambda: self._commit(keys=keys, args=args))
+        reply = await self._call(lambda: self._commit(keys=keys, args=args), "commit")
         outcome = _text(reply[0])
         if outcome == "lost":
             raise IdempotencyKeyLost(encounter_id)
@@ -577,31 +585,33 @@ class RedisStore:
         if self._limits.max_undo == 0:
             return None  # records kept under an earlier setting are not undone
         keys = [state_key(encounter_id), undo_key(encounter_id)]
-        return _undo_top(await self._call(lambda: self._undo_top(keys=keys, args=[])))
+        return _undo_top(await self._call(lambda: self._undo_top(keys=keys, args=[]), "undo_top"))
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         keys = [state_key(encounter_id), events_key(encounter_id), undo_key(encounter_id)]
         args: list[Any] = [event, self._limits.ended_ttl_seconds * 1000, self._caps]
         args.append(_nonce())
-        event_id = await self._call(lambda: self._delete(keys=keys, args=args))
+        event_id = await self._call(lambda: self._delete(keys=keys, args=args), "delete")
         return None if event_id is None else _text(event_id)
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
         entries: list[Any] = await self._call(
-            lambda: self._redis.xrange(events_key(encounter_id), min=f"({after}", count=limit)
+            lambda: self._redis.xrange(events_key(encounter_id), min=f"({after}", count=limit),
+            "events_after",
         )
         return _events(entries)
 
     async def events_before(self, encounter_id: str, before: str | None, limit: int) -> Events:
         bound = "+" if before is None else f"({before}"
         entries: list[Any] = await self._call(
-            lambda: self._redis.xrevrange(events_key(encounter_id), max=bound, count=limit)
+            lambda: self._redis.xrevrange(events_key(encounter_id), max=bound, count=limit),
+            "events_before",
         )
         return _events(entries)
 
     async def last_event_id(self, encounter_id: str) -> str | None:
         entries: list[Any] = await self._call(
-            lambda: self._redis.xrevrange(events_key(encounter_id), count=1)
+            lambda: self._redis.xrevrange(events_key(encounter_id), count=1), "last_event_id"
         )
         return _text(entries[0][0]) if entries else None
 
@@ -612,7 +622,7 @@ class RedisStore:
         scan = self._redis.scan_iter(match=STATE_KEYS, count=IDS_PER_SCAN)
         while True:
             try:
-                key = await self._call(scan.__anext__)
+                key = await self._call(scan.__anext__, "scan")
             except StopAsyncIteration:
                 return
             # "ff:{<id>}:state" -> "<id>"
@@ -628,9 +638,13 @@ class RedisStore:
             return await self._read_new_per_slot(cursors, timeout_s)
         streams: dict[Any, Any] = {events_key(e): c for e, c in cursors.items()}
         block_ms = max(1, int(timeout_s * 1000))
-        answer = await self._unqueued(
-            lambda: self._reader.xread(streams, count=1000, block=block_ms)
-        )
+        started = time.perf_counter()
+        try:
+            answer = await self._unqueued(
+                lambda: self._reader.xread(streams, count=1000, block=block_ms)
+            )
+        finally:
+            self.on_round_trip("read_new", time.perf_counter() - started)
         return self._found(answer)
 
     async def _read_new_per_slot(
@@ -666,7 +680,7 @@ class RedisStore:
         return found
 
     async def ping(self) -> None:
-        await self._call(self._redis.ping)
+        await self._call(self._redis.ping, "ping")
 
     async def close(self) -> None:
         await self._redis.aclose()
