@@ -184,6 +184,10 @@ class Sampled:
     machine_cpu: float | None = None
     steal_cpu: float | None = None
     server_rss_kb: int | None = None
+    # Seconds the server was ready to run but waited for a core (Linux schedstat), and the
+    # times the kernel took the core from it.
+    server_run_queue: float | None = None
+    server_preempted: int | None = None
 
 
 @dataclass
@@ -242,6 +246,22 @@ class GcPauses:
         gc.collect()
 
 
+def run_queue(pid: int) -> tuple[float, int] | None:
+    """(seconds spent ready to run but waiting for a core, involuntary context switches) of a
+    process so far (Linux /proc), else None. On a shared machine this is where a request's time
+    goes while the process holding it waits for the CPU: the machine's share of a latency, not
+    the server's."""
+    try:
+        waited_ns = int(Path(f"/proc/{pid}/schedstat").read_text().split()[1])
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (OSError, ValueError, IndexError):
+        return None
+    for line in status.splitlines():
+        if line.startswith("nonvoluntary_ctxt_switches:"):
+            return waited_ns / 1e9, int(line.split()[1])
+    return None
+
+
 def _server_rss_kb(server: RunningServer) -> int | None:
     try:
         status = Path(f"/proc/{server.process.pid}/status").read_text()
@@ -262,6 +282,9 @@ async def _sample(server: RunningServer, counters: RedisCounters | None) -> Samp
         steal_cpu=machine[1] if machine else None,
         server_rss_kb=_server_rss_kb(server),
     )
+    queued = run_queue(server.process.pid)
+    if queued is not None:
+        sampled.server_run_queue, sampled.server_preempted = queued
     if counters is not None:
         sampled.redis_cpu = (await counters.sample())["redis"]
     return sampled
@@ -730,7 +753,35 @@ def summarize(run: Run) -> dict[str, Any]:
             "steal": _share(run, "steal_cpu"),
         },
         "server_rss_kb": {"window_start": rss[0], "window_end": rss[1]},
+        "server_waiting_for_cpu": waiting_for_cpu(
+            run.opened.server_run_queue,
+            run.closed.server_run_queue,
+            run.opened.server_preempted,
+            run.closed.server_preempted,
+            len(measured),
+            run.seconds,
+        ),
         "faults": _event_faults(events) + _replay_faults(run) + run.problems,
+    }
+
+
+def waiting_for_cpu(
+    queued_from: float | None,
+    queued_to: float | None,
+    preempted_from: int | None,
+    preempted_to: int | None,
+    requests: int,
+    seconds: float,
+) -> dict[str, float | None]:
+    """How long the server waited for a core over the window: per request, and as a share of
+    the window (run queue time can pass 100% of one core only when several threads wait)."""
+    if None in (queued_from, queued_to, preempted_from, preempted_to) or not seconds:
+        return {"ms_per_request": None, "share": None, "preempted_per_s": None}
+    waited = (queued_to or 0.0) - (queued_from or 0.0)
+    return {
+        "ms_per_request": round(waited / max(1, requests) * 1000, 2),
+        "share": round(waited / seconds, 3),
+        "preempted_per_s": round(((preempted_to or 0) - (preempted_from or 0)) / seconds, 1),
     }
 
 
@@ -849,6 +900,13 @@ def _print(figures: dict[str, Any], markdown: bool) -> None:
         f"{os.cpu_count() or 1}00%); server RSS "
         f"{rss['window_start']} -> {rss['window_end']} kB, client peak {f['client_max_rss_kb']} kB"
     )
+    waited = f["server_waiting_for_cpu"]
+    if waited["ms_per_request"] is not None:
+        print(
+            f"the server waited for a core (run queue): {waited['ms_per_request']:.2f} ms per "
+            f"request, {waited['share'] * 100:.0f}% of the window; preempted "
+            f"{waited['preempted_per_s']:.0f} times a second"
+        )
 
 
 def _report_faults(results: list[dict[str, Any]]) -> bool:

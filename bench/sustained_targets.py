@@ -24,6 +24,7 @@ from bench.server import BASELINE_KEY
 from bench.servers import BENCH_ADMIN_KEY, ServerFailed, ServerSpec, start_server
 from bench.sustained import (
     HEADERS,
+    GcPauses,
     Mix,
     Sent,
     _collections,
@@ -33,7 +34,9 @@ from bench.sustained import (
     _measure,
     _print,
     _spread,
+    run_queue,
     summarize,
+    waiting_for_cpu,
 )
 from bench.targets import Target
 
@@ -110,6 +113,9 @@ async def baseline_open_loop(
     timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
     connector = aiohttp.TCPConnector(limit=args.connections, limit_per_host=args.connections)
     cpu: list[float | None] = []
+    # (run queue seconds, preemptions) of the server, and the client's CPU, at each edge.
+    queued: list[tuple[float, int] | None] = []
+    client_cpu: list[float] = []
     try:
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             start = time.perf_counter() + 0.1
@@ -119,20 +125,25 @@ async def baseline_open_loop(
                 for edge in window:
                     await asyncio.sleep(max(0.0, edge - time.perf_counter()))
                     cpu.append(server.cpu_seconds())
+                    queued.append(run_queue(server.process.pid))
+                    client_cpu.append(time.process_time())
 
             sampler = asyncio.create_task(sample_cpu())
-            for n in range(round((args.warmup + args.seconds) * args.rate)):
-                due = start + n / args.rate
-                delay = due - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                request = mix.next(due)
-                sent.append(request)
-                task = asyncio.create_task(_send_plain(session, server.base_url, request))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-            if tasks:
-                await asyncio.wait(set(tasks), timeout=REQUEST_TIMEOUT_S + 2)
+            # The client collects as it does for firefight's run (bench.sustained._measure):
+            # the same load generator for both servers, its full collections held off alike.
+            with GcPauses() as pauses:
+                for n in range(round((args.warmup + args.seconds) * args.rate)):
+                    due = start + n / args.rate
+                    delay = due - time.perf_counter()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    request = mix.next(due)
+                    sent.append(request)
+                    task = asyncio.create_task(_send_plain(session, server.base_url, request))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+                if tasks:
+                    await asyncio.wait(set(tasks), timeout=REQUEST_TIMEOUT_S + 2)
             await asyncio.wait_for(sampler, REQUEST_TIMEOUT_S)
         collections = _in_window(server.collections(), window)
     finally:
@@ -151,6 +162,8 @@ async def baseline_open_loop(
         )
     attacks = [s.latency_s for s in measured if s.kind == "attack"]
     server_cpu = None if len(cpu) < 2 or None in cpu else (cpu[1] or 0) - (cpu[0] or 0)
+    lateness = sorted(s.started - s.due for s in measured if s.started)
+    edges = [*queued, None, None][:2]
     return {
         "rate": args.rate,
         "requests_measured": len(measured),
@@ -158,7 +171,35 @@ async def baseline_open_loop(
         "attack_latency_ms": {"requests": len(attacks), **_spread(attacks)},
         "server_cpu_share": None if server_cpu is None else round(server_cpu / args.seconds, 3),
         "server_gc": _collections(collections, args.seconds),
+        "client_cpu_share": (
+            round((client_cpu[1] - client_cpu[0]) / args.seconds, 3)
+            if len(client_cpu) == 2
+            else None
+        ),
+        "send_lateness_ms": _spread(lateness),
+        "client_gc": {
+            "collections": len(pauses.pauses),
+            "max_ms": round(max(pauses.pauses, default=0.0) * 1000, 2),
+        },
+        "server_waiting_for_cpu": waiting_for_cpu(
+            edges[0][0] if edges[0] else None,
+            edges[1][0] if edges[1] else None,
+            edges[0][1] if edges[0] else None,
+            edges[1][1] if edges[1] else None,
+            len(measured),
+            args.seconds,
+        ),
     }
+
+
+def _waits(calm: dict[str, Any], base: dict[str, Any]) -> str:
+    """Each server's wait for a core per request, when the kernel tells it: on a shared
+    machine most of a p99 can be that wait, which is the machine's, not the server's."""
+    ours = calm["server_waiting_for_cpu"]["ms_per_request"]
+    theirs = base["server_waiting_for_cpu"]["ms_per_request"]
+    if ours is None or theirs is None:
+        return ""
+    return f"; waited for a core {ours:.2f} against {theirs:.2f} ms per request"
 
 
 async def tail_targets(
@@ -195,6 +236,19 @@ async def tail_targets(
         f"{(base['server_cpu_share'] or 0) * 100:.0f}% of a core; GC {b_gc['collections']} "
         f"collections, longest {b_gc['max_ms']:.2f} ms"
     )
+    late, c_gc = base["send_lateness_ms"], base["client_gc"]
+    print(
+        f"client send lateness p50 {late['p50']:.2f}, p99 {late['p99']:.2f}, max "
+        f"{late['max']:.2f} ms; client CPU {(base['client_cpu_share'] or 0) * 100:.0f}%; client "
+        f"GC {c_gc['collections']} pauses, longest {c_gc['max_ms']:.2f} ms"
+    )
+    waited = base["server_waiting_for_cpu"]
+    if waited["ms_per_request"] is not None:
+        print(
+            f"the baseline waited for a core (run queue): {waited['ms_per_request']:.2f} ms per "
+            f"request, {waited['share'] * 100:.0f}% of the window; preempted "
+            f"{waited['preempted_per_s']:.0f} times a second"
+        )
 
     past = argparse.Namespace(
         **{
@@ -231,7 +285,7 @@ async def tail_targets(
             P99_VS_BASELINE,
             "at_most",
             against=f"{attack_p99:.2f} ms against {base_p99:.2f} ms, both at {half.rate:.0f} "
-            f"req/s = 0.5 x {maximum:.0f} closed-loop, same run",
+            f"req/s = 0.5 x {maximum:.0f} closed-loop, same run{_waits(calm, base)}",
         ),
         Target(
             f"longest server GC pause at half the closed-loop maximum ({spec.name})",
