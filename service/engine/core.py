@@ -15,7 +15,7 @@ import datetime
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -439,7 +439,32 @@ class EncounterCore:
         """Resolve and commit a change; with it goes the record that takes it back (an undo's
         own commit takes the newest record off instead). `audience`: whom the event is for, in
         place of what the scene says of the actor (an undo's, the undone change's)."""
-        encounter_id = admitted.encounter_id
+
+        async def commit(idempotency: Idempotency | None) -> Answer:
+            return await self._resolve_and_commit(
+                admitted,
+                event_type,
+                loaded,
+                idempotency,
+                resolve,
+                outcome_type,
+                event_request,
+                shown,
+                audience,
+            )
+
+        return await self._once(admitted.encounter_id, event_type, key, body, commit)
+
+    async def _once(
+        self,
+        encounter_id: str,
+        event_type: EventType,
+        key: str | None,
+        body: bytes,
+        commit: Callable[[Idempotency | None], Awaitable[Answer]],
+    ) -> Answer:
+        """`commit` in the encounter's turn, once per Idempotency-Key: a retry of a request
+        already answered gets its first answer; a failure gives the key back."""
         idempotency = keys.attempt(f"{encounter_id}:{event_type}", key, body)
         if idempotency is not None:
             first = await self._keys.claim(encounter_id, idempotency)
@@ -447,17 +472,7 @@ class EncounterCore:
                 return Answer(first, replayed=True)
         try:
             async with self._turns.turn(encounter_id):
-                return await self._resolve_and_commit(
-                    admitted,
-                    event_type,
-                    loaded,
-                    idempotency,
-                    resolve,
-                    outcome_type,
-                    event_request,
-                    shown,
-                    audience,
-                )
+                return await commit(idempotency)
         except BaseException:
             if idempotency is not None:
                 await self._keys.release(encounter_id, idempotency)

@@ -128,19 +128,13 @@ class RevealUses(EncounterCore):
         key: str | None,
         write: Callable[[Document], DiceWrite],
     ) -> Answer:
-        encounter_id = admitted.encounter_id
-        idempotency = keys.attempt(f"{encounter_id}:{event_type}", key, body)
-        if idempotency is not None:
-            first = await self._keys.claim(encounter_id, idempotency)
-            if first is not None:
-                return Answer(first, replayed=True)
-        try:
-            async with self._turns.turn(encounter_id):
-                return await self._commit_dice(admitted, idempotency, write)
-        except BaseException:
-            if idempotency is not None:
-                await self._keys.release(encounter_id, idempotency)
-            raise
+        return await self._once(
+            admitted.encounter_id,
+            event_type,
+            key,
+            body,
+            lambda idempotency: self._commit_dice(admitted, idempotency, write),
+        )
 
     async def _commit_dice(
         self,
