@@ -46,9 +46,13 @@ test: $(TEST_STAMP) $(CLIENTS_STAMP)
 	bash scripts/ensure-chromium
 	bash scripts/ensure-haproxy
 	bash scripts/ensure-caddy
-	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory --jobs=3 --output-sync=target lint pytest foundry-test
+
+# The Python tests: `make test` runs them beside the lint and the Foundry module's tests, each
+# part's output shown whole once it ends (--output-sync), and any part that fails fails `make test`.
+.PHONY: pytest
+pytest: $(TEST_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
-	$(MAKE) --no-print-directory foundry-test
 
 # The Foundry module's own tests (Node's test runner), one of them against the real service,
 # once against each Foundry the module supports (FOUNDRY_VERSION: the stubs of v13, then v14).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
 from typing import Any
 
 import fakeredis
@@ -175,9 +175,37 @@ def new_id() -> str:
 AppFactory = Callable[..., Awaitable[TestClient[web.Request, web.Application]]]
 
 
-@pytest.fixture(params=["memory", "redis", "cluster"])
+STORE_KINDS = ("memory", "redis", "cluster")
+
+
+@pytest.fixture(params=STORE_KINDS)
 def store_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+def once_per_store(
+    rows: Sequence[Any], ids: Sequence[str], kind: Callable[[Any], Hashable] = lambda row: None
+) -> list[Any]:
+    """The rows of a table test on `client`, each as (store_kind, *row): the first row of each
+    `kind` (a refusal's status, say; by default the first row alone) on every store, the others
+    on the embedded store alone. The rows test the rules or a request's checks, which are the
+    same on every store; what a store gets wrong (a key, a value it refuses, a write half made)
+    shows on one row as well as on forty. Use it as
+    `parametrize(("store_kind", "case", ...), once_per_store(CASES, ids))`."""
+    seen: set[Hashable] = set()
+    params = []
+    for row, row_id in zip(rows, ids, strict=True):
+        values = row if isinstance(row, tuple) else (row,)
+        stores = ("memory",) if kind(row) in seen else STORE_KINDS
+        seen.add(kind(row))
+        params += [pytest.param(store, *values, id=f"{store}-{row_id}") for store in stores]
+    return params
+
+
+def refusals_once_per_store(rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """Refusals as rows of (..., status, path): each status on every store, its other rows on the
+    embedded store alone (once_per_store), each named by its status and path."""
+    return once_per_store(rows, [f"{row[-2]} {row[-1]}" for row in rows], kind=lambda row: row[-2])
 
 
 @pytest.fixture

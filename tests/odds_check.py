@@ -22,6 +22,17 @@ Z_CHI = 4.753
 Z_BINOMIAL = 5.0
 MIN_EXPECTED = 5.0
 
+# How many resolutions each ruleset's odds tests observe. The bounds above are what chance alone
+# may do, whatever the count; the count decides how far off a wrong preview must be to be caught.
+# The smallest change a rule makes is the yardstick: a 5-point modifier of d100 (Shot Rate,
+# Suppression), one die more or less in an SR3/SR4/SR5 pool, a target number one off. At 6,000
+# each of them fails its check about 98 times in 100 seeds or more (worked with the noncentral
+# chi-square's mean less two deviations): d100's +5 on a hit chance between 30 and 70 % needs
+# 5,000 to 5,750; one die more in a pool of 20 against 8 changes the net hits enough at 4,250, in
+# a pool of 10 against 6 at 2,000; a target number one off, at 750. A larger count finds only
+# errors smaller than any rule makes, at its cost in time.
+SAMPLES = 6000
+
 
 @dataclass(frozen=True)
 class Observed:

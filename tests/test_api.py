@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests import sr5_requests as make
+from tests.conftest import once_per_store
 
 PROBLEM = "application/problem+json"
 EXTERNAL = re.compile(r"""(?:https?:)?//[^\s'")]*""", re.IGNORECASE)
@@ -265,8 +266,11 @@ BAD_ATTACKS: list[tuple[str, Any, int, str]] = [
 ]
 
 
+# Each refusal's status on every store, its other rows (other fields, the same checks) on the
+# embedded store alone.
 @pytest.mark.parametrize(
-    ("case", "body", "status", "path"), BAD_ATTACKS, ids=[c[0] for c in BAD_ATTACKS]
+    ("store_kind", "case", "body", "status", "path"),
+    once_per_store(BAD_ATTACKS, [c[0] for c in BAD_ATTACKS], kind=lambda row: row[2]),
 )
 async def test_bad_attacks_are_problems_naming_the_field(
     client: Any, case: str, body: Any, status: int, path: str

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests import d100_requests as make
+from tests.conftest import once_per_store, refusals_once_per_store
 from tests.parity import Case, answers_as_resolved, answers_by_hand
 from tests.test_api import new_encounter
 
@@ -259,7 +260,12 @@ CASES: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+# The rules are checked by these rows on the embedded store; a row that changes the combat
+# state, and one that does not, on Redis and the cluster too (tests/conftest.py, once_per_store).
+STORE_ROWS = once_per_store(CASES, [c.rule for c in CASES], kind=lambda case: bool(case.combat))
+
+
+@pytest.mark.parametrize(("store_kind", "case"), STORE_ROWS)
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     client: Any, case: Case
 ) -> None:
@@ -269,7 +275,7 @@ async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     await answers_as_resolved(client, "d100", "vex", case.actions, case.body)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+@pytest.mark.parametrize(("store_kind", "case"), STORE_ROWS)
 async def test_each_rule_answers_over_http_the_numbers_worked_out_by_hand(
     client: Any, case: Case
 ) -> None:
@@ -372,25 +378,27 @@ async def test_suppression_zones_are_events_and_zone_tests_resolve_against_them(
 
 
 @pytest.mark.parametrize(
-    ("body", "status", "path"),
-    [
-        (make.attack(shot_rate=7), 400, "$.shot_rate"),
-        (make.attack(weapon=make.weapon(ammo=10), shot_rate=4), 422, "$.weapon.ammo"),
-        (
-            make.attack(
-                targets=[
-                    make.target(id="a", share_percent=50),
-                    make.target(id="b", share_percent=50),
-                ]
+    ("store_kind", "body", "status", "path"),
+    refusals_once_per_store(
+        [
+            (make.attack(shot_rate=7), 400, "$.shot_rate"),
+            (make.attack(weapon=make.weapon(ammo=10), shot_rate=4), 422, "$.weapon.ammo"),
+            (
+                make.attack(
+                    targets=[
+                        make.target(id="a", share_percent=50),
+                        make.target(id="b", share_percent=50),
+                    ]
+                ),
+                422,
+                "$.shot_rate",
             ),
-            422,
-            "$.shot_rate",
-        ),
-        (make.attack(targets=[make.target(distance_m=500)]), 422, "$.targets[0].distance_m"),
-        (make.attack(weapon={**make.weapon(), "range_bands": []}), 400, "$.weapon.range_bands"),
-        (make.attack(mode="SA"), 400, "$.mode"),
-        (make.attack(dice={"attack": [101]}), 400, '$.dice["attack"][0]'),
-    ],
+            (make.attack(targets=[make.target(distance_m=500)]), 422, "$.targets[0].distance_m"),
+            (make.attack(weapon={**make.weapon(), "range_bands": []}), 400, "$.weapon.range_bands"),
+            (make.attack(mode="SA"), 400, "$.mode"),
+            (make.attack(dice={"attack": [101]}), 400, '$.dice["attack"][0]'),
+        ]
+    ),
 )
 async def test_bad_attacks_are_refused_naming_the_field(
     client: Any, body: dict[str, Any], status: int, path: str

@@ -33,11 +33,10 @@ from service.rules.d100 import attack as d100_attack
 from service.rules.d100 import odds
 from service.rules.dice import Dice
 from tests import d100_requests as make
-from tests.odds_check import Observed, check_distribution, check_probability, check_target
+from tests.odds_check import SAMPLES, Observed, check_distribution, check_probability, check_target
 
 D100 = RULESETS["d100"]
 F = Fraction
-SAMPLES = 20000
 # The d10 table (docs/rulesets/d100.md): 1 head, 2 right arm, 3 left arm, 4-8 torso, 9 right
 # leg, 10 left leg.
 D10 = {

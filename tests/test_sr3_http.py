@@ -19,6 +19,7 @@ import pytest
 
 from tests import sr3_requests as make
 from tests import test_sr3_rules as rules
+from tests.conftest import once_per_store, refusals_once_per_store
 from tests.parity import MISSING, Case, answers_as_resolved, answers_by_hand, resolved
 from tests.test_api import PROBLEM, new_encounter
 
@@ -259,7 +260,12 @@ CASES: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+# The rules are checked by these rows on the embedded store; a row that changes the combat
+# state, and one that does not, on Redis and the cluster too (tests/conftest.py, once_per_store).
+STORE_ROWS = once_per_store(CASES, [c.rule for c in CASES], kind=lambda case: bool(case.combat))
+
+
+@pytest.mark.parametrize(("store_kind", "case"), STORE_ROWS)
 async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     client: Any, case: Case
 ) -> None:
@@ -269,7 +275,7 @@ async def test_each_rule_answers_over_http_as_the_rules_core_resolves_it(
     await answers_as_resolved(client, "sr3", "sam", case.actions, case.body)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+@pytest.mark.parametrize(("store_kind", "case"), STORE_ROWS)
 async def test_each_rule_answers_over_http_the_numbers_worked_out_by_hand(
     client: Any, case: Case
 ) -> None:
@@ -424,27 +430,29 @@ async def test_the_scene_fills_an_attack_by_actor_names(client: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "status", "path"),
-    [
-        (make.attack(mode="XX"), 400, "$.mode"),
-        (make.attack(pool=-1), 400, "$.pool"),
-        (make.attack(weapon=make.weapon(damage_level="Q")), 400, "$.weapon.damage_level"),
-        (make.attack(sight="x-ray"), 400, "$.sight"),
-        (make.attack(target=make.target(dodge=101)), 400, "$.target.dodge"),
-        (make.attack(rounds=11, mode="FA"), 400, "$.rounds"),
-        (make.attack(visibility={"light": "dusk"}), 400, "$.visibility.light"),
-        (make.attack(dice={"attack": [7]}), 400, '$.dice["attack"][0]'),
-        (make.attack(dice={"soak:goon-1": [3]}), 400, '$.dice["soak:goon-1"]'),
-        (make.attack(dice={"attack": [5]}), 400, '$.dice["attack"]'),
-        (make.attack(mode="BF"), 422, "$.mode"),
-        (make.attack(pool=5), 422, "$.pool"),
-        (make.attack(target=make.target(distance_m=61)), 422, "$.target.distance_m"),
-        (
-            {"attacker": "sam", "weapon": "predator", "mode": "SA", "target": {"id": "x"}},
-            422,
-            "$.attacker",
-        ),
-    ],
+    ("store_kind", "body", "status", "path"),
+    refusals_once_per_store(
+        [
+            (make.attack(mode="XX"), 400, "$.mode"),
+            (make.attack(pool=-1), 400, "$.pool"),
+            (make.attack(weapon=make.weapon(damage_level="Q")), 400, "$.weapon.damage_level"),
+            (make.attack(sight="x-ray"), 400, "$.sight"),
+            (make.attack(target=make.target(dodge=101)), 400, "$.target.dodge"),
+            (make.attack(rounds=11, mode="FA"), 400, "$.rounds"),
+            (make.attack(visibility={"light": "dusk"}), 400, "$.visibility.light"),
+            (make.attack(dice={"attack": [7]}), 400, '$.dice["attack"][0]'),
+            (make.attack(dice={"soak:goon-1": [3]}), 400, '$.dice["soak:goon-1"]'),
+            (make.attack(dice={"attack": [5]}), 400, '$.dice["attack"]'),
+            (make.attack(mode="BF"), 422, "$.mode"),
+            (make.attack(pool=5), 422, "$.pool"),
+            (make.attack(target=make.target(distance_m=61)), 422, "$.target.distance_m"),
+            (
+                {"attacker": "sam", "weapon": "predator", "mode": "SA", "target": {"id": "x"}},
+                422,
+                "$.attacker",
+            ),
+        ]
+    ),
 )
 async def test_bad_attacks_are_problems_naming_the_field(
     client: Any, body: dict[str, Any], status: int, path: str

@@ -28,12 +28,12 @@ from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from service.rules.odds import NO_DAMAGE
 from tests import sr3_requests as make
-from tests.odds_check import Observed, check_probability, check_target
+from tests.odds_check import SAMPLES, Observed, check_probability, check_target
 from tests.test_sr3_rules import act, resolve
 
 SR3 = RULESETS["sr3"]
 F = Fraction
-SEEDS = 20000
+SEEDS = SAMPLES
 
 RIFLE = make.weapon(
     id="ak",

@@ -29,11 +29,10 @@ from service.rules.dice import Dice
 from service.rules.ruleset import RuleViolation
 from service.rules.sr4 import odds as sr4_odds
 from tests import sr4_requests as make
-from tests.odds_check import Observed, check_probability, check_target
+from tests.odds_check import SAMPLES, Observed, check_probability, check_target
 from tests.sr4_cases import MISS8, miss
 
 SR4 = RULESETS["sr4"]
-SAMPLES = 6000
 NONE: tuple[int, str | None, str | None, str | None] = (0, None, None, None)
 F = Fraction
 

@@ -31,10 +31,10 @@ from schemas.sr5 import (
 from service.rules import RULESETS, RuleViolation
 from service.rules.dice import Dice
 from tests import sr5_requests as make
-from tests.odds_check import Observed, check_probability, check_target
+from tests.odds_check import SAMPLES, Observed, check_probability, check_target
 
 SR5 = RULESETS["sr5"]
-SEEDS = 10000
+SEEDS = SAMPLES
 F = Fraction
 NO_DAMAGE = (0, None, None, None)
 
