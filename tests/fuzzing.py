@@ -1,0 +1,429 @@
+"""What the fuzzing of the OpenAPI document shares: schemathesis' configuration, the service it
+runs against (on the embedded store or the real Redis, with encounters and a campaign to aim at),
+and how a case is aimed and credentialed.
+
+The passes are split over several test files (tests/test_fuzz_*.py) so that pytest-xdist runs
+them side by side: each file starts its own service. tests/test_fuzz.py checks that the document
+fuzzed is the one served and pins what the fuzzing found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import zlib
+from collections.abc import Coroutine, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import pytest
+import requests
+import schemathesis
+from aiohttp import web
+from schemathesis import Case
+from schemathesis.core import NotSet
+
+from service.api import create_app
+from service.api.openapi import document
+from service.config import Config
+from tests import sr5_requests as make
+from tests.conftest import ADMIN_KEY, TEST_TTL_SECONDS
+
+# What the fuzzing leaves in the shared Redis still expires, within the hour.
+FUZZ_TTL_SECONDS = 6 * TEST_TTL_SECONDS
+
+T = TypeVar("T")
+ADMIN = f"Bearer {ADMIN_KEY}"
+
+# Statuses a schema-valid request may get besides a success. The defaults would call a 410 or 422
+# a rejected valid request; here they answer state, not shape: an ended encounter refuses every
+# change (410), and the rules refuse what the schema cannot know (422: out of ammo, out of range,
+# too many actors, an Idempotency-Key used before for another body). 5xx is NOT in the list.
+POSITIVE_STATUSES = ["2xx", "401", "403", "404", "409", "410", "422", "429"]
+# Statuses that count as refusing a schema-violating request: the defaults plus 410 (an ended
+# encounter refuses everything, whatever the body) and 413.
+NEGATIVE_STATUSES = [
+    "400",
+    "401",
+    "403",
+    "404",
+    "405",
+    "406",
+    "409",
+    "410",
+    "413",
+    "415",
+    "422",
+    "428",
+    "429",
+]
+
+
+def _generation(examples: int, admin: bool) -> dict[str, Any]:
+    return {
+        "max-examples": examples,
+        "deterministic": True,
+        # No example database: a run never depends on an earlier one.
+        "database": "none",
+        # The second pass draws its own credentials: schemathesis generating (or leaving out,
+        # as negative data) the `bearer` header would be undone by them.
+        "with-security-parameters": admin,
+    }
+
+
+def _config(*, examples: int, admin: bool, coverage: bool) -> schemathesis.Config:
+    return schemathesis.Config.from_dict(
+        {
+            # With `deterministic` below, the same cases every run (the coverage phase too).
+            "seed": 20261130,
+            # The admin key for the document's `bearer` scheme: schemathesis sends it as
+            # configured auth, so its ignored_auth check also tries each operation without it.
+            **({"auth": {"openapi": {"bearer": {"bearer": ADMIN_KEY}}}} if admin else {}),
+            "request-timeout": 10,
+            "generation": _generation(examples, admin),
+            # Nothing learned from responses: ids, tokens and rolled dice differ run to run, and
+            # cases built from them would too. Encounters are aimed at by `Service.aim` instead.
+            "phases": {
+                "examples": {"extra-data-sources": {"responses": False}},
+                # The coverage phase (boundary and invalid values, unexpected methods) once, in
+                # the first pass on the embedded store: the second is about credentials, the
+                # one on Redis about the store.
+                "coverage": {"enabled": coverage, "extra-data-sources": {"responses": False}},
+                "fuzzing": {
+                    "extra-data-sources": {"responses": False},
+                    "error-feedback": {"enabled": False},
+                },
+            },
+            # Every built-in check stays on (not_a_server_error, status_code_conformance,
+            # content_type_conformance, response_schema_conformance, response_headers_conformance,
+            # negative_data_rejection, positive_data_acceptance, missing_required_header,
+            # ignored_auth, unsupported_method, ...); two get this service's expectations.
+            "checks": {
+                "positive_data_acceptance": {"expected-statuses": POSITIVE_STATUSES},
+                "negative_data_rejection": {"expected-statuses": NEGATIVE_STATUSES},
+            },
+            "operations": [
+                {
+                    "include-path": path,
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": [*POSITIVE_STATUSES, "400"]
+                        }
+                    },
+                    # The campaigns' bodies are the scene's (a sheet, a monitor), fuzzed in full
+                    # on the scene's routes: a third of the cases here keeps the suite short.
+                    **(
+                        {"generation": _generation(max(examples // 3, 5), admin)}
+                        if path.startswith("/v1/campaigns")
+                        else {}
+                    ),
+                }
+                for path in VALID_YET_400
+            ],
+        }
+    )
+
+
+# Operations where a schema-valid request may still rightly get a 400:
+VALID_YET_400 = (
+    # Given dice are checked against the steps the request rolls, which no JSON Schema can say:
+    # a valid-looking `dice` map may get a 400 `dice` problem (attacks, actions, zone tests).
+    "/v1/encounters/{encounter}/attacks",
+    "/v1/encounters/{encounter}/actions",
+    "/v1/encounters/{encounter}/zones/{zone}/tests",
+    # Their odds take the same bodies; and the schema's union of every ruleset's body admits
+    # another ruleset's, which the encounter's ruleset refuses with a 400 naming its field (as
+    # the attack does).
+    "/v1/encounters/{encounter}/attacks/odds",
+    "/v1/encounters/{encounter}/zones/{zone}/tests/odds",
+    # The dice needs take those bodies too, one of them named (which the schema cannot require).
+    "/v1/encounters/{encounter}/dice",
+    "/v1/encounters/{encounter}/initiative",
+    "/v1/encounters/{encounter}/initiative/actors",
+    # An actor's id in the path is any string to the document but checked as an id by the route.
+    "/v1/encounters/{encounter}/initiative/actors/{actor}",
+    # JSON Schema counts 468461.0 as an integer; msgspec, like the service, wants an integer
+    # written as one: a 400 naming the field is right for it (a state edit, or the combat state
+    # a creation starts from).
+    "/v1/encounters/{encounter}/state",
+    "/v1/encounters",
+    # The same for an actor's sheet (its numbers), set whole or in part; and an actor's or a
+    # player's id in the path is any string to the document but checked as an id by the route.
+    "/v1/encounters/{encounter}/actors/{actor}",
+    "/v1/encounters/{encounter}/actors/{actor}/move",
+    "/v1/encounters/{encounter}/actors/{actor}/import",
+    "/v1/encounters/{encounter}/players/{player}",
+    # The same for a monitor edit's numbers, and a pending damage's id in the path.
+    "/v1/encounters/{encounter}/actors/{actor}/monitor",
+    "/v1/encounters/{encounter}/actors/{actor}/monitor/pending/{damage}",
+    # The campaigns' actors and players: ids in the path checked by the route, numbers in a
+    # sheet or monitor, as above; a start's template count and combat state.
+    "/v1/campaigns",
+    "/v1/campaigns/{campaign}/actors/{actor}",
+    "/v1/campaigns/{campaign}/actors/{actor}/import",
+    "/v1/campaigns/{campaign}/players/{player}",
+    "/v1/campaigns/{campaign}/encounters",
+    # An encounter's end: `carry` is a list in a string.
+    "/v1/encounters/{encounter}",
+)
+
+
+def _schema(*, examples: int, admin: bool, coverage: bool) -> Any:
+    # The document the service serves (test_the_fuzzed_document_is_the_served_one), loaded at
+    # import so that pytest collects one test per operation.
+    raw = json.loads(json.dumps(document()))
+    config = _config(examples=examples, admin=admin, coverage=coverage)
+    return schemathesis.openapi.from_dict(raw, config=config)
+
+
+# The contract (statuses, bodies, credentials) is the same on every store, and is fuzzed in full
+# on the embedded one; the pass on Redis looks for what only a store can get wrong (an id, a
+# key, a value Redis refuses), with fewer cases: the module's two passes on both stores took
+# five of the suite's fifteen minutes.
+AS_ADMIN = _schema(examples=40, admin=True, coverage=True)
+ANY_CREDENTIAL = _schema(examples=25, admin=False, coverage=False)
+ON_REDIS = _schema(examples=10, admin=True, coverage=False)
+
+
+# --- the service under test ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Encounter:
+    id: str
+    gm: str
+    player: str
+
+
+@dataclass(frozen=True)
+class Campaign:
+    id: str
+    gm: str
+
+
+@dataclass(frozen=True)
+class Service:
+    url: str
+    session: requests.Session
+    # Encounters that stay live, one that has ended, and the ones DELETE may end.
+    live: tuple[Encounter, ...]
+    ended: Encounter
+    doomed: tuple[Encounter, ...]
+    campaign: Campaign
+
+    @contextlib.contextmanager
+    def aimed(self, case: Case, seed: str) -> Iterator[Encounter | None]:
+        """Points the case at a real encounter, or leaves the generated id (a 404) in place.
+
+        The case gets its own path back afterwards: the coverage phase's cases are explicit
+        examples, the same objects for both stores."""
+        path = case.path_parameters or {}
+        target = None
+        if "campaign" in path and _pick((True, True, False), f"campaign {seed}"):
+            # The campaign's routes reach the one campaign most of the time (its GM's token is
+            # among the credentials the second pass draws).
+            case.path_parameters = {**path, "campaign": self.campaign.id}
+            try:
+                yield None
+            finally:
+                case.path_parameters = path
+            return
+        if "encounter" in path:
+            pool = self.doomed if case.method.upper() == "DELETE" else self.live
+            choices: Sequence[Encounter | None] = (*pool, self.ended, None)
+            target = _pick(choices, seed)
+        if target is None:
+            yield None
+            return
+        # Assigned, not changed in place, so schemathesis re-reads what the case now holds.
+        case.path_parameters = {**path, "encounter": target.id}
+        try:
+            yield target
+        finally:
+            case.path_parameters = path
+
+    def credential(self, seed: str, target: Encounter | None) -> str | None:
+        """The Authorization header a case of the second pass sends; None: no header."""
+        other = self.live[0] if target != self.live[0] else self.live[1]
+        choices: list[str | None] = [
+            None,
+            "Basic Zm9vOmJhcg==",
+            "Bearer",
+            "Bearer not-a-token",
+            f"Bearer {other.gm}",
+            ADMIN,
+            f"Bearer {self.campaign.gm}",
+        ]
+        if target is not None:
+            choices += [f"Bearer {target.player}", f"Bearer {target.gm}"]
+        return _pick(choices, f"credential {seed}")
+
+
+def case_seed(case: Case) -> str:
+    """What the choices for a case are drawn from: the case as generated (so, before `aim`).
+    The whole of it, not the generated id alone: the coverage phase varies the body under one
+    id, and its cases should not all land on the same encounter."""
+    body = None if isinstance(case.body, NotSet) else case.body  # NotSet's repr has an address
+    return repr((case.path_parameters, case.query, body))
+
+
+def _pick(choices: Sequence[T], seed: str) -> T:
+    """A choice that depends only on `seed`: derandomized generation makes the same ones."""
+    return choices[zlib.crc32(seed.encode("utf-8", "surrogatepass")) % len(choices)]
+
+
+@contextlib.contextmanager
+def _serving(config: Config) -> Iterator[str]:
+    """The app on a free port, run by its own event loop in a thread."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="fuzzed-service", daemon=True)
+    thread.start()
+
+    def run(coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=30)
+
+    runner = web.AppRunner(create_app(config), access_log=None)
+    try:
+        run(runner.setup())
+        run(web.TCPSite(runner, "127.0.0.1", 0).start())
+        host, port = runner.addresses[0][:2]
+        yield f"http://{host}:{port}"
+    finally:
+        run(runner.cleanup())
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()
+
+
+def _encounter(session: requests.Session, url: str) -> Encounter:
+    response = session.post(
+        f"{url}/v1/encounters",
+        json={"ruleset": "sr5", "name": "fuzzed"},
+        headers={"Authorization": ADMIN},
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return Encounter(body["id"], body["tokens"]["gm"], body["tokens"]["player"])
+
+
+def _campaign(session: requests.Session, url: str) -> Campaign:
+    """A campaign with a character and a template, to aim the campaigns' routes at."""
+    response = session.post(
+        f"{url}/v1/campaigns",
+        json={"ruleset": "sr5", "name": "fuzzed"},
+        headers={"Authorization": ADMIN},
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    campaign = Campaign(response.json()["id"], response.json()["token"])
+    for actor, body in (
+        ("sam", {"name": "Sam", "sheet": {"ruleset": "sr5", "body": 4}}),
+        ("ganger", {"kind": "template", "name": "Ganger"}),
+    ):
+        put = session.put(
+            f"{url}/v1/campaigns/{campaign.id}/actors/{actor}",
+            json=body,
+            headers={"Authorization": f"Bearer {campaign.gm}"},
+            timeout=10,
+        )
+        assert put.status_code == 201, put.text
+    return campaign
+
+
+def _play(session: requests.Session, url: str, encounter: Encounter) -> None:
+    """An attack, an action and an advance, so states and event pages carry every result kind."""
+    for path, body in (
+        ("attacks", make.attack(seed=7)),
+        ("actions", {"actor": "sam", "action": "other"}),
+        ("advance", {"to": "initiative_pass"}),
+    ):
+        response = session.post(
+            f"{url}/v1/encounters/{encounter.id}/{path}",
+            json=body,
+            headers={"Authorization": f"Bearer {encounter.gm}"},
+            timeout=10,
+        )
+        assert response.status_code == 201, response.text
+
+
+def _service(redis_url: str | None) -> Iterator[Service]:
+    """The service on the embedded store (no `redis_url`) or the real Redis, with encounters
+    and a campaign to aim at."""
+    config = Config(
+        admin_key=ADMIN_KEY,
+        # The fuzzer changes one encounter far faster than a table; 429 has its own tests.
+        rate_limit_per_second=0,
+        refusals_per_second=0,
+        # The encounters aimed at are made once for the module, whose passes may outlast
+        # TEST_TTL_SECONDS on a loaded machine (a live one expired: a 404 where a 200 was due).
+        encounter_ttl_seconds=FUZZ_TTL_SECONDS,
+        redis_url=redis_url,
+    )
+    with _serving(config) as url, requests.Session() as session:
+        live = tuple(_encounter(session, url) for _ in range(3))
+        for encounter in live[:2]:
+            _play(session, url, encounter)
+        ended = _encounter(session, url)
+        _play(session, url, ended)
+        ending = session.delete(
+            f"{url}/v1/encounters/{ended.id}", headers={"Authorization": ADMIN}, timeout=10
+        )
+        assert ending.status_code == 204, ending.text
+        doomed = tuple(_encounter(session, url) for _ in range(4))
+        yield Service(url, session, live, ended, doomed, _campaign(session, url))
+
+
+@pytest.fixture(scope="module")
+def memory_service() -> Iterator[Service]:
+    """The service on the embedded store."""
+    yield from _service(None)
+
+
+@pytest.fixture(scope="module")
+def redis_service(redis_url: str) -> Iterator[Service]:
+    """The service on the real Redis."""
+    yield from _service(redis_url)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def service(request: pytest.FixtureRequest) -> Service:
+    """The service on the embedded store and on the real Redis (one of each per module)."""
+    return request.getfixturevalue(f"{request.param}_service")
+
+
+# The campaigns' routes, left out of the pass on Redis (tests/test_campaigns.py checks their
+# store behaviour on Redis and the cluster).
+CAMPAIGNS = "^/v1/campaigns"
+# The routes that roll, preview or change the combat state: the first pass as the admin fuzzes
+# them in one file (tests/test_fuzz_admin_play.py) and every other route in another
+# (tests/test_fuzz_admin_rest.py), about half of the pass's time each, side by side.
+PLAY = r"^/v1/encounters/\{encounter\}/(attacks|actions|dice|advance|initiative|undo|state|zones)"
+
+
+# Each pass is one test, its operations reported one by one (subtests), its cases generated when
+# it runs: generated at collection (`AS_ADMIN.parametrize()`), the coverage phase's took every
+# pytest-xdist worker 40 s of CPU, for the one worker that runs the file.
+@pytest.fixture(autouse=True)
+def node_id_for_schemathesis(request: pytest.FixtureRequest) -> None:
+    """Schemathesis' lazy tests (4.32) read the test's `_nodeid`, which pytest 9.2's nodes no
+    longer have: given here, the operations' reports are named as schemathesis means them."""
+    if not hasattr(request.node, "_nodeid"):
+        request.node._nodeid = request.node.nodeid
+
+
+@pytest.fixture(scope="module")
+def as_admin() -> Any:
+    return AS_ADMIN
+
+
+@pytest.fixture(scope="module")
+def any_credential() -> Any:
+    return ANY_CREDENTIAL
+
+
+@pytest.fixture(scope="module")
+def on_redis() -> Any:
+    return ON_REDIS
