@@ -23,11 +23,10 @@ has left the body further than the rounds still to come can scatter back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from schemas.odds import TargetOdds
-from schemas.sr3hl import Hex, HLAttackRequest, Location, ScatterDirection
+from schemas.sr3hl import Hex, HLAttackRequest, Location
 from service.rules import odds
 from service.rules.sr3hl import attack, body, dodge, hits, odds_rounds, odds_shot, tables
 from service.rules.sr3hl.odds_rounds import MOST_SUCCESSES, Pattern, Rounds, TooManyPaths
@@ -48,32 +47,63 @@ State = tuple[Hex, int, int, int, bool, bool, Pattern]
 End = tuple[bool, bool, Pattern]
 
 
-@lru_cache(maxsize=4096)
-def _landing(at: Hex, direction: ScatterDirection, hexes: int) -> Hex:
-    return body.step(at, direction, hexes)[-1]
-
-
 def _distance(a: Hex, b: Hex) -> int:
     dq, dr = a.q - b.q, a.r - b.r
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@lru_cache(maxsize=4096)
-def _to_body(at: Hex) -> int:
+def _distances_to_body(reach: int) -> dict[Hex, int]:
+    """Hexes from each hex within `reach` of the body map to its nearest hex (a breadth-first
+    walk out from the figure): the map's geometry, worked out once."""
+    found = {at: 0 for at in body.HEXES}
+    ring = list(found)
+    for away in range(1, reach + 1):
+        ring = [
+            near
+            for at in ring
+            for d in body.DIRECTIONS.values()
+            if (near := Hex(at.q + d.q, at.r + d.r)) not in found
+        ]
+        ring = list(dict.fromkeys(ring))
+        for near in ring:
+            found[near] = away
+    return found
+
+
+# Further than this from the figure a path of automatic fire is over long before (it ends once
+# the rounds still to come cannot scatter back): such hexes are measured when met.
+_NEAR = _distances_to_body(24)
+
+
+def to_body(at: Hex) -> int:
     """Hexes from `at` to the nearest hex of the body map."""
-    return min(_distance(at, h) for h in body.HEXES)
+    away = _NEAR.get(at)
+    if away is None:
+        away = min(_distance(at, h) for h in body.HEXES)
+    return away
 
 
 def _moves(at: Hex, hexes: int) -> list[tuple[Hex, Location | None, int, float]]:
     """Where a round scattering `hexes` from `at` lands (a d6 direction): the hex, its
     location, its distance from the body, the chance."""
     if not hexes:
-        return [(at, body.location_at(at), _to_body(at), 1.0)]
+        return [(at, body.location_at(at), to_body(at), 1.0)]
     found = []
-    for d in body.DIRECTIONS:
-        landed = _landing(at, d, hexes)
-        found.append((landed, body.location_at(landed), _to_body(landed), 1 / len(body.DIRECTIONS)))
+    share = 1 / len(body.DIRECTIONS)
+    for d in body.DIRECTIONS.values():
+        landed = Hex(at.q + d.q * hexes, at.r + d.r * hexes)
+        found.append((landed, body.location_at(landed), to_body(landed), share))
     return found
+
+
+def _last_moves(
+    moves: list[tuple[Hex, Location | None, int, float]],
+) -> list[tuple[Location | None, float]]:
+    """`moves` where the hex landed on no longer matters (the path ends): by location."""
+    found: dict[Location | None, float] = {}
+    for _, location, _, p in moves:
+        found[location] = found.get(location, 0.0) + p
+    return list(found.items())
 
 
 def _split(above: int, ratio: float) -> tuple[float, ...]:
@@ -100,6 +130,16 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
     # Each round's damage dice by its successes, and where it lands from a hex.
     dice_of = [hits.damage_dice(weapon, s)[1] for s in range(MOST_SUCCESSES + 1)]
     moves: dict[tuple[Hex, int], list[tuple[Hex, Location | None, int, float]]] = {}
+    last: dict[tuple[Hex, int], list[tuple[Location | None, float]]] = {}
+    grown: dict[tuple[Pattern, Location, int], Pattern] = {}
+
+    def landing(pattern: Pattern, location: Location, successes: int) -> Pattern:
+        """`pattern` with one more round of `successes` at `location`."""
+        key = (pattern, location, successes)
+        found = grown.get(key)
+        if found is None:
+            found = grown[key] = odds_rounds.landed(pattern, location, ((dice_of[successes], 1.0),))
+        return found
 
     tally = odds.Tally(target.id, touched=odds_shot.TOUCHED)
     # The attack's successes are the dice at the base number (the dodge is rolled against
@@ -155,6 +195,20 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
             moved = moves.get((at, hexes))
             if moved is None:
                 moved = moves[(at, hexes)] = _moves(at, hexes)
+            if i == rounds - 1 or (closes[i] and above == 0):
+                # The path ends with this round: only the location it lands at matters.
+                ending = last.get((at, hexes))
+                if ending is None:
+                    ending = last[(at, hexes)] = _last_moves(moved)
+                for location, pm in ending:
+                    end = (dodged_one, off, pattern)
+                    if successes != NO_ROUND:
+                        if location is None:
+                            end = (dodged_one, True, pattern)
+                        else:
+                            end = (dodged_one, off, landing(pattern, location, successes))
+                    done[end] = done.get(end, 0.0) + p * pm
+                continue
             # The rounds still to come that can land: the tier's (with successes) and one a
             # die above it the dodge leaves.
             can = min(
@@ -168,11 +222,10 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
                     if location is None:
                         left = True
                     else:
-                        now = odds_rounds.landed(pattern, location, ((dice_of[successes], 1.0),))
-                # Off the body and further from it than the rounds to come can scatter.
-                lost = location is None and away > MOST_HEXES * can
+                        now = landing(pattern, location, successes)
                 pq = p * pm
-                if lost or i == rounds - 1 or (closes[i] and above == 0):
+                # Off the body and further from it than the rounds to come can scatter.
+                if location is None and away > MOST_HEXES * can:
                     end = (dodged_one, left, now)
                     done[end] = done.get(end, 0.0) + pq
                 else:
@@ -208,8 +261,12 @@ def _open_tier(
     single round's tie scatters 4, README)."""
     ratio = reach[tier + 1] / reach[tier] if tier + 1 < len(tiers) else 0.0
     opened: dict[State, float] = {}
+    splits: dict[int, tuple[float, ...]] = {}
     for (at, above, taken, _, dodged_one, off, pattern), p in states.items():
-        for higher, ph in enumerate(_split(above, ratio)):
+        split = splits.get(above)
+        if split is None:
+            split = splits[above] = _split(above, ratio)
+        for higher, ph in enumerate(split):
             if ph == 0.0:
                 continue
             here = above - higher
