@@ -41,10 +41,11 @@ NO_ROUND = -1
 
 # (where the last round landed, dice above not yet given to a tier, the dodge's successes
 # still to take off them, the successes of the tier's rounds, whether a round was dodged,
-# whether one left the body, where the rounds landed)
-State = tuple[Hex, int, int, int, bool, bool, Pattern]
+# whether one left the body, where the rounds landed: the pattern's number in the call's list
+# of patterns, so that a state hashes in a step whatever its pattern's length)
+State = tuple[Hex, int, int, int, bool, bool, int]
 # A path's end: whether a round was dodged, whether one left the body, where they landed.
-End = tuple[bool, bool, Pattern]
+End = tuple[bool, bool, int]
 
 
 def _distance(a: Hex, b: Hex) -> int:
@@ -131,14 +132,18 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
     dice_of = [hits.damage_dice(weapon, s)[1] for s in range(MOST_SUCCESSES + 1)]
     moves: dict[tuple[Hex, int], list[tuple[Hex, Location | None, int, float]]] = {}
     last: dict[tuple[Hex, int], list[tuple[Location | None, float]]] = {}
-    grown: dict[tuple[Pattern, Location, int], Pattern] = {}
+    patterns: list[Pattern] = [()]
+    grown: dict[tuple[int, Location, int], int] = {}
 
-    def landing(pattern: Pattern, location: Location, successes: int) -> Pattern:
-        """`pattern` with one more round of `successes` at `location`."""
+    def landing(pattern: int, location: Location, successes: int) -> int:
+        """Pattern number `pattern` with one more round of `successes` at `location`."""
         key = (pattern, location, successes)
         found = grown.get(key)
         if found is None:
-            found = grown[key] = odds_rounds.landed(pattern, location, ((dice_of[successes], 1.0),))
+            found = grown[key] = len(patterns)
+            patterns.append(
+                odds_rounds.landed(patterns[pattern], location, ((dice_of[successes], 1.0),))
+            )
         return found
 
     tally = odds.Tally(target.id, touched=odds_shot.TOUCHED)
@@ -177,7 +182,7 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
                 continue
             _add(tally.net, successes - taken, p)
             for above, pa in enumerate(_split(successes, first)):
-                key: State = (built.aim, above, taken, NO_ROUND, False, False, ())
+                key: State = (built.aim, above, taken, NO_ROUND, False, False, 0)
                 states[key] = states.get(key, 0.0) + p * pa
 
     done: dict[End, float] = {}
@@ -216,7 +221,7 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
                 (tier_left[i] if successes > 0 else 0) + max(0, above - taken),
             )
             for landed, location, away, pm in moved:
-                now: Pattern = pattern
+                now = pattern
                 left = off
                 if successes != NO_ROUND:
                     if location is None:
@@ -239,7 +244,7 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
         tally,
         rules,
         (
-            (p, "dodged" if dodged_one else "miss", off, pattern)
+            (p, "dodged" if dodged_one else "miss", off, patterns[pattern])
             for (dodged_one, off, pattern), p in done.items()
         ),
     )
