@@ -250,15 +250,15 @@ class Rounds:
     ) -> dict[_AtState, float]:
         """The states of `location` after `rounds` (the first of `total` there, 0: of at most
         one armour group's): the open group's result while one is open, the wear while a
-        round still to come may open another, and what the rounds did."""
+        round still to come may open another, and what the rounds did. Kept for the runs of at
+        most a group (their few states are shared by every longer such run); a longer run's
+        are made once, by the one `at` that asks for them."""
         key = (location, rounds, first, total)
         found = self._states.get(key)
         if found is not None:
             return found
         if not rounds:
-            found = {(0, NO_GROUP, self._first_wear(location), 0, -1, False, 0, False): 1.0}
-            self._states[key] = found
-            return found
+            return {(0, NO_GROUP, self._first_wear(location), 0, -1, False, 0, False): 1.0}
         states = self._placed(location, rounds[:-1], first, total)
         round_dice = rounds[-1]
         left = total - len(rounds)
@@ -305,7 +305,8 @@ class Rounds:
                             True,
                         )
                         after[state] = after.get(state, 0.0) + p * pg * pd * ph
-        self._states[key] = after
+        if not total:
+            self._states[key] = after
         return after
 
     def _at_location(
