@@ -7,7 +7,7 @@ import math
 from typing import Any, get_args
 
 from schemas.sr3hl import Hex, Location
-from service.rules.sr3hl import body, tables
+from service.rules.sr3hl import body, odds_auto, tables
 
 PROBLEM = "application/problem+json"
 
@@ -89,3 +89,24 @@ async def test_other_rulesets_have_no_body_map_and_an_unknown_one_is_a_404(clien
     problem = await missing.json()
     assert problem["path"] == "ruleset"
     assert "sr6" in problem["detail"]
+
+
+def test_the_distance_to_the_figure_is_counted_in_hexes() -> None:
+    """odds_auto.to_body (a path of automatic fire off the figure ends when the rounds still to
+    come cannot scatter back): 4 straight up from the head's top hex (column 2, row 0) is 4
+    hexes from the figure (the head is its highest hex; the torso's side columns begin a row
+    lower), and every hex around the figure, out past where the table is worked out at import,
+    is as far as its nearest hex of the map."""
+    top = body.axial(2, 0)
+    assert odds_auto.to_body(Hex(top.q, top.r - 4)) == 4
+    assert all(odds_auto.to_body(h) == 0 for h in body.HEXES)
+
+    def nearest(at: Hex) -> int:
+        return min(
+            (abs(at.q - h.q) + abs(at.r - h.r) + abs(at.q - h.q + at.r - h.r)) // 2
+            for h in body.HEXES
+        )
+
+    for q in range(-32, 37):
+        for r in range(-34, 36):
+            assert odds_auto.to_body(Hex(q, r)) == nearest(Hex(q, r)), (q, r)

@@ -472,6 +472,11 @@ def test_the_goon_in_a_jacket_stops_carter_by_the_armour_test() -> None:
     assert stopped == 496
     outcomes = {o.outcome: o.p for o in target.outcomes}
     assert close(outcomes["stopped"], F(496, 729), 1e-6)
+    # Two rounds of full auto (RC 2: both at TN 3), each with 4+ successes (no scatter): both
+    # land on the torso, in one group of three, so one armour test stops both or neither.
+    body = r.attack(attacker=r.attacker(skill=30), weapon=r.smg(power=9, recoil_compensation=2))
+    (target,) = odds_of({**body, "mode": "FA", "rounds": 2}).targets
+    assert close({o.outcome: o.p for o in target.outcomes}["stopped"], F(496, 729), 1e-6)
 
 
 def test_two_rounds_of_full_auto_with_one_die_on_the_body_map() -> None:

@@ -23,11 +23,10 @@ has left the body further than the rounds still to come can scatter back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from schemas.odds import TargetOdds
-from schemas.sr3hl import Hex, HLAttackRequest, Location, ScatterDirection
+from schemas.sr3hl import Hex, HLAttackRequest, Location
 from service.rules import odds
 from service.rules.sr3hl import attack, body, dodge, hits, odds_rounds, odds_shot, tables
 from service.rules.sr3hl.odds_rounds import MOST_SUCCESSES, Pattern, Rounds, TooManyPaths
@@ -42,15 +41,11 @@ NO_ROUND = -1
 
 # (where the last round landed, dice above not yet given to a tier, the dodge's successes
 # still to take off them, the successes of the tier's rounds, whether a round was dodged,
-# whether one left the body, where the rounds landed)
-State = tuple[Hex, int, int, int, bool, bool, Pattern]
+# whether one left the body, where the rounds landed: the pattern's number in the call's list
+# of patterns, so that a state hashes in a step whatever its pattern's length)
+State = tuple[Hex, int, int, int, bool, bool, int]
 # A path's end: whether a round was dodged, whether one left the body, where they landed.
-End = tuple[bool, bool, Pattern]
-
-
-@lru_cache(maxsize=4096)
-def _landing(at: Hex, direction: ScatterDirection, hexes: int) -> Hex:
-    return body.step(at, direction, hexes)[-1]
+End = tuple[bool, bool, int]
 
 
 def _distance(a: Hex, b: Hex) -> int:
@@ -58,22 +53,58 @@ def _distance(a: Hex, b: Hex) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@lru_cache(maxsize=4096)
-def _to_body(at: Hex) -> int:
+def _distances_to_body(reach: int) -> dict[Hex, int]:
+    """Hexes from each hex within `reach` of the body map to its nearest hex (a breadth-first
+    walk out from the figure): the map's geometry, worked out once."""
+    found = {at: 0 for at in body.HEXES}
+    ring = list(found)
+    for away in range(1, reach + 1):
+        ring = [
+            near
+            for at in ring
+            for d in body.DIRECTIONS.values()
+            if (near := Hex(at.q + d.q, at.r + d.r)) not in found
+        ]
+        ring = list(dict.fromkeys(ring))
+        for near in ring:
+            found[near] = away
+    return found
+
+
+# Further than this from the figure a path of automatic fire is over long before (it ends once
+# the rounds still to come cannot scatter back): such hexes are measured when met.
+_NEAR = _distances_to_body(24)
+
+
+def to_body(at: Hex) -> int:
     """Hexes from `at` to the nearest hex of the body map."""
-    return min(_distance(at, h) for h in body.HEXES)
+    away = _NEAR.get(at)
+    if away is None:
+        away = min(_distance(at, h) for h in body.HEXES)
+    return away
 
 
 def _moves(at: Hex, hexes: int) -> list[tuple[Hex, Location | None, int, float]]:
     """Where a round scattering `hexes` from `at` lands (a d6 direction): the hex, its
     location, its distance from the body, the chance."""
     if not hexes:
-        return [(at, body.location_at(at), _to_body(at), 1.0)]
+        return [(at, body.location_at(at), to_body(at), 1.0)]
     found = []
-    for d in body.DIRECTIONS:
-        landed = _landing(at, d, hexes)
-        found.append((landed, body.location_at(landed), _to_body(landed), 1 / len(body.DIRECTIONS)))
+    share = 1 / len(body.DIRECTIONS)
+    for d in body.DIRECTIONS.values():
+        landed = Hex(at.q + d.q * hexes, at.r + d.r * hexes)
+        found.append((landed, body.location_at(landed), to_body(landed), share))
     return found
+
+
+def _last_moves(
+    moves: list[tuple[Hex, Location | None, int, float]],
+) -> list[tuple[Location | None, float]]:
+    """`moves` where the hex landed on no longer matters (the path ends): by location."""
+    found: dict[Location | None, float] = {}
+    for _, location, _, p in moves:
+        found[location] = found.get(location, 0.0) + p
+    return list(found.items())
 
 
 def _split(above: int, ratio: float) -> tuple[float, ...]:
@@ -100,6 +131,20 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
     # Each round's damage dice by its successes, and where it lands from a hex.
     dice_of = [hits.damage_dice(weapon, s)[1] for s in range(MOST_SUCCESSES + 1)]
     moves: dict[tuple[Hex, int], list[tuple[Hex, Location | None, int, float]]] = {}
+    last: dict[tuple[Hex, int], list[tuple[Location | None, float]]] = {}
+    patterns: list[Pattern] = [()]
+    grown: dict[tuple[int, Location, int], int] = {}
+
+    def landing(pattern: int, location: Location, successes: int) -> int:
+        """Pattern number `pattern` with one more round of `successes` at `location`."""
+        key = (pattern, location, successes)
+        found = grown.get(key)
+        if found is None:
+            found = grown[key] = len(patterns)
+            patterns.append(
+                odds_rounds.landed(patterns[pattern], location, ((dice_of[successes], 1.0),))
+            )
+        return found
 
     tally = odds.Tally(target.id, touched=odds_shot.TOUCHED)
     # The attack's successes are the dice at the base number (the dodge is rolled against
@@ -137,7 +182,7 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
                 continue
             _add(tally.net, successes - taken, p)
             for above, pa in enumerate(_split(successes, first)):
-                key: State = (built.aim, above, taken, NO_ROUND, False, False, ())
+                key: State = (built.aim, above, taken, NO_ROUND, False, False, 0)
                 states[key] = states.get(key, 0.0) + p * pa
 
     done: dict[End, float] = {}
@@ -155,6 +200,20 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
             moved = moves.get((at, hexes))
             if moved is None:
                 moved = moves[(at, hexes)] = _moves(at, hexes)
+            if i == rounds - 1 or (closes[i] and above == 0):
+                # The path ends with this round: only the location it lands at matters.
+                ending = last.get((at, hexes))
+                if ending is None:
+                    ending = last[(at, hexes)] = _last_moves(moved)
+                for location, pm in ending:
+                    end = (dodged_one, off, pattern)
+                    if successes != NO_ROUND:
+                        if location is None:
+                            end = (dodged_one, True, pattern)
+                        else:
+                            end = (dodged_one, off, landing(pattern, location, successes))
+                    done[end] = done.get(end, 0.0) + p * pm
+                continue
             # The rounds still to come that can land: the tier's (with successes) and one a
             # die above it the dodge leaves.
             can = min(
@@ -162,17 +221,16 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
                 (tier_left[i] if successes > 0 else 0) + max(0, above - taken),
             )
             for landed, location, away, pm in moved:
-                now: Pattern = pattern
+                now = pattern
                 left = off
                 if successes != NO_ROUND:
                     if location is None:
                         left = True
                     else:
-                        now = odds_rounds.landed(pattern, location, ((dice_of[successes], 1.0),))
-                # Off the body and further from it than the rounds to come can scatter.
-                lost = location is None and away > MOST_HEXES * can
+                        now = landing(pattern, location, successes)
                 pq = p * pm
-                if lost or i == rounds - 1 or (closes[i] and above == 0):
+                # Off the body and further from it than the rounds to come can scatter.
+                if location is None and away > MOST_HEXES * can:
                     end = (dodged_one, left, now)
                     done[end] = done.get(end, 0.0) + pq
                 else:
@@ -186,7 +244,7 @@ def autofire(request: HLAttackRequest, built: attack.AttackBuild) -> tuple[Targe
         tally,
         rules,
         (
-            (p, "dodged" if dodged_one else "miss", off, pattern)
+            (p, "dodged" if dodged_one else "miss", off, patterns[pattern])
             for (dodged_one, off, pattern), p in done.items()
         ),
     )
@@ -208,8 +266,12 @@ def _open_tier(
     single round's tie scatters 4, README)."""
     ratio = reach[tier + 1] / reach[tier] if tier + 1 < len(tiers) else 0.0
     opened: dict[State, float] = {}
+    splits: dict[int, tuple[float, ...]] = {}
     for (at, above, taken, _, dodged_one, off, pattern), p in states.items():
-        for higher, ph in enumerate(_split(above, ratio)):
+        split = splits.get(above)
+        if split is None:
+            split = splits[above] = _split(above, ratio)
+        for higher, ph in enumerate(split):
             if ph == 0.0:
                 continue
             here = above - higher

@@ -56,6 +56,12 @@ RoundDice = tuple[tuple[int, float], ...]
 Pattern = tuple[tuple[Location, tuple[RoundDice, ...]], ...]
 
 
+# A location's state between its rounds (Rounds._placed): rounds placed in the open group, its
+# armour result, the wear, the trauma boxes, the highest level on its own monitor, whether Body
+# was rolled for a stun weapon's damage, the rounds stopped, whether one got through.
+_AtState = tuple[int, int, tuple[int, ...], int, int, bool, int, bool]
+
+
 class TooManyPaths(Exception):
     """The exact computation would hold more than MAX_STATES states: the preview samples."""
 
@@ -96,6 +102,12 @@ class Rounds:
         default_factory=dict
     )
     _knocks: dict[tuple[Location, int, str, bool], tuple[float, float]] = field(
+        default_factory=dict
+    )
+    _wound: dict[tuple[Location, tables.DamageLevel, int], tuple[int, int]] = field(
+        default_factory=dict
+    )
+    _states: dict[tuple[Location, tuple[RoundDice, ...], bool, int], dict[_AtState, float]] = field(
         default_factory=dict
     )
 
@@ -168,20 +180,16 @@ class Rounds:
             return found
         low, counts = damage_test(dice)
         results: dict[tuple[int, int, bool], float] = {}
-
-        def add(p: float, damage: DamageKey, rolled: bool) -> None:
-            written = damage[2]
-            level = tables.LEVELS.index(written) if written in tables.LEVELS else -1
-            results[(damage[0], level, rolled)] = results.get((damage[0], level, rolled), 0.0) + p
+        wound = self._wound
 
         if not self.stun_weapon:
             for i, p in enumerate(counts):
                 net = low + i - armour
-                if condition.staged(self.base, net)[0] is None:
-                    # Staged below Light: no wound, whatever the location's bonus.
-                    add(p, odds.NO_DAMAGE, False)
-                else:
-                    add(p, wound_key(self.track, self.base, net, location, self.area), False)
+                got = wound.get((location, self.base, net))
+                if got is None:
+                    got = self._wounded(location, self.base, net)
+                key3 = (*got, False)
+                results[key3] = results.get(key3, 0.0) + p
         else:
             # Body resists the damage test's level at Power - impact (the impact as it was
             # when the rounds struck: the location's own, which only its rounds wear).
@@ -196,18 +204,32 @@ class Rounds:
             )
             for level, p in by_level.items():
                 if level is None:
-                    add(p, odds.NO_DAMAGE, False)
+                    key3 = (0, -1, False)
+                    results[key3] = results.get(key3, 0.0) + p
                     continue
                 for b, pb in enumerate(resisted):
                     down = hits.level_down(level, b)
-                    damage = (
-                        odds.NO_DAMAGE
-                        if down is None
-                        else wound_key(self.track, down, 0, location, self.area)
-                    )
-                    add(p * pb, damage, True)
+                    got = (0, -1) if down is None else self._wounded(location, down, 0)
+                    key3 = (*got, True)
+                    results[key3] = results.get(key3, 0.0) + p * pb
         found = tuple((p, boxes, level, rolled) for (boxes, level, rolled), p in results.items())
         self._hurt[key] = found
+        return found
+
+    def _wounded(self, location: Location, level: tables.DamageLevel, net: int) -> tuple[int, int]:
+        """A damage test's wound at `location`, `level` staged by `net` (odds_shot.wound_key):
+        its trauma boxes and the level on the location's own monitor (index in tables.LEVELS,
+        -1 none); staged below Light, none at all, whatever the location's bonus."""
+        key = (location, level, net)
+        found = self._wound.get(key)
+        if found is None:
+            found = (0, -1)
+            if condition.staged(level, net)[0] is not None:
+                damage = wound_key(self.track, level, net, location, self.area)
+                written = damage[2]
+                level_at = tables.LEVELS.index(written) if written in tables.LEVELS else -1
+                found = (damage[0], level_at)
+            self._wound[key] = found
         return found
 
     # --- one location ----------------------------------------------------------------------
@@ -223,66 +245,87 @@ class Rounds:
             self._at[key] = found
         return found
 
-    def _at_location(
-        self, location: Location, rounds: tuple[RoundDice, ...], first: bool
-    ) -> AtLocation:
-        # (placed in the open group, its armour result, wear, boxes, level, rolled, stopped
-        # rounds, one got through) -> chance
-        State = tuple[int, int, tuple[int, ...], int, int, bool, int, bool]
-        start: State = (0, NO_GROUP, self._first_wear(location), 0, -1, False, 0, False)
-        states: dict[State, float] = {start: 1.0}
-        for i, round_dice in enumerate(rounds):
-            left = len(rounds) - i - 1
-            after: dict[State, float] = {}
-            for (placed, group, wear, boxes, level, rolled, stopped, through), p in states.items():
-                groups = self.armour(location, wear) if placed == 0 else ((group, 1.0),)
-                now = (placed + 1) % tables.ARMOR_GROUP
-                # Only what the rounds still to come here read is kept: the open group's
-                # result while one may join it, the wear while one may open another.
-                keep_group = now != 0 and left > 0
-                keep_wear = left >= (tables.ARMOR_GROUP - now) % tables.ARMOR_GROUP + 1
-                for result, pg in groups:
-                    kept = result if keep_group else NO_GROUP
-                    if result == STOPPED:
+    def _placed(
+        self, location: Location, rounds: tuple[RoundDice, ...], first: bool, total: int
+    ) -> dict[_AtState, float]:
+        """The states of `location` after `rounds` (the first of `total` there, 0: of at most
+        one armour group's): the open group's result while one is open, the wear while a
+        round still to come may open another, and what the rounds did. Kept for the runs of at
+        most a group (their few states are shared by every longer such run); a longer run's
+        are made once, by the one `at` that asks for them."""
+        key = (location, rounds, first, total)
+        found = self._states.get(key)
+        if found is not None:
+            return found
+        if not rounds:
+            return {(0, NO_GROUP, self._first_wear(location), 0, -1, False, 0, False): 1.0}
+        states = self._placed(location, rounds[:-1], first, total)
+        round_dice = rounds[-1]
+        left = total - len(rounds)
+        after: dict[_AtState, float] = {}
+        for (placed, group, wear, boxes, level, rolled, stopped, through), p in states.items():
+            groups = self.armour(location, wear) if placed == 0 else ((group, 1.0),)
+            now = (placed + 1) % tables.ARMOR_GROUP
+            # Only what the rounds still to come here read is kept: the open group's
+            # result while one may join it, the wear while one may open another.
+            keep_group = now != 0
+            keep_wear = left >= (tables.ARMOR_GROUP - now) % tables.ARMOR_GROUP + 1
+            for result, pg in groups:
+                kept = result if keep_group else NO_GROUP
+                if result == STOPPED:
+                    state = (
+                        now,
+                        kept,
+                        self.worn_down(location, wear, self.stopped_wear) if keep_wear else (),
+                        boxes,
+                        level,
+                        rolled,
+                        stopped + 1 if self.knocks else 0,
+                        through,
+                    )
+                    after[state] = after.get(state, 0.0) + p * pg
+                    continue
+                for dice, pd in round_dice:
+                    extra = first and not rolled
+                    for ph, more, hurt, body in self.hurt(location, dice, result, extra):
+                        worn = wear
+                        if keep_wear:
+                            points = hits.degradation(
+                                tables.LEVELS[hurt] if hurt >= 0 else None, True, self.area
+                            )
+                            worn = self.worn_down(location, wear, points)
                         state = (
                             now,
                             kept,
-                            self.worn_down(location, wear, self.stopped_wear) if keep_wear else (),
-                            boxes,
-                            level,
-                            rolled,
-                            stopped + 1 if self.knocks else 0,
-                            through,
+                            worn if keep_wear else (),
+                            boxes + more,
+                            max(level, hurt),
+                            rolled or body,
+                            stopped,
+                            True,
                         )
-                        after[state] = after.get(state, 0.0) + p * pg
-                        continue
-                    for dice, pd in round_dice:
-                        extra = first and not rolled
-                        for ph, more, hurt, body in self.hurt(location, dice, result, extra):
-                            worn = wear
-                            if keep_wear:
-                                points = hits.degradation(
-                                    tables.LEVELS[hurt] if hurt >= 0 else None, True, self.area
-                                )
-                                worn = self.worn_down(location, wear, points)
-                            state = (
-                                now,
-                                kept,
-                                worn if keep_wear else (),
-                                boxes + more,
-                                max(level, hurt),
-                                rolled or body,
-                                stopped,
-                                True,
-                            )
-                            after[state] = after.get(state, 0.0) + p * pg * pd * ph
-            states = after
+                        after[state] = after.get(state, 0.0) + p * pg * pd * ph
+        if not total:
+            self._states[key] = after
+        return after
+
+    def _at_location(
+        self, location: Location, rounds: tuple[RoundDice, ...], first: bool
+    ) -> AtLocation:
+        # Rounds that all fit in one armour group never read the wear, so what their first
+        # rounds did is shared with every longer run of such rounds (`_placed`).
+        total = len(rounds) if len(rounds) > tables.ARMOR_GROUP else 0
+        states = self._placed(location, rounds, first, total)
         damage: dict[tuple[int, int, bool], float] = {}
+        # The Body rolls read only whether a round got through and how many were stopped.
+        ends: dict[tuple[bool, int], float] = {}
+        for (_, _, _, boxes, level, rolled, stopped, through), p in states.items():
+            damage[(boxes, level, rolled)] = damage.get((boxes, level, rolled), 0.0) + p
+            ends[(through, stopped)] = ends.get((through, stopped), 0.0) + p
         all_stopped = 0.0
         not_down = [0.0, 0.0]
         not_knocked = [0.0, 0.0]
-        for (_, _, _, boxes, level, rolled, stopped, through), p in states.items():
-            damage[(boxes, level, rolled)] = damage.get((boxes, level, rolled), 0.0) + p
+        for (through, stopped), p in ends.items():
             if not through:
                 all_stopped += p
             for i, first_roll in enumerate((True, False)):
