@@ -27,14 +27,16 @@ from bench.sustained import (
     GcPauses,
     Mix,
     Sent,
-    _collections,
     _create,
     _forget,
-    _in_window,
     _measure,
+    run_queue,
+)
+from bench.sustained_report import (
+    _collections,
+    _in_window,
     _print,
     _spread,
-    run_queue,
     summarize,
     waiting_for_cpu,
 )
