@@ -34,7 +34,8 @@ from typing import Any
 import aiohttp
 import redis.asyncio as aioredis
 
-from bench.__main__ import DEFAULT_REDIS_URL, _revision, _table
+from bench.__main__ import _revision, _table
+from bench.closed_loop import DEFAULT_REDIS_URL
 from bench.fanout import RawWatcher
 from bench.load import REQUEST_TIMEOUT_S, attack_body, reset_body
 from bench.servers import (

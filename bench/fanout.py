@@ -37,7 +37,8 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from bench.__main__ import DEFAULT_REDIS_URL, RedisCounters, _revision, _table
+from bench.__main__ import _revision, _table
+from bench.closed_loop import DEFAULT_REDIS_URL, RedisCounters
 from bench.load import attack_body, percentile, reset_body
 from bench.server import LOOPBACK
 from bench.servers import (

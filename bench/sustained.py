@@ -32,7 +32,8 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from bench.__main__ import DEFAULT_REDIS_URL, RedisCounters, _revision
+from bench.__main__ import _revision
+from bench.closed_loop import DEFAULT_REDIS_URL, RedisCounters
 from bench.load import REQUEST_TIMEOUT_S, PlannedRequest, worker_plan
 from bench.servers import (
     BENCH_ADMIN_KEY,
