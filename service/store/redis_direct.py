@@ -75,15 +75,17 @@ class DirectScripts:
     As redis-py does them: a call that meets a dropped connection (Redis restarted: the pooled
     connections went stale) connects again and is sent once more, as every script may run twice;
     NOSCRIPT (Redis lost its scripts) loads the script and sends the call again. Connecting, with
-    its handshake, takes the connect timeout at most; the send and the reply each take the
-    command timeout at most, and a timeout is not retried (RedisTimeoutError). A connection that
-    failed, timed out or was cancelled mid-call is closed, never reused."""
+    its handshake, takes the connect timeout at most; the send and its reply the command timeout
+    at most (one deadline for both: redis-py's timer for each cost more CPU than they are worth),
+    and a timeout is not retried (RedisTimeoutError). A connection that failed, timed out or was
+    cancelled mid-call is closed, never reused."""
 
     def __init__(
         self, url: str, password: str | None, timeout_s: float, connect_timeout_s: float
     ) -> None:
         # Only a factory of connections (make_connection): the URL's kind, AUTH, TLS, the
-        # database. Its connections have no socket timeout of their own: run() bounds each step.
+        # database. Its connections have no socket timeout of their own: _round_trip() bounds
+        # each call.
         self._factory = aioredis.ConnectionPool.from_url(
             url,
             **connection_kind(),
@@ -138,15 +140,12 @@ class DirectScripts:
             return await self._round_trip(connection, command)
 
     async def _round_trip(self, connection: aioredis.Connection, command: list[bytes]) -> Any:
-        loop = asyncio.get_running_loop()
         try:
-            async with asyncio.timeout(None) as limit:
-                if not connection.is_connected:
-                    limit.reschedule(loop.time() + self._connect_timeout)
+            if not connection.is_connected:
+                async with asyncio.timeout(self._connect_timeout):
                     await connection.connect()  # type: ignore[no-untyped-call]
-                limit.reschedule(loop.time() + self._timeout)
+            async with asyncio.timeout(self._timeout):
                 await connection.send_packed_command(command, check_health=False)
-                limit.reschedule(loop.time() + self._timeout)
                 return await connection.read_response()
         except TimeoutError as error:
             raise RedisTimeoutError(f"Redis did not answer within {self._timeout} s") from error
