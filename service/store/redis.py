@@ -291,8 +291,9 @@ def _client(
             retry=retry_once(),
         )
     # A blocking pool makes a burst wait for a free connection (up to the connect timeout)
-    # instead of failing as if Redis were down. The store's own commands are queued before they
-    # reach the pool (COMMANDS_IN_FLIGHT, far below MAX_CONNECTIONS), so they never wait there
+    # instead of failing as if Redis were down. The store's own commands (those its scripts are
+    # not: they go on connections of their own, redis_direct.py) are queued before they reach
+    # the pool (COMMANDS_IN_FLIGHT, far below MAX_CONNECTIONS), so they never wait there
     # and take the plain pool, which costs about a fifth less CPU a command (no condition,
     # timeout and second lock around each one; docs/performance.md, "Issue 28").
     pool_class = aioredis.ConnectionPool if queued else aioredis.BlockingConnectionPool
