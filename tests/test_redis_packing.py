@@ -9,7 +9,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import DataError
 
 from service.store import StoreLimits
-from service.store.redis import RedisStore, _PackedByHiredis, state_key
+from service.store.redis import RedisStore, state_key
+from service.store.redis_direct import PackedByHiredis as _PackedByHiredis
 
 EVENT = '{"type":"attack","name":"Zoë"}'.encode() * 40
 

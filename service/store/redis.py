@@ -15,12 +15,9 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import ClusterDownError, ClusterError, DataError
+from redis.exceptions import ClusterDownError, ClusterError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.utils import HIREDIS_AVAILABLE
 
 from service.store.base import (
     RESERVED_FIELDS,
@@ -40,6 +37,7 @@ from service.store.base import (
     UndoTop,
     lasting,
 )
+from service.store.redis_direct import DirectScripts, connection_kind, retry_once
 
 # Every script touches one encounter's keys only (one hash tag, one Cluster slot).
 # An unused idempotency key is still passed, never touched, so every script declares its keys.
@@ -274,43 +272,6 @@ def _nonce() -> str:
     return secrets.token_hex(16)
 
 
-def _retry_once() -> Retry:
-    """A command that meets a dropped connection (a pooled one gone stale when Redis restarted)
-    is sent once more on a fresh one: safe, since every script may run twice. A timeout is not
-    retried: Redis is there but slow, and the client is better told at once (503)."""
-    return Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
-
-
-if HIREDIS_AVAILABLE:
-    # Installed from the lock; redis-py then parses replies with it too.
-    from hiredis import pack_command as _hiredis_pack
-
-
-class _PackedByHiredis(aioredis.Connection):
-    """redis-py's asyncio connection with its commands packed by hiredis, in C, as its
-    synchronous connection packs them (`HiredisRespSerializer`). Its own packing encodes and
-    joins each argument in Python: 26 µs of CPU for a commit's 27 arguments here, against 4
-    (docs/performance.md, "Issue 28")."""
-
-    def pack_command(self, *args: Any) -> list[bytes]:
-        # A command name of several words ("SCRIPT LOAD") goes as separate arguments.
-        name = args[0]
-        if isinstance(name, str):
-            args = (*name.encode().split(), *args[1:])
-        elif b" " in name:
-            args = (*name.split(), *args[1:])
-        try:
-            return [_hiredis_pack(args)]
-        except TypeError as error:
-            if any(isinstance(arg, bytearray) for arg in args):
-                # redis-py sends a bytearray as bytes; hiredis takes bytes only.
-                return self.pack_command(
-                    *(bytes(arg) if isinstance(arg, bytearray) else arg for arg in args)
-                )
-            # What redis-py says of an argument Redis cannot take (None, a bool...).
-            raise DataError(str(error)) from error
-
-
 def _client(
     url: str,
     cluster: bool,
@@ -327,24 +288,25 @@ def _client(
             socket_timeout=socket_timeout,
             socket_connect_timeout=connect_timeout,
             max_connections=MAX_CONNECTIONS,
-            retry=_retry_once(),
+            retry=retry_once(),
         )
     # A blocking pool makes a burst wait for a free connection (up to the connect timeout)
-    # instead of failing as if Redis were down. The store's own commands are queued before they
-    # reach the pool (COMMANDS_IN_FLIGHT, far below MAX_CONNECTIONS), so they never wait there
+    # instead of failing as if Redis were down. The store's own commands (those its scripts are
+    # not: they go on connections of their own, redis_direct.py) are queued before they reach
+    # the pool (COMMANDS_IN_FLIGHT, far below MAX_CONNECTIONS), so they never wait there
     # and take the plain pool, which costs about a fifth less CPU a command (no condition,
     # timeout and second lock around each one; docs/performance.md, "Issue 28").
     pool_class = aioredis.ConnectionPool if queued else aioredis.BlockingConnectionPool
     pool = pool_class.from_url(
         url,
         # A rediss:// or unix:// URL keeps its own kind of connection (the URL's wins).
-        **({"connection_class": _PackedByHiredis} if HIREDIS_AVAILABLE else {}),
+        **connection_kind(),
         password=password,
         max_connections=MAX_CONNECTIONS,
         **({} if queued else {"timeout": connect_timeout}),
         socket_timeout=socket_timeout,
         socket_connect_timeout=connect_timeout,
-        retry=_retry_once(),
+        retry=retry_once(),
     )
     return aioredis.Redis.from_pool(pool)
 
@@ -433,6 +395,13 @@ class RedisStore:
         self._commit = self._redis.register_script(_COMMIT)
         self._delete = self._redis.register_script(_DELETE)
         self._undo_top = self._redis.register_script(_UNDO_TOP)
+        # The scripts on redis-py's connections directly (redis_direct.py); a Cluster's, or a
+        # client given (fakeredis), through the client.
+        self._direct = (
+            None
+            if client is not None or cluster
+            else DirectScripts(url, password, command_timeout_s, command_timeout_s)
+        )
         self._in_flight = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
         # Told of each round trip: its operation and seconds (the metrics' hook).
         self.on_round_trip: Callable[[str, float], object] = lambda op, seconds: None
@@ -445,6 +414,11 @@ class RedisStore:
                 return await self._unqueued(operation)
             finally:
                 self.on_round_trip(op, time.perf_counter() - started)
+
+    def _script(self, script: Any, keys: list[Any], args: list[Any]) -> Awaitable[Any]:
+        if self._direct is None:
+            return script(keys=keys, args=args)  # type: ignore[no-any-return]
+        return self._direct.run(script, keys, args)
 
     @staticmethod
     async def _unqueued(operation: Callable[[], Awaitable[Any]]) -> Any:
@@ -518,7 +492,7 @@ class RedisStore:
         for name, value in fields.items():
             args += [name, value]
         keys = self._keys(encounter_id, idempotency)
-        reply = await self._call(lambda: self._create(keys=keys, args=args), "create")
+        reply = await self._call(lambda: self._script(self._create, keys, args), "create")
         outcome = _text(reply[0])
         if outcome == "answered":
             return _answered(reply)
@@ -531,7 +505,7 @@ class RedisStore:
     ) -> StoredEncounter | Unchanged | None:
         keys = [state_key(encounter_id)]
         args = ["" if known_version is None else str(known_version)]
-        reply = await self._call(lambda: self._load(keys=keys, args=args), "load")
+        reply = await self._call(lambda: self._script(self._load, keys, args), "load")
         if not reply:
             return None
         if _text(reply[0]) == "unchanged":
@@ -541,7 +515,7 @@ class RedisStore:
     async def begin(self, encounter_id: str, idempotency: Idempotency) -> Answered | Pending | None:
         keys = [idempotency_key(encounter_id, idempotency.key)]
         args: list[Any] = [idempotency.owner, self._limits.idempotency_pending_seconds * 1000]
-        reply = await self._call(lambda: self._begin(keys=keys, args=args), "begin")
+        reply = await self._call(lambda: self._script(self._begin, keys, args), "begin")
         outcome = _text(reply[0])
         if outcome == "answered":
             return _answered(reply)
@@ -551,7 +525,7 @@ class RedisStore:
 
     async def abandon(self, encounter_id: str, idempotency: Idempotency) -> None:
         keys = [idempotency_key(encounter_id, idempotency.key)]
-        await self._call(lambda: self._abandon(keys=keys, args=[idempotency.owner]), "abandon")
+        await self._call(lambda: self._script(self._abandon, keys, [idempotency.owner]), "abandon")
 
     async def commit(
         self,
@@ -573,7 +547,7 @@ class RedisStore:
             args += [name, value]
         args += removed
         keys = self._keys(encounter_id, idempotency)
-        reply = await self._call(lambda: self._commit(keys=keys, args=args), "commit")
+        reply = await self._call(lambda: self._script(self._commit, keys, args), "commit")
         outcome = _text(reply[0])
         if outcome == "lost":
             raise IdempotencyKeyLost(encounter_id)
@@ -585,13 +559,15 @@ class RedisStore:
         if self._limits.max_undo == 0:
             return None  # records kept under an earlier setting are not undone
         keys = [state_key(encounter_id), undo_key(encounter_id)]
-        return _undo_top(await self._call(lambda: self._undo_top(keys=keys, args=[]), "undo_top"))
+        return _undo_top(
+            await self._call(lambda: self._script(self._undo_top, keys, []), "undo_top")
+        )
 
     async def delete(self, encounter_id: str, event: bytes) -> str | None:
         keys = [state_key(encounter_id), events_key(encounter_id), undo_key(encounter_id)]
         args: list[Any] = [event, self._limits.ended_ttl_seconds * 1000, self._caps]
         args.append(_nonce())
-        event_id = await self._call(lambda: self._delete(keys=keys, args=args), "delete")
+        event_id = await self._call(lambda: self._script(self._delete, keys, args), "delete")
         return None if event_id is None else _text(event_id)
 
     async def events_after(self, encounter_id: str, after: str, limit: int) -> Events:
@@ -683,5 +659,7 @@ class RedisStore:
         await self._call(self._redis.ping, "ping")
 
     async def close(self) -> None:
+        if self._direct is not None:
+            await self._direct.close()
         await self._redis.aclose()
         await self._reader.aclose()

@@ -1,0 +1,158 @@
+"""The Redis store's connections: redis-py's, packed by hiredis, and its scripts sent on them
+directly.
+
+redis-py still makes and connects every connection (the URL's kind: TCP, TLS or a unix socket;
+AUTH, the database, its handshake) and runs the Cluster. What it adds to each command was most of
+a script call's CPU here (docs/performance.md, "Issue 28: overhead"): the client's pool lock and
+its health check of the connection before every command (a read of the socket), the retry
+wrapper, observability hooks, the Script object's own call, and a task to time each send out
+(`asyncio.wait_for`). The store's scripts go on a connection of their own instead: send, read the
+reply, give the connection back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import DataError, NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.utils import HIREDIS_AVAILABLE
+
+if HIREDIS_AVAILABLE:
+    # Installed from the lock; redis-py then parses replies with it too.
+    from hiredis import pack_command as _hiredis_pack
+
+
+def retry_once() -> Retry:
+    """A command that meets a dropped connection (a pooled one gone stale when Redis restarted)
+    is sent once more on a fresh one: safe, since every script may run twice. A timeout is not
+    retried: Redis is there but slow, and the client is better told at once (503)."""
+    return Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
+
+
+class PackedByHiredis(aioredis.Connection):
+    """redis-py's asyncio connection with its commands packed by hiredis, in C, as its
+    synchronous connection packs them (`HiredisRespSerializer`). Its own packing encodes and
+    joins each argument in Python: 26 µs of CPU for a commit's 27 arguments here, against 4
+    (docs/performance.md, "Issue 28")."""
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        # A command name of several words ("SCRIPT LOAD") goes as separate arguments.
+        name = args[0]
+        if isinstance(name, str):
+            args = (*name.encode().split(), *args[1:])
+        elif b" " in name:
+            args = (*name.split(), *args[1:])
+        try:
+            return [_hiredis_pack(args)]
+        except TypeError as error:
+            if any(isinstance(arg, bytearray) for arg in args):
+                # redis-py sends a bytearray as bytes; hiredis takes bytes only.
+                return self.pack_command(
+                    *(bytes(arg) if isinstance(arg, bytearray) else arg for arg in args)
+                )
+            # What redis-py says of an argument Redis cannot take (None, a bool...).
+            raise DataError(str(error)) from error
+
+
+def connection_kind() -> dict[str, Any]:
+    """The connection class a pool is given (a rediss:// or unix:// URL keeps its own)."""
+    return {"connection_class": PackedByHiredis} if HIREDIS_AVAILABLE else {}
+
+
+class DirectScripts:
+    """The store's script calls, each on a connection of its own (no pipelining: Redis answers
+    them in turn anyway), at most as many connections as calls were ever in flight at once (the
+    store queues its calls: COMMANDS_IN_FLIGHT).
+
+    As redis-py does them: a call that meets a dropped connection (Redis restarted: the pooled
+    connections went stale) connects again and is sent once more, as every script may run twice;
+    NOSCRIPT (Redis lost its scripts) loads the script and sends the call again. Connecting, with
+    its handshake, takes the connect timeout at most; the send and its reply the command timeout
+    at most (one deadline for both: redis-py's timer for each cost more CPU than they are worth),
+    and a timeout is not retried (RedisTimeoutError). A connection that failed, timed out or was
+    cancelled mid-call is closed, never reused."""
+
+    def __init__(
+        self, url: str, password: str | None, timeout_s: float, connect_timeout_s: float
+    ) -> None:
+        # Only a factory of connections (make_connection): the URL's kind, AUTH, TLS, the
+        # database. Its connections have no socket timeout of their own: _round_trip() bounds
+        # each call.
+        self._factory = aioredis.ConnectionPool.from_url(
+            url,
+            **connection_kind(),
+            password=password,
+            socket_timeout=None,
+            socket_connect_timeout=connect_timeout_s,
+            retry=retry_once(),
+        )
+        self._timeout = timeout_s
+        self._connect_timeout = connect_timeout_s
+        self._idle: list[aioredis.Connection] = []
+        self._closed = False
+
+    async def run(self, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        """EVALSHA `script` with `keys` and `args`: its reply as redis-py's evalsha gives it."""
+        connection = self._idle.pop() if self._idle else self._factory.make_connection()  # type: ignore[no-untyped-call]
+        try:
+            try:
+                reply = await self._evalsha(connection, script, keys, args)
+            except RedisConnectionError:
+                await connection.disconnect(nowait=True)
+                reply = await self._evalsha(connection, script, keys, args)
+        except ResponseError:
+            await self._give_back(connection)  # Redis answered in full: the connection is in step
+            raise
+        except BaseException:
+            await connection.disconnect(nowait=True)
+            raise
+        await self._give_back(connection)
+        return reply
+
+    async def _give_back(self, connection: aioredis.Connection) -> None:
+        if self._closed:
+            await connection.disconnect()
+        else:
+            self._idle.append(connection)
+
+    async def _evalsha(
+        self,
+        connection: aioredis.Connection,
+        script: AsyncScript,
+        keys: Sequence[Any],
+        args: Sequence[Any],
+    ) -> Any:
+        command = connection.pack_command("EVALSHA", script.sha, len(keys), *keys, *args)
+        try:
+            return await self._round_trip(connection, command)
+        except NoScriptError:
+            await self._round_trip(
+                connection, connection.pack_command("SCRIPT LOAD", script.script)
+            )
+            return await self._round_trip(connection, command)
+
+    async def _round_trip(self, connection: aioredis.Connection, command: list[bytes]) -> Any:
+        try:
+            if not connection.is_connected:
+                async with asyncio.timeout(self._connect_timeout):
+                    await connection.connect()  # type: ignore[no-untyped-call]
+            async with asyncio.timeout(self._timeout):
+                await connection.send_packed_command(command, check_health=False)
+                return await connection.read_response()
+        except TimeoutError as error:
+            raise RedisTimeoutError(f"Redis did not answer within {self._timeout} s") from error
+
+    async def close(self) -> None:
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            await connection.disconnect()
+        await self._factory.aclose()
