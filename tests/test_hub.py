@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from service.api.hub import DROPPED, QUEUE_BATCHES, EventHub
 from service.store import MemoryStore
@@ -59,3 +60,36 @@ async def test_a_subscription_that_falls_behind_is_dropped_and_marked() -> None:
 async def _until(condition: Callable[[], bool]) -> None:
     while not condition():
         await asyncio.sleep(0.005)
+
+
+class _ReadAnswersOverItsCancel(MemoryStore):
+    """A store whose read, cancelled as its answer comes in, returns the answer: what redis-py's
+    XREAD did when a replica shut down as an encounter's end arrived (the hub then had nobody
+    to read for, waited for a watcher, and the shutdown never ended)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading = asyncio.Event()
+
+    async def read_new(self, cursors: Any, timeout_s: float) -> dict[str, Any]:
+        self.reading.set()
+        try:
+            await asyncio.sleep(timeout_s)
+        except asyncio.CancelledError:
+            pass  # the cancel is swallowed on its way, as a library may
+        return {}
+
+
+async def test_a_cancel_swallowed_inside_a_read_still_stops_the_reader() -> None:
+    store = _ReadAnswersOverItsCancel()
+    encounter = new_id()
+    await create(store, encounter, b"doc", b"created")
+    hub = EventHub(store, poll_seconds=30)
+    subscription = await hub.subscribe(encounter)
+    reader = asyncio.create_task(hub.run())
+    await asyncio.wait_for(store.reading.wait(), 5)
+    hub.unsubscribe(subscription)  # nobody left to read for: the reader would wait for one
+    reader.cancel()
+    done, _ = await asyncio.wait([reader], timeout=2)
+    assert done == {reader}, "the reader kept running after its cancel"
+    assert reader.cancelled()

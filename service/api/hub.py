@@ -284,7 +284,13 @@ class EventHub:
             self._cursors.pop(subscription.encounter_id, None)
 
     async def run(self) -> None:
+        task = asyncio.current_task()
         while True:
+            if task is not None and task.cancelling():
+                # A cancel that came as a read was answered can be swallowed on its way back
+                # (redis-py's XREAD did, as a replica shut down when an encounter ended): the
+                # reader still stops, or the shutdown waits on it for ever.
+                raise asyncio.CancelledError
             if not self._cursors:
                 self._watching.clear()
                 await self._watching.wait()
