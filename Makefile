@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # pytest on every core (pytest-xdist), a test file to a worker: module-scoped services start once,
 # and the suite takes half the time on the two cores of the project's machines. PYTEST_ARGS=-n0
 # runs it in one process.
-PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
+PYTEST_ARGS ?= -n auto --dist loadfile
 
 .PHONY: run test lint bench clean docs-images lock
 

@@ -259,22 +259,3 @@ async def anonymous(make_client: AppFactory, store_kind: str) -> Any:
 async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
     """The app on the embedded store and on the real Redis."""
     return await make_client(redis=request.param == "redis")
-
-
-# The files that take longest go first, so that pytest-xdist (`--dist loadfile
-# --no-loadscope-reorder`, the Makefile's PYTEST_ARGS) starts them at once and the short ones fill
-# in around them: the fuzzing's passes (a minute or more each), then the browser tests. Handed
-# out in collection order otherwise, a pass that came last ran alone for its whole length after
-# every other file had ended.
-LONGEST_FIRST = ("test_fuzz_", "test_console")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return next(
-            (i for i, prefix in enumerate(LONGEST_FIRST) if name.startswith(prefix)),
-            len(LONGEST_FIRST),
-        )
-
-    items.sort(key=rank)  # stable: within a rank, the files and their tests keep their order
