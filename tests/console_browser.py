@@ -353,15 +353,19 @@ def drag_to(page: Page, actor: str, x: float, y: float) -> Response:
     # The page redraws the map when an event makes it read the encounter again (a monitor
     # changed): a token found just before is replaced by the same token in the same place.
     # The locator finds it again; only a redraw three times over is an error.
+    # A redraw between the scroll and the measure leaves no box (the token measured is gone).
+    box = None
     for attempt in range(3):
         try:
             token.scroll_into_view_if_needed()
-            break
         except PlaywrightError as error:
             if "not attached" not in str(error) or attempt == 2:
                 raise
-    box = token.bounding_box()
-    assert box is not None
+            continue
+        box = token.bounding_box()
+        if box is not None:
+            break
+    assert box is not None, f"{actor}'s token was redrawn three times over"
     start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     end = page.evaluate(
         """([x, y]) => {
