@@ -244,6 +244,11 @@ class Service:
         finally:
             case.path_parameters = path
 
+    def check(self, case: Case) -> None:
+        """A case as the admin: aimed, sent and checked against the document."""
+        with self.aimed(case, case_seed(case)):
+            case.call_and_validate(base_url=self.url, session=self.session)
+
     def credential(self, seed: str, target: Encounter | None) -> str | None:
         """The Authorization header a case of the second pass sends; None: no header."""
         other = self.live[0] if target != self.live[0] else self.live[1]

@@ -10,7 +10,6 @@ from tests.fuzzing import (
     PLAY,
     Service,
     as_admin,
-    case_seed,
     memory_service,
     node_id_for_schemathesis,
 )
@@ -20,5 +19,4 @@ __all__ = ["as_admin", "memory_service", "node_id_for_schemathesis"]
 
 @schemathesis.pytest.from_fixture("as_admin").exclude(path_regex=PLAY).parametrize()
 def test_fuzz_as_admin(case: Case, memory_service: Service) -> None:
-    with memory_service.aimed(case, case_seed(case)):
-        case.call_and_validate(base_url=memory_service.url, session=memory_service.session)
+    memory_service.check(case)

@@ -10,7 +10,6 @@ from schemathesis import Case
 from tests.fuzzing import (
     CAMPAIGNS,
     Service,
-    case_seed,
     node_id_for_schemathesis,
     on_redis,
     redis_service,
@@ -21,5 +20,4 @@ __all__ = ["node_id_for_schemathesis", "on_redis", "redis_service"]
 
 @schemathesis.pytest.from_fixture("on_redis").exclude(path_regex=CAMPAIGNS).parametrize()
 def test_fuzz_on_redis(case: Case, redis_service: Service) -> None:
-    with redis_service.aimed(case, case_seed(case)):
-        case.call_and_validate(base_url=redis_service.url, session=redis_service.session)
+    redis_service.check(case)
