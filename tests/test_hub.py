@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -73,10 +74,8 @@ class _ReadAnswersOverItsCancel(MemoryStore):
 
     async def read_new(self, cursors: Any, timeout_s: float) -> dict[str, Any]:
         self.reading.set()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):  # swallowed on its way, as redis-py's was
             await asyncio.sleep(timeout_s)
-        except asyncio.CancelledError:
-            pass  # the cancel is swallowed on its way, as a library may
         return {}
 
 
