@@ -2,7 +2,10 @@
 
 Each worker loops over a precomputed plan of requests (bodies encoded once, so the client spends
 its time on HTTP, not on building JSON). The run has a warm-up, then a measuring window; only
-requests that complete inside the window are counted.
+requests that complete inside the window are counted. The window opens and closes with nothing
+in flight (the workers wait at a gate while the counters are read): every request counted was
+sent and answered inside it, so a count made in the server (its round trips) or in Redis
+matches the requests exactly, with no request's part on either side of an edge.
 """
 
 from __future__ import annotations
@@ -122,6 +125,12 @@ class _Phases:
     def __init__(self, max_requests: int) -> None:
         self.measuring = False
         self.stopped = False
+        # Workers send only while the gate is open; `in_flight` counts the requests sent and not
+        # yet answered, and `idle` is set when the gate is shut and the last of them is answered.
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.in_flight = 0
+        self.idle = asyncio.Event()
         self.max_requests = max_requests
         self.started_at = 0.0
         self.ended_at = 0.0
@@ -150,15 +159,32 @@ class _Phases:
             result.capped = True
             self.cap_reached.set()
 
+    async def quiesce(self) -> None:
+        """Shuts the gate and returns once every request sent is answered."""
+        self.gate.clear()
+        self.idle.clear()
+        if self.in_flight:
+            await self.idle.wait()
+
+    def answered(self) -> None:
+        self.in_flight -= 1
+        if not self.in_flight and not self.gate.is_set():
+            self.idle.set()
+
 
 async def _worker(
     session: aiohttp.ClientSession, base_url: str, plan: list[PlannedRequest], phases: _Phases
 ) -> None:
     index = 0
-    while not phases.stopped:
+    while True:
+        if not phases.gate.is_set():
+            await phases.gate.wait()
+        if phases.stopped:
+            return
         request = plan[index % len(plan)]
         index += 1
         started = time.perf_counter()
+        phases.in_flight += 1
         try:
             async with session.post(
                 base_url + request.path, data=request.body, headers=HEADERS
@@ -168,6 +194,8 @@ async def _worker(
             detail = "" if 200 <= status < 300 else payload.decode(errors="replace")
         except (aiohttp.ClientError, TimeoutError) as error:
             status, detail = 0, f"{type(error).__name__}: {error}"
+        finally:
+            phases.answered()
         phases.record(request, status, time.perf_counter() - started, detail)
         if status == 0:
             # A refused or broken connection fails at once; do not spin on a dead server.
@@ -186,25 +214,30 @@ async def run_load(
     """Runs one worker per plan: `warmup_s` uncounted, then up to `seconds` or `max_requests`.
 
     `on_measure(True)` runs just before the window opens and `on_measure(False)` just after it
-    closes (the caller samples CPU counters there).
+    closes (the caller samples CPU counters there), each with no request in flight.
     """
     phases = _Phases(max_requests)
     workers = [asyncio.create_task(_worker(session, base_url, plan, phases)) for plan in plans]
     try:
         await asyncio.sleep(warmup_s)
+        await asyncio.wait_for(phases.quiesce(), REQUEST_TIMEOUT_S + 1)
         if on_measure is not None:
             await on_measure(True)
         phases.measuring = True
         phases.started_at = time.perf_counter()
+        phases.gate.set()
         try:
             await asyncio.wait_for(phases.cap_reached.wait(), seconds)
         except TimeoutError:
             pass
-        phases.stopped = True
+        # The requests in flight are answered, and counted, before the window closes.
+        await asyncio.wait_for(phases.quiesce(), REQUEST_TIMEOUT_S + 1)
         phases.ended_at = time.perf_counter()
+        phases.measuring = False
         if on_measure is not None:
             await on_measure(False)
-        # Requests in flight finish (uncounted) so the connections close cleanly.
+        phases.stopped = True
+        phases.gate.set()
         await asyncio.wait_for(asyncio.gather(*workers), REQUEST_TIMEOUT_S + 1)
     finally:
         for task in workers:
