@@ -31,6 +31,7 @@ from bench.load import attack_body, reset_body
 from bench.servers import free_port, require_loopback
 from bench.targets import Target, report
 from schemas.encounter import EncounterCreate, EncounterCreated
+from service.collector import tune_for_serving
 from service.engine import Encounters
 from service.store import MemoryStore, RedisStore
 from service.store.redis import SCRIPT_COMMANDS
@@ -275,6 +276,10 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as error:
         sys.exit(f"python -m bench.table: {error}")
     kinds = ["embedded"] if args.no_redis else ["embedded", "redis"]
+    # The engine's garbage collector set as a serving process sets it (`make run`, every
+    # benchmark's server): the defaults' young collections walk a big table's objects many
+    # times a second, a cost the service does not have.
+    tune_for_serving()
     targets: list[Target] = []
     figures = {}
     for kind in kinds:

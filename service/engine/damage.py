@@ -6,7 +6,7 @@ the rules read, who is out of the fight). Pure: the use cases commit what these 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -83,19 +83,44 @@ def with_monitors(
 
 def wounded(
     ruleset: Ruleset, state: EncounterState, actors: Mapping[str, SceneActor]
-) -> dict[str, SceneActor]:
+) -> Mapping[str, SceneActor]:
     """`actors` as the rules read them: each sheet's wound fields from its monitor's status
-    (what a request types itself still wins: the rules fill in only what it leaves out)."""
+    (what a request types itself still wins: the rules fill in only what it leaves out). Each
+    actor is read so when it is first looked up: an attack reads its shooter and targets, not
+    every actor of a big scene."""
     rules = rules_of(ruleset, state)
     if rules is None:
         return dict(actors)
-    read: dict[str, SceneActor] = {}
-    for actor_id, actor in actors.items():
-        status = actor.monitor.status if actor.monitor is not None else None
-        if actor.sheet is not None and status is not None:
-            actor = msgspec.structs.replace(actor, sheet=rules.wounded(actor.sheet, status))
-        read[actor_id] = actor
-    return read
+    return _Wounded(rules, actors)
+
+
+class _Wounded(Mapping[str, SceneActor]):
+    """The scene's actors with their wounds on their sheets, each worked out once, when asked."""
+
+    __slots__ = ("_actors", "_read", "_rules")
+
+    def __init__(self, rules: MonitorRules, actors: Mapping[str, SceneActor]) -> None:
+        self._rules = rules
+        self._actors = actors
+        self._read: dict[str, SceneActor] = {}
+
+    def __getitem__(self, actor_id: str) -> SceneActor:
+        read = self._read.get(actor_id)
+        if read is None:
+            read = actor = self._actors[actor_id]
+            status = actor.monitor.status if actor.monitor is not None else None
+            if actor.sheet is not None and status is not None:
+                read = msgspec.structs.replace(
+                    actor, sheet=self._rules.wounded(actor.sheet, status)
+                )
+            self._read[actor_id] = read
+        return read
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._actors)
+
+    def __len__(self) -> int:
+        return len(self._actors)
 
 
 def initiative_modifier(ruleset: Ruleset, state: EncounterState, actor_id: str) -> int | None:

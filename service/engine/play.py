@@ -76,10 +76,11 @@ class PlayUses(EncounterCore):
         # A hidden actor a player's request names (where players type their numbers) is to it
         # an actor the scene does not hold: the scene fills nothing in from it.
         masked = sight.hidden if all_unseen else sight.named_hidden([name for name, _ in names])
-        scene_seen = {i: a for i, a in state.scene.items() if i not in masked}
         # The rules read each sheet with the wounds its monitor holds (what the request types
         # itself still wins: the scene fills in only what it leaves out).
-        scene_seen = damage.wounded(loaded.ruleset, state, scene_seen)
+        scene_seen = damage.wounded(
+            loaded.ruleset, state, {i: a for i, a in state.scene.items() if i not in masked}
+        )
         request = self._filled(loaded, body_type, asked, scene_seen, zone_id)
         players.check_typed(body, request, typed)
         return loaded, request, masked
