@@ -60,6 +60,8 @@ DEFAULT_WATCHERS = (50, 200)
 # same rate" (Redis store, one replica); the POST's own is the phase with nobody watching.
 TARGET_WATCHERS = 200
 RECEIPT_VS_POST = 1.5
+# The floor's line is information (bench/suite.py's NOT_TARGETS), printed beside the target.
+FLOOR_MARKER = "floor"
 # Every few attacks come from a hidden shooter: the players' sockets get it redacted ("someone"),
 # the GM's whole, so both audiences' wire forms are built.
 HIDDEN_EVERY = 4
@@ -72,6 +74,8 @@ DRAIN_TIMEOUT_S = 10.0
 STORES = {
     "redis": "firefight, Redis store",
     "memory": "firefight, embedded in-memory store",
+    # Run beside the Redis store: bench/fanout_floor.py, what the machine itself costs.
+    "floor": "the floor: bare aiohttp, one Redis INCR, one frame written to every socket",
 }
 HIDDEN_SHOOTER = {"name": "Ganger", "hidden": True, "position": {"x": 12.0, "y": 3.0}}
 _ID_PREFIX = b'{"id":"'
@@ -496,8 +500,8 @@ def _targets(results: dict[str, list[Phase]]) -> list[Target]:
     table's)."""
     targets = []
     for store, phases in results.items():
-        if store != "redis":
-            continue  # the mark is for the Redis store, one replica
+        if store not in ("redis", "floor"):
+            continue  # the mark is for the Redis store, one replica; the floor is beside it
         alone = next((p for p in phases if p.watchers == 0), None)
         if alone is None or not alone.post_s:
             continue
@@ -506,10 +510,13 @@ def _targets(results: dict[str, list[Phase]]) -> list[Target]:
             if phase.watchers != TARGET_WATCHERS or not phase.receipt_s:
                 continue
             receipt_p99 = _ms(phase.receipt_s, 99)
+            name = (
+                "fan-out" if store == "redis" else f"fan-out {FLOOR_MARKER} (bench/fanout_floor.py)"
+            )
             targets.append(
                 Target(
-                    f"fan-out POST to receipt p99 / the POST's own p99, {phase.watchers} "
-                    "watchers (redis)",
+                    f"{name} POST to receipt p99 / the POST's own p99, {phase.watchers} "
+                    f"watchers ({store})",
                     receipt_p99 / post_p99,
                     RECEIPT_VS_POST,
                     "at_most",
@@ -561,6 +568,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 async def _run(args: argparse.Namespace) -> int:
     cancel_on_sigterm()
     stores = ["redis", "memory"] if args.store == "both" else [args.store]
+    if "redis" in stores:
+        stores.append("floor")
     client: aioredis.Redis | None = None
     if "redis" in stores:
         client = aioredis.Redis.from_url(args.redis_url, socket_connect_timeout=2)
@@ -583,8 +592,8 @@ async def _run(args: argparse.Namespace) -> int:
             for store in stores:
                 spec = ServerSpec(
                     store,
-                    "firefight",
-                    args.redis_url if store == "redis" else None,
+                    "fanout-floor" if store == "floor" else "firefight",
+                    args.redis_url if store in ("redis", "floor") else None,
                     STORES[store],
                     # Every player watcher follows on the one shared players' token, past the
                     # per-token cap a table needs (docs/operations.md).

@@ -1,5 +1,5 @@
 """The process a benchmarked server runs in:
-`python -m bench.server firefight|baseline|bare-json --port N`.
+`python -m bench.server firefight|baseline|bare-json|fanout-floor --port N`.
 
 Every server under test is started through this module, so each is the same kind of process
 (a fresh interpreter, one event loop, `aiohttp.web.run_app`) and only the application differs.
@@ -29,6 +29,7 @@ import redis.asyncio as aioredis
 from aiohttp import web
 from redis.asyncio.connection import AbstractConnection, DefaultParser
 
+from bench.fanout_floor import floor_app
 from service.__main__ import main as serve_firefight
 from service.event_loop import EVENT_LOOP_CHOICES, EventLoopKind, loop_factory, resolved
 
@@ -196,7 +197,7 @@ def read_collections(directory: Path) -> list[tuple[float, float, int]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.server", description=__doc__)
-    parser.add_argument("kind", choices=["firefight", "baseline", "bare-json"])
+    parser.add_argument("kind", choices=["firefight", "baseline", "bare-json", "fanout-floor"])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--workers", type=int, default=1, help="firefight's --workers")
@@ -225,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.redis_url:
             parser.error("the baseline needs --redis-url")
         run = functools.partial(_run_app, baseline_app(args.redis_url), args.port, event_loop)
+    elif args.kind == "fanout-floor":
+        if not args.redis_url:
+            parser.error("the fan-out's floor needs --redis-url")
+        app = floor_app(args.redis_url, REDIS_TIMEOUT_S)
+        run = functools.partial(_run_app, app, args.port, event_loop)
     elif args.kind == "bare-json":
         run = functools.partial(_run_app, bare_json_app(), args.port, event_loop)
     else:

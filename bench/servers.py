@@ -27,7 +27,7 @@ STARTUP_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
-ServerKind = Literal["firefight", "baseline", "bare-json"]
+ServerKind = Literal["firefight", "baseline", "bare-json", "fanout-floor"]
 
 
 class ServerFailed(RuntimeError):
