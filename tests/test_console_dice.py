@@ -374,3 +374,36 @@ def test_a_zone_test_is_walked_through_its_test_then_its_soak(page: Page) -> Non
     expect(page.locator("#result-summary")).to_have_text(
         "goon-1 tests against zone-1: 0 hits of 5, hit, 5 physical boxes."
     )
+
+
+def test_the_walk_asks_again_while_the_tokens_previews_are_busy(page: Page, url: str) -> None:
+    """POST .../dice counts as a preview: while the token's previews are all in flight (on a
+    slow machine a Hard Life preview takes seconds) it is answered 429. The walk asks again
+    until it is answered, here after five busy answers (about 4.5 s of them), and shows the
+    first step: it does not leave the table stuck on an error."""
+    from playwright.sync_api import Route, expect
+
+    encounter = sr5_scene(page, url)
+    busy = {"left": 5}
+
+    def dice(route: Route) -> None:
+        if route.request.method == "POST" and busy["left"] > 0:
+            busy["left"] -= 1
+            route.fulfill(
+                status=429,
+                content_type="application/problem+json",
+                headers={"Retry-After": "1"},
+                body='{"type": "https://firefight.dev/problems/too-many-previews", '
+                '"title": "Too many previews", "status": 429, '
+                '"detail": "this token has 2 previews in flight"}',
+            )
+        else:
+            route.continue_()
+
+    page.route(f"**/v1/encounters/{encounter}/dice", dice)
+    pick(page, "sam", "goon-1")
+    page.get_by_role("button", name="Roll at the table").click()
+    expect(walk_of(page).locator("#attack-walk-prompt")).to_have_text(
+        "Sam: roll 11 dice", timeout=15_000
+    )
+    assert busy["left"] == 0

@@ -10,8 +10,12 @@ import * as api from "./api.js";
 import { FieldError, parseFaces } from "./fields.js";
 import { el } from "./results.js";
 
-// How many times a step is asked while the token's previews are all in flight.
-const BUSY_RETRIES = 4;
+// How long a step is asked again while the token's previews are all in flight (a 429), and the
+// wait between two asks: on a slow machine a Hard Life preview in flight takes seconds, and a
+// walk that gave up after a few asks left the table stuck on its prompt.
+const BUSY_GIVE_UP_MS = 15000;
+const BUSY_WAIT_MS = 300;
+const BUSY_WAIT_MAX_MS = 1500;
 
 const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -225,14 +229,16 @@ export class DiceWalk {
   }
 
   // The answer of POST .../dice; asked again a little later while the token has its previews
-  // in flight (a 429: the odds panel's count too), a few times.
+  // in flight (a 429: the odds panel's count too), for up to BUSY_GIVE_UP_MS.
   async asked(dice) {
+    const giveUpAt = Date.now() + BUSY_GIVE_UP_MS;
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.ask(dice);
       } catch (problem) {
-        if (problem.status !== 429 || attempt >= BUSY_RETRIES) throw problem;
-        await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+        const wait = Math.min(BUSY_WAIT_MS * attempt, BUSY_WAIT_MAX_MS);
+        if (problem.status !== 429 || Date.now() + wait > giveUpAt) throw problem;
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
   }
