@@ -26,7 +26,6 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 import redis.asyncio as aioredis
-import structlog
 
 from bench import previews
 from bench.load import attack_body
@@ -37,6 +36,7 @@ from schemas.d100 import D100AttackRequest, D100State
 from schemas.encounter import EncounterCreate, EncounterCreated, TurnState
 from schemas.initiative import Initiative, InitiativeEntry
 from schemas.sr5 import SR5ActionRequest, SR5AttackRequest, SR5State
+from service import logs
 from service.config import Config
 from service.engine import Encounters
 from service.logs import configure_logging
@@ -196,7 +196,7 @@ RULES_SPEED_UP = 50_000 / 29_000
 
 
 def _log_line_us(count: int) -> float:
-    """The one JSON log line request_context writes per request, to /dev/null."""
+    """The one JSON log line the middleware writes per request, to /dev/null."""
     with open(os.devnull, "w") as sink:
         saved, sys.stderr = sys.stderr, sink
         try:
@@ -204,17 +204,17 @@ def _log_line_us(count: int) -> float:
             configure_logging(Config(log_format="json", admin_key=LAYERS_ADMIN_KEY))
         finally:
             sys.stderr = saved
-        log = structlog.get_logger("firefight.api")
-        structlog.contextvars.bind_contextvars(request_id="0" * 32, encounter="0" * 32)
+        logs.new_context(request_id="0" * 32, encounter="0" * 32)
 
         def run(n: int) -> None:
             for _ in range(n):
-                log.info("request", method="POST", path="/v1/x", status=201, duration_ms=1.0)
+                line = {"method": "POST", "path": "/v1/x", "status": 201, "duration_ms": 1.0}
+                logs.request_line(line)
 
         try:
             return _per_call_us(count, run)
         finally:
-            structlog.contextvars.clear_contextvars()
+            logs.new_context()
 
 
 LAYERS_ADMIN_KEY = "layers-admin-key-0123456789"
@@ -351,7 +351,7 @@ async def _run(redis_url: str | None, count: int) -> dict[str, float]:
         "the same draw as before issue 12": _draw_us(count, _DiceBefore),
         "its three pools, counted and recorded": _attack_dice_us(count, Dice),
         "the same with the draw before issue 12": _attack_dice_us(count, _DiceBefore),
-        "request log line (structlog JSON)": _log_line_us(count),
+        "request log line (JSON)": _log_line_us(count),
         "the turn, stored and read back": _turn_us(count, 0),
         "the same, the service running a 50-actor initiative": _turn_us(count, 50),
     }

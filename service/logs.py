@@ -11,6 +11,9 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -56,14 +59,84 @@ class UtcTimeStamper:
         return event_dict
 
 
+# What every line logged while a request is handled carries (its id, its encounter...): one
+# context variable holding a dict never changed once set, so a task started during a request
+# sees what was bound before it and binds apart from it, as structlog's own contextvars do; at
+# a fraction of their CPU, which look through every variable of the context on every line
+# (docs/performance.md, "Issue 28").
+_CONTEXT: ContextVar[Mapping[str, Any]] = ContextVar(
+    "firefight_log_context", default=MappingProxyType({})
+)
+
+
+def new_context(**values: Any) -> None:
+    """A context of its own for what is handled from here on (a request's): `values` alone."""
+    _CONTEXT.set(values)
+
+
+def bind(**values: Any) -> None:
+    """Adds `values` to every line logged from here on in this context."""
+    _CONTEXT.set({**_CONTEXT.get(), **values})
+
+
+def merge_context(logger: Any, method: str, event_dict: Any) -> Any:
+    """The processor that adds the context to a line (what the line says itself wins)."""
+    for key, value in _CONTEXT.get().items():
+        event_dict.setdefault(key, value)
+    return event_dict
+
+
+log = structlog.get_logger("firefight.api")
+# Set by configure_logging: the request line written without structlog's generic steps (JSON
+# lines at the info level or lower), or not at all (above the info level).
+_request_line: Callable[[dict[str, Any]], None] | None = None
+
+
+def request_line(fields: dict[str, Any]) -> None:
+    """The one line every request ends with (its method, path, status...): the very bytes
+    structlog's chain writes for `log.info("request", **fields)`, written straight by the JSON
+    set-up, without the bound logger's copy of its context, its loop over the processors and
+    the checks of their results (docs/performance.md, "Issue 28"); any other set-up logs it
+    through structlog. `fields` is the caller's to give away."""
+    if _request_line is None:
+        log.info("request", **fields)
+    else:
+        _request_line(fields)
+
+
+def _unlogged(fields: dict[str, Any]) -> None:
+    """The request line above the info level: nothing to write, nothing done."""
+
+
+def _straight_request_line(
+    stamper: UtcTimeStamper, worker: int | None, out: structlog.BytesLogger
+) -> Callable[[dict[str, Any]], None]:
+    def write(fields: dict[str, Any]) -> None:
+        # The JSON chain's processors, in order: the event, the context, the level, the time,
+        # the worker (format_exc_info has nothing to do: no exc_info).
+        fields["event"] = "request"
+        for key, value in _CONTEXT.get().items():
+            fields.setdefault(key, value)
+        fields["level"] = "info"
+        stamper(None, "info", fields)
+        if worker is not None:
+            fields["worker"] = worker
+        out.msg(json_line(fields))
+
+    return write
+
+
 def configure_logging(config: Config, worker: int | None = None) -> None:
     """Sets up structlog for this process; `worker` (with `--workers` above 1) is added to every
     line so an operator can tell the processes' lines apart."""
     level = logging.getLevelNamesMapping().get(config.log_level.upper(), logging.INFO)
+    global _request_line
+    _request_line = None
+    stamper = UtcTimeStamper()
     processors: list[structlog.types.Processor] = [
-        structlog.contextvars.merge_contextvars,
+        merge_context,
         structlog.processors.add_log_level,
-        UtcTimeStamper(),
+        stamper,
         structlog.processors.format_exc_info,
     ]
     if worker is not None:
@@ -83,6 +156,12 @@ def configure_logging(config: Config, worker: int | None = None) -> None:
         sys.stderr.flush()
         processors.append(structlog.processors.JSONRenderer(serializer=json_line))
         logger_factory = structlog.BytesLoggerFactory(stderr_bytes)
+        if level <= logging.INFO:
+            _request_line = _straight_request_line(
+                stamper, worker, structlog.BytesLogger(stderr_bytes)
+            )
+    if level > logging.INFO:
+        _request_line = _unlogged
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(level),

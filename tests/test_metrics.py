@@ -14,9 +14,12 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.api import create_app
+from service.api import metrics as metrics_module
+from service.api.metrics import REQUEST_BUCKETS
 from service.config import Config, load_config
 from service.rules import odds
 from tests.conftest import ADMIN_KEY, TEST_TTL_SECONDS
@@ -408,3 +411,36 @@ async def test_the_dashboard_uses_only_series_the_service_exports(aiohttp_client
     assert {f for f in shown if not any(name.startswith(f) for name in used)} == set()
     # ...and the check sees a name the service does not export.
     assert "firefight_requests_count" not in exported
+
+
+def _exposition(observe: Any) -> list[str]:
+    """A request counter and histogram of the service's buckets, observed by `observe`; the
+    exposition without its `_created` stamps."""
+    registry = CollectorRegistry()
+    counter = Counter("served", "Served.", ("route",), registry=registry).labels("/x")
+    histogram = Histogram(
+        "served_seconds", "Served.", ("route",), buckets=REQUEST_BUCKETS, registry=registry
+    ).labels("/x")
+    for seconds in TIMES:
+        observe(counter, histogram, seconds)
+    text = generate_latest(registry).decode()
+    return [line for line in text.splitlines() if "_created" not in line]
+
+
+# Every bucket's bound itself, either side of it, none, the slowest and beyond every bound.
+TIMES = [
+    t for bound in metrics_module.REQUEST_BUCKETS for t in (bound * 0.999, bound, bound * 1.001)
+] + [0.0, 0.0001, 30.0, float("inf")]
+
+
+def test_counted_and_timed_is_what_inc_and_observe_expose() -> None:
+    def by_the_library(counter: Any, histogram: Any, seconds: float) -> None:
+        counter.inc()
+        histogram.observe(seconds)
+
+    def straight(counter: Any, histogram: Any, seconds: float) -> None:
+        metrics_module.counted_and_timed(counter, histogram)(seconds)
+
+    expected = _exposition(by_the_library)
+    assert _exposition(straight) == expected
+    assert f'served_total{{route="/x"}} {float(len(TIMES))}' in expected

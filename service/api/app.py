@@ -14,6 +14,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.payload import AsyncIterablePayload
 
 from schemas.encounter import Health, RulesetDetail, RulesetInfo, RulesetList
+from service import logs
 from service.api import campaigns, dice_reveal, foundry, imports, metrics, openapi
 from service.api.admission import InFlight
 from service.api.app_keys import (
@@ -164,7 +165,7 @@ async def create_encounter(request: web.Request) -> web.Response:
     encounters.check_admin(credential)
     key = idempotency_key(request)
     answer = await encounters.create(await read_body(request), credential, key)
-    structlog.contextvars.bind_contextvars(encounter=answer.encounter_id)
+    logs.bind(encounter=answer.encounter_id)
     response = answered(answer)
     response.headers["Location"] = f"/v1/encounters/{answer.encounter_id}"
     return response

@@ -4,10 +4,10 @@ players' tokens, the encounters started in it, and what an encounter's end gives
 from __future__ import annotations
 
 import msgspec
-import structlog
 from aiohttp import web
 
 from schemas.campaign import CARRY_PARTS, CarryPart
+from service import logs
 from service.api.app_keys import ENCOUNTERS
 from service.api.handling import (
     CHANGING_METHODS,
@@ -34,7 +34,7 @@ async def _campaign(request: web.Request, gm: bool) -> Campaign:
     """The route's campaign, once the credential (from the headers) is shown to open it; then,
     for a change, the campaign's rate of changes. Nothing of the body is read yet."""
     campaign_id = request.match_info["campaign"]
-    structlog.contextvars.bind_contextvars(campaign=campaign_id)
+    logs.bind(campaign=campaign_id)
     campaign = await request.app[ENCOUNTERS].campaign(campaign_id, bearer_token(request), gm)
     if request.method in CHANGING_METHODS:
         check_rate(request, campaign_id)
@@ -106,7 +106,7 @@ async def create_encounter(request: web.Request) -> web.Response:
     campaign = await _campaign(request, gm=True)
     engine = request.app[ENCOUNTERS]
     answer = await engine.create_in_campaign(campaign, await read_body(request), key)
-    structlog.contextvars.bind_contextvars(encounter=answer.encounter_id)
+    logs.bind(encounter=answer.encounter_id)
     response = answered(answer)
     response.headers["Location"] = f"/v1/encounters/{answer.encounter_id}"
     return response

@@ -8,10 +8,10 @@ import math
 import re
 
 import msgspec
-import structlog
 from aiohttp import web
 
 from schemas.common import ID_MAX_LENGTH, ID_PATTERN, MAX_JSON_DEPTH
+from service import logs
 from service.api import openapi
 from service.api.app_keys import ADMITTED, BODY, CONFIG, ENCOUNTERS, LIMITER
 from service.api.json_depth import deeper_than
@@ -54,7 +54,7 @@ def route_actor(request: web.Request) -> str:
 
 def route_encounter(request: web.Request) -> str:
     encounter_id = request.match_info["encounter"]
-    structlog.contextvars.bind_contextvars(encounter=encounter_id)
+    logs.bind(encounter=encounter_id)
     return encounter_id
 
 
