@@ -12,16 +12,14 @@ on the same cores), which firefight's figure is compared with in the same run.
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 
 import msgspec
-import redis.asyncio as aioredis
 from aiohttp import web
 
+from bench.server import REDIS, redis_app
 from service.api.hub import text_frame
 
 FLOOR_KEY = "firefight-bench:fanout-floor"
-REDIS = web.AppKey("redis", aioredis.Redis)
 SOCKETS = web.AppKey("sockets", dict)
 _encode = msgspec.json.Encoder().encode
 _ids = itertools.count(1)
@@ -72,23 +70,14 @@ async def _post(request: web.Request) -> web.Response:
     )
 
 
-async def _healthz(request: web.Request) -> web.Response:
-    return web.Response(body=b'{"status":"ok"}', content_type="application/json")
+def floor_app(redis_url: str) -> web.Application:
+    app = redis_app(redis_url)
+    app[SOCKETS] = {}
 
-
-def floor_app(redis_url: str, timeout_s: float) -> web.Application:
-    async def redis_ctx(app: web.Application) -> AsyncIterator[None]:
-        app[REDIS] = aioredis.Redis.from_url(
-            redis_url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s
-        )
-        app[SOCKETS] = {}
-        yield
+    async def forget(app: web.Application) -> None:
         await app[REDIS].delete(FLOOR_KEY)
-        await app[REDIS].aclose()
 
-    app = web.Application(client_max_size=256 * 1024)
-    app.cleanup_ctx.append(redis_ctx)
-    app.router.add_get("/healthz", _healthz)
+    app.on_shutdown.append(forget)
     app.router.add_post("/v1/encounters", _create)
     app.router.add_put("/v1/encounters/{encounter}/actors/{actor}", _put_actor)
     app.router.add_delete("/v1/encounters/{encounter}", _delete)

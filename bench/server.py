@@ -29,7 +29,6 @@ import redis.asyncio as aioredis
 from aiohttp import web
 from redis.asyncio.connection import AbstractConnection, DefaultParser
 
-from bench.fanout_floor import floor_app
 from service.__main__ import main as serve_firefight
 from service.event_loop import EVENT_LOOP_CHOICES, EventLoopKind, loop_factory, resolved
 
@@ -62,12 +61,12 @@ async def _baseline_healthz(request: web.Request) -> web.Response:
     return web.Response(body=b'{"status":"ok"}', content_type="application/json")
 
 
-def baseline_app(redis_url: str) -> web.Application:
-    """A bare aiohttp app on the same URL shapes as firefight, one Redis INCR per POST."""
+def redis_app(redis_url: str) -> web.Application:
+    """A bare aiohttp app with a Redis client (`app[REDIS]`) and `GET /healthz`: the client
+    settings of firefight's RedisStore, so both pay the same per-command cost and the
+    difference between them is firefight's own work."""
 
     async def redis_ctx(app: web.Application) -> AsyncIterator[None]:
-        # The client settings of firefight's RedisStore, so both pay the same per-command cost
-        # and the difference between them is firefight's own work.
         app[REDIS] = aioredis.Redis.from_url(
             redis_url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S
         )
@@ -77,6 +76,12 @@ def baseline_app(redis_url: str) -> web.Application:
     app = web.Application(client_max_size=256 * 1024)
     app.cleanup_ctx.append(redis_ctx)
     app.router.add_get("/healthz", _baseline_healthz)
+    return app
+
+
+def baseline_app(redis_url: str) -> web.Application:
+    """A bare aiohttp app on the same URL shapes as firefight, one Redis INCR per POST."""
+    app = redis_app(redis_url)
     # Both paths the load generator posts to (attacks and recoil resets) hit the same handler.
     app.router.add_post("/v1/encounters/{encounter}/attacks", _baseline_post)
     app.router.add_post("/v1/encounters/{encounter}/actions", _baseline_post)
@@ -229,8 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     elif args.kind == "fanout-floor":
         if not args.redis_url:
             parser.error("the fan-out's floor needs --redis-url")
-        app = floor_app(args.redis_url, REDIS_TIMEOUT_S)
-        run = functools.partial(_run_app, app, args.port, event_loop)
+        # Imported here: bench/fanout_floor.py builds on this module's Redis app.
+        from bench.fanout_floor import floor_app
+
+        run = functools.partial(_run_app, floor_app(args.redis_url), args.port, event_loop)
     elif args.kind == "bare-json":
         run = functools.partial(_run_app, bare_json_app(), args.port, event_loop)
     else:
