@@ -6,7 +6,7 @@ import os
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fakeredis
 import pytest
@@ -19,6 +19,9 @@ from service.config import Config
 from service.store import MemoryStore, RedisStore, SQLiteStore, StoreLimits
 from tests.redis_cluster import start_cluster
 from tests.redis_server import OwnRedis
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # What the tests write to the shared Redis expires soon after, not a week later.
@@ -259,3 +262,38 @@ async def anonymous(make_client: AppFactory, store_kind: str) -> Any:
 async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
     """The app on the embedded store and on the real Redis."""
     return await make_client(redis=request.param == "redis")
+
+
+# --- the browser tests' Chromium and service (tests/console_browser.py, tests/test_console*.py)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """Chromium, once for each pytest-xdist worker (each browser test opens contexts of its own,
+    closed after it: tests/test_console.py's `browser`); under CI its absence fails the tests
+    instead of skipping them. Launched once per test file, it cost the suite 17 launches."""
+    from tests import console_browser as console
+
+    missing = console.chromium_missing()
+    if missing:
+        if IN_CI:
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as playwright:
+        launched = console.launch(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def console_service() -> Iterator[str]:
+    """`python -m service` as `make run` serves it, once for each pytest-xdist worker: the
+    browser tests make encounters and campaigns of their own on it (the tests that restart a
+    service, or set it up otherwise, start their own)."""
+    from tests import console_browser as console
+
+    with console.serve() as served:
+        yield served
