@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +83,35 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1) as client:
             for start in range(0, len(left), 500):
                 client.delete(*left[start : start + 500])
+
+
+# The order pytest-xdist hands the files out in (`--dist loadfile`; pyproject's addopts turn off
+# its own reordering, most tests first, which handed the fuzzing's files out last: for minutes
+# one worker ran them alone). The fuzzing's files first, the longest first, beside the other
+# files; the browser files last, so that none waits on its page beside the fuzzing's CPU (three
+# browser tests timed out there when the longest files went first); in each of the other two
+# groups the files with the most tests first, as pytest-xdist would.
+FIRST_FILES = (
+    "tests/test_fuzz_admin_play.py",
+    "tests/test_fuzz_admin_rest.py",
+    "tests/test_fuzz_credentials.py",
+    "tests/test_fuzz_redis.py",
+)
+LAST_FILES = "tests/test_console"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    files = [item.nodeid.partition("::")[0] for item in items]
+    counts = Counter(files)
+
+    def rank(file: str) -> tuple[int, int, str]:
+        if file in FIRST_FILES:
+            return (0, FIRST_FILES.index(file), file)
+        return (2 if file.startswith(LAST_FILES) else 1, -counts[file], file)
+
+    # Stable: a file's tests keep their order.
+    order = sorted(range(len(items)), key=lambda i: rank(files[i]))
+    items[:] = [items[i] for i in order]
 
 
 @pytest.fixture(scope="session")
