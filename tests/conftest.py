@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fakeredis
 import pytest
@@ -19,6 +20,9 @@ from service.config import Config
 from service.store import MemoryStore, RedisStore, SQLiteStore, StoreLimits
 from tests.redis_cluster import start_cluster
 from tests.redis_server import OwnRedis
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 REDIS_URL = os.environ.get("FIREFIGHT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # What the tests write to the shared Redis expires soon after, not a week later.
@@ -79,6 +83,35 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1) as client:
             for start in range(0, len(left), 500):
                 client.delete(*left[start : start + 500])
+
+
+# The order pytest-xdist hands the files out in (`--dist loadfile`; pyproject's addopts turn off
+# its own reordering, most tests first, which handed the fuzzing's files out last: for minutes
+# one worker ran them alone). The fuzzing's files first, the longest first, beside the other
+# files; the browser files last, so that none waits on its page beside the fuzzing's CPU (three
+# browser tests timed out there when the longest files went first); in each of the other two
+# groups the files with the most tests first, as pytest-xdist would.
+FIRST_FILES = (
+    "tests/test_fuzz_admin_play.py",
+    "tests/test_fuzz_admin_rest.py",
+    "tests/test_fuzz_credentials.py",
+    "tests/test_fuzz_redis.py",
+)
+LAST_FILES = "tests/test_console"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    files = [item.nodeid.partition("::")[0] for item in items]
+    counts = Counter(files)
+
+    def rank(file: str) -> tuple[int, int, str]:
+        if file in FIRST_FILES:
+            return (0, FIRST_FILES.index(file), file)
+        return (2 if file.startswith(LAST_FILES) else 1, -counts[file], file)
+
+    # Stable: a file's tests keep their order.
+    order = sorted(range(len(items)), key=lambda i: rank(files[i]))
+    items[:] = [items[i] for i in order]
 
 
 @pytest.fixture(scope="session")
@@ -259,3 +292,38 @@ async def anonymous(make_client: AppFactory, store_kind: str) -> Any:
 async def store_client(make_client: Any, request: pytest.FixtureRequest) -> Any:
     """The app on the embedded store and on the real Redis."""
     return await make_client(redis=request.param == "redis")
+
+
+# --- the browser tests' Chromium and service (tests/console_browser.py, tests/test_console*.py)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """Chromium, once for each pytest-xdist worker (each browser test opens contexts of its own,
+    closed after it: tests/test_console.py's `browser`); under CI its absence fails the tests
+    instead of skipping them. Launched once per test file, it cost the suite 17 launches."""
+    from tests import console_browser as console
+
+    missing = console.chromium_missing()
+    if missing:
+        if IN_CI:
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as playwright:
+        launched = console.launch(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def console_service() -> Iterator[str]:
+    """`python -m service` as `make run` serves it, once for each pytest-xdist worker: the
+    browser tests make encounters and campaigns of their own on it (the tests that restart a
+    service, or set it up otherwise, start their own)."""
+    from tests import console_browser as console
+
+    with console.serve() as served:
+        yield served

@@ -4,7 +4,6 @@ page sees live."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -18,31 +17,22 @@ from tests import sr5_requests as make
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
-IN_CI = os.environ.get("CI") == "true"
 README_ATTACK = console.README_DICE["attack"]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Chromium; under CI its absence fails the tests instead of skipping them."""
-    missing = console.chromium_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(missing)
-        pytest.skip(missing)
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        launched = console.launch(playwright)
-        yield launched
-        launched.close()
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Browser]:
+    """The worker's Chromium (tests/conftest.py); the contexts a test leaves open are closed
+    after it, so that none of its pages (a live feed, a timer) runs beside the next test."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    with console.serve() as served:
-        yield served
+@pytest.fixture
+def url(console_service: str) -> str:
+    """The worker's service (tests/conftest.py)."""
+    return console_service
 
 
 @pytest.fixture
