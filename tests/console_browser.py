@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Locator, Page, Playwright, Response
+    from playwright.sync_api import Browser, Page, Playwright, Response
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_KEY = "console-admin-key-0123456789"
@@ -332,18 +332,6 @@ def put_d100_vex_and_ganger(page: Page, url: str, encounter: str) -> None:
     put_actor(page, url, encounter, "vex", {"position": {"x": 0, "y": 0}, "sheet": vex})
     ganger = {"ruleset": "d100", "defense": 30, "armor": 2}
     put_actor(page, url, encounter, "ganger-1", {"position": {"x": 9, "y": 9}, "sheet": ganger})
-
-
-def fill_kept(field: Locator, value: str) -> None:
-    """`field.fill(value)`, again when the page lost it. Playwright fills in two steps (it
-    focuses the field, then types), and an event that arrives between them may redraw the form
-    (the initiative panel redraws its rows for every scene change, keeping what was typed): the
-    text then goes into a row the page no longer shows (a fresh clone's run met it)."""
-    for _ in range(3):
-        field.fill(value)
-        if field.input_value() == value:
-            return
-    raise AssertionError(f"the page did not keep {value!r} in {field}")
 
 
 def put_actor(page: Page, url: str, encounter: str, actor: str, body: dict[str, Any]) -> None:

@@ -596,3 +596,25 @@ def test_d100_has_no_initiative_panel(page: Page) -> None:
 
     console.create_encounter(page, ruleset="d100", name="No passes")
     expect(page.locator("#initiative-panel")).to_be_hidden()
+
+
+def test_a_score_being_typed_keeps_its_field_when_the_scene_changes(page: Page, url: str) -> None:
+    """The roll form redraws its rows when the scene changes (a player moves a token): the GM
+    typing a score at that moment goes on typing into the same actor's field, the text kept
+    and the focus with it, not into a row the page no longer shows."""
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, name="Typing")
+    console.put_actor(page, url, encounter, "sam", SAM)
+    goon = {"position": {"x": 12, "y": 0}, "sheet": GOON}
+    console.put_actor(page, url, encounter, "goon-1", goon)
+    expect(page.locator("#initiative-rows tr[data-actor]")).to_have_count(2)
+    score = page.get_by_label("goon-1: score rolled at the table")
+    score.click()
+    page.keyboard.type("1")
+    row = page.locator('#initiative-rows tr[data-actor="goon-1"]').element_handle()
+    console.put_actor(page, url, encounter, "goon-1", {**goon, "position": {"x": 10, "y": 0}})
+    page.wait_for_function("row => !row.isConnected", arg=row)
+    page.keyboard.type("2")
+    expect(score).to_have_value("12")
+    expect(score).to_be_focused()

@@ -138,7 +138,15 @@ export class InitiativePanel {
         el("td", {}, score)));
     }
     if (!rows.length) rows.push(el("tr", { class: "empty" }, el("td", { colspan: 3, text: "Nobody on the scene yet." })));
+    // The GM may be typing a score as the scene changes (a player moves a token): the field of
+    // the same actor keeps the focus, so the next keys go on into it, not into a row now gone.
+    const focused = this.rows.contains(document.activeElement) ? document.activeElement : null;
+    const focusedActor = focused?.closest("tr[data-actor]")?.dataset.actor;
     this.rows.replaceChildren(...rows);
+    if (focusedActor !== undefined) {
+      const row = [...this.rows.querySelectorAll("tr[data-actor]")].find((r) => r.dataset.actor === focusedActor);
+      row?.querySelector(`input[type=${focused.type}]`)?.focus();
+    }
   }
 
   // The request to start a combat turn: the actors ticked, each with its typed score or none
