@@ -1,9 +1,9 @@
 """`python -m bench.sustained --targets`: issue 28's tail, as ratios against a baseline run at
 the same offered rate in the same invocation.
 
-The closed-loop maximum of the store (16 workers, as `make bench`), then open loop at half of it
-twice: firefight (watchers, keys and retries as `bench.sustained` always sends them) and the
-bare baseline (`python -m bench.server baseline`: aiohttp, parse the body, one Redis INCR) with
+The closed-loop maximum of the store (16 workers, as `make bench`, with the open loop's watchers
+on every encounter), then open loop at half of it twice: firefight (watchers, keys and retries
+as `bench.sustained` always sends them) and the bare baseline (`python -m bench.server baseline`: aiohttp, parse the body, one Redis INCR) with
 the very same attack and reset bodies, due at the very same times; then past the maximum,
 where the service must shed load rather than time out. See docs/performance.md, "Targets".
 """
@@ -50,21 +50,44 @@ P99_VS_BASELINE = 2.0
 GC_PAUSE_MS = 5.0
 
 
+async def _drain(socket: aiohttp.ClientWebSocketResponse) -> None:
+    async for _ in socket:
+        pass
+
+
 async def _closed_loop_max(
     spec: ServerSpec, args: argparse.Namespace, log_dir: Path, client: aioredis.Redis | None
 ) -> float:
-    """Requests per second `make bench` would measure: 16 workers, each sending its next
-    request when its answer is back, over the run's encounters."""
+    """Requests per second `make bench` would measure (16 workers, each sending its next
+    request when its answer is back, over the run's encounters) with the watchers the open
+    loop has on each encounter (`--watchers`): the same work per request, so that half of this
+    maximum is half of what the server can do with them. Without them the open loop's "half"
+    had every event pushed to sockets the maximum never paid for (the server near a whole core
+    at that rate, 2026-12-03)."""
     server = await start_server(spec, log_dir, None)
     ids: list[str] = []
+    sockets: list[aiohttp.ClientWebSocketResponse] = []
+    readers: list[asyncio.Task[None]] = []
     try:
         admin = {"Authorization": f"Bearer {BENCH_ADMIN_KEY}"}
         timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
         connector = aiohttp.TCPConnector(limit=CLOSED_LOOP_WORKERS)
-        async with aiohttp.ClientSession(
-            connector=connector, timeout=timeout, headers=admin
-        ) as session:
-            await _create(session, server.base_url, args.encounters, ids)
+        async with (
+            aiohttp.ClientSession(connector=connector, timeout=timeout, headers=admin) as session,
+            aiohttp.ClientSession(
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=REQUEST_TIMEOUT_S)
+            ) as watching,
+        ):
+            for encounter_id, created_event in await _create(
+                session, server.base_url, args.encounters, ids
+            ):
+                for _ in range(args.watchers):
+                    socket = await watching.ws_connect(
+                        f"{server.base_url}/v1/encounters/{encounter_id}/ws",
+                        params={"token": BENCH_ADMIN_KEY, "after": created_event},
+                    )
+                    sockets.append(socket)
+                    readers.append(asyncio.create_task(_drain(socket)))
             plans = [worker_plan(w, ids[w % len(ids)]) for w in range(CLOSED_LOOP_WORKERS)]
             load = await run_load(
                 session, server.base_url, plans, 1.0, args.max_seconds, 10_000_000
@@ -72,6 +95,7 @@ async def _closed_loop_max(
             for encounter_id in ids:
                 async with session.delete(f"{server.base_url}/v1/encounters/{encounter_id}"):
                     pass
+            await asyncio.wait(readers, timeout=REQUEST_TIMEOUT_S)
         if load.errors or load.warmup_errors:
             raise ServerFailed(
                 f"{spec.name}: the closed loop had {load.errors + load.warmup_errors} errors: "
@@ -79,6 +103,11 @@ async def _closed_loop_max(
             )
         return load.requests_per_s
     finally:
+        for socket in sockets:
+            await socket.close()
+        for task in readers:
+            task.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
         if client is not None and spec.redis_url and ids:
             await _forget(client, ids)
         server.stop()
