@@ -28,7 +28,27 @@ ADMIN_KEY = "console-admin-key-0123456789"
 # Debian's Chromium (scripts/ensure-chromium installs it); Playwright's own downloads are not
 # used: the machines reach no browser download site.
 CHROMIUM = os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+# The features Playwright's launch disables (chromiumSwitches in its driver): Chromium keeps only
+# the last --disable-features it is given, so ours repeats them (tests/test_console_chromium.py
+# fails when a Playwright upgrade disables one more).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+    "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+    "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
+    "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion"
+)
+# Headless Chromium gives each window (one for each context a test opens) the omnibox's popups,
+# WebUI pages in a renderer of their own that cost more CPU than the console's page; no test
+# types into an omnibox.
+OMNIBOX_WEBUI = "WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},{OMNIBOX_WEBUI}",
+]
 
 # The README's SR5 example: what the console must reproduce when typed in.
 README_DICE = {
