@@ -267,8 +267,8 @@ def shown(page: Page, selector: str) -> str:
 
 
 def shown_modifiers(page: Page, table: str) -> list[dict[str, Any]]:
-    """The rows of a modifier table on the page, as {source, value} (read in one call: a call for
-    each cell cost the browser more than the rest of a test)."""
+    """The rows of a modifier table on the page, as {source, value} (read in one call, not a
+    round trip to the page for each cell)."""
     rows: list[list[str]] = page.locator(f"{table} tbody tr").evaluate_all(
         """rows => rows.map(row => [row.querySelector("th").textContent,
                                     row.querySelector("td").textContent])"""
