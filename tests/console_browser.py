@@ -28,7 +28,27 @@ ADMIN_KEY = "console-admin-key-0123456789"
 # Debian's Chromium (scripts/ensure-chromium installs it); Playwright's own downloads are not
 # used: the machines reach no browser download site.
 CHROMIUM = os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+# The features Playwright's launch disables (chromiumSwitches in its driver): Chromium keeps only
+# the last --disable-features it is given, so ours repeats them (tests/test_console_chromium.py
+# fails when a Playwright upgrade disables one more).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+    "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+    "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
+    "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion"
+)
+# Headless Chromium gives each window (one for each context a test opens) the omnibox's popups,
+# WebUI pages in a renderer of their own that cost more CPU than the console's page; no test
+# types into an omnibox.
+OMNIBOX_WEBUI = "WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},{OMNIBOX_WEBUI}",
+]
 
 # The README's SR5 example: what the console must reproduce when typed in.
 README_DICE = {
@@ -247,33 +267,29 @@ def shown(page: Page, selector: str) -> str:
 
 
 def shown_modifiers(page: Page, table: str) -> list[dict[str, Any]]:
-    """The rows of a modifier table on the page, as {source, value}."""
-    rows = page.locator(f"{table} tbody tr")
+    """The rows of a modifier table on the page, as {source, value} (read in one call, not a
+    round trip to the page for each cell)."""
+    rows: list[list[str]] = page.locator(f"{table} tbody tr").evaluate_all(
+        """rows => rows.map(row => [row.querySelector("th").textContent,
+                                    row.querySelector("td").textContent])"""
+    )
     return [
-        {
-            "source": (rows.nth(i).locator("th").text_content() or "").strip(),
-            "value": int((rows.nth(i).locator("td").text_content() or "").replace("+", "")),
-        }
-        for i in range(rows.count())
+        {"source": source.strip(), "value": int(value.replace("+", ""))} for source, value in rows
     ]
 
 
 def shown_dice(page: Page) -> list[dict[str, Any]]:
-    """Every die on the page, by step, as the result's `dice` lists them."""
-    steps = page.locator("#result .dice-step")
-    dice = []
-    for i in range(steps.count()):
-        step = steps.nth(i)
-        faces = step.locator(".die")
-        dice.append(
-            {
-                "step": step.get_attribute("data-step"),
-                "values": [
-                    int(faces.nth(j).get_attribute("data-value") or 0) for j in range(faces.count())
-                ],
-            }
-        )
-    return dice
+    """Every die on the page, by step, as the result's `dice` lists them (read in one call)."""
+    steps: list[dict[str, Any]] = page.locator("#result .dice-step").evaluate_all(
+        """steps => steps.map(step => ({
+            step: step.getAttribute("data-step"),
+            values: [...step.querySelectorAll(".die")].map(d => d.getAttribute("data-value")),
+        }))"""
+    )
+    return [
+        {"step": step["step"], "values": [int(value or 0) for value in step["values"]]}
+        for step in steps
+    ]
 
 
 def answered_dice(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -84,7 +84,8 @@ def test_the_called_shot_is_picked_on_the_served_body_map_by_keyboard(page: Page
     hexes = page.locator("#called-shot-map .hex")
     # Every hex the service serves is drawn once, where its numbers put it.
     assert hexes.count() == len(served["hexes"])
-    drawn = {(h.get_attribute("data-hex"), h.get_attribute("data-location")) for h in hexes.all()}
+    pairs = hexes.evaluate_all("hs => hs.map(h => [h.dataset.hex, h.dataset.location])")
+    drawn = {(hex_id, location) for hex_id, location in pairs}
     assert drawn == {(f"{h['q']},{h['r']}", h["location"]) for h in served["hexes"]}
     assert {h["location"] for h in served["hexes"]} == {
         "head", "vitals", "torso", "groin", "right_arm", "left_arm", "right_hand", "left_hand",
