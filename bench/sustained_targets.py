@@ -3,9 +3,10 @@ the same offered rate in the same invocation.
 
 The closed-loop maximum of the store (16 workers, as `make bench`, with the open loop's watchers
 on every encounter), then open loop at half of it twice: firefight (watchers, keys and retries
-as `bench.sustained` always sends them) and the bare baseline (`python -m bench.server baseline`: aiohttp, parse the body, one Redis INCR) with
-the very same attack and reset bodies, due at the very same times; then past the maximum,
-where the service must shed load rather than time out. See docs/performance.md, "Targets".
+as `bench.sustained` always sends them) and the bare baseline (`python -m bench.server
+baseline`: aiohttp, parse the body, one Redis INCR) with the very same attack and reset bodies,
+due at the very same times; then past the maximum, where the service must shed load rather
+than time out. See docs/performance.md, "Targets".
 """
 
 from __future__ import annotations
