@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import threading
 import zlib
@@ -28,6 +29,7 @@ from schemathesis.core import NotSet
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import CoveragePhaseData
 from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi.coverage import _operation as coverage_operation
 
 from service.api import create_app
 from service.api.openapi import document
@@ -225,6 +227,41 @@ def _settled(
     if key not in _SETTLED:
         _SETTLED[key] = (config, merge())
     return _SETTLED[key][1]
+
+
+# What the coverage phase made of a body schema, by everything it was made from: the values are
+# a function of those (the phase is deterministic), so an operation whose body schema another's
+# equals gets copies of that one's instead of making them again (the odds previews take their
+# play routes' bodies: about a tenth of the first pass's CPU on the play routes).
+_BODY_VALUES: dict[str, list[Any]] = {}
+_made_body_values = coverage_operation.drop_negatives_any_draft_admits
+
+
+def _body_values(context: Any, schema: Any, values: Iterator[Any]) -> Iterator[Any]:
+    """Schemathesis' (4.32) body values of the coverage phase, each body schema's made once."""
+    key = json.dumps(
+        [
+            schema,
+            str(context.location),
+            context.media_type,
+            [str(mode) for mode in context.generation_modes],
+            context.is_required,
+            context.allow_extra_parameters,
+            context.validator_cls.__name__,
+            sorted((name, repr(strategy)) for name, strategy in context.custom_formats.items()),
+            getattr(context.update_pattern, "__qualname__", None),
+        ],
+        sort_keys=True,
+        default=repr,
+    )
+    if key not in _BODY_VALUES:
+        _BODY_VALUES[key] = list(_made_body_values(context, schema, values))
+        return iter(_BODY_VALUES[key])
+    # Copies: each case holds its own body.
+    return iter(copy.deepcopy(_BODY_VALUES[key]))
+
+
+coverage_operation.drop_negatives_any_draft_admits = _body_values
 
 
 def _schema(*, examples: int, admin: bool, coverage: bool) -> Any:
