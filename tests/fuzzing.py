@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import importlib
 import json
 import threading
 import zlib
@@ -29,7 +30,6 @@ from schemathesis.core import NotSet
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import CoveragePhaseData
 from schemathesis.generation.modes import GenerationMode
-from schemathesis.specs.openapi.coverage import _operation as coverage_operation
 
 from service.api import create_app
 from service.api.openapi import document
@@ -233,8 +233,16 @@ def _settled(
 # a function of those (the phase is deterministic), so an operation whose body schema another's
 # equals gets copies of that one's instead of making them again (the odds previews take their
 # play routes' bodies: about a tenth of the first pass's CPU on the play routes).
+# It wraps a private function of schemathesis 4.32: where a later 4.x has none of that name,
+# nothing is wrapped and every operation makes its own values, as before (the same cases).
 _BODY_VALUES: dict[str, list[Any]] = {}
-_made_body_values = coverage_operation.drop_negatives_any_draft_admits
+try:
+    _coverage_operation: Any = importlib.import_module(
+        "schemathesis.specs.openapi.coverage._operation"
+    )
+except ImportError:
+    _coverage_operation = None
+_made_body_values = getattr(_coverage_operation, "drop_negatives_any_draft_admits", None)
 
 
 def _body_values(context: Any, schema: Any, values: Iterator[Any]) -> Iterator[Any]:
@@ -255,13 +263,15 @@ def _body_values(context: Any, schema: Any, values: Iterator[Any]) -> Iterator[A
         default=repr,
     )
     if key not in _BODY_VALUES:
+        assert _made_body_values is not None  # wrapped only when there
         _BODY_VALUES[key] = list(_made_body_values(context, schema, values))
         return iter(_BODY_VALUES[key])
     # Copies: each case holds its own body.
     return iter(copy.deepcopy(_BODY_VALUES[key]))
 
 
-coverage_operation.drop_negatives_any_draft_admits = _body_values
+if _made_body_values is not None:
+    _coverage_operation.drop_negatives_any_draft_admits = _body_values
 
 
 def _schema(*, examples: int, admin: bool, coverage: bool) -> Any:
