@@ -41,17 +41,12 @@ CLIENTS_STAMP := clients/node_modules/.package-lock.json
 $(CLIENTS_STAMP): clients/package-lock.json
 	cd clients && npm ci --no-audit --no-fund
 
-# `make test` lets Python cache the bytecode it compiles (in __pycache__, ignored by git) even
-# where the environment says not to (PYTHONDONTWRITEBYTECODE, set on the project's machines):
-# otherwise every service process a test starts compiles service/ again, and every pytest process
-# rewrites the asserts of schemathesis and hypothesis again (about 3 s of CPU each).
 test: $(TEST_STAMP) $(CLIENTS_STAMP)
 	bash scripts/ensure-redis $(BIN)/python
 	bash scripts/ensure-chromium
 	bash scripts/ensure-haproxy
 	bash scripts/ensure-caddy
-	env -u PYTHONDONTWRITEBYTECODE $(MAKE) --no-print-directory --jobs=3 --output-sync=target \
-		lint pytest foundry-test
+	$(MAKE) --no-print-directory --jobs=3 --output-sync=target lint pytest foundry-test
 
 # The Python tests: `make test` runs them beside the lint and the Foundry module's tests, each
 # part's output shown whole once it ends (--output-sync), and any part that fails fails `make test`.
