@@ -355,10 +355,16 @@ def _body_read(case: Case, seed: str, negative: bool) -> bool:
     move, monitor and sheet). Line-traced over both admin passes, the 6,550 cases no longer
     sent (of 34,000) reached no line of service/ and no (operation, status, problem type) that
     the cases still sent do not."""
-    pool = DOOMED_ENCOUNTERS if case.method.upper() == "DELETE" else LIVE_ENCOUNTERS
-    # `_pick` over (*pool, the ended one, None).
-    aimed = _crc(seed) % (pool + 2)
+    aimed, pool = _aim(case.method, seed)
     return aimed < pool or (aimed == pool and negative)
+
+
+def _aim(method: str, seed: str) -> tuple[int, int]:
+    """Where `Service.aimed` points a case at an encounter: an index into (*the pool, the ended
+    encounter, the generated id), and the pool's size (the live encounters, the doomed ones for
+    DELETE)."""
+    pool = DOOMED_ENCOUNTERS if method.upper() == "DELETE" else LIVE_ENCOUNTERS
+    return _crc(seed) % (pool + 2), pool
 
 
 def _crc(seed: str) -> int:
@@ -415,8 +421,9 @@ class Service:
             return
         if "encounter" in path:
             pool = self.doomed if case.method.upper() == "DELETE" else self.live
-            choices: Sequence[Encounter | None] = (*pool, self.ended, None)
-            target = _pick(choices, seed)
+            aimed, size = _aim(case.method, seed)
+            assert len(pool) == size, (len(pool), size)
+            target = (*pool, self.ended, None)[aimed]
         if target is None:
             yield None
             return
