@@ -121,3 +121,102 @@ async def test_an_attack_redis_answers_too_late_is_503(
     await asyncio.sleep(0.1)  # the held commit ran: the next attack resolves on what it left
     answered = await client.post(path, json=make.attack(), headers=headers)
     assert answered.status == 201, await answered.text()
+
+
+# --- the event reader's XREAD (DirectReader) -------------------------------------------------
+
+
+async def _commit_after(store: RedisStore, encounter: str, event: bytes, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    assert isinstance(await store.commit(encounter, 1, {FIELD: b"v2"}, (), event), Committed)
+
+
+async def test_a_read_blocks_past_the_command_timeout_and_wakes_on_the_event(
+    redis_url: str,
+) -> None:
+    # The read's deadline is its block and then the command timeout: a read that blocks for
+    # 1.2 s with a command timeout of 0.3 s is not late, and the event committed after 0.6 s of
+    # it comes back at once, the stream's own entry.
+    store = RedisStore(redis_url, LIMITS, command_timeout_s=0.3)
+    try:
+        encounter = await _created(store)
+        cursor = await store.last_event_id(encounter)
+        assert cursor is not None
+        started = time.monotonic()
+        commit = asyncio.create_task(_commit_after(store, encounter, b"shot", 0.6))
+        found = await store.read_new({encounter: cursor}, 1.2)
+        waited = time.monotonic() - started
+        await commit
+        assert [event for _, event in found[encounter]] == [b"shot"]
+        assert 0.55 < waited < 1.1
+        started = time.monotonic()
+        assert await store.read_new({encounter: found[encounter][-1][0]}, 0.8) == {}
+        assert 0.75 < time.monotonic() - started < 1.1
+    finally:
+        await store.close()
+
+
+async def test_a_cancelled_read_stops_and_the_next_read_is_in_step(redis_url: str) -> None:
+    # A read cancelled while Redis blocks on it: the cancel goes through, and its connection is
+    # not read again (the reply Redis sends it when the event comes is never taken for the next
+    # read's): the next read gives the stream's events from its own cursor.
+    store = RedisStore(redis_url, LIMITS)
+    try:
+        encounter = await _created(store)
+        cursor = await store.last_event_id(encounter)
+        assert cursor is not None
+        read = asyncio.create_task(store.read_new({encounter: cursor}, 5))
+        await asyncio.sleep(0.2)
+        read.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await read
+        await store.commit(encounter, 1, {FIELD: b"v2"}, (), b"first")
+        await store.commit(encounter, 2, {FIELD: b"v3"}, (), b"second")
+        found = await store.read_new({encounter: cursor}, 1)
+        assert [event for _, event in found[encounter]] == [b"first", b"second"]
+        after_first = found[encounter][0][0]
+        found = await store.read_new({encounter: after_first}, 1)
+        assert [event for _, event in found[encounter]] == [b"second"]
+    finally:
+        await store.close()
+
+
+async def test_a_read_answered_too_late_is_store_unavailable_and_the_next_is_served(
+    proxy: TcpProxy,
+) -> None:
+    store = RedisStore(proxy.url, LIMITS, command_timeout_s=0.3)
+    try:
+        encounter = await _created(store)
+        cursor = await store.last_event_id(encounter)
+        assert cursor is not None
+        hold = proxy.hold_when(b"XREAD")
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            await store.read_new({encounter: cursor}, 0.2)  # block 0.2 s, then 0.3 s for its reply
+        assert 0.45 < time.monotonic() - started < 1.2
+        hold.release()
+        await store.commit(encounter, 1, {FIELD: b"v2"}, (), b"shot")
+        found = await store.read_new({encounter: cursor}, 1)
+        assert [event for _, event in found[encounter]] == [b"shot"]
+    finally:
+        await store.close()
+
+
+async def test_a_restarted_redis_costs_the_next_read_nothing(tmp_path: Path) -> None:
+    # The reader's connection went stale: the read connects again in the same call.
+    own = OwnRedis(tmp_path)
+    own.start()
+    store = RedisStore(own.url, LIMITS)
+    try:
+        encounter = await _created(store)
+        cursor = await store.last_event_id(encounter)
+        assert cursor is not None
+        assert await store.read_new({encounter: cursor}, 0.05) == {}
+        own.stop()
+        own.start()
+        await store.commit(encounter, 1, {FIELD: b"v2"}, (), b"shot")
+        found = await store.read_new({encounter: cursor}, 1)
+        assert [event for _, event in found[encounter]] == [b"shot"]
+    finally:
+        await store.close()
+        own.stop()

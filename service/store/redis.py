@@ -37,7 +37,13 @@ from service.store.base import (
     UndoTop,
     lasting,
 )
-from service.store.redis_direct import DirectScripts, connection_kind, retry_once
+from service.store.redis_direct import (
+    DirectReader,
+    DirectScripts,
+    connection_kind,
+    event_field,
+    retry_once,
+)
 
 # Every script touches one encounter's keys only (one hash tag, one Cluster slot).
 # An unused idempotency key is still passed, never touched, so every script declares its keys.
@@ -311,6 +317,9 @@ def _client(
     return aioredis.Redis.from_pool(pool)
 
 
+# The most events one read of the event reader takes (of all its encounters).
+EVENTS_PER_READ = 1000
+
 # Every encounter's state key, as SCAN matches them, and how many keys one SCAN step looks at.
 STATE_KEYS = "ff:{*}:state"
 IDS_PER_SCAN = 500
@@ -362,7 +371,7 @@ def _undo_top(reply: list[Any] | None) -> UndoTop | None:
 
 
 def _events(entries: list[Any]) -> Events:
-    return [(_text(event_id), fields[b"e"]) for event_id, fields in entries]
+    return [(_text(event_id), event_field(fields)) for event_id, fields in entries]
 
 
 class RedisStore:
@@ -401,6 +410,12 @@ class RedisStore:
             None
             if client is not None or cluster
             else DirectScripts(url, password, command_timeout_s, command_timeout_s)
+        )
+        # The event reader's XREAD likewise; a Cluster's, or a reader given, through redis-py.
+        self._direct_reader = (
+            None
+            if reader is not None or cluster
+            else DirectReader(url, password, command_timeout_s, command_timeout_s)
         )
         self._in_flight = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
         # Told of each round trip: its operation and seconds (the metrics' hook).
@@ -616,8 +631,11 @@ class RedisStore:
         block_ms = max(1, int(timeout_s * 1000))
         started = time.perf_counter()
         try:
+            direct = self._direct_reader
             answer = await self._unqueued(
-                lambda: self._reader.xread(streams, count=1000, block=block_ms)
+                (lambda: self._reader.xread(streams, count=EVENTS_PER_READ, block=block_ms))
+                if direct is None
+                else (lambda: direct.xread(streams, EVENTS_PER_READ, block_ms))
             )
         finally:
             self.on_round_trip("read_new", time.perf_counter() - started)
@@ -633,7 +651,7 @@ class RedisStore:
 
         async def one(encounter_id: str, cursor: str) -> Any:
             return await self._reader.xread(
-                {events_key(encounter_id): cursor}, count=1000, block=block_ms
+                {events_key(encounter_id): cursor}, count=EVENTS_PER_READ, block=block_ms
             )
 
         answers = await self._unqueued(
@@ -659,7 +677,8 @@ class RedisStore:
         await self._call(self._redis.ping, "ping")
 
     async def close(self) -> None:
-        if self._direct is not None:
-            await self._direct.close()
+        for direct in (self._direct, self._direct_reader):
+            if direct is not None:
+                await direct.close()
         await self._redis.aclose()
         await self._reader.aclose()
