@@ -90,11 +90,16 @@ class Follower:
                 after = f"&after={self.seen[-1]}" if self.seen else ""
                 try:
                     async with http.ws_connect(f"{self.url}?token={self.token}{after}") as ws:
-                        async for message in ws:
-                            if message.type == WSMsgType.TEXT:
-                                self.seen.append(message.json()["id"])
-                                self.arrived.set()
-                    self.close_codes.append(ws.close_code)
+                        message = await ws.receive()
+                        while message.type == WSMsgType.TEXT:
+                            self.seen.append(message.json()["id"])
+                            self.arrived.set()
+                            message = await ws.receive()
+                    # The server's close frame as sent (`ws.close_code` is the client's view:
+                    # 1006 when its reply met the connection the server had closed already).
+                    self.close_codes.append(
+                        message.data if message.type == WSMsgType.CLOSE else None
+                    )
                 except (aiohttp.ClientError, OSError):
                     self.close_codes.append(None)
                 self.reconnects += 1
