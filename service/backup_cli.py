@@ -9,7 +9,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-from service.api.app import store_for
 from service.backup import (
     BackupError,
     ExportedEncounter,
@@ -23,6 +22,7 @@ from service.backup import (
 from service.config import Config, ConfigError, load_config
 from service.data_dir import DATA_FILE
 from service.store import EncounterStore, StoreRefused, StoreUnavailable
+from service.store.choice import store_for
 
 # What a SQLite data directory held by a running service asks of the user.
 STOP_FIRST = (

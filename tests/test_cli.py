@@ -349,7 +349,7 @@ def test_the_cluster_switch_by_environment_or_flag() -> None:
 
 
 async def test_the_undo_stack_is_as_deep_as_configured(tmp_path: Path) -> None:
-    from service.api.app import store_for
+    from service.store.choice import store_for
 
     config = load_config(
         ["--data-dir", str(tmp_path)],

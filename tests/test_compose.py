@@ -308,6 +308,7 @@ def test_only_the_proxy_publishes_a_port_so_the_service_scales() -> None:
         "FIREFIGHT_PROXY_BIND": ":8080",
         "FIREFIGHT_PROXY_TLS_BIND": ":8081",
         "FIREFIGHT_PROXY_UPSTREAM": f"firefight:{exposed_port()}",
+        "FIREFIGHT_PROXY_CHECK_INTERVAL": "2s",
     }
     assert not any(name.startswith("FIREFIGHT_PROXY_") for name in environment(proxy))
     assert re.search(r"^\s*server-template \w+ \d+ .*\bresolvers docker\b", config, re.MULTILINE)

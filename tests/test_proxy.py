@@ -1,11 +1,12 @@
 """The load balancer of docker-compose.yml (deploy/haproxy.cfg), run for real on loopback.
 
 HAProxy checks the shipped file, then runs that very file in front of two replicas of the service
-on the real Redis. The file's three environment settings (docs in its header) point it at
-loopback: the replicas listen on 127.0.0.2 and 127.0.0.3 on one port, and a small DNS server of
-the test's own answers the replicas' name with both addresses, as Docker's DNS answers the
-`firefight` service with one address per replica. So discovery (`resolvers`, `server-template`),
-the /readyz health checks, leastconn and the WebSocket tunnel all run as they would in compose.
+on the real Redis. The file's environment settings (docs in its header) point it at loopback and
+check the replicas more often: the replicas listen on 127.0.0.2 and 127.0.0.3 on one port, and a
+small DNS server of the test's own answers the replicas' name with both addresses, as Docker's
+DNS answers the `firefight` service with one address per replica. So discovery (`resolvers`,
+`server-template`), the /readyz health checks, leastconn and the WebSocket tunnel all run as they
+would in compose.
 """
 
 from __future__ import annotations
@@ -44,7 +45,12 @@ IN_CI = os.environ.get("CI") == "true"
 REPLICA_HOSTS = ("127.0.0.2", "127.0.0.3")
 UPSTREAM_NAME = "firefight.test"
 ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
-# The health check takes a replica out after two failed checks 2 s apart; with room to spare.
+# The shipped file checks every 2 s; here every half second (FIREFIGHT_PROXY_CHECK_INTERVAL), so
+# a replica is out after two failed checks in about a second, and back after two good ones. Each
+# check may take that half second too: a loopback /readyz answers in milliseconds, and it takes
+# two late answers in a row to take a healthy replica out.
+CHECK_INTERVAL = "500ms"
+# The deadline for a replica to go out or come back in: many times the 1 s it takes.
 CHECK_SECONDS = 20.0
 
 
@@ -220,6 +226,7 @@ def running_proxy(
         FIREFIGHT_PROXY_TLS_BIND=f"127.0.0.1:{free_port('127.0.0.1')}",
         FIREFIGHT_PROXY_UPSTREAM=f"{UPSTREAM_NAME}:{upstream_port}",
         FIREFIGHT_PROXY_DNS=f"127.0.0.1:{dns.port}",
+        FIREFIGHT_PROXY_CHECK_INTERVAL=CHECK_INTERVAL,
     )
     log = directory / "haproxy.log"
     with log.open("wb") as sink:

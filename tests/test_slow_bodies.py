@@ -71,6 +71,11 @@ async def raw_client(service: ServiceProcess) -> AsyncIterator[RawClient]:
         yield RawClient(reader, writer)
     finally:
         writer.transport.abort()
+        # abort() closes the socket on the loop's next turn: wait for it, so the connection is
+        # gone before what follows (a SIGTERM, or a stop that blocks this loop) and the service
+        # sees the client leave (a held body otherwise holds up its shutdown).
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
 
 
 async def new_encounter(service: ServiceProcess) -> str:

@@ -2,13 +2,14 @@
 
 Caddy runs the shipped deploy/Caddyfile and HAProxy the shipped deploy/haproxy.cfg, both on
 loopback, with only their documented environment settings changed (ports, upstream addresses,
-the certificate's paths), as tests/test_proxy.py runs the balancer alone: a certificate for
-localhost and 127.0.0.1, signed by a throwaway CA the test makes with the `openssl` CLI, as the
-operator's certificate (FIREFIGHT_TLS=files), in front of two replicas of the service on the
-real Redis and a DNS server of the test's own that names them. Over HTTPS verified against that
-CA the requests reach both replicas, a WSS watch receives an attack's event, plain HTTP on the
-TLS port is refused, and a client that trusts another CA is refused the connection. The address
-the replicas limit requests without a valid token by is the client's, never one it made up.
+the certificate's paths, the health checks' interval), as tests/test_proxy.py runs the balancer
+alone: a certificate for localhost and 127.0.0.1, signed by a throwaway CA the test makes with the
+`openssl` CLI, as the operator's certificate (FIREFIGHT_TLS=files), in front of two replicas of
+the service on the real Redis and a DNS server of the test's own that names them. Over HTTPS
+verified against that CA the requests reach both replicas, a WSS watch receives an attack's
+event, plain HTTP on the TLS port is refused, and a client that trusts another CA is refused the
+connection. The address the replicas limit requests without a valid token by is the client's,
+never one it made up.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from tests.service_process import (
     wait_answer,
     wait_until,
 )
-from tests.test_proxy import REPLICA_HOSTS, UPSTREAM_NAME, ReplicaDns
+from tests.test_proxy import CHECK_INTERVAL, REPLICA_HOSTS, UPSTREAM_NAME, ReplicaDns
 
 ROOT = Path(__file__).resolve().parent.parent
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -268,6 +269,8 @@ def stack(
             FIREFIGHT_PROXY_TLS_BIND=f"127.0.0.1:{tls_port}",
             FIREFIGHT_PROXY_UPSTREAM=f"{UPSTREAM_NAME}:{port}",
             FIREFIGHT_PROXY_DNS=f"127.0.0.1:{dns.port}",
+            # Replicas checked in after two good checks half a second apart, not 2 s.
+            FIREFIGHT_PROXY_CHECK_INTERVAL=CHECK_INTERVAL,
         )
         cleanup.enter_context(
             foreground([haproxy, "-db", "-f", str(HAPROXY_CFG)], haproxy_env, logs["haproxy"])

@@ -181,9 +181,10 @@ async def test_a_flood_to_a_client_that_never_reads_drops_it_and_not_the_others(
 async def test_a_non_reader_closed_by_the_heartbeat_is_cut_not_left_unsent() -> None:
     """Events wait unsent for a client that does not read, then the heartbeat finds it dead:
     its connection must be let go, though what is waiting for it can never be sent."""
-    # The first ping goes 2 s after the handshake (time enough to fill the buffers), and the
-    # socket is closed 1 s later without its pong.
-    async with served(ws_heartbeat_seconds=2, ws_send_timeout_seconds=60) as service:
+    # The first ping goes 1 s after the handshake, and the socket is closed 0.5 s later without
+    # its pong. Filling the buffers takes some fifteen events, about 50 ms here even on a loaded
+    # machine: the second is twenty times that.
+    async with served(ws_heartbeat_seconds=1, ws_send_timeout_seconds=60) as service:
         encounter = await service.encounter()
         async with non_reader(service.port, encounter):
             ((_, transport),) = service.app[SOCKETS].items()

@@ -50,20 +50,13 @@ from service.api.metrics import Metrics
 from service.api.middlewares import RETRY_AFTER_SECONDS, serving
 from service.api.problems import ProblemError
 from service.api.websocket import websocket
-from service.config import DEFAULT_ENCOUNTER_TTL_SECONDS, Config
-from service.data_dir import DATA_FILE, prepare
+from service.config import Config
 from service.engine import EVENTS_PAGE, Admitted, Encounters
 from service.engine.encounters import PREVIEW_THREADS
 from service.engine.previews import Previews
 from service.rules import RULESETS, Ruleset, initiative, odds
-from service.store import (
-    EncounterStore,
-    MemoryStore,
-    RedisStore,
-    SQLiteStore,
-    StoreLimits,
-    StoreUnavailable,
-)
+from service.store import StoreUnavailable
+from service.store.choice import store_for, store_limits
 
 # How often a running preview's connection is looked at: a preview whose client is gone stops
 # within this (and a sample).
@@ -430,40 +423,6 @@ async def events(request: web.Request) -> web.Response:
 
 
 # --- app -------------------------------------------------------------------------------------
-
-
-def _on_sqlite(config: Config) -> bool:
-    return config.store == "sqlite" and not config.redis_url
-
-
-def store_limits(config: Config) -> StoreLimits:
-    """What the store keeps and for how long (the engine shows the TTLs: GET .../{id})."""
-    ttl = config.encounter_ttl_seconds
-    if ttl is None and not _on_sqlite(config):
-        # Redis and memory always expire what nobody touches; SQLite keeps it until it ends.
-        ttl = DEFAULT_ENCOUNTER_TTL_SECONDS
-    return StoreLimits(
-        ttl_seconds=ttl,
-        max_events=config.max_events_per_encounter,
-        max_event_stream_bytes=config.max_event_stream_bytes,
-        max_undo=config.undo_depth,
-        max_undo_bytes=config.undo_bytes,
-    )
-
-
-def store_for(config: Config) -> EncounterStore:
-    """A Redis URL gives the Redis store; without one, `config.store` chooses."""
-    limits = store_limits(config)
-    if config.redis_url:
-        return RedisStore(
-            config.redis_url,
-            limits,
-            cluster=config.redis_cluster,
-            password=config.redis_password,
-        )
-    if _on_sqlite(config):
-        return SQLiteStore(prepare(config.data_dir) / DATA_FILE, limits)
-    return MemoryStore(limits)
 
 
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
