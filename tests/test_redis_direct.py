@@ -39,14 +39,18 @@ async def _created(store: RedisStore) -> str:
     return encounter
 
 
-async def test_a_restarted_redis_costs_the_next_commit_nothing(tmp_path: Path) -> None:
-    # The pooled connection went stale and Redis forgot its scripts: the commit connects again,
-    # is told NOSCRIPT, loads the script and runs, all in the one call.
+async def test_a_restarted_redis_costs_the_next_commit_and_read_nothing(tmp_path: Path) -> None:
+    # The pooled connections went stale and Redis forgot its scripts: the commit connects again,
+    # is told NOSCRIPT, loads the script and runs, all in the one call; the event reader's read
+    # connects again in its call too.
     own = OwnRedis(tmp_path)
     own.start()
     store = RedisStore(own.url, LIMITS)
     try:
         encounter = await _created(store)
+        cursor = await store.last_event_id(encounter)
+        assert cursor is not None
+        assert await store.read_new({encounter: cursor}, 0.05) == {}
         own.stop()
         own.start()  # its append-only file kept the encounter
         committed = await store.commit(encounter, 1, {FIELD: b"v2"}, (), b"shot")
@@ -54,6 +58,8 @@ async def test_a_restarted_redis_costs_the_next_commit_nothing(tmp_path: Path) -
         loaded = await store.load(encounter)
         assert isinstance(loaded, StoredEncounter)
         assert (loaded.version, loaded.fields[FIELD]) == (2, b"v2")
+        found = await store.read_new({encounter: cursor}, 1)
+        assert [event for _, event in found[encounter]] == [b"shot"]
     finally:
         await store.close()
         own.stop()
@@ -200,23 +206,3 @@ async def test_a_read_answered_too_late_is_store_unavailable_and_the_next_is_ser
         assert [event for _, event in found[encounter]] == [b"shot"]
     finally:
         await store.close()
-
-
-async def test_a_restarted_redis_costs_the_next_read_nothing(tmp_path: Path) -> None:
-    # The reader's connection went stale: the read connects again in the same call.
-    own = OwnRedis(tmp_path)
-    own.start()
-    store = RedisStore(own.url, LIMITS)
-    try:
-        encounter = await _created(store)
-        cursor = await store.last_event_id(encounter)
-        assert cursor is not None
-        assert await store.read_new({encounter: cursor}, 0.05) == {}
-        own.stop()
-        own.start()
-        await store.commit(encounter, 1, {FIELD: b"v2"}, (), b"shot")
-        found = await store.read_new({encounter: cursor}, 1)
-        assert [event for _, event in found[encounter]] == [b"shot"]
-    finally:
-        await store.close()
-        own.stop()
