@@ -314,41 +314,32 @@ def test_every_input_has_a_label(page: Page, url: str) -> None:
         )
 
 
-def tab_to(page: Page, selector: str, limit: int = 250) -> None:
-    """Presses Tab until `selector` has the focus, as a keyboard user would."""
-    for _ in range(limit):
-        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"{selector} is not reachable with Tab")
-
-
 def test_the_console_works_with_the_keyboard_alone(page: Page) -> None:
     from playwright.sync_api import expect
 
-    tab_to(page, "#create-admin-key")
+    console.tab_to(page, "#create-admin-key")
     page.keyboard.type(console.ADMIN_KEY)
-    tab_to(page, "#create-name")
+    console.tab_to(page, "#create-name")
     page.keyboard.type("Keyboard")
     page.keyboard.press("Enter")
     expect(page.locator("#feed-status")).to_have_attribute("data-state", "live")
     # The typed-in sheet, chosen by keys (the option after "nobody yet").
-    tab_to(page, "#scene-attacker")
+    console.tab_to(page, "#scene-attacker")
     page.keyboard.press("ArrowDown")
     expect(page.locator("#scene-attacker")).to_have_value("typed")
     # Move the target on the map by keys: 12 m -> 17 m.
-    tab_to(page, '#map g[data-actor="goon-1"]')
+    console.tab_to(page, '#map g[data-actor="goon-1"]')
     page.keyboard.press("Shift+ArrowRight")
     expect(page.locator('fieldset.target[data-target="goon-1"] output')).to_have_text("17")
     # Open the options and pick the smartlink by keys.
-    tab_to(page, "#options summary")
+    console.tab_to(page, "#options summary")
     page.keyboard.press("Enter")
-    tab_to(page, "#option-smartlink")
+    console.tab_to(page, "#option-smartlink")
     page.keyboard.press("End")
     expect(page.locator("#option-smartlink")).to_have_value("wireless_implant")
-    tab_to(page, '#dice-steps input[data-step="attack"]')
+    console.tab_to(page, '#dice-steps input[data-step="attack"]')
     page.keyboard.type("6 6 6 6 6 6 6 6 6 6 6 6 6")
-    tab_to(page, "#resolve")
+    console.tab_to(page, "#resolve")
     with page.expect_response(lambda r: r.url.endswith("/attacks")) as answer:
         page.keyboard.press("Enter")
     result = answer.value.json()["result"]
@@ -357,7 +348,7 @@ def test_the_console_works_with_the_keyboard_alone(page: Page) -> None:
     expect(page.locator("#result-summary")).to_contain_text("goon-1")
     expect(page.locator('#result [data-field="pool"]')).to_have_text(str(result["pool"]))
     # The feed's entries open by keyboard too.
-    tab_to(page, "#feed li[data-type=attack] button")
+    console.tab_to(page, "#feed li[data-type=attack] button")
     page.keyboard.press("Enter")
     expect(page.locator("#result-heading")).to_be_focused()
 
