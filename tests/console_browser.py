@@ -324,6 +324,44 @@ def resolve_zone_test(page: Page) -> dict[str, Any]:
     return post_from(page, "/tests", page.get_by_role("button", name="Resolve zone test").click)
 
 
+# --- the keyboard ----------------------------------------------------------------------------
+
+# While a test presses Tab towards an element, the page drops (before any handler of its own sees
+# it) every Tab pressed once that element has the focus: the presses go in batches, the focus read
+# once a batch, and the ones pressed after it was reached change nothing, as if never pressed.
+TAB_GUARD_JS = """selector => {
+    window.__tabTo?.stop();
+    const reached = () => document.activeElement?.matches(selector) ?? false;
+    const guard = event => {
+        if (event.key === "Tab" && reached()) {
+            event.preventDefault();
+            event.stopImmediatePropagation();
+        }
+    };
+    window.addEventListener("keydown", guard, true);
+    window.__tabTo = { reached, stop: () => window.removeEventListener("keydown", guard, true) };
+}"""
+TAB_REACHED_JS = """() => {
+    const reached = window.__tabTo.reached();
+    if (reached) window.__tabTo.stop();
+    return reached;
+}"""
+TAB_BATCH = 8
+
+
+def tab_to(page: Page, selector: str, limit: int = 250) -> None:
+    """Presses Tab until `selector` has the focus, as a keyboard user would (the focus read after
+    every TAB_BATCH presses, not after each: TAB_GUARD_JS)."""
+    page.evaluate(TAB_GUARD_JS, selector)
+    pressed = 0
+    while not page.evaluate(TAB_REACHED_JS):
+        if pressed >= limit:
+            raise AssertionError(f"{selector} is not reachable with Tab")
+        for _ in range(TAB_BATCH):
+            page.keyboard.press("Tab")
+        pressed += TAB_BATCH
+
+
 # --- the scene ------------------------------------------------------------------------------
 
 

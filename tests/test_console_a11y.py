@@ -30,10 +30,15 @@ def scheme(request: pytest.FixtureRequest) -> str:
 
 
 def violations(page: Page) -> list[str]:
-    """axe's serious and critical violations of the page as it is now, one line each."""
-    from axe_playwright_python.sync_playwright import Axe
+    """axe's serious and critical violations of the page as it is now, one line each (axe.run
+    as axe_playwright_python's Axe().run calls it; axe.min.js, 570 kB, sent into the page only
+    the first time the page is judged, not again for each view of it)."""
+    from axe_playwright_python.sync_playwright import DEFAULT_OPTIONS, Axe
 
-    results: dict[str, Any] = Axe().run(page).response
+    axe = Axe()
+    if not page.evaluate("() => typeof window.axe?.run === 'function'"):
+        page.evaluate(axe.axe_script)
+    results: dict[str, Any] = page.evaluate("options => axe.run(options)", DEFAULT_OPTIONS)
     found = []
     for violation in results["violations"]:
         if violation["impact"] in FAILING:

@@ -97,46 +97,76 @@ def encounter_view(page: Page, url: str, encounter: str) -> dict[str, Any]:
     return view
 
 
+# One target's part of the panel as the page holds it, read in one call (not a round trip to the
+# page for each bar's attribute): every match of each selector, so that one too many shows.
+READ_TARGET_JS = """([panel, target]) => {
+    const all = (root, selector) => [...root.querySelectorAll(selector)];
+    return all(document, `${panel} .odds-target[data-target="${target}"]`).map(on => ({
+        fields: Object.fromEntries(["hit", "damage_mean", "glitch", "graze"].map(field => [
+            field,
+            all(on, `[data-field=${field}]`).map(value => ({
+                value: value.getAttribute("data-value"), text: value.innerText,
+            })),
+        ])),
+        bars: all(on, "svg.odds-chart g.bar").map(bar => ({
+            boxes: bar.getAttribute("data-boxes"),
+            p: bar.getAttribute("data-p"),
+            titles: all(bar, "title").map(title => title.textContent),
+            labels: all(bar, "text.boxes").map(label => label.textContent),
+        })),
+        charts: all(on, "svg.odds-chart").map(chart => ({
+            role: chart.getAttribute("role"), label: chart.getAttribute("aria-label"),
+        })),
+    }));
+}"""
+
+
 def check_panel_shows(page: Page, odds: dict[str, Any]) -> None:
     """The panel's numbers are the answer's, target by target."""
     # d100 counts damage points, every Shadowrun boxes.
     unit = "damage" if odds["ruleset"] == "d100" else "boxes"
     for target in odds["targets"]:
-        on = page.locator(f'{PANEL} .odds-target[data-target="{target["target"]}"]')
+        found = page.evaluate(READ_TARGET_JS, [PANEL, target["target"]])
+        assert len(found) == 1, (target["target"], found)
+        on = found[0]
+        fields = {}
         for field in ("hit", "damage_mean", "glitch"):
-            value = on.locator(f"[data-field={field}]")
-            assert float(value.get_attribute("data-value") or "nan") == target[field], field
-        assert same_percent(on.locator("[data-field=hit]").inner_text(), target["hit"])
-        assert same_percent(on.locator("[data-field=glitch]").inner_text(), target["glitch"])
+            assert len(on["fields"][field]) == 1, (field, on["fields"][field])
+            fields[field] = on["fields"][field][0]
+            assert float(fields[field]["value"] or "nan") == target[field], field
+        assert same_percent(fields["hit"]["text"], target["hit"])
+        assert same_percent(fields["glitch"]["text"], target["glitch"])
         # Two decimals (read back as a number: a tie may round either way).
-        mean = on.locator("[data-field=damage_mean]").inner_text()
+        mean = fields["damage_mean"]["text"]
         assert re.fullmatch(r"\d+\.\d\d", mean), mean
         assert abs(float(mean) - target["damage_mean"]) <= 0.005 + 1e-9, mean
-        graze = on.locator("[data-field=graze]")
+        graze = on["fields"]["graze"]
         if target["graze"] > 0:
-            assert float(graze.get_attribute("data-value") or "nan") == target["graze"]
+            assert len(graze) == 1, graze
+            assert float(graze[0]["value"] or "nan") == target["graze"]
         else:
-            assert graze.count() == 0
+            assert graze == []
         # One bar per distinct number of boxes, the tracks added up, labelled with it.
         bars: dict[int, float] = defaultdict(float)
         for entry in target["damage"]:
             bars[entry["boxes"]] += entry["p"]
-        drawn = on.locator("svg.odds-chart g.bar")
-        assert drawn.count() == len(bars)
-        for i, boxes in enumerate(sorted(bars)):
-            bar = drawn.nth(i)
-            assert bar.get_attribute("data-boxes") == str(boxes)
-            assert math.isclose(float(bar.get_attribute("data-p") or "nan"), bars[boxes])
-            title = bar.locator("title").text_content() or ""
+        drawn = on["bars"]
+        assert len(drawn) == len(bars)
+        for bar, boxes in zip(drawn, sorted(bars), strict=True):
+            assert bar["boxes"] == str(boxes)
+            assert math.isclose(float(bar["p"] or "nan"), bars[boxes])
+            assert len(bar["titles"]) == 1, bar["titles"]
+            title = bar["titles"][0] or ""
             assert title.startswith(f"{boxes} {unit}: "), title
             assert same_percent(title.removeprefix(f"{boxes} {unit}: "), bars[boxes]), title
         # The first and the last bar are labelled with their boxes below.
-        assert drawn.first.locator("text.boxes").text_content() == str(min(bars))
-        assert drawn.last.locator("text.boxes").text_content() == str(max(bars))
+        assert drawn[0]["labels"] == [str(min(bars))]
+        assert drawn[-1]["labels"] == [str(max(bars))]
         # The chart's text alternative says every bar.
-        chart = on.locator("svg.odds-chart")
-        assert chart.get_attribute("role") == "img"
-        label = chart.get_attribute("aria-label") or ""
+        assert len(on["charts"]) == 1, on["charts"]
+        chart = on["charts"][0]
+        assert chart["role"] == "img"
+        label = chart["label"] or ""
         for boxes in sorted(bars):
             assert f"{boxes} {unit}: " in label, label
 

@@ -92,12 +92,7 @@ def test_the_called_shot_is_picked_on_the_served_body_map_by_keyboard(page: Page
         "right_thigh", "left_thigh", "right_leg", "left_leg", "right_foot", "left_foot",
     }  # fmt: skip
     # Tab to the left hand's hex and press Enter: the called shot is the left hand.
-    for _ in range(400):
-        if page.evaluate("() => document.activeElement?.dataset?.location === 'left_hand'"):
-            break
-        page.keyboard.press("Tab")
-    else:
-        raise AssertionError("no hex of the left hand is reachable with Tab")
+    console.tab_to(page, '[data-location="left_hand"]', limit=400)
     page.keyboard.press("Enter")
     expect(page.locator("#option-called_shot")).to_have_value("left_hand")
     expect(page.locator('#called-shot-map [data-location="left_hand"]')).to_have_attribute(
