@@ -13,18 +13,23 @@ player's, the GM's, the admin's), so 401 and 403 are checked against the documen
 (tests/test_fuzz_redis.py). What they share is tests/fuzzing.py; each file starts its own service,
 so pytest-xdist runs them side by side. Generation is derandomized and bounded. Here: that the
 document fuzzed is the one served, and what the fuzzing found, pinned by plain tests, on both
-stores.
+stores; and that what tests/fuzzing.py keeps of schemathesis' work draws the same cases.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as hypothesis_strategies
+from schemathesis.generation.modes import GenerationMode
 
 from service.api.openapi import document
 from service.api.operations import OPERATIONS
+from tests import fuzzing
 from tests.fuzzing import (
     ADMIN,
     ANY_CREDENTIAL,
@@ -114,3 +119,47 @@ def test_the_largest_event_id_the_document_allows_is_answered(service: Service) 
     )
     assert response.status_code == 200, response.text
     assert response.json() == {"events": [], "last_event_id": None, "more": False}
+
+
+# tests/fuzzing.py keeps the strategy schemathesis draws each JSON object through (`_KeptObjects`):
+# the cases must be those a new strategy per object makes.
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+def test_kept_object_strategies_draw_what_new_ones_draw(
+    monkeypatch: pytest.MonkeyPatch, mode: GenerationMode
+) -> None:
+    assert isinstance(fuzzing._object_drawing.st, fuzzing._KeptObjects)  # schemathesis 4.32
+    kept = fuzzing._object_drawing.st
+    operation = AS_ADMIN["/v1/encounters/{encounter}/attacks"]["POST"]
+
+    def bodies() -> list[str]:
+        found: list[str] = []
+
+        @hypothesis.given(operation.as_strategy(generation_mode=mode))
+        @hypothesis.settings(
+            derandomize=True,
+            max_examples=60,
+            database=None,
+            deadline=None,
+            phases=[hypothesis.Phase.generate],
+            suppress_health_check=list(hypothesis.HealthCheck),
+        )
+        def draw(case: Any) -> None:
+            found.append(json.dumps(case.body, sort_keys=True, default=repr))
+
+        draw()
+        return found
+
+    made: list[int] = []
+    keep = type(kept).fixed_dictionaries
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return keep(kept, *args, **kwargs)
+
+    monkeypatch.setattr(kept, "fixed_dictionaries", counted)
+    before = len(kept._kept)
+    with_kept = bodies()
+    monkeypatch.setattr(fuzzing._object_drawing, "st", hypothesis_strategies)
+    assert bodies() == with_kept
+    # Objects were drawn, most of them through a strategy kept from an earlier one.
+    assert made and len(kept._kept) - before < len(made) / 2, (len(made), len(kept._kept))
