@@ -12,7 +12,14 @@ import pytest
 
 from service.rules import odds
 from service.rules.dice import Dice
-from tests.odds_check import Observed, check_distribution, check_target
+from tests.odds_check import (
+    ALPHA_BINOMIAL,
+    Z_BINOMIAL,
+    Observed,
+    binomial_range,
+    check_distribution,
+    check_target,
+)
 
 F = Fraction
 
@@ -184,6 +191,47 @@ def test_the_checks_can_fail() -> None:
     tally.glitch = 0.45
     with pytest.raises(AssertionError, match="glitch"):
         check_target(tally.odds(), observed)
+
+
+def test_the_binomial_bound_leaves_chance_its_stated_share() -> None:
+    """Each probability's bound is the binomial's own: below its fewest and above its most, chance
+    alone comes at most ALPHA_BINOMIAL / 2 each side, and one count further in, more (summed as
+    fractions). Rare, middling and near-certain outcomes alike."""
+    half = F(ALPHA_BINOMIAL) / 2
+    for p, n in [
+        (F(1, 200_000), 300),
+        (F(1, 1000), 400),
+        (F(1, 6), 60),
+        (F(1, 5), 350),
+        (F(1, 2), 200),
+        (F(999, 1000), 300),
+    ]:
+        fewest, most = binomial_range(float(p), n)
+        chance = [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+        assert sum(chance[:fewest]) <= half < sum(chance[: fewest + 1]), (p, n, fewest)
+        assert sum(chance[most + 1 :]) <= half < sum(chance[most:]), (p, n, most)
+    assert binomial_range(0.0, 100) == (0, 0) and binomial_range(1.0, 100) == (100, 100)
+
+
+def test_a_rare_outcome_may_come_twice_by_chance() -> None:
+    """A damage cell of automatic fire at 5e-6 in 8000 resolutions (0.04 expected) comes twice by
+    chance about once in 1,300 runs, three times once in 100,000 (Poisson), more than 5.7e-7 each:
+    the normal curve's 5 deviations and one (at most once) failed a distribution of some 400 such
+    cells one run in 40. Four times (once in 10 million) is still a failure. Where many are
+    expected the bound is the normal curve's, within a few counts (its skew)."""
+    n, p = 8000, 5e-6
+    rare = {("cell", i): p for i in range(400)}
+    expected = {**rare, "none": 1 - sum(rare.values())}
+    seen = Counter({("cell", 0): 2, ("cell", 1): 3, "none": n - 5})
+    check_distribution("rare", expected, seen, n)
+    seen = Counter({("cell", 0): 4, "none": n - 4})
+    with pytest.raises(AssertionError, match=r"\('cell', 0\) came 4 times"):
+        check_distribution("rare", expected, seen, n)
+    for p, n in [(0.3, 8000), (0.5, 20000), (0.05, 6000)]:
+        fewest, most = binomial_range(p, n)
+        sigma = (n * p * (1 - p)) ** 0.5
+        assert abs(fewest - (n * p - Z_BINOMIAL * sigma)) <= 5
+        assert abs(most - (n * p + Z_BINOMIAL * sigma)) <= 5
 
 
 def test_tally_sums_and_summaries() -> None:
