@@ -618,3 +618,28 @@ def test_a_score_being_typed_keeps_its_field_when_the_scene_changes(page: Page, 
     page.keyboard.type("2")
     expect(score).to_have_value("12")
     expect(score).to_be_focused()
+
+
+def test_a_position_being_typed_is_taken_when_the_scene_changes(page: Page, url: str) -> None:
+    """The map's positions table is drawn again when the scene changes (another actor moves):
+    a coordinate the GM is typing at that moment keeps its field and the focus, and leaving the
+    field with Tab moves the token (a full run lost such a move: the redraw took the focus, and
+    leaving the field sent nothing)."""
+    from playwright.sync_api import expect
+
+    encounter = console.create_encounter(page, name="Typing a position")
+    console.put_actor(page, url, encounter, "sam", SAM)
+    goon = {"position": {"x": 12, "y": 0}, "sheet": GOON}
+    console.put_actor(page, url, encounter, "goon-1", goon)
+    field = page.get_by_label("goon-1 x (m)")
+    expect(field).to_have_value("12")
+    field.fill("17")
+    moved_sam = {**SAM, "position": {"x": 3, "y": 4}}
+    console.put_actor(page, url, encounter, "sam", moved_sam)
+    expect(page.get_by_label("sam y (m)")).to_have_value("4")
+    expect(field).to_be_focused()
+    expect(field).to_have_value("17")
+    with page.expect_request(lambda r: r.url.endswith("/actors/goon-1/move")) as moved:
+        page.keyboard.press("Tab")
+    assert (moved.value.post_data_json or {})["position"]["x"] == 17
+    expect(page.locator('#map g[data-actor="goon-1"]')).to_have_count(1)

@@ -612,7 +612,13 @@ export class SceneMap {
         actor.role === "attacker" || actor.role === "aim" || far === null ? "–" : `${far} m`;
       rows.push(row);
     }
-    this.positions.replaceChildren(...rows);
+    // Rows already in their place stay attached: the GM may be typing a coordinate as the scene
+    // changes (another actor moves), and detaching that row would take the field's focus, and
+    // leaving the field would then send nothing.
+    rows.forEach((row, i) => {
+      if (this.positions.children[i] !== row) this.positions.insertBefore(row, this.positions.children[i] || null);
+    });
+    while (this.positions.children.length > rows.length) this.positions.lastElementChild.remove();
   }
 
   positionRow(actor) {
