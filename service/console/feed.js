@@ -2,7 +2,7 @@
 // resuming after the last event id received (docs/api.md, "Events and live updates").
 
 import { ApiError, getEncounter, socketUrl } from "./api.js";
-import { round1 } from "./map.js";
+import { round1 } from "./geometry.js";
 import { el } from "./results.js";
 
 const FIRST_DELAY_MS = 500;

@@ -3,7 +3,7 @@
 // width. A tap (or Enter) on another actor picks it as the target; nothing is moved from here
 // (the full table's map moves actors).
 
-import { round1 } from "./map.js";
+import { round1 } from "./geometry.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // A tap target at least this wide (WCAG 2.5.5, and what phones' guidelines ask).

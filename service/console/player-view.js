@@ -13,7 +13,7 @@ import { requestByNames } from "./attack-form.js";
 import { DiceWalk } from "./dice-entry.js";
 import { FieldError } from "./fields.js";
 import { leftText, nowText } from "./initiative.js";
-import { distance } from "./map.js";
+import { distance } from "./geometry.js";
 import { drawMonitor, INCAPACITATED, SERVICE_MONITORS, woundText } from "./monitors.js";
 import { TargetMap } from "./player-map.js";
 import { FORMS, renderResult, resultSummary, summarize } from "./result-view.js";
