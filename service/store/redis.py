@@ -417,6 +417,11 @@ class RedisStore:
             if reader is not None or cluster
             else DirectReader(url, password, command_timeout_s, command_timeout_s)
         )
+        self._xread: Callable[[dict[Any, Any], int, int], Awaitable[Any]] = (
+            self._direct_reader.xread
+            if self._direct_reader is not None
+            else lambda streams, count, block: self._reader.xread(streams, count=count, block=block)
+        )
         self._in_flight = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
         # Told of each round trip: its operation and seconds (the metrics' hook).
         self.on_round_trip: Callable[[str, float], object] = lambda op, seconds: None
@@ -631,12 +636,7 @@ class RedisStore:
         block_ms = max(1, int(timeout_s * 1000))
         started = time.perf_counter()
         try:
-            direct = self._direct_reader
-            answer = await self._unqueued(
-                (lambda: self._reader.xread(streams, count=EVENTS_PER_READ, block=block_ms))
-                if direct is None
-                else (lambda: direct.xread(streams, EVENTS_PER_READ, block_ms))
-            )
+            answer = await self._unqueued(lambda: self._xread(streams, EVENTS_PER_READ, block_ms))
         finally:
             self.on_round_trip("read_new", time.perf_counter() - started)
         return self._found(answer)
@@ -650,9 +650,7 @@ class RedisStore:
         block_ms = max(1, int(min(timeout_s, CLUSTER_BLOCK_SECONDS) * 1000))
 
         async def one(encounter_id: str, cursor: str) -> Any:
-            return await self._reader.xread(
-                {events_key(encounter_id): cursor}, count=EVENTS_PER_READ, block=block_ms
-            )
+            return await self._xread({events_key(encounter_id): cursor}, EVENTS_PER_READ, block_ms)
 
         answers = await self._unqueued(
             lambda: asyncio.gather(*(one(e, c) for e, c in cursors.items()))
