@@ -247,7 +247,7 @@ def _workers_name(workers: int) -> str:
     return f"redis-{workers}w"
 
 
-async def _create_encounters(
+async def create_encounters(
     session: aiohttp.ClientSession, server: RunningServer, count: int
 ) -> list[str]:
     if server.spec.kind != "firefight":
@@ -269,7 +269,7 @@ async def _create_encounters(
     return ids
 
 
-async def _end_encounters(
+async def end_encounters(
     session: aiohttp.ClientSession, server: RunningServer, ids: list[str]
 ) -> list[str]:
     """Ends the benchmark's encounters through the API, as a VTT would; problems, if any."""
@@ -300,7 +300,7 @@ async def _measure(
         async with aiohttp.ClientSession(
             connector=connector, timeout=timeout, headers=admin
         ) as session:
-            encounters = await _create_encounters(session, server, args.encounters)
+            encounters = await create_encounters(session, server, args.encounters)
             plans: list[list[PlannedRequest]] = [
                 worker_plan(worker, encounters[worker % len(encounters)])
                 for worker in range(args.workers)
@@ -338,7 +338,7 @@ async def _measure(
                 args.max_requests,
                 on_measure,
             )
-            problems = await _end_encounters(session, server, encounters)
+            problems = await end_encounters(session, server, encounters)
             if counters is not None and spec.kind == "firefight" and spec.redis_url:
                 await counters.forget(encounters)
         measured = Measured(spec, load, problems=problems)

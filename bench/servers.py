@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -172,13 +173,14 @@ class RunningServer:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:])
 
-    def stop(self) -> int | None:
-        """SIGTERM (run_app exits gracefully), then SIGKILL if it does not; the exit code."""
+    def stop(self, timeout_s: float = STOP_TIMEOUT_S) -> int | None:
+        """SIGTERM (run_app exits gracefully), then SIGKILL if it does not within `timeout_s`;
+        the exit code."""
         _running.discard(self)
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(STOP_TIMEOUT_S)
+                self.process.wait(timeout_s)
             except subprocess.TimeoutExpired:
                 # The whole session: a server with workers is several processes.
                 try:
@@ -220,8 +222,8 @@ def _child_env(spec: ServerSpec, log_dir: Path) -> dict[str, str]:
     return env
 
 
-async def _wait_healthy(server: RunningServer) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+async def _wait_healthy(server: RunningServer, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
     timeout = aiohttp.ClientTimeout(total=1)
     async with aiohttp.ClientSession(timeout=timeout) as session:
         while time.monotonic() < deadline:
@@ -238,17 +240,24 @@ async def _wait_healthy(server: RunningServer) -> None:
                 pass
             await asyncio.sleep(0.05)
     raise ServerFailed(
-        f"{server.spec.name} did not answer GET /healthz within {STARTUP_TIMEOUT_S:g} s:\n"
+        f"{server.spec.name} did not answer GET /healthz within {timeout_s:g} s:\n"
         f"{server.log_tail()}"
     )
 
 
-async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None) -> RunningServer:
-    """Starts `python -m bench.server` for `spec` on a free port and waits until it answers."""
+async def start_server(
+    spec: ServerSpec,
+    log_dir: Path,
+    profile_dir: Path | None,
+    wrapper: Sequence[str] = (),
+    startup_timeout_s: float = STARTUP_TIMEOUT_S,
+) -> RunningServer:
+    """Starts `python -m bench.server` for `spec` on a free port and waits until it answers;
+    `wrapper`: the command it runs under (a tool such as valgrind and its options)."""
     last_error: ServerFailed | None = None
     for attempt in range(3):
         port = free_port()
-        command = [sys.executable, "-m", "bench.server", spec.kind, "--port", str(port)]
+        command = [*wrapper, sys.executable, "-m", "bench.server", spec.kind, "--port", str(port)]
         command += ["--event-loop", spec.event_loop]
         if spec.redis_url:
             command += ["--redis-url", spec.redis_url]
@@ -274,7 +283,7 @@ async def start_server(spec: ServerSpec, log_dir: Path, profile_dir: Path | None
             )
         server = RunningServer(spec, process, port, log_path, probes)
         try:
-            await _wait_healthy(server)
+            await _wait_healthy(server, startup_timeout_s)
             return server
         except ServerFailed as error:
             server.stop()
