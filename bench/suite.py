@@ -114,7 +114,10 @@ def summary(outcomes: list[Outcome]) -> str:
         lines.append(f"{name} ({outcome.seconds:.0f} s{status}):")
         counted = [t for t in outcome.targets if _counted(t)]
         information += [t for t in outcome.targets if not _counted(t)]
-        lines += [f"  {target}" for target in counted] or ["  (no target lines)"]
+        shown = [f"  {target}" for target in counted]
+        if not shown:
+            shown = ["  (information only: below)" if outcome.targets else "  (no target lines)"]
+        lines += shown
     if information:
         lines.append("information, not targets (issue 28):")
         lines += [f"  {line.removeprefix(TARGET_PREFIX)}" for line in information]
