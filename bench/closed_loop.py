@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import redis.asyncio as aioredis
 
-from bench.load import REQUEST_TIMEOUT_S, LoadResult, PlannedRequest, run_load, worker_plan
+from bench.load import REQUEST_TIMEOUT_S, LoadResult, run_load, worker_plans
 from bench.servers import (
     BENCH_ADMIN_KEY,
     RunningServer,
@@ -301,10 +301,7 @@ async def _measure(
             connector=connector, timeout=timeout, headers=admin
         ) as session:
             encounters = await create_encounters(session, server, args.encounters)
-            plans: list[list[PlannedRequest]] = [
-                worker_plan(worker, encounters[worker % len(encounters)])
-                for worker in range(args.workers)
-            ]
+            plans = worker_plans(args.workers, encounters)
             opened: dict[str, float | None] = {}
             # Counter deltas over the measuring window (None where a counter is unreadable).
             marks: dict[str, float | None] = {}

@@ -21,6 +21,7 @@ import asyncio
 import dataclasses
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -35,7 +36,7 @@ from bench.closed_loop import (
     create_encounters,
     end_encounters,
 )
-from bench.load import REQUEST_TIMEOUT_S, run_load, worker_plan
+from bench.load import REQUEST_TIMEOUT_S, run_load, worker_plans
 from bench.servers import BENCH_ADMIN_KEY, ServerSpec, loopback_or_exit, start_server
 from bench.targets import Target, report
 
@@ -90,7 +91,7 @@ async def _count(spec: ServerSpec, requests: int, work: Path, counters: RedisCou
             connector=connector, timeout=timeout, headers=admin
         ) as session:
             encounters = await create_encounters(session, server, ENCOUNTERS)
-            plans = [worker_plan(w, encounters[w % len(encounters)]) for w in range(WORKERS)]
+            plans = worker_plans(WORKERS, encounters)
             load = await run_load(session, server.base_url, plans, 0.0, 3600.0, requests)
             problems = await end_encounters(session, server, encounters)
             if spec.kind == "firefight":
@@ -100,7 +101,7 @@ async def _count(spec: ServerSpec, requests: int, work: Path, counters: RedisCou
         answered = load.warmup_requests + load.requests
     finally:
         code = server.stop(STOP_TIMEOUT_S)
-    if code not in (0, -15):
+    if code not in (0, -signal.SIGTERM):
         raise RuntimeError(f"{spec.name} exited with {code}:\n{server.log_tail()}")
     return Counted(answered, _summary(out_file))
 

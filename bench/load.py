@@ -75,6 +75,11 @@ def worker_plan(worker: int, encounter_id: str) -> list[PlannedRequest]:
     return plan
 
 
+def worker_plans(workers: int, encounter_ids: list[str]) -> list[list[PlannedRequest]]:
+    """One plan per worker, the workers spread over the encounters in turn."""
+    return [worker_plan(w, encounter_ids[w % len(encounter_ids)]) for w in range(workers)]
+
+
 def percentile(sorted_values: list[float], p: float) -> float:
     """Nearest-rank percentile of an ascending list (0.0 when it is empty)."""
     if not sorted_values:

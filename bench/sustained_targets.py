@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 import redis.asyncio as aioredis
 
-from bench.load import REQUEST_TIMEOUT_S, run_load, worker_plan
+from bench.load import REQUEST_TIMEOUT_S, run_load, worker_plans
 from bench.server import BASELINE_KEY
 from bench.servers import BENCH_ADMIN_KEY, ServerFailed, ServerSpec, start_server
 from bench.sustained import (
@@ -89,7 +89,7 @@ async def _closed_loop_max(
                     )
                     sockets.append(socket)
                     readers.append(asyncio.create_task(_drain(socket)))
-            plans = [worker_plan(w, ids[w % len(ids)]) for w in range(CLOSED_LOOP_WORKERS)]
+            plans = worker_plans(CLOSED_LOOP_WORKERS, ids)
             load = await run_load(
                 session, server.base_url, plans, 1.0, args.max_seconds, 10_000_000
             )

@@ -16,6 +16,7 @@ import pytest
 from service.api import app as app_module
 from service.store import RedisStore, StoreLimits, StoreUnavailable
 from service.store.base import Committed, StoredEncounter
+from service.store.redis_direct import event_field
 from tests import sr5_requests as make
 from tests.conftest import TEST_TTL_SECONDS, new_id
 from tests.redis_server import OwnRedis
@@ -206,3 +207,10 @@ async def test_a_read_answered_too_late_is_store_unavailable_and_the_next_is_ser
         assert [event for _, event in found[encounter]] == [b"shot"]
     finally:
         await store.close()
+
+
+def test_an_entrys_event_is_found_by_its_field_name_never_by_a_value() -> None:
+    # XREAD's own reply (DirectReader) holds an entry's fields as a flat list; redis-py's a dict.
+    assert event_field([b"x", b"e", b"e", b"{}"]) == b"{}"
+    assert event_field([b"e", b"{}"]) == b"{}"
+    assert event_field({b"e": b"{}"}) == b"{}"

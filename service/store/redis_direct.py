@@ -244,4 +244,5 @@ def event_field(fields: Any) -> Any:
     """An entry's event: redis-py's dict of its fields, or the flat list DirectReader reads."""
     if isinstance(fields, dict):
         return fields[b"e"]
-    return fields[fields.index(b"e") + 1]
+    # Found among the names alone (a value is never taken for one).
+    return fields[2 * fields[::2].index(b"e") + 1]
